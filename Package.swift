@@ -1,0 +1,36 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "StreakCal",
+    products: [
+        .library(name: "StreakCal", targets: ["StreakCal"]),
+        .executable(name: "streakcal", targets: ["streakcal"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibical",
+            pkgConfig: "libical",
+            providers: [.apt(["libical-dev"])]
+        ),
+        .target(name: "Streaks"),
+        .target(name: "ICalendar", dependencies: ["CLibical", "Streaks"]),
+        .target(name: "StreakExport", dependencies: ["Streaks", "ICalendar"]),
+        .target(name: "StreakCal", dependencies: ["Streaks", "ICalendar", "StreakExport"]),
+        .executableTarget(
+            name: "streakcal",
+            dependencies: [
+                "StreakCal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "StreaksTests", dependencies: ["Streaks"]),
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "Streaks"]),
+        .testTarget(name: "StreakExportTests", dependencies: ["StreakExport", "Streaks", "ICalendar"]),
+        .testTarget(name: "StreakCalCLITests", dependencies: ["StreakCal"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,199 @@
+/// A component's content lines as a tree: its own properties and its subcomponents, in order.
+struct ComponentLines: Sendable {
+    /// The component name, uppercased (`VEVENT`, `VALARM`, ...).
+    var name: String
+    /// Its BEGIN line.
+    var begin: ContentLine
+    /// Its own property lines, in order.
+    var properties: [ContentLine] = []
+    /// Its subcomponents, in order.
+    var children: [ComponentLines] = []
+
+    /// The component as iCalendar text (unfolded lines, CRLF), for libical.
+    var icalendarText: String {
+        var text = ""
+        append(to: &text)
+        return text
+    }
+
+    private func append(to text: inout String) {
+        text += "BEGIN:\(name)\r\n"
+        for property in properties {
+            text += property.text
+            text += "\r\n"
+        }
+        for child in children { child.append(to: &text) }
+        text += "END:\(name)\r\n"
+    }
+
+    /// The first property line with `name` (uppercased), if any.
+    func property(named name: String) -> ContentLine? {
+        properties.first { $0.name == name }
+    }
+}
+
+/// What the cutter finds at the top level of an input.
+enum CalendarItem: Sendable {
+    /// A property of a VCALENDAR (`X-WR-TIMEZONE`, `METHOD`, ...); `calendar` counts VCALENDARs from 0.
+    case calendarProperty(ContentLine, calendar: Int)
+    /// A complete top-level component (VEVENT, VTIMEZONE, VTODO, ...).
+    case component(ComponentLines, calendar: Int)
+}
+
+/// Cuts logical lines into top-level components at BEGIN and END lines, one component at a time.
+///
+/// Salvages what it can, with a diagnostic each: a missing END (at the next BEGIN of a top-level
+/// component, at an END of an enclosing component, or at the end of the input), a stray END, a
+/// component outside any VCALENDAR, several VCALENDARs in one input, content outside any component.
+struct ComponentCutter {
+    private var scanner: ContentLineScanner
+    private let file: String
+    private var stack: [ComponentLines] = []
+    private var calendarIndex = -1
+    private var inCalendar = false
+    private var noted: Set<String> = []
+    private var lastLine = 0
+    private(set) var diagnostics: [Diagnostic] = []
+
+    /// Components that only ever stand at the top level of a calendar: a BEGIN of one of these
+    /// inside another component means the other's END is missing.
+    private static let topLevelComponents: Set<String> = [
+        "VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE", "VAVAILABILITY",
+    ]
+
+    init(scanner: ContentLineScanner, file: String) {
+        self.scanner = scanner
+        self.file = file
+    }
+
+    /// How the input was decoded (final once the input is read).
+    var encoding: SourceEncoding { scanner.encoding }
+
+    /// Diagnostics of the scanner and the cutter.
+    var allDiagnostics: [Diagnostic] { scanner.diagnostics + diagnostics }
+
+    /// The next top-level item, or `nil` at the end of the input.
+    mutating func next() -> CalendarItem? {
+        while let line = scanner.next() {
+            lastLine = line.line
+            if let item = consume(line) { return item }
+        }
+        if !stack.isEmpty {
+            return closeAll(because: "the input ends", at: lastLine)
+        }
+        if inCalendar {
+            inCalendar = false
+            warn(.structure, line: lastLine, "END:VCALENDAR is missing at the end of the input")
+        }
+        return nil
+    }
+
+    private mutating func consume(_ line: ContentLine) -> CalendarItem? {
+        switch line.name {
+        case "BEGIN":
+            return begin(line)
+        case "END":
+            return end(line)
+        default:
+            if !stack.isEmpty {
+                stack[stack.count - 1].properties.append(line)
+                return nil
+            }
+            if inCalendar {
+                return .calendarProperty(line, calendar: calendarIndex)
+            }
+            warn(.structure, line: line.line, "content outside any component; ignored", sourceLine: line.text)
+            return nil
+        }
+    }
+
+    private mutating func begin(_ line: ContentLine) -> CalendarItem? {
+        let componentName = line.value.trimmingSpaces.uppercased()
+        if componentName == "VCALENDAR" {
+            let closed = stack.isEmpty ? nil : closeAll(because: "a new VCALENDAR begins", at: line.line)
+            if inCalendar {
+                warn(.structure, line: line.line, "BEGIN:VCALENDAR inside a VCALENDAR: END:VCALENDAR is missing before it", sourceLine: line.text)
+            } else if calendarIndex == 0, !noted.contains("several") {
+                noted.insert("several")
+                note(.structure, line: line.line, "several VCALENDARs in one input; all are read", sourceLine: line.text)
+            }
+            calendarIndex += 1
+            inCalendar = true
+            return closed
+        }
+        if componentName.isEmpty {
+            warn(.structure, line: line.line, "BEGIN without a component name; the line is ignored", sourceLine: line.text)
+            return nil
+        }
+        var closed: CalendarItem?
+        if !stack.isEmpty, ComponentCutter.topLevelComponents.contains(componentName) {
+            closed = closeAll(because: "BEGIN:\(componentName) starts", at: line.line)
+        }
+        if stack.isEmpty, !inCalendar {
+            if calendarIndex < 0 { calendarIndex = 0 }
+            if !noted.contains("bare") {
+                noted.insert("bare")
+                note(.structure, line: line.line, "\(componentName) outside a VCALENDAR; read as if inside one", sourceLine: line.text)
+            }
+        }
+        stack.append(ComponentLines(name: componentName, begin: line))
+        return closed
+    }
+
+    private mutating func end(_ line: ContentLine) -> CalendarItem? {
+        let componentName = line.value.trimmingSpaces.uppercased()
+        if componentName == "VCALENDAR" {
+            let closed = stack.isEmpty ? nil : closeAll(because: "END:VCALENDAR comes first", at: line.line)
+            if !inCalendar, closed == nil {
+                warn(.structure, line: line.line, "END:VCALENDAR without BEGIN:VCALENDAR; ignored", sourceLine: line.text)
+            }
+            inCalendar = false
+            return closed
+        }
+        guard let depth = stack.lastIndex(where: { $0.name == componentName }) else {
+            warn(.structure, line: line.line, "END:\(componentName) does not close any open component; ignored", sourceLine: line.text)
+            return nil
+        }
+        while stack.count - 1 > depth {
+            let inner = stack.removeLast()
+            warn(.structure, line: line.line, "END:\(inner.name) is missing (BEGIN on line \(inner.begin.line)); closed here", sourceLine: line.text)
+            stack[stack.count - 1].children.append(inner)
+        }
+        let component = stack.removeLast()
+        if stack.isEmpty {
+            return .component(component, calendar: max(calendarIndex, 0))
+        }
+        stack[stack.count - 1].children.append(component)
+        return nil
+    }
+
+    /// Closes every open component whose END is missing and returns the top-level one.
+    private mutating func closeAll(because reason: String, at line: Int) -> CalendarItem? {
+        while stack.count > 1 {
+            let inner = stack.removeLast()
+            warn(.structure, line: line, "END:\(inner.name) is missing (BEGIN on line \(inner.begin.line)); closed where \(reason)")
+            stack[stack.count - 1].children.append(inner)
+        }
+        guard let top = stack.popLast() else { return nil }
+        warn(.structure, line: top.begin.line, "END:\(top.name) is missing; the component is closed where \(reason) (line \(line))", sourceLine: top.begin.text)
+        return .component(top, calendar: max(calendarIndex, 0))
+    }
+
+    private mutating func warn(_ code: Diagnostic.Code, line: Int, _ message: String, sourceLine: String? = nil) {
+        diagnostics.append(Diagnostic(.warning, code, at: .init(file: file, line: line), message, sourceLine: sourceLine))
+    }
+
+    private mutating func note(_ code: Diagnostic.Code, line: Int, _ message: String, sourceLine: String? = nil) {
+        diagnostics.append(Diagnostic(.note, code, at: .init(file: file, line: line), message, sourceLine: sourceLine))
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs.
+    var trimmingSpaces: String {
+        var scalars = Substring(self).unicodeScalars[...]
+        while let first = scalars.first, first == " " || first == "\t" { scalars = scalars.dropFirst() }
+        while let last = scalars.last, last == " " || last == "\t" { scalars = scalars.dropLast() }
+        return String(String.UnicodeScalarView(scalars))
+    }
+}

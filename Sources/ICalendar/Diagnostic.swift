@@ -1,0 +1,147 @@
+public import Streaks
+
+/// A problem found in a calendar's content, with where it is.
+///
+/// Diagnostics never stop an import: the event or line they name is salvaged or skipped, and the
+/// rest of the input is read. They print the way compilers print:
+///
+/// ```
+/// work.ics:12:10: warning: X-POINTS value "lots" is not a non-negative integer; the session counts 0 points
+///    12 | X-POINTS:lots
+///       |          ^
+/// ```
+public struct Diagnostic: Hashable, Sendable {
+    /// How serious a diagnostic is.
+    public enum Severity: String, Hashable, Sendable, Codable, Comparable {
+        /// Something was ignored or could not be understood; data may be lost.
+        case error
+        /// Something was odd and was salvaged; check the result.
+        case warning
+        /// Information: nothing is wrong with the data.
+        case note
+
+        public static func < (lhs: Severity, rhs: Severity) -> Bool {
+            lhs.rank < rhs.rank
+        }
+
+        private var rank: Int {
+            switch self {
+            case .note: 0
+            case .warning: 1
+            case .error: 2
+            }
+        }
+    }
+
+    /// How serious it is.
+    public var severity: Severity
+    /// What kind of problem it is, for filtering and tests.
+    public var code: Code
+    /// Where it is: file, 1-based physical line (where the logical line starts) and column.
+    public var location: SourceLocation
+    /// What is wrong and what was done about it.
+    public var message: String
+    /// The content line it is about, unfolded, if there is one.
+    public var sourceLine: String?
+
+    public init(
+        _ severity: Severity, _ code: Code, at location: SourceLocation, _ message: String, sourceLine: String? = nil
+    ) {
+        self.severity = severity
+        self.code = code
+        self.location = location
+        self.message = message
+        self.sourceLine = sourceLine
+    }
+}
+
+extension Diagnostic {
+    /// The kind of a diagnostic: an extensible set of stable names.
+    public struct Code: Hashable, Sendable, Codable, CustomStringConvertible {
+        public let rawValue: String
+
+        private init(_ rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        public init(from decoder: any Decoder) throws {
+            self.rawValue = try decoder.singleValueContainer().decode(String.self)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
+
+        public var description: String { rawValue }
+
+        /// The bytes are neither UTF-8 nor UTF-16 with a byte order mark; read as Latin-1.
+        public static let encoding = Code("encoding")
+        /// A line that is not a content line, or a fold that is not a fold.
+        public static let malformedLine = Code("malformed-line")
+        /// BEGIN and END lines that do not pair up, or content outside any component.
+        public static let structure = Code("structure")
+        /// libical rejected a property or value (its `X-LIC-ERROR`).
+        public static let libical = Code("libical")
+        /// DTSTART missing or unreadable.
+        public static let missingStart = Code("missing-start")
+        /// An end before the start, or an unreadable DTEND or DURATION.
+        public static let badEnd = Code("bad-end")
+        /// A TZID that neither the calendar nor the IANA database defines.
+        public static let unknownTimeZone = Code("unknown-time-zone")
+        /// A VTIMEZONE that could not be used.
+        public static let badTimeZone = Code("bad-time-zone")
+        /// A points value that is not a non-negative integer, or no points property anywhere.
+        public static let points = Code("points")
+        /// A recurring event whose instances are not all counted.
+        public static let recurrence = Code("recurrence")
+        /// An event without a UID.
+        public static let missingUID = Code("missing-uid")
+    }
+}
+
+extension Diagnostic: CustomStringConvertible {
+    /// `file:line:column: severity: message`, then the source line and a caret under the column.
+    public var description: String {
+        var text = "\(location): \(severity.rawValue): \(message)"
+        if let sourceLine {
+            let shown = sourceLine.count > 160 ? String(sourceLine.prefix(159)) + "…" : sourceLine
+            let gutter = String(location.line)
+            let pad = String(repeating: " ", count: gutter.count)
+            let caretColumn = min(max(location.column, 1), shown.count + 1)
+            text += "\n \(gutter) | \(shown)\n \(pad) | \(String(repeating: " ", count: caretColumn - 1))^"
+        }
+        return text
+    }
+}
+
+extension Diagnostic: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case severity, code, file, line, column, message, sourceLine
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            try container.decode(Severity.self, forKey: .severity),
+            try container.decode(Code.self, forKey: .code),
+            at: SourceLocation(
+                file: try container.decode(String.self, forKey: .file),
+                line: try container.decode(Int.self, forKey: .line),
+                column: try container.decode(Int.self, forKey: .column)),
+            try container.decode(String.self, forKey: .message),
+            sourceLine: try container.decodeIfPresent(String.self, forKey: .sourceLine))
+    }
+
+    /// Encodes the location flat: `severity`, `code`, `file`, `line`, `column`, `message`, `sourceLine`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(severity, forKey: .severity)
+        try container.encode(code, forKey: .code)
+        try container.encode(location.file, forKey: .file)
+        try container.encode(location.line, forKey: .line)
+        try container.encode(location.column, forKey: .column)
+        try container.encode(message, forKey: .message)
+        try container.encodeIfPresent(sourceLine, forKey: .sourceLine)
+    }
+}

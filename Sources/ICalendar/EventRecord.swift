@@ -1,0 +1,142 @@
+internal import CLibical
+import Foundation
+import Streaks
+
+/// What a VEVENT says, read out of libical's tree into Swift values; times are not yet resolved to zones.
+struct EventRecord: Sendable {
+    var uid: String?
+    var start: ICalTime?
+    var end: ICalTime?
+    var duration: ICalDuration?
+    var isCancelled = false
+    var summary = ""
+    var categories: [String] = []
+    /// The points property's value and the line it is on, if the event has one.
+    var points: (text: String, line: ContentLine)?
+    var isRecurring = false
+    var recurrenceID: ICalTime?
+    /// The BEGIN:VEVENT line.
+    var begin: ContentLine
+    /// Lines of the properties that diagnostics may name.
+    var startLine: ContentLine?
+    var endLine: ContentLine?
+    var durationLine: ContentLine?
+}
+
+/// Reads libical's components into records, and libical's `X-LIC-ERROR`s into located diagnostics.
+///
+/// libical reports no positions, but it keeps a component's properties in source order, with each
+/// `X-LIC-ERROR` where the line it rejected stood; walking the properties alongside the content
+/// lines gives each error its line.
+struct ComponentReader {
+    let file: String
+    let pointsProperty: String
+    var diagnostics: [Diagnostic] = []
+
+    init(file: String, pointsProperty: String) {
+        self.file = file
+        self.pointsProperty = pointsProperty.uppercased()
+    }
+
+    /// Reads a parsed VEVENT whose content lines are `lines`.
+    mutating func readEvent(_ component: ComponentView, lines: ComponentLines) -> EventRecord {
+        var record = EventRecord(begin: lines.begin)
+        let located = locate(component, lines: lines)
+        for (property, line) in located {
+            switch property.kind {
+            case ICAL_UID_PROPERTY:
+                record.uid = property.valueText
+            case ICAL_DTSTART_PROPERTY:
+                record.start = property.timeValue
+                record.startLine = line
+            case ICAL_DTEND_PROPERTY:
+                record.end = property.timeValue
+                record.endLine = line
+            case ICAL_DURATION_PROPERTY:
+                record.duration = property.durationValue
+                record.durationLine = line
+            case ICAL_STATUS_PROPERTY:
+                record.isCancelled = icalproperty_get_status(property.pointer) == ICAL_STATUS_CANCELLED
+            case ICAL_SUMMARY_PROPERTY:
+                record.summary = property.valueText
+            case ICAL_CATEGORIES_PROPERTY:
+                record.categories.append(contentsOf: property.valueText.split(separator: ",").map { $0.trimmingSpaces })
+            case ICAL_RRULE_PROPERTY, ICAL_RDATE_PROPERTY, ICAL_EXRULE_PROPERTY:
+                record.isRecurring = true
+            case ICAL_RECURRENCEID_PROPERTY:
+                record.recurrenceID = property.timeValue
+            default:
+                break
+            }
+            if property.name == pointsProperty, record.points == nil, let line {
+                record.points = (property.valueText, line)
+            }
+        }
+        return record
+    }
+
+    /// Reports every `X-LIC-ERROR` in a component and its subcomponents; returns the component's own
+    /// properties, each with the content line it came from (if found).
+    mutating func locate(_ component: ComponentView, lines: ComponentLines) -> [(PropertyView, ContentLine?)] {
+        var result: [(PropertyView, ContentLine?)] = []
+        var cursor = -1  // index in lines.properties of the last line matched
+        let own = lines.properties
+        for property in component.properties {
+            if property.isError {
+                let message = property.errorMessage
+                let index = errorLineIndex(message, in: own, after: cursor)
+                let line = index.map { own[$0] } ?? lines.begin
+                if let index { cursor = index }
+                report(libicalError: message, line: line)
+                continue
+            }
+            let name = property.name
+            var index = max(cursor, 0)
+            while index < own.count, own[index].name != name { index += 1 }
+            if index < own.count {
+                cursor = index
+                result.append((property, own[index]))
+            } else {
+                result.append((property, nil))
+            }
+        }
+        // Subcomponents pair up with the line tree by position among those of the same kind.
+        var unmatched = lines.children
+        for child in component.children {
+            let kind = child.kindName
+            if let position = unmatched.firstIndex(where: { $0.name == kind }) {
+                _ = locate(child, lines: unmatched.remove(at: position))
+            } else {
+                _ = locate(child, lines: ComponentLines(name: kind, begin: lines.begin))
+            }
+        }
+        return result
+    }
+
+    /// The line an `X-LIC-ERROR` is about: the next line after the cursor, or one a little further
+    /// that contains the text the message quotes.
+    private func errorLineIndex(_ message: String, in lines: [ContentLine], after cursor: Int) -> Int? {
+        let next = cursor + 1
+        guard next < lines.count else { return lines.isEmpty ? nil : lines.count - 1 }
+        if let colon = message.range(of: ": ", options: .backwards) {
+            let quoted = String(message[colon.upperBound...]).trimmingSpaces
+            if !quoted.isEmpty {
+                let end = min(lines.count, next + 8)
+                if let index = (next..<end).first(where: { lines[$0].text.contains(quoted) }) { return index }
+            }
+        }
+        return next
+    }
+
+    private mutating func report(libicalError message: String, line: ContentLine) {
+        let column = message.contains("VALUE-PARSE") || message.contains("Can't parse as") ? (line.valueColumn ?? 1) : 1
+        var text = message
+        if text.hasPrefix("Got a data line, but could not find a property name or component begin tag") {
+            text = "not a content line (no property name); ignored"
+        } else if let removing = text.range(of: ". Removing entire property") {
+            text = String(text[..<removing.lowerBound]) + "; the property is ignored"
+        }
+        diagnostics.append(Diagnostic(
+            .warning, .libical, at: line.location(file: file, column: column), text, sourceLine: line.text))
+    }
+}

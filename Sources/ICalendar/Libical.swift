@@ -1,0 +1,204 @@
+internal import CLibical
+import Streaks
+
+/// Process-wide libical set-up, done once before any parse: errors never abort the process.
+enum Libical {
+    /// Touch before calling libical; Swift runs the initialiser once, thread-safely.
+    static let ready: Bool = {
+        icalerror_set_errors_are_fatal(0)
+        return true
+    }()
+}
+
+/// The one owner of a libical component tree parsed from text; frees the tree when it goes away.
+///
+/// "Convert, then free": parse, walk the tree once into Swift values, and let the owner free it in
+/// the same scope. The tree never escapes this type.
+struct ParsedComponent: ~Copyable {
+    let pointer: OpaquePointer
+
+    /// Parses one component's text; `nil` if libical finds no component in it.
+    init?(parsing text: String) {
+        _ = Libical.ready
+        streakcal_clear_icalerrno()
+        guard let parsed = text.withCString({ icalparser_parse_string($0) }) else { return nil }
+        pointer = parsed
+    }
+
+    deinit {
+        icalcomponent_free(pointer)
+    }
+}
+
+/// A read-only view of a libical component, valid while its owner lives.
+struct ComponentView {
+    let pointer: OpaquePointer
+
+    var kindName: String {
+        String(cString: icalcomponent_kind_to_string(icalcomponent_isa(pointer)))
+    }
+
+    /// The component's own properties, in order.
+    var properties: [PropertyView] {
+        var result: [PropertyView] = []
+        var property = icalcomponent_get_first_property(pointer, ICAL_ANY_PROPERTY)
+        while let current = property {
+            result.append(PropertyView(pointer: current))
+            property = icalcomponent_get_next_property(pointer, ICAL_ANY_PROPERTY)
+        }
+        return result
+    }
+
+    /// The direct subcomponents, in order (walked with libical's component iterator).
+    var children: [ComponentView] {
+        var result: [ComponentView] = []
+        var iterator = icalcomponent_begin_component(pointer, ICAL_ANY_COMPONENT)
+        while let child = icalcompiter_deref(&iterator) {
+            result.append(ComponentView(pointer: child))
+            _ = icalcompiter_next(&iterator)
+        }
+        return result
+    }
+}
+
+/// A read-only view of a libical property, valid while its owner lives.
+struct PropertyView {
+    let pointer: OpaquePointer
+
+    var kind: icalproperty_kind { icalproperty_isa(pointer) }
+
+    /// The name as written (X- names included), uppercased.
+    var name: String {
+        guard let name = icalproperty_get_property_name(pointer) else { return "" }
+        return String(cString: name).uppercased()
+    }
+
+    var isError: Bool { kind == ICAL_XLICERROR_PROPERTY }
+
+    /// The value as iCalendar text would carry it, unescaped for text values.
+    var valueText: String {
+        if let value = icalproperty_get_value(pointer), icalvalue_isa(value) == ICAL_TEXT_VALUE,
+           let text = icalvalue_get_text(value) {
+            return String(cString: text)
+        }
+        guard let text = icalproperty_get_value_as_string_r(pointer) else { return "" }
+        defer { icalmemory_free_buffer(text) }
+        return String(cString: text)
+    }
+
+    /// The text of an `X-LIC-ERROR`.
+    var errorMessage: String {
+        guard let text = icalproperty_get_xlicerror(pointer) else { return "" }
+        return String(cString: text)
+    }
+
+    /// The TZID parameter, if any.
+    var timeZoneID: String? {
+        guard let parameter = icalproperty_get_first_parameter(pointer, ICAL_TZID_PARAMETER),
+              let tzid = icalparameter_get_tzid(parameter) else { return nil }
+        return String(cString: tzid)
+    }
+
+    /// The RANGE parameter is THISANDFUTURE.
+    var isThisAndFuture: Bool {
+        guard let parameter = icalproperty_get_first_parameter(pointer, ICAL_RANGE_PARAMETER) else { return false }
+        return icalparameter_get_range(parameter) == ICAL_RANGE_THISANDFUTURE
+    }
+
+    /// A DATE or DATE-TIME value (DTSTART, DTEND, RECURRENCE-ID, ...), with its TZID.
+    var timeValue: ICalTime? {
+        guard let value = icalproperty_get_value(pointer) else { return nil }
+        let kind = icalvalue_isa(value)
+        let time: icaltimetype
+        switch kind {
+        case ICAL_DATE_VALUE: time = icalvalue_get_date(value)
+        case ICAL_DATETIME_VALUE: time = icalvalue_get_datetime(value)
+        case ICAL_DATETIMEDATE_VALUE: time = icalvalue_get_datetimedate(value)
+        default: return nil
+        }
+        return ICalTime(time, timeZoneID: timeZoneID)
+    }
+
+    /// A DURATION value.
+    var durationValue: ICalDuration? {
+        guard let value = icalproperty_get_value(pointer), icalvalue_isa(value) == ICAL_DURATION_VALUE else {
+            return nil
+        }
+        return ICalDuration(icalvalue_get_duration(value))
+    }
+
+    /// A UTC offset value (TZOFFSETFROM, TZOFFSETTO) in seconds.
+    var utcOffsetValue: Int? {
+        guard let value = icalproperty_get_value(pointer), icalvalue_isa(value) == ICAL_UTCOFFSET_VALUE else {
+            return nil
+        }
+        return Int(icalvalue_get_utcoffset(value))
+    }
+}
+
+/// A DATE or DATE-TIME as a calendar writes it: wall-clock fields, UTC or not, and a TZID.
+struct ICalTime: Hashable, Sendable {
+    var local: LocalDateTime
+    var isDate: Bool
+    var isUTC: Bool
+    var timeZoneID: String?
+
+    init(local: LocalDateTime, isDate: Bool, isUTC: Bool, timeZoneID: String?) {
+        self.local = local
+        self.isDate = isDate
+        self.isUTC = isUTC
+        self.timeZoneID = timeZoneID
+    }
+
+    init?(_ time: icaltimetype, timeZoneID: String?) {
+        guard icaltime_is_null_time(time) == 0, (1...12).contains(time.month), time.day >= 1 else { return nil }
+        self.local = LocalDateTime(
+            year: Int(time.year), month: Int(time.month), day: Int(time.day),
+            hour: time.is_date != 0 ? 0 : Int(time.hour),
+            minute: time.is_date != 0 ? 0 : Int(time.minute),
+            second: time.is_date != 0 ? 0 : Int(time.second))
+        self.isDate = time.is_date != 0
+        self.isUTC = time.is_date == 0 && icaltime_is_utc(time) != 0
+        self.timeZoneID = isUTC || isDate ? nil : timeZoneID
+    }
+
+    var day: Day { local.day }
+
+    /// The libical form, for libical's recurrence iterator (wall-clock fields; UTC marked, no zone otherwise).
+    var libicalTime: icaltimetype {
+        var time = icaltime_null_time()
+        let (year, month, day) = local.day.components
+        let (hour, minute, second) = local.timeOfDay
+        time.year = Int32(year)
+        time.month = Int32(month)
+        time.day = Int32(day)
+        time.hour = Int32(hour)
+        time.minute = Int32(minute)
+        time.second = Int32(second)
+        time.is_date = isDate ? 1 : 0
+        if isUTC { time.zone = icaltimezone_get_utc_timezone() }
+        return time
+    }
+}
+
+/// An RFC 5545 duration: a nominal part (days and weeks, in wall-clock time) and an exact part (seconds).
+struct ICalDuration: Hashable, Sendable {
+    var isNegative: Bool
+    var days: Int
+    var seconds: Int
+
+    init(_ duration: icaldurationtype) {
+        isNegative = duration.is_neg != 0
+        days = Int(duration.weeks) * 7 + Int(duration.days)
+        seconds = Int(duration.hours) * 3600 + Int(duration.minutes) * 60 + Int(duration.seconds)
+    }
+
+    init(isNegative: Bool, days: Int, seconds: Int) {
+        self.isNegative = isNegative
+        self.days = days
+        self.seconds = seconds
+    }
+
+    /// The sign as a factor.
+    var sign: Int { isNegative ? -1 : 1 }
+}

@@ -1,0 +1,198 @@
+public import Foundation
+public import Streaks
+
+/// The sessions of one or more calendars, with everything worth saying about their content.
+public struct CalendarImport: Sendable {
+    /// The sessions, in input order.
+    public var sessions: [Session]
+    /// Problems in the content, in input order (by file, then line).
+    public var diagnostics: [Diagnostic]
+    /// The first `X-WR-TIMEZONE` a calendar declares: the zone its author reads it in.
+    public var declaredTimeZone: String?
+    /// How many sessions carry the points property (with `PointsRule.property`).
+    public var sessionsWithPointsProperty: Int
+
+    public init(sessions: [Session] = [], diagnostics: [Diagnostic] = [], declaredTimeZone: String? = nil, sessionsWithPointsProperty: Int = 0) {
+        self.sessions = sessions
+        self.diagnostics = diagnostics
+        self.declaredTimeZone = declaredTimeZone
+        self.sessionsWithPointsProperty = sessionsWithPointsProperty
+    }
+}
+
+/// A file that could not be read at all (as opposed to content problems, which are diagnostics).
+public struct CalendarReadError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The path as given.
+    public var path: String
+    /// Why it could not be read.
+    public var reason: String
+
+    public var description: String { "cannot read \(path): \(reason)" }
+}
+
+/// Reads iCalendar data into sessions, through libical, with located diagnostics.
+///
+/// ```swift
+/// let importer = SessionImporter()
+/// let result = importer.importCalendar(text: """
+///     BEGIN:VEVENT
+///     UID:run-1
+///     DTSTART:20240226T090000Z
+///     DTEND:20240226T100000Z
+///     X-POINTS:120
+///     END:VEVENT
+///     """)
+/// print(result.sessions.map(\.points))
+/// // Prints "[120]"
+/// ```
+public struct SessionImporter: Sendable {
+    /// Where the points come from.
+    public var pointsRule: PointsRule
+
+    public init(pointsRule: PointsRule = .xPoints) {
+        self.pointsRule = pointsRule
+    }
+
+    /// Reads a file; `-` reads standard input.
+    public func importCalendar(path: String) throws(CalendarReadError) -> CalendarImport {
+        importInput(try Self.read(path: path), file: path).finished(pointsRule: pointsRule)
+    }
+
+    /// Reads a file at a URL.
+    public func importCalendar(contentsOf url: URL) throws(CalendarReadError) -> CalendarImport {
+        try importCalendar(path: url.path)
+    }
+
+    /// Reads iCalendar text.
+    public func importCalendar(text: String, fileName: String = "<string>") -> CalendarImport {
+        importInput(Array(text.utf8), file: fileName).finished(pointsRule: pointsRule)
+    }
+
+    /// Reads iCalendar bytes in any encoding the scanner understands (UTF-8, UTF-16 with BOM, Latin-1).
+    public func importCalendar(bytes: [UInt8], fileName: String) -> CalendarImport {
+        importInput(bytes, file: fileName).finished(pointsRule: pointsRule)
+    }
+
+    /// Reads several files (`-` for standard input) into one result, in the order given.
+    ///
+    /// Throws for the first file that cannot be read; content problems are diagnostics.
+    public func importCalendars(paths: [String]) throws(CalendarReadError) -> CalendarImport {
+        var merged = CalendarImport()
+        for path in paths {
+            let one = importInput(try Self.read(path: path), file: path)
+            merged.sessions += one.sessions
+            merged.diagnostics += one.diagnostics
+            merged.declaredTimeZone = merged.declaredTimeZone ?? one.declaredTimeZone
+            merged.sessionsWithPointsProperty += one.sessionsWithPointsProperty
+        }
+        return merged.finished(pointsRule: pointsRule)
+    }
+
+    static func read(path: String) throws(CalendarReadError) -> [UInt8] {
+        if path == "-" {
+            return Array(FileHandle.standardInput.readDataToEndOfFile())
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CalendarReadError(path: path, reason: "no such file")
+        }
+        if isDirectory.boolValue {
+            throw CalendarReadError(path: path, reason: "it is a directory")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CalendarReadError(path: path, reason: "permission denied or unreadable")
+        }
+        return Array(data)
+    }
+
+    /// Reads one input, one top-level component at a time.
+    func importInput(_ bytes: [UInt8], file: String) -> CalendarImport {
+        var cutter = ComponentCutter(scanner: ContentLineScanner(bytes: bytes, file: file), file: file)
+        var reader = ComponentReader(file: file, pointsProperty: pointsProperty)
+        var resolver = SessionResolver(file: file, pointsRule: pointsRule)
+        var declaredTimeZone: String?
+        var events: [(EventRecord, calendar: Int)] = []
+        var diagnostics: [Diagnostic] = []
+
+        while let item = cutter.next() {
+            switch item {
+            case .calendarProperty(let line, _):
+                if line.name == "X-WR-TIMEZONE", declaredTimeZone == nil {
+                    let value = String(line.value).trimmingSpaces
+                    if !value.isEmpty { declaredTimeZone = value }
+                }
+            case .component(let lines, let calendar):
+                guard lines.name == "VEVENT" || lines.name == "VTIMEZONE" else { continue }
+                guard let parsed = ParsedComponent(parsing: lines.icalendarText) else {
+                    diagnostics.append(Diagnostic(
+                        .error, .libical, at: lines.begin.location(file: file),
+                        "libical could not parse this \(lines.name); it is skipped", sourceLine: lines.begin.text))
+                    continue
+                }
+                let component = ComponentView(pointer: parsed.pointer)
+                if lines.name == "VEVENT" {
+                    events.append((reader.readEvent(component, lines: lines), calendar))
+                } else {
+                    _ = reader.locate(component, lines: lines)
+                    defineZone(component, lines: lines, file: file, calendar: calendar, resolver: &resolver, diagnostics: &diagnostics)
+                }
+            }
+        }
+        // VTIMEZONEs may follow the events that use them: events are resolved once the input is read.
+        var sessions: [Session] = []
+        sessions.reserveCapacity(events.count)
+        for (record, calendar) in events {
+            if let session = resolver.session(from: record, calendar: calendar) { sessions.append(session) }
+        }
+        let all = cutter.allDiagnostics + reader.diagnostics + diagnostics + resolver.diagnostics
+        return CalendarImport(
+            sessions: sessions,
+            diagnostics: Self.inSourceOrder(all),
+            declaredTimeZone: declaredTimeZone,
+            sessionsWithPointsProperty: resolver.sessionsWithPointsProperty)
+    }
+
+    private func defineZone(
+        _ component: ComponentView, lines: ComponentLines, file: String, calendar: Int,
+        resolver: inout SessionResolver, diagnostics: inout [Diagnostic]
+    ) {
+        guard let definition = ZoneDefinition.rules(from: component) else {
+            diagnostics.append(Diagnostic(
+                .warning, .badTimeZone, at: lines.begin.location(file: file),
+                "VTIMEZONE without TZID; ignored", sourceLine: lines.begin.text))
+            return
+        }
+        for problem in definition.problems {
+            diagnostics.append(Diagnostic(
+                .warning, .badTimeZone, at: lines.begin.location(file: file),
+                "VTIMEZONE \(definition.timeZoneID): \(problem)", sourceLine: lines.begin.text))
+        }
+        resolver.define(definition.rules, timeZoneID: definition.timeZoneID, calendar: calendar)
+    }
+
+    private var pointsProperty: String {
+        if case .property(let name) = pointsRule { return name }
+        return "X-POINTS"
+    }
+
+    /// Diagnostics sorted by line, stable for those on the same line.
+    static func inSourceOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        diagnostics.enumerated().sorted {
+            ($0.element.location.line, $0.element.location.column, $0.offset)
+                < ($1.element.location.line, $1.element.location.column, $1.offset)
+        }.map(\.element)
+    }
+}
+
+extension CalendarImport {
+    /// Adds what can only be said of the whole input: that no session carries the points property.
+    func finished(pointsRule: PointsRule) -> CalendarImport {
+        guard case .property(let name) = pointsRule, sessionsWithPointsProperty == 0,
+              let first = sessions.first, let location = first.source else { return self }
+        var result = self
+        result.diagnostics.append(Diagnostic(
+            .warning, .points, at: location,
+            "no session carries a \(name) property, so every day has 0 points; use --points minutes to count minutes or --points count to count sessions"))
+        return result
+    }
+}

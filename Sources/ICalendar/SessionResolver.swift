@@ -1,0 +1,194 @@
+import Streaks
+
+/// How a session's points are found.
+public enum PointsRule: Hashable, Sendable {
+    /// A property carries the points as a non-negative integer (by default `X-POINTS`).
+    case property(String)
+    /// The session's length in whole minutes.
+    case minutes
+    /// One point per session.
+    case count
+
+    /// The default: the `X-POINTS` property.
+    public static let xPoints = PointsRule.property("X-POINTS")
+}
+
+/// Turns event records into sessions: resolves TZIDs against the file's VTIMEZONEs and the IANA
+/// database, applies RFC 5545's end rules, and reads the points.
+struct SessionResolver {
+    let file: String
+    let pointsRule: PointsRule
+    /// VTIMEZONE rules by calendar index, then TZID.
+    var calendarZones: [Int: [String: TimeZoneRules]] = [:]
+    private(set) var diagnostics: [Diagnostic] = []
+    private(set) var sessionsWithPointsProperty = 0
+    private var reportedTimeZoneIDs: Set<String> = []
+
+    init(file: String, pointsRule: PointsRule) {
+        self.file = file
+        self.pointsRule = pointsRule
+    }
+
+    /// Records a calendar's VTIMEZONE.
+    mutating func define(_ rules: TimeZoneRules, timeZoneID: String, calendar: Int) {
+        calendarZones[calendar, default: [:]][timeZoneID] = rules
+    }
+
+    /// The session an event stands for, or `nil` (cancelled, or no usable start).
+    mutating func session(from record: EventRecord, calendar: Int) -> Session? {
+        if record.isCancelled { return nil }
+        guard let startValue = record.start else {
+            let line = record.startLine ?? record.begin
+            diagnostics.append(Diagnostic(
+                .error, .missingStart, at: line.location(file: file),
+                "VEVENT has no readable DTSTART; it is skipped", sourceLine: line.text))
+            return nil
+        }
+        let startLine = record.startLine ?? record.begin
+        let start = resolve(startValue, line: startLine, calendar: calendar)
+        let end = endTime(of: record, start: start, startValue: startValue, calendar: calendar)
+
+        if end.isBefore(start) {
+            let line = record.endLine ?? record.durationLine ?? startLine
+            diagnostics.append(Diagnostic(
+                .warning, .badEnd, at: line.location(file: file, column: line.valueColumn ?? 1),
+                "the event ends before it starts; the session is kept with its points", sourceLine: line.text))
+        }
+
+        let id: String
+        if let uid = record.uid, !uid.isEmpty {
+            id = uid
+        } else {
+            id = "\(file):\(record.begin.line)"
+            diagnostics.append(Diagnostic(
+                .note, .missingUID, at: record.begin.location(file: file),
+                "VEVENT has no UID; its session id is \(id)", sourceLine: record.begin.text))
+        }
+        if record.isRecurring {
+            diagnostics.append(Diagnostic(
+                .warning, .recurrence, at: record.begin.location(file: file),
+                "recurrence (RRULE, RDATE, EXRULE) is not expanded yet: only the first instance counts",
+                sourceLine: record.begin.text))
+        }
+        return Session(
+            id: record.recurrenceID.map { "\(id)/\($0.local)" } ?? id,
+            start: start, end: end,
+            points: points(of: record, start: start, end: end),
+            summary: record.summary, categories: record.categories,
+            source: record.begin.location(file: file))
+    }
+
+    private mutating func endTime(of record: EventRecord, start: SessionTime, startValue: ICalTime, calendar: Int) -> SessionTime {
+        if let endValue = record.end {
+            if record.duration != nil, let line = record.durationLine {
+                diagnostics.append(Diagnostic(
+                    .warning, .badEnd, at: line.location(file: file),
+                    "both DTEND and DURATION are given; DTEND is used", sourceLine: line.text))
+            }
+            return resolve(endValue, line: record.endLine ?? record.begin, calendar: calendar)
+        }
+        if let duration = record.duration {
+            return add(duration, to: start, startValue: startValue, calendar: calendar, line: record.durationLine)
+        }
+        // RFC 5545 3.6.1: no DTEND or DURATION: a DATE start lasts one day, a DATE-TIME start none.
+        if case .date(let day) = start { return .date(day.advanced(by: 1)) }
+        return start
+    }
+
+    /// Adds a duration: days and weeks on the wall clock of the start's zone, the rest as exact time.
+    private mutating func add(
+        _ duration: ICalDuration, to start: SessionTime, startValue: ICalTime, calendar: Int, line: ContentLine?
+    ) -> SessionTime {
+        let days = duration.sign * duration.days
+        let seconds = Int64(duration.sign * duration.seconds)
+        switch start {
+        case .date(let day):
+            if duration.seconds % 86_400 != 0, let line {
+                diagnostics.append(Diagnostic(
+                    .warning, .badEnd, at: line.location(file: file, column: line.valueColumn ?? 1),
+                    "an all-day event's DURATION should be whole days; the hours are ignored", sourceLine: line.text))
+            }
+            return .date(day.advanced(by: days + Int(seconds / 86_400)))
+        case .floating(let local):
+            return .floating(local.advanced(bySeconds: Int64(days) * 86_400 + seconds))
+        case .instant(let instant):
+            if days == 0 { return .instant(secondsSince1970: instant + seconds) }
+            if let tzid = startValue.timeZoneID, let rules = zone(named: tzid, calendar: calendar) {
+                let wallClock = rules.localDateTime(at: instant).advanced(bySeconds: Int64(days) * 86_400)
+                return .instant(secondsSince1970: rules.instant(for: wallClock) + seconds)
+            }
+            return .instant(secondsSince1970: instant + Int64(days) * 86_400 + seconds)
+        }
+    }
+
+    /// A DATE or DATE-TIME as a session time.
+    mutating func resolve(_ time: ICalTime, line: ContentLine, calendar: Int) -> SessionTime {
+        if time.isDate { return .date(time.day) }
+        if time.isUTC { return .instant(secondsSince1970: time.local.secondsSince1970) }
+        guard let tzid = time.timeZoneID else { return .floating(time.local) }
+        if let rules = zone(named: tzid, calendar: calendar) {
+            return .instant(secondsSince1970: rules.instant(for: time.local))
+        }
+        if reportedTimeZoneIDs.insert(tzid).inserted {
+            diagnostics.append(Diagnostic(
+                .warning, .unknownTimeZone, at: line.location(file: file),
+                "unknown time zone \"\(tzid)\" (no VTIMEZONE defines it and the IANA database has no such zone); its times are read in the report's time zone",
+                sourceLine: line.text))
+        }
+        return .floating(time.local)
+    }
+
+    /// The rules for a TZID: the calendar's own VTIMEZONE, another VTIMEZONE of the same input, or the IANA database.
+    func zone(named tzid: String, calendar: Int) -> TimeZoneRules? {
+        if let rules = calendarZones[calendar]?[tzid] { return rules }
+        for key in calendarZones.keys.sorted() {
+            if let rules = calendarZones[key]?[tzid] { return rules }
+        }
+        return TimeZoneDatabase.shared.rules(for: tzid)
+    }
+
+    private mutating func points(of record: EventRecord, start: SessionTime, end: SessionTime) -> Int {
+        switch pointsRule {
+        case .count:
+            return 1
+        case .minutes:
+            return max(0, start.seconds(until: end) / 60)
+        case .property(let name):
+            guard let (text, line) = record.points else { return 0 }
+            sessionsWithPointsProperty += 1
+            let trimmed = text.trimmingSpaces
+            if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                if let value = Int(trimmed) { return value }
+                diagnostics.append(Diagnostic(
+                    .warning, .points, at: line.location(file: file, column: line.valueColumn ?? 1),
+                    "\(name) value \(trimmed) is too large; the session counts 0 points", sourceLine: line.text))
+                return 0
+            }
+            diagnostics.append(Diagnostic(
+                .warning, .points, at: line.location(file: file, column: line.valueColumn ?? 1),
+                "\(name) value \"\(trimmed)\" is not a non-negative integer; the session counts 0 points",
+                sourceLine: line.text))
+            return 0
+        }
+    }
+}
+
+extension SessionTime {
+    /// Seconds from this time to `other`; floating times and dates are compared on one wall clock.
+    func seconds(until other: SessionTime) -> Int {
+        Int(other.comparableSeconds - comparableSeconds)
+    }
+
+    /// Whether this time is before `other` (floating times and dates read as UTC for the comparison).
+    func isBefore(_ other: SessionTime) -> Bool {
+        comparableSeconds < other.comparableSeconds
+    }
+
+    private var comparableSeconds: Int64 {
+        switch self {
+        case .instant(let seconds): seconds
+        case .floating(let local): local.secondsSince1970
+        case .date(let day): Int64(day.daysSince1970) * 86_400
+        }
+    }
+}

@@ -1,0 +1,4 @@
+// The umbrella module: `import StreakCal` gives the whole toolkit.
+@_exported import ICalendar
+@_exported import StreakExport
+@_exported import Streaks

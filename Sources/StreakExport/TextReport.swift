@@ -1,0 +1,156 @@
+public import Streaks
+
+/// A streak report for a terminal: month grids with each day's status, then the streaks and totals.
+///
+/// Days are coloured like the tutorial's calendar (green: goal met, red: below the goal, gray: no
+/// points) when `colors` is on; otherwise each day carries a mark: `✓` met, `◐` partial, `·` none.
+///
+/// ```
+///         February 2024
+/// Su  Mo  Tu  We  Th  Fr  Sa
+///                  1   2   3
+/// ...
+/// 18  19  20✓ 21· 22· 23· 24◐
+/// 25✓ 26✓ 27· 28· 29·
+/// ```
+public struct TextReport: Sendable {
+    /// The report to show.
+    public var report: StreakReport
+    /// ANSI colours instead of marks.
+    public var colors: Bool
+    /// The first column of each week.
+    public var firstWeekday: Weekday
+    /// Months side by side.
+    public var monthsPerRow: Int
+
+    public init(report: StreakReport, colors: Bool = false, firstWeekday: Weekday = .sunday, monthsPerRow: Int = 3) {
+        self.report = report
+        self.colors = colors
+        self.firstWeekday = firstWeekday
+        self.monthsPerRow = max(1, monthsPerRow)
+    }
+
+    /// The marks used without colours.
+    public static let marks: [DayStatus: Character] = [.met: "✓", .partial: "◐", .none: "·"]
+
+    static let cellWidth = 3
+    static let monthWidth = 7 * cellWidth + 6
+
+    /// The whole report as text, ending with a newline.
+    public func render() -> String {
+        var lines: [String] = []
+        let goal = report.goal
+        lines.append("Streak report: \(report.from) to \(report.to), \(goal.timeZone.identifier)"
+            + (goal.dayStart == .midnight ? "" : ", days start at \(goal.dayStart)")
+            + ", goal \(goal.requiredPoints) points a day")
+        lines.append("")
+        let months = monthsInWindow()
+        var index = 0
+        while index < months.count {
+            let row = Array(months[index..<min(index + monthsPerRow, months.count)])
+            let blocks = row.map { monthBlock(year: $0.year, month: $0.month) }
+            let height = blocks.map(\.count).max() ?? 0
+            for lineIndex in 0..<height {
+                let parts = blocks.map { block in
+                    lineIndex < block.count ? block[lineIndex] : String(repeating: " ", count: TextReport.monthWidth)
+                }
+                lines.append(trimTrailing(parts.joined(separator: "   ")))
+            }
+            lines.append("")
+            index += monthsPerRow
+        }
+        lines.append(legend())
+        lines.append("")
+        lines.append(contentsOf: summary())
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func monthsInWindow() -> [(year: Int, month: Int)] {
+        var result: [(Int, Int)] = []
+        var (year, month, _) = report.from.components
+        let (lastYear, lastMonth, _) = report.to.components
+        while (year, month) <= (lastYear, lastMonth) {
+            result.append((year, month))
+            month += 1
+            if month > 12 { month = 1; year += 1 }
+        }
+        return result
+    }
+
+    /// One month as lines of `monthWidth` characters (colour codes excluded from the width).
+    func monthBlock(year: Int, month: Int) -> [String] {
+        var block: [String] = []
+        let title = "\(TextReport.monthNames[month - 1]) \(year)"
+        let padding = max(0, TextReport.monthWidth - title.count)
+        block.append(String(repeating: " ", count: padding / 2) + title + String(repeating: " ", count: padding - padding / 2))
+        let header = (0..<7).map { firstWeekday.advanced(by: $0) }.map { TextReport.weekdayNames[$0.rawValue] + " " }
+        block.append(header.joined(separator: " "))
+        let first = Day(year: year, month: month, day: 1)
+        let leading = first.weekday.daysSince(firstWeekday)
+        let count = Day.daysInMonth(year: year, month: month)
+        var cells = [String](repeating: "   ", count: leading)
+        for dayOfMonth in 1...count {
+            cells.append(cell(first.advanced(by: dayOfMonth - 1), dayOfMonth: dayOfMonth))
+        }
+        while cells.count % 7 != 0 { cells.append("   ") }
+        for week in stride(from: 0, to: cells.count, by: 7) {
+            block.append(cells[week..<week + 7].joined(separator: " "))
+        }
+        return block
+    }
+
+    private func cell(_ day: Day, dayOfMonth: Int) -> String {
+        let number = dayOfMonth < 10 ? " \(dayOfMonth)" : "\(dayOfMonth)"
+        guard let total = report.total(on: day) else { return number + " " }
+        if colors {
+            return TextReport.colorCodes[total.status, default: ""] + number + "\u{1B}[0m "
+        }
+        return number + String(TextReport.marks[total.status, default: " "])
+    }
+
+    private func legend() -> String {
+        if colors {
+            return DayStatus.allCases.reversed().map {
+                TextReport.colorCodes[$0, default: ""] + "  " + "\u{1B}[0m " + TextReport.statusNames[$0, default: ""]
+            }.joined(separator: "  ")
+        }
+        return DayStatus.allCases.reversed().map {
+            "\(TextReport.marks[$0, default: " "]) \(TextReport.statusNames[$0, default: ""])"
+        }.joined(separator: "  ")
+    }
+
+    private func summary() -> [String] {
+        let counts = report.statusCounts
+        return [
+            "Current streak: \(TextReport.describe(report.currentStreak))",
+            "Longest streak: \(TextReport.describe(report.longestStreak))",
+            "Days: \(report.days.count) (met \(counts[.met] ?? 0), partial \(counts[.partial] ?? 0), none \(counts[.none] ?? 0))",
+            "Points: \(report.totalPoints) in \(report.totalSessions) \(report.totalSessions == 1 ? "session" : "sessions")",
+        ]
+    }
+
+    /// "3 days (2024-02-24 to 2024-02-26)", "1 day (2024-02-26)" or "0 days".
+    public static func describe(_ streak: Streak) -> String {
+        guard let start = streak.start, let end = streak.end else { return "0 days" }
+        let length = streak.length
+        let span = start == end ? "\(start)" : "\(start) to \(end)"
+        return "\(length) \(length == 1 ? "day" : "days") (\(span))"
+    }
+
+    private func trimTrailing(_ line: String) -> String {
+        var result = line
+        while result.last == " " { result.removeLast() }
+        return result
+    }
+
+    static let monthNames = [
+        "January", "February", "March", "April", "May", "June",
+        "July", "August", "September", "October", "November", "December",
+    ]
+    static let weekdayNames = ["Su", "Mo", "Tu", "We", "Th", "Fr", "Sa"]
+    static let statusNames: [DayStatus: String] = [.met: "met", .partial: "partial", .none: "none"]
+    /// Background colours: green, red, gray, with a readable foreground.
+    static let colorCodes: [DayStatus: String] = [
+        .met: "\u{1B}[30;42m", .partial: "\u{1B}[97;41m", .none: "\u{1B}[97;100m",
+    ]
+}

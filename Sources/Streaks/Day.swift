@@ -1,0 +1,180 @@
+/// A calendar day in the proleptic Gregorian calendar, stored as the number of days since 1970-01-01.
+///
+/// Day arithmetic is integer arithmetic, so it is cheap and exact in any year:
+///
+/// ```swift
+/// let day = Day(year: 2024, month: 2, day: 29)
+/// print(day, day.advanced(by: 1), day.weekday)
+/// // Prints "2024-02-29 2024-03-01 thursday"
+/// ```
+public struct Day: Hashable, Comparable, Sendable {
+    /// Days since 1970-01-01 (negative before it).
+    public var daysSince1970: Int
+
+    /// Creates a day from its distance to 1970-01-01.
+    @inlinable
+    public init(daysSince1970: Int) {
+        self.daysSince1970 = daysSince1970
+    }
+
+    /// Creates a day from a year, month (1–12) and day of month.
+    ///
+    /// Out-of-range months and days roll over, as in `Day(year: 2024, month: 2, day: 30)` == 2024-03-01.
+    public init(year: Int, month: Int, day: Int) {
+        // Shift the year so that it starts in March: the leap day is then the last day of the year.
+        let monthsFromMarch = month - 3
+        let yearShift = monthsFromMarch >= 0 ? monthsFromMarch / 12 : (monthsFromMarch - 11) / 12
+        let shiftedYear = year + yearShift
+        let shiftedMonth = monthsFromMarch - yearShift * 12  // 0 = March ... 11 = February
+        let era = Day.floorDivide(shiftedYear, 400)
+        let yearOfEra = shiftedYear - era * 400  // 0...399
+        let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        self.daysSince1970 = era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The year, month (1–12) and day of month (1–31).
+    public var components: (year: Int, month: Int, day: Int) {
+        let shifted = daysSince1970 + 719_468
+        let era = Day.floorDivide(shifted, 146_097)
+        let dayOfEra = shifted - era * 146_097  // 0...146096
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153  // 0 = March
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (year, month, day)
+    }
+
+    /// The year.
+    public var year: Int { components.year }
+    /// The month, 1–12.
+    public var month: Int { components.month }
+    /// The day of the month, 1–31.
+    public var dayOfMonth: Int { components.day }
+
+    /// The day of the week.
+    public var weekday: Weekday {
+        // 1970-01-01 was a Thursday.
+        let index = Day.floorModulo(daysSince1970 + 4, 7)  // 0 = Sunday
+        return Weekday.allCases[index]
+    }
+
+    /// The day `count` days later (earlier for a negative count).
+    @inlinable
+    public func advanced(by count: Int) -> Day {
+        Day(daysSince1970: daysSince1970 + count)
+    }
+
+    /// The number of days from this day to `other`.
+    @inlinable
+    public func distance(to other: Day) -> Int {
+        other.daysSince1970 - daysSince1970
+    }
+
+    /// The first day of this day's month.
+    public var firstOfMonth: Day {
+        let (year, month, _) = components
+        return Day(year: year, month: month, day: 1)
+    }
+
+    /// The number of days in the given month of the given year.
+    public static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: return isLeapYear(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Whether `year` is a leap year in the proleptic Gregorian calendar.
+    public static func isLeapYear(_ year: Int) -> Bool {
+        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    }
+
+    @inlinable
+    public static func < (lhs: Day, rhs: Day) -> Bool {
+        lhs.daysSince1970 < rhs.daysSince1970
+    }
+
+    /// Integer division rounding towards negative infinity.
+    @inlinable
+    static func floorDivide(_ value: Int, _ divisor: Int) -> Int {
+        let quotient = value / divisor
+        return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+
+    /// The non-negative remainder of a floor division.
+    @inlinable
+    static func floorModulo(_ value: Int, _ divisor: Int) -> Int {
+        value - floorDivide(value, divisor) * divisor
+    }
+}
+
+extension Day: Strideable {
+    public typealias Stride = Int
+}
+
+extension Day: CustomStringConvertible {
+    /// The ISO 8601 form, `YYYY-MM-DD` (years outside 0...9999 carry a sign and more digits).
+    public var description: String {
+        let (year, month, day) = components
+        let yearText: String
+        if (0...9999).contains(year) {
+            yearText = Day.pad(year, width: 4)
+        } else {
+            yearText = (year < 0 ? "-" : "+") + Day.pad(abs(year), width: 4)
+        }
+        return "\(yearText)-\(Day.pad(month, width: 2))-\(Day.pad(day, width: 2))"
+    }
+
+    static func pad(_ value: Int, width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+}
+
+extension Day: LosslessStringConvertible {
+    /// Parses `YYYY-MM-DD`; returns `nil` for anything else, including dates that do not exist (2023-02-29).
+    public init?(_ text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+              parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
+              (1...12).contains(month), (1...Day.daysInMonth(year: year, month: month)).contains(day)
+        else { return nil }
+        self.init(year: year, month: month, day: day)
+    }
+}
+
+extension Day: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let day = Day(text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "Expected a date YYYY-MM-DD, got \(text)")
+        }
+        self = day
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+/// A day of the week.
+public enum Weekday: Int, CaseIterable, Sendable, Codable {
+    case sunday = 0, monday, tuesday, wednesday, thursday, friday, saturday
+
+    /// The weekday `count` days later.
+    public func advanced(by count: Int) -> Weekday {
+        Weekday.allCases[Day.floorModulo(rawValue + count, 7)]
+    }
+
+    /// How many days after `start` this weekday comes, 0...6: `Weekday.sunday.daysSince(.monday)` is 6.
+    public func daysSince(_ start: Weekday) -> Int {
+        Day.floorModulo(rawValue - start.rawValue, 7)
+    }
+}

@@ -1,0 +1,157 @@
+/// A place in a source file: the file's name, a 1-based line and a 1-based column.
+public struct SourceLocation: Hashable, Sendable, Codable {
+    /// The file's name as the user gave it (`-` for standard input).
+    public var file: String
+    /// The 1-based physical line.
+    public var line: Int
+    /// The 1-based column (in characters), or 1 for a whole line.
+    public var column: Int
+
+    public init(file: String, line: Int, column: Int = 1) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+}
+
+extension SourceLocation: CustomStringConvertible {
+    /// `file:line:column`, the form compilers print.
+    public var description: String { "\(file):\(line):\(column)" }
+}
+
+/// When a session starts or ends: an exact instant, a wall-clock time, or a whole date.
+///
+/// ```swift
+/// let start = SessionTime.instant(secondsSince1970: 1_708_416_000)   // 2024-02-20T08:00:00Z
+/// let floating = SessionTime.floating(LocalDateTime(year: 2024, month: 2, day: 20, hour: 8))
+/// let allDay = SessionTime.date(Day(year: 2024, month: 2, day: 20))
+/// ```
+public enum SessionTime: Hashable, Sendable {
+    /// An exact moment, in seconds since 1970-01-01T00:00:00Z.
+    case instant(secondsSince1970: Int64)
+    /// A wall-clock time that belongs to no zone (RFC 5545 "floating"): it is read in the report's zone.
+    case floating(LocalDateTime)
+    /// A whole day (an all-day event's DATE value).
+    case date(Day)
+
+    /// The wall-clock time in `zone` (for a date: its midnight).
+    public func localDateTime(in zone: TimeZoneRules) -> LocalDateTime {
+        switch self {
+        case .instant(let seconds): zone.localDateTime(at: seconds)
+        case .floating(let local): local
+        case .date(let day): LocalDateTime(day: day, secondOfDay: 0)
+        }
+    }
+
+    /// The instant in `zone` (floating times and dates are read as wall-clock times in it).
+    public func instant(in zone: TimeZoneRules) -> Int64 {
+        switch self {
+        case .instant(let seconds): seconds
+        case .floating(let local): zone.instant(for: local)
+        case .date(let day): zone.instant(for: LocalDateTime(day: day, secondOfDay: 0))
+        }
+    }
+}
+
+/// One session of activity: the unit whose points add up to a day's total.
+///
+/// ```swift
+/// let session = Session(
+///     id: "run-1",
+///     start: .floating(LocalDateTime(year: 2024, month: 2, day: 26, hour: 9)),
+///     end: .floating(LocalDateTime(year: 2024, month: 2, day: 26, hour: 10)),
+///     points: 120)
+/// print(session.day(in: .utc, dayStart: .midnight))
+/// // Prints "2024-02-26"
+/// ```
+public struct Session: Hashable, Sendable, Identifiable {
+    /// A stable identity: the event's UID (for an instance of a recurring event, with its recurrence id).
+    public var id: String
+    /// When the session starts.
+    public var start: SessionTime
+    /// When it ends (exclusive); never `nil`: an event without an end has a zero-length or one-day session.
+    public var end: SessionTime
+    /// The points the session earns, never negative.
+    public var points: Int
+    /// The event's title.
+    public var summary: String
+    /// The event's categories, in order.
+    public var categories: [String]
+    /// Where the event starts in its source, if it came from a file.
+    public var source: SourceLocation?
+
+    public init(
+        id: String,
+        start: SessionTime,
+        end: SessionTime,
+        points: Int,
+        summary: String = "",
+        categories: [String] = [],
+        source: SourceLocation? = nil
+    ) {
+        self.id = id
+        self.start = start
+        self.end = end
+        self.points = max(0, points)
+        self.summary = summary
+        self.categories = categories
+        self.source = source
+    }
+
+    /// Whether the session lasts whole days (its start is a date, not a time).
+    public var isAllDay: Bool {
+        if case .date = start { return true }
+        return false
+    }
+
+    /// The day the session counts toward: the local day of its start in `zone`, shifted back by `dayStart`.
+    ///
+    /// All-day sessions count on their start date whatever the zone and day start.
+    @inlinable
+    public func day(in zone: TimeZoneRules, dayStart: DayStart) -> Day {
+        switch start {
+        case .date(let day):
+            return day
+        case .instant(let seconds):
+            return zone.localDateTime(at: seconds).advanced(bySeconds: -Int64(dayStart.secondsAfterMidnight)).day
+        case .floating(let local):
+            return local.advanced(bySeconds: -Int64(dayStart.secondsAfterMidnight)).day
+        }
+    }
+}
+
+/// When a day begins, as a time after midnight: with 04:00, 00:00 to 03:59 belongs to the previous day.
+public struct DayStart: Hashable, Sendable, Codable {
+    /// Seconds after midnight, 0..<86400.
+    public let secondsAfterMidnight: Int
+
+    /// Midnight: days begin at 00:00.
+    public static let midnight = DayStart(uncheckedSeconds: 0)
+
+    /// A day start at `hour:minute`; `nil` outside 00:00...23:59.
+    public init?(hour: Int, minute: Int = 0) {
+        guard (0..<24).contains(hour), (0..<60).contains(minute) else { return nil }
+        self.secondsAfterMidnight = hour * 3600 + minute * 60
+    }
+
+    /// Parses `HH:MM` (or `H:MM`); `nil` for anything else.
+    public init?(_ text: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
+              parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
+              let hour = Int(parts[0]), let minute = Int(parts[1])
+        else { return nil }
+        self.init(hour: hour, minute: minute)
+    }
+
+    private init(uncheckedSeconds: Int) {
+        self.secondsAfterMidnight = uncheckedSeconds
+    }
+}
+
+extension DayStart: CustomStringConvertible {
+    /// `HH:MM`.
+    public var description: String {
+        "\(Day.pad(secondsAfterMidnight / 3600, width: 2)):\(Day.pad(secondsAfterMidnight / 60 % 60, width: 2))"
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+/// The UTC offsets a time zone uses over time, as a sorted table of transitions.
+///
+/// Converting between instants and wall-clock times is a binary search in the table, with
+/// RFC 5545's rules for wall-clock times that a transition skips or repeats (section 3.3.5):
+///
+/// ```swift
+/// let berlin = TimeZoneRules(timeZone: TimeZone(identifier: "Europe/Berlin")!)
+/// // 02:28 does not exist on 2016-03-27 in Berlin: the offset before the gap (+01:00) applies.
+/// let instant = berlin.instant(for: LocalDateTime(year: 2016, month: 3, day: 27, hour: 2, minute: 28))
+/// print(instant)
+/// // Prints "1459042080" (01:28 UTC)
+/// ```
+public struct TimeZoneRules: Sendable, Hashable {
+    /// The zone's name, such as `Europe/Berlin` or the TZID of a calendar's VTIMEZONE.
+    public let identifier: String
+
+    /// The offset in force before the first transition, in seconds east of UTC.
+    let initialOffset: Int32
+    /// Instants (seconds since 1970 UTC) at which the offset changes, ascending.
+    let transitionInstants: [Int64]
+    /// The offset in force from each transition on.
+    let offsetsAfterTransition: [Int32]
+    /// Where the table ends, Foundation answers (zones from the IANA database only).
+    let fallback: TimeZone?
+    /// The instants the table covers exactly; outside them `fallback` is asked, if there is one.
+    let coveredInstants: ClosedRange<Int64>
+
+    /// Creates rules from explicit transitions, as a calendar's VTIMEZONE defines them.
+    ///
+    /// - Parameters:
+    ///   - identifier: The zone's name.
+    ///   - initialOffset: Seconds east of UTC before the first transition.
+    ///   - transitions: Instants (seconds since 1970 UTC) and the offset in force from each; any order.
+    public init(identifier: String, initialOffset: Int, transitions: [(instant: Int64, offset: Int)]) {
+        let sorted = transitions.sorted { $0.instant < $1.instant }
+        var instants: [Int64] = []
+        var offsets: [Int32] = []
+        instants.reserveCapacity(sorted.count)
+        offsets.reserveCapacity(sorted.count)
+        var current = Int32(clamping: initialOffset)
+        for transition in sorted {
+            let offset = Int32(clamping: transition.offset)
+            if let last = instants.last, last == transition.instant {
+                offsets[offsets.count - 1] = offset
+            } else if offset != current {
+                instants.append(transition.instant)
+                offsets.append(offset)
+            }
+            current = offsets.last ?? current
+        }
+        self.identifier = identifier
+        self.initialOffset = Int32(clamping: initialOffset)
+        self.transitionInstants = instants
+        self.offsetsAfterTransition = offsets
+        self.fallback = nil
+        self.coveredInstants = Int64.min...Int64.max
+    }
+
+    /// A zone with one fixed offset, such as UTC.
+    public static func fixed(identifier: String, offset: Int) -> TimeZoneRules {
+        TimeZoneRules(identifier: identifier, initialOffset: offset, transitions: [])
+    }
+
+    /// Coordinated Universal Time.
+    public static let utc = TimeZoneRules.fixed(identifier: "UTC", offset: 0)
+
+    /// The first instant the precomputed table of an IANA zone covers (1900-01-01T00:00Z).
+    static let tableStart: Int64 = -2_208_988_800
+    /// The last instant the precomputed table of an IANA zone covers (2200-01-01T00:00Z).
+    static let tableEnd: Int64 = 7_258_118_400
+
+    /// Creates rules for a Foundation time zone (the IANA database), tabulating its transitions
+    /// from 1900 to 2200; instants outside that range are asked of Foundation directly.
+    public init(timeZone: TimeZone) {
+        self.init(timeZone: timeZone, identifier: timeZone.identifier)
+    }
+
+    private init(timeZone: TimeZone, identifier: String) {
+        var instants: [Int64] = []
+        var offsets: [Int32] = []
+        let start = Date(timeIntervalSince1970: TimeInterval(TimeZoneRules.tableStart))
+        let initial = Int32(timeZone.secondsFromGMT(for: start))
+        var current = initial
+        var cursor = start
+        while let next = timeZone.nextDaylightSavingTimeTransition(after: cursor),
+              next.timeIntervalSince1970 < TimeInterval(TimeZoneRules.tableEnd), next > cursor {
+            let offset = Int32(timeZone.secondsFromGMT(for: next))
+            if offset != current {
+                instants.append(Int64(next.timeIntervalSince1970.rounded(.down)))
+                offsets.append(offset)
+                current = offset
+            }
+            cursor = next
+        }
+        self.identifier = identifier
+        self.initialOffset = initial
+        self.transitionInstants = instants
+        self.offsetsAfterTransition = offsets
+        self.fallback = timeZone
+        self.coveredInstants = TimeZoneRules.tableStart...TimeZoneRules.tableEnd
+    }
+
+    /// Rules for an IANA zone name such as `America/New_York`, or `nil` if the database has no such zone.
+    ///
+    /// The rules keep the name as given (Foundation may report an alias, such as `GMT` for `UTC`).
+    public init?(identifier: String) {
+        guard let zone = TimeZone(identifier: identifier) else { return nil }
+        self.init(timeZone: zone, identifier: identifier)
+    }
+
+    /// The UTC offset, in seconds east of UTC, in force at `instant` (seconds since 1970 UTC).
+    @inlinable
+    public func utcOffset(at instant: Int64) -> Int {
+        Int(offset(at: instant))
+    }
+
+    @usableFromInline
+    func offset(at instant: Int64) -> Int32 {
+        if let fallback, !coveredInstants.contains(instant) {
+            return Int32(fallback.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant))))
+        }
+        // The last transition at or before `instant`.
+        var low = 0
+        var high = transitionInstants.count
+        while low < high {
+            let middle = (low + high) / 2
+            if transitionInstants[middle] <= instant { low = middle + 1 } else { high = middle }
+        }
+        return low == 0 ? initialOffset : offsetsAfterTransition[low - 1]
+    }
+
+    /// The wall-clock time in this zone at `instant` (seconds since 1970 UTC).
+    @inlinable
+    public func localDateTime(at instant: Int64) -> LocalDateTime {
+        LocalDateTime(secondsSince1970: instant + Int64(offset(at: instant)))
+    }
+
+    /// The instant (seconds since 1970 UTC) that a wall-clock time in this zone denotes.
+    ///
+    /// Follows RFC 5545 section 3.3.5: a wall-clock time that occurs twice (the autumn overlap) is the
+    /// first occurrence; one that does not occur (the spring gap) is read with the offset in force
+    /// before the gap, so 02:30 in a gap from 02:00 to 03:00 is 03:30 after it.
+    public func instant(for local: LocalDateTime) -> Int64 {
+        let wallClock = local.secondsSince1970
+        // Offsets a day either side of the wall-clock time bracket any transition near it.
+        let before = Int64(offset(at: wallClock - 86_400))
+        let after = Int64(offset(at: wallClock + 86_400))
+        let middle = Int64(offset(at: wallClock - before))
+        var best: Int64?
+        for candidate in [before, middle, after] {
+            let instant = wallClock - candidate
+            if Int64(offset(at: instant)) == candidate, best.map({ instant < $0 }) ?? true {
+                best = instant
+            }
+        }
+        return best ?? wallClock - before
+    }
+}
+
+extension TimeZoneRules: CustomStringConvertible {
+    public var description: String { identifier }
+}

@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import StreakCal
+
+extension StreakCalCommand {
+    struct Report: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Totals sessions per day, scores every day against the goal and prints the streaks.")
+
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            case text, json
+        }
+
+        @OptionGroup var calendar: CalendarOptions
+
+        @Option(help: "First day of the report, YYYY-MM-DD (default: the day of the earliest session).")
+        var from: String?
+
+        @Option(help: "Last day of the report, YYYY-MM-DD (default: today in the report's zone).")
+        var to: String?
+
+        @Option(help: "Output format.")
+        var format: Format = .text
+
+        @Option(name: [.short, .long], help: "Write the report to this file (atomically) instead of standard output.")
+        var output: String?
+
+        func validate() throws {
+            let first = try parseDay(from, option: "--from")
+            let last = try parseDay(to, option: "--to")
+            if let first, let last, first > last {
+                throw ValidationError("--from \(first) is after --to \(last).")
+            }
+        }
+
+        func run() throws {
+            try failing {
+                let (imported, goal) = try calendar.load()
+                let today = goal.day(containing: Int64(Date().timeIntervalSince1970))
+                let last = try parseDay(to, option: "--to") ?? today
+                let window = StreakReport.window(
+                    for: imported.sessions, goal: goal, from: try parseDay(from, option: "--from"), to: last)
+                let report = StreakReport(sessions: imported.sessions, goal: goal, window: window)
+                let text: String
+                switch format {
+                case .text:
+                    let colors = output == nil && isatty(STDOUT_FILENO) == 1
+                        && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+                    text = TextReport(report: report, colors: colors).render()
+                case .json:
+                    text = try JSONReport(report: report, diagnostics: imported.diagnostics).render()
+                }
+                let failed = calendar.printDiagnostics(imported.diagnostics)
+                try emit(text)
+                if failed { throw ExitCode(1) }
+            }
+        }
+
+        private func emit(_ text: String) throws {
+            guard let output else {
+                FileHandle.standardOutput.write(Data(text.utf8))
+                return
+            }
+            do {
+                try AtomicFile.write(text, to: output)
+            } catch {
+                throw CommandFailure(error.description)
+            }
+        }
+    }
+
+    struct Sessions: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Lists one day's sessions in start order with their points and local times.")
+
+        @OptionGroup var calendar: CalendarOptions
+
+        @Option(help: "The day to list, YYYY-MM-DD.")
+        var on: String
+
+        func validate() throws {
+            _ = try parseDay(on, option: "--on")
+        }
+
+        func run() throws {
+            try failing {
+                let (imported, goal) = try calendar.load()
+                guard let day = try parseDay(on, option: "--on") else { return }
+                let cards = SessionCards(day: day, goal: goal, from: imported.sessions)
+                let failed = calendar.printDiagnostics(imported.diagnostics)
+                FileHandle.standardOutput.write(Data(cards.render().utf8))
+                if failed { throw ExitCode(1) }
+            }
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import StreakCal
+
+@main
+struct StreakCalCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "streakcal",
+        abstract: "Scores each day's activity in iCalendar files against a points goal.",
+        subcommands: [Report.self, Sessions.self],
+        defaultSubcommand: Report.self)
+}
+
+/// Where points come from, as the CLI spells it.
+enum PointsOption: String, ExpressibleByArgument, CaseIterable {
+    case xPoints = "x-points"
+    case minutes
+    case count
+}
+
+/// Options shared by every command that reads calendars and scores days.
+struct CalendarOptions: ParsableArguments {
+    @Argument(help: "iCalendar files to read; - reads standard input. Several files merge into one report.")
+    var files: [String]
+
+    @Option(help: "Points a day needs to count as met.")
+    var required: Int = 100
+
+    @Option(help: "Where points come from: x-points (a property), minutes (length), count (1 per session).")
+    var points: PointsOption = .xPoints
+
+    @Option(help: "The property that carries points, with --points x-points.")
+    var pointsProperty: String = "X-POINTS"
+
+    @Option(help: "IANA time zone of the report (default: the calendar's X-WR-TIMEZONE, else the system zone).")
+    var tz: String?
+
+    @Option(help: "When a day begins, HH:MM: with 04:00, 00:00 to 03:59 belongs to the previous day.")
+    var dayStart: String = "00:00"
+
+    @Flag(help: "Exit with a non-zero status if the calendars have any warning or error.")
+    var strict = false
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("Name at least one iCalendar file, or - for standard input.") }
+        guard required >= 1 else { throw ValidationError("--required must be at least 1, not \(required).") }
+        guard DayStart(dayStart) != nil else { throw ValidationError("--day-start takes HH:MM from 00:00 to 23:59, not '\(dayStart)'.") }
+        if let tz, TimeZone(identifier: tz) == nil { throw ValidationError("--tz: unknown time zone '\(tz)'; use an IANA name such as Europe/Berlin.") }
+        guard pointsProperty.range(of: #"^[A-Za-z0-9-]+$"#, options: .regularExpression) != nil else {
+            throw ValidationError("--points-property takes a property name such as X-POINTS, not '\(pointsProperty)'.")
+        }
+    }
+
+    var pointsRule: PointsRule {
+        switch points {
+        case .xPoints: .property(pointsProperty.uppercased())
+        case .minutes: .minutes
+        case .count: .count
+        }
+    }
+
+    /// Reads the calendars, prints their diagnostics on standard error and works out the goal.
+    func load() throws -> (CalendarImport, StreakGoal) {
+        let imported: CalendarImport
+        do {
+            imported = try SessionImporter(pointsRule: pointsRule).importCalendars(paths: files)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        var diagnostics = imported.diagnostics
+        let zoneName: String
+        if let tz {
+            zoneName = tz
+        } else if let declared = imported.declaredTimeZone, TimeZone(identifier: declared) != nil {
+            zoneName = declared
+        } else {
+            zoneName = TimeZone.current.identifier
+            if let declared = imported.declaredTimeZone, let location = imported.sessions.first?.source {
+                diagnostics.append(Diagnostic(
+                    .warning, .unknownTimeZone, at: SourceLocation(file: location.file, line: 1),
+                    "X-WR-TIMEZONE \"\(declared)\" is not an IANA time zone; the report uses \(zoneName)"))
+            }
+        }
+        let rules = TimeZoneRules(identifier: zoneName) ?? .utc
+        let goal = StreakGoal(requiredPoints: required, timeZone: rules, dayStart: DayStart(dayStart) ?? .midnight)
+        var result = imported
+        result.diagnostics = diagnostics
+        return (result, goal)
+    }
+
+    /// Prints diagnostics on standard error; returns whether --strict makes them fail the command.
+    func printDiagnostics(_ diagnostics: [Diagnostic]) -> Bool {
+        for diagnostic in diagnostics {
+            StandardError.print(diagnostic.description)
+        }
+        let serious = diagnostics.filter { $0.severity >= .warning }.count
+        if serious > 0 {
+            StandardError.print("\(serious) \(serious == 1 ? "problem" : "problems") in the input (\(diagnostics.count) \(diagnostics.count == 1 ? "diagnostic" : "diagnostics") in all)")
+        }
+        return strict && serious > 0
+    }
+}
+
+/// Parses a `YYYY-MM-DD` option.
+func parseDay(_ text: String?, option: String) throws -> Day? {
+    guard let text else { return nil }
+    guard let day = Day(text) else { throw ValidationError("\(option) takes a date YYYY-MM-DD, not '\(text)'.") }
+    return day
+}
+
+/// A failure that is not a usage error: one line on standard error, exit status 1.
+struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+enum StandardError {
+    static func print(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}
+
+extension ParsableCommand {
+    /// Runs `body`, turning a `CommandFailure` into one line on standard error and exit status 1.
+    func failing(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let failure as CommandFailure {
+            StandardError.print("streakcal: error: \(failure.description)")
+            throw ExitCode(1)
+        }
+    }
+}
