@@ -202,3 +202,21 @@ struct ICalDuration: Hashable, Sendable {
     /// The sign as a factor.
     var sign: Int { isNegative ? -1 : 1 }
 }
+
+extension Libical {
+    /// libical's own conversion of a wall-clock time in one of its built-in zones to UTC.
+    ///
+    /// Only tests call this, to show where libical departs from RFC 5545: libical 3.0.16 reads
+    /// 02:28 on 2016-03-27 in Europe/Berlin (inside the spring gap) as 00:28Z, where RFC 5545
+    /// section 3.3.5 says 01:28Z. The import never uses it; `TimeZoneRules.instant(for:)` does the conversion.
+    static func builtinInstant(for local: LocalDateTime, timeZoneID: String) -> Int64? {
+        _ = ready
+        guard let zone = icaltimezone_get_builtin_timezone(timeZoneID) else { return nil }
+        var time = ICalTime(local: local, isDate: false, isUTC: false, timeZoneID: nil).libicalTime
+        time = icaltime_set_timezone(&time, zone)
+        return Int64(icaltime_as_timet_with_zone(time, zone))
+    }
+
+    /// The libical version the package is linked with, such as `3.0.16`.
+    static var version: String { String(cString: ICAL_VERSION) }
+}

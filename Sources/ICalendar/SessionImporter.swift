@@ -192,7 +192,7 @@ extension CalendarImport {
         var result = self
         result.diagnostics.append(Diagnostic(
             .warning, .points, at: location,
-            "no session carries a \(name) property, so every day has 0 points; use --points minutes to count minutes or --points count to count sessions"))
+            "no session has the \(name) property, so every day has 0 points; use --points minutes to count minutes, or --points count to count sessions"))
         return result
     }
 }

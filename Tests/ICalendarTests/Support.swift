@@ -1,0 +1,43 @@
+import Foundation
+import ICalendar
+import Streaks
+
+/// The repository's `Fixtures/` folder.
+let fixturesDirectory = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures")
+
+/// Imports a fixture by file name.
+func importFixture(_ name: String, points: PointsRule = .xPoints) throws -> CalendarImport {
+    try SessionImporter(pointsRule: points).importCalendar(path: fixturesDirectory.appendingPathComponent(name).path)
+}
+
+/// Imports iCalendar text whose lines are joined with CRLF.
+func importLines(_ lines: [String], points: PointsRule = .xPoints, file: String = "test.ics") -> CalendarImport {
+    SessionImporter(pointsRule: points).importCalendar(text: lines.joined(separator: "\r\n") + "\r\n", fileName: file)
+}
+
+extension CalendarImport {
+    /// The session with `id`.
+    func session(_ id: String) -> Session? {
+        sessions.first { $0.id == id }
+    }
+
+    /// Diagnostics as `line:severity:code`, compact for assertions.
+    var diagnosticSummary: [String] {
+        diagnostics.map { "\($0.location.line):\($0.severity.rawValue):\($0.code)" }
+    }
+}
+
+/// Seconds since 1970 of a UTC date and time.
+func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0) -> Int64 {
+    LocalDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second).secondsSince1970
+}
+
+func wallClock(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0) -> LocalDateTime {
+    LocalDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+}
+
+func day(_ text: String) -> Day {
+    Day(text) ?? Day(daysSince1970: Int.min / 2)
+}
