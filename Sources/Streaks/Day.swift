@@ -136,14 +136,25 @@ extension Day: CustomStringConvertible {
 }
 
 extension Day: LosslessStringConvertible {
-    /// Parses `YYYY-MM-DD`; returns `nil` for anything else, including dates that do not exist (2023-02-29).
+    /// Parses `YYYY-MM-DD` (and the signed form `description` gives years outside 0...9999, such as
+    /// `+10000-01-01` or `-0001-12-31`); returns `nil` for anything else, including dates that do not
+    /// exist (2023-02-29).
     public init?(_ text: String) {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
-              (1...12).contains(month), (1...Day.daysInMonth(year: year, month: month)).contains(day)
+        var body = Substring(text)
+        var sign = 1
+        if let first = body.first, first == "+" || first == "-" {
+            sign = first == "-" ? -1 : 1
+            body = body.dropFirst()
+        }
+        let parts = body.split(separator: "-", omittingEmptySubsequences: false)
+        let isDigits: (Substring) -> Bool = { !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
+        guard parts.count == 3, parts.allSatisfy(isDigits),
+              body.count == text.count ? parts[0].count == 4 : parts[0].count >= 4,
+              parts[1].count == 2, parts[2].count == 2, parts[0].count <= 9,
+              let magnitude = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
         else { return nil }
+        let year = sign * magnitude
+        guard (1...12).contains(month), (1...Day.daysInMonth(year: year, month: month)).contains(day) else { return nil }
         self.init(year: year, month: month, day: day)
     }
 }

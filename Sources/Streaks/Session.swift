@@ -121,7 +121,7 @@ public struct Session: Hashable, Sendable, Identifiable {
 }
 
 /// When a day begins, as a time after midnight: with 04:00, 00:00 to 03:59 belongs to the previous day.
-public struct DayStart: Hashable, Sendable, Codable {
+public struct DayStart: Hashable, Sendable {
     /// Seconds after midnight, 0..<86400.
     public let secondsAfterMidnight: Int
 
@@ -138,13 +138,13 @@ public struct DayStart: Hashable, Sendable, Codable {
     public init?(_ text: String) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
-              parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
+              parts.allSatisfy({ $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }),
               let hour = Int(parts[0]), let minute = Int(parts[1])
         else { return nil }
         self.init(hour: hour, minute: minute)
     }
 
-    private init(uncheckedSeconds: Int) {
+    fileprivate init(uncheckedSeconds: Int) {
         self.secondsAfterMidnight = uncheckedSeconds
     }
 }
@@ -153,5 +153,26 @@ extension DayStart: CustomStringConvertible {
     /// `HH:MM`.
     public var description: String {
         "\(Day.pad(secondsAfterMidnight / 3600, width: 2)):\(Day.pad(secondsAfterMidnight / 60 % 60, width: 2))"
+    }
+}
+
+extension DayStart: Codable {
+    private enum CodingKeys: String, CodingKey { case secondsAfterMidnight }
+
+    /// Decodes `{"secondsAfterMidnight": N}`, rejecting values outside 0..<86400.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let seconds = try container.decode(Int.self, forKey: .secondsAfterMidnight)
+        guard (0..<86_400).contains(seconds) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .secondsAfterMidnight, in: container,
+                debugDescription: "A day start is 0..<86400 seconds after midnight, not \(seconds)")
+        }
+        self.init(uncheckedSeconds: seconds)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(secondsAfterMidnight, forKey: .secondsAfterMidnight)
     }
 }

@@ -121,14 +121,9 @@ public struct TimeZoneRules: Sendable, Hashable {
         if let fallback, !coveredInstants.contains(instant) {
             return Int32(fallback.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant))))
         }
-        // The last transition at or before `instant`.
-        var low = 0
-        var high = transitionInstants.count
-        while low < high {
-            let middle = (low + high) / 2
-            if transitionInstants[middle] <= instant { low = middle + 1 } else { high = middle }
-        }
-        return low == 0 ? initialOffset : offsetsAfterTransition[low - 1]
+        // The offset set by the last transition at or before `instant`.
+        let next = firstTransition(after: instant)
+        return next == 0 ? initialOffset : offsetsAfterTransition[next - 1]
     }
 
     /// The wall-clock time in this zone at `instant` (seconds since 1970 UTC).
@@ -144,18 +139,51 @@ public struct TimeZoneRules: Sendable, Hashable {
     /// before the gap, so 02:30 in a gap from 02:00 to 03:00 is 03:30 after it.
     public func instant(for local: LocalDateTime) -> Int64 {
         let wallClock = local.secondsSince1970
-        // Offsets a day either side of the wall-clock time bracket any transition near it.
-        let before = Int64(offset(at: wallClock - 86_400))
-        let after = Int64(offset(at: wallClock + 86_400))
-        let middle = Int64(offset(at: wallClock - before))
-        var best: Int64?
-        for candidate in [before, middle, after] {
+        let dayBefore = wallClock - 86_400
+        let dayAfter = wallClock + 86_400
+        // Outside the table, Foundation is asked around the wall-clock time (one transition at most).
+        guard fallback == nil || (coveredInstants.contains(dayBefore) && coveredInstants.contains(dayAfter)) else {
+            let before = Int64(offset(at: dayBefore))
+            let candidates = [before, Int64(offset(at: wallClock - before)), Int64(offset(at: dayAfter))]
+            let valid = candidates.map { wallClock - $0 }.filter { wallClock - $0 == Int64(offset(at: $0)) }
+            return valid.min() ?? wallClock - before
+        }
+        // Every offset in force within a day either side is a candidate; the earliest valid instant
+        // is the first occurrence.
+        var earliest: Int64?
+        var offsetBefore = Int64(offset(at: dayBefore))
+        var gapOffset: Int64?
+        consider(offsetBefore)
+        var index = firstTransition(after: dayBefore)
+        while index < transitionInstants.count, transitionInstants[index] < dayAfter {
+            let transition = transitionInstants[index]
+            let offsetAfter = Int64(offsetsAfterTransition[index])
+            consider(offsetAfter)
+            if offsetAfter > offsetBefore, (transition + offsetBefore..<transition + offsetAfter).contains(wallClock) {
+                gapOffset = offsetBefore
+            }
+            offsetBefore = offsetAfter
+            index += 1
+        }
+        return earliest ?? wallClock - (gapOffset ?? Int64(offset(at: dayBefore)))
+
+        func consider(_ candidate: Int64) {
             let instant = wallClock - candidate
-            if Int64(offset(at: instant)) == candidate, best.map({ instant < $0 }) ?? true {
-                best = instant
+            if Int64(offset(at: instant)) == candidate, earliest.map({ instant < $0 }) ?? true {
+                earliest = instant
             }
         }
-        return best ?? wallClock - before
+    }
+
+    /// The index of the first transition strictly after `instant`.
+    private func firstTransition(after instant: Int64) -> Int {
+        var low = 0
+        var high = transitionInstants.count
+        while low < high {
+            let middle = (low + high) / 2
+            if transitionInstants[middle] <= instant { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }
 
