@@ -165,11 +165,13 @@ struct ContentLineScanner {
         return (start..<end, physicalLine)
     }
 
-    /// Whether a physical line starts like a content line: a name, then `;` or `:`.
+    /// Whether a physical line starts like a content line: a name, then `;` or `:`, or a name alone
+    /// (RFC 5545 allows a fold right after the name: `DTSTART` then ` :20020402T114500`).
     private func looksLikeContentLine(_ range: Range<Int>) -> Bool {
         var index = range.lowerBound
         while index < range.upperBound, Self.isNameByte(bytes[index]) { index += 1 }
-        return index > range.lowerBound && index < range.upperBound && (bytes[index] == 0x3A || bytes[index] == 0x3B)
+        guard index > range.lowerBound else { return false }
+        return index == range.upperBound || bytes[index] == 0x3A || bytes[index] == 0x3B
     }
 
     private static func isNameByte(_ byte: UInt8) -> Bool {

@@ -68,8 +68,8 @@ struct ComponentReader {
             default:
                 break
             }
-            if property.name == pointsProperty, record.points == nil, let line {
-                record.points = (property.valueText, line)
+            if property.name == pointsProperty, record.points == nil {
+                record.points = (property.valueText, line ?? lines.begin)
             }
         }
         return record
@@ -79,51 +79,65 @@ struct ComponentReader {
     /// properties, each with the content line it came from (if found).
     mutating func locate(_ component: ComponentView, lines: ComponentLines) -> [(PropertyView, ContentLine?)] {
         var result: [(PropertyView, ContentLine?)] = []
-        var cursor = -1  // index in lines.properties of the last line matched
+        var cursor = -1  // index in lines.properties of the line of the last property matched
+        var previousName = ""
         let own = lines.properties
         for property in component.properties {
             if property.isError {
                 let message = property.errorMessage
-                let index = errorLineIndex(message, in: own, after: cursor)
-                let line = index.map { own[$0] } ?? lines.begin
-                if let index { cursor = index }
+                let line = errorLineIndex(message, in: own, cursor: cursor).map { own[$0] } ?? lines.begin
                 report(libicalError: message, line: line)
                 continue
             }
             let name = property.name
-            var index = max(cursor, 0)
-            while index < own.count, own[index].name != name { index += 1 }
-            if index < own.count {
+            if name == previousName, cursor >= 0, own[cursor].value.contains(","),
+               own[cursor].value.contains(property.encodedValueText) {
+                // libical splits a multi-valued line ("CATEGORIES:a,b") into one property per value.
+                result.append((property, own[cursor]))
+                continue
+            }
+            previousName = name
+            if let index = own.indices.dropFirst(cursor + 1).first(where: { own[$0].name == name }) {
                 cursor = index
                 result.append((property, own[index]))
             } else {
                 result.append((property, nil))
             }
         }
-        // Subcomponents pair up with the line tree by position among those of the same kind.
+        // Subcomponents pair up with the line tree in order, by kind.
         var unmatched = lines.children
         for child in component.children {
-            let kind = child.kindName
-            if let position = unmatched.firstIndex(where: { $0.name == kind }) {
-                _ = locate(child, lines: unmatched.remove(at: position))
-            } else {
-                _ = locate(child, lines: ComponentLines(name: kind, begin: lines.begin))
+            let position: Int?
+            switch child.kindName {
+            case "X"?: position = unmatched.firstIndex { $0.name.hasPrefix("X-") }
+            case let kind?: position = unmatched.firstIndex { $0.name == kind }
+            case nil: position = unmatched.firstIndex { icalcomponent_string_to_kind($0.name) == ICAL_NO_COMPONENT }
             }
+            let childLines = position.map { unmatched.remove(at: $0) }
+                ?? ComponentLines(name: child.kindName ?? "", begin: lines.begin)
+            _ = locate(child, lines: childLines)
         }
         return result
     }
 
-    /// The line an `X-LIC-ERROR` is about: the next line after the cursor, or one a little further
-    /// that contains the text the message quotes.
-    private func errorLineIndex(_ message: String, in lines: [ContentLine], after cursor: Int) -> Int? {
-        let next = cursor + 1
-        guard next < lines.count else { return lines.isEmpty ? nil : lines.count - 1 }
+    /// The line an `X-LIC-ERROR` is about. libical puts the error where the line it rejected stood
+    /// (just after the last property it kept) or, when it keeps the property, just after it; the
+    /// text the message quotes, or the property it names, decides between the nearby lines.
+    private func errorLineIndex(_ message: String, in lines: [ContentLine], cursor: Int) -> Int? {
+        guard !lines.isEmpty else { return nil }
+        let next = min(cursor + 1, lines.count - 1)
+        var candidates = [next]
+        if cursor >= 0 { candidates.append(cursor) }
+        candidates += (cursor + 2..<min(lines.count, cursor + 9))
         if let colon = message.range(of: ": ", options: .backwards) {
             let quoted = String(message[colon.upperBound...]).trimmingSpaces
-            if !quoted.isEmpty {
-                let end = min(lines.count, next + 8)
-                if let index = (next..<end).first(where: { lines[$0].text.contains(quoted) }) { return index }
+            if !quoted.isEmpty, let index = candidates.first(where: { lines[$0].text.contains(quoted) }) {
+                return index
             }
+        }
+        if let named = message.range(of: #"[A-Z][A-Z0-9-]* property"#, options: .regularExpression) {
+            let name = message[named].split(separator: " ")[0]
+            if let index = candidates.first(where: { lines[$0].name == name }) { return index }
         }
         return next
     }
@@ -131,12 +145,17 @@ struct ComponentReader {
     private mutating func report(libicalError message: String, line: ContentLine) {
         let column = message.contains("VALUE-PARSE") || message.contains("Can't parse as") ? (line.valueColumn ?? 1) : 1
         var text = message
+        var severity = Diagnostic.Severity.warning
+        if text.hasPrefix("No value for") {
+            // An empty value is legal for text properties; libical drops the property, nothing else is lost.
+            severity = .note
+        }
         if text.hasPrefix("Got a data line, but could not find a property name or component begin tag") {
             text = "not a content line (no property name); ignored"
         } else if let removing = text.range(of: ". Removing entire property") {
             text = String(text[..<removing.lowerBound]) + "; the property is ignored"
         }
         diagnostics.append(Diagnostic(
-            .warning, .libical, at: line.location(file: file, column: column), text, sourceLine: line.text))
+            severity, .libical, at: line.location(file: file, column: column), text, sourceLine: line.text))
     }
 }

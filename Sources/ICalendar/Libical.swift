@@ -34,8 +34,10 @@ struct ParsedComponent: ~Copyable {
 struct ComponentView {
     let pointer: OpaquePointer
 
-    var kindName: String {
-        String(cString: icalcomponent_kind_to_string(icalcomponent_isa(pointer)))
+    /// libical's name for the component's kind (`VEVENT`, `X` for any X- component), or `nil` for a
+    /// kind libical does not know (it parses an unknown name such as `VLOCATION` as no kind at all).
+    var kindName: String? {
+        icalcomponent_kind_to_string(icalcomponent_isa(pointer)).map { String(cString: $0) }
     }
 
     /// The component's own properties, in order.
@@ -74,6 +76,13 @@ struct PropertyView {
     }
 
     var isError: Bool { kind == ICAL_XLICERROR_PROPERTY }
+
+    /// The value as iCalendar text carries it (escaped).
+    var encodedValueText: String {
+        guard let text = icalproperty_get_value_as_string_r(pointer) else { return "" }
+        defer { icalmemory_free_buffer(text) }
+        return String(cString: text)
+    }
 
     /// The value as iCalendar text would carry it, unescaped for text values.
     var valueText: String {

@@ -116,7 +116,10 @@ public struct SessionImporter: Sendable {
 
         while let item = cutter.next() {
             switch item {
-            case .calendarProperty(let line, _):
+            case .calendarProperty(let line, let calendar):
+                if line.name == "METHOD" {
+                    resolver.methods[calendar] = String(line.value).trimmingSpaces.uppercased()
+                }
                 if line.name == "X-WR-TIMEZONE", declaredTimeZone == nil {
                     let value = String(line.value).trimmingSpaces
                     if !value.isEmpty { declaredTimeZone = value }
@@ -147,7 +150,7 @@ public struct SessionImporter: Sendable {
         let all = cutter.allDiagnostics + reader.diagnostics + diagnostics + resolver.diagnostics
         return CalendarImport(
             sessions: sessions,
-            diagnostics: Self.inSourceOrder(all),
+            diagnostics: Self.limited(Self.inSourceOrder(all), file: file),
             declaredTimeZone: declaredTimeZone,
             sessionsWithPointsProperty: resolver.sessionsWithPointsProperty)
     }
@@ -173,6 +176,26 @@ public struct SessionImporter: Sendable {
     private var pointsProperty: String {
         if case .property(let name) = pointsRule { return name }
         return "X-POINTS"
+    }
+
+    /// Diagnostics of one kind that one input shows at most; a damaged file can have tens of thousands.
+    static let diagnosticsPerKind = 100
+
+    /// The first `diagnosticsPerKind` diagnostics of each code, and a note counting the rest.
+    static func limited(_ diagnostics: [Diagnostic], file: String) -> [Diagnostic] {
+        var counts: [Diagnostic.Code: Int] = [:]
+        var kept: [Diagnostic] = []
+        for diagnostic in diagnostics {
+            counts[diagnostic.code, default: 0] += 1
+            if counts[diagnostic.code, default: 0] <= diagnosticsPerKind { kept.append(diagnostic) }
+        }
+        let lastLine = diagnostics.last?.location.line ?? 1
+        for (code, count) in counts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where count > diagnosticsPerKind {
+            kept.append(Diagnostic(
+                .note, code, at: SourceLocation(file: file, line: lastLine),
+                "\(count - diagnosticsPerKind) more \(code) diagnostics in this file are not shown (\(count) in all)"))
+        }
+        return kept
     }
 
     /// Diagnostics sorted by line, stable for those on the same line.

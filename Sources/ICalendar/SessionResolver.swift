@@ -23,6 +23,12 @@ struct SessionResolver {
     private(set) var diagnostics: [Diagnostic] = []
     private(set) var sessionsWithPointsProperty = 0
     private var reportedTimeZoneIDs: Set<String> = []
+    /// Each calendar's iTIP METHOD (RFC 5546), uppercased.
+    var methods: [Int: String] = [:]
+    private var notedCancelMethod: Set<Int> = []
+
+    /// iTIP methods whose VEVENTs may leave DTSTART out: such events are not sessions, and no error.
+    private static let methodsWithoutStart: Set<String> = ["REPLY", "REFRESH", "CANCEL", "COUNTER", "DECLINECOUNTER"]
 
     init(file: String, pointsRule: PointsRule) {
         self.file = file
@@ -37,11 +43,27 @@ struct SessionResolver {
     /// The session an event stands for, or `nil` (cancelled, or no usable start).
     mutating func session(from record: EventRecord, calendar: Int) -> Session? {
         if record.isCancelled { return nil }
+        let method = methods[calendar]
+        if method == "CANCEL" {
+            if notedCancelMethod.insert(calendar).inserted {
+                diagnostics.append(Diagnostic(
+                    .note, .structure, at: record.begin.location(file: file),
+                    "this VCALENDAR is an iTIP cancellation (METHOD:CANCEL): its events are not sessions",
+                    sourceLine: record.begin.text))
+            }
+            return nil
+        }
         guard let startValue = record.start else {
             let line = record.startLine ?? record.begin
-            diagnostics.append(Diagnostic(
-                .error, .missingStart, at: line.location(file: file),
-                "VEVENT has no readable DTSTART; it is skipped", sourceLine: line.text))
+            if let method, Self.methodsWithoutStart.contains(method) {
+                diagnostics.append(Diagnostic(
+                    .note, .missingStart, at: line.location(file: file),
+                    "VEVENT of an iTIP \(method) has no DTSTART; it is not a session", sourceLine: line.text))
+            } else {
+                diagnostics.append(Diagnostic(
+                    .error, .missingStart, at: line.location(file: file),
+                    "VEVENT has no readable DTSTART; it is skipped", sourceLine: line.text))
+            }
             return nil
         }
         let startLine = record.startLine ?? record.begin

@@ -47,7 +47,7 @@ enum ZoneDefinition {
                 }
             }
             guard let start, let offsetTo else {
-                problems.append("a \(observance.kindName) without DTSTART or TZOFFSETTO is ignored")
+                problems.append("a \((observance.kindName ?? "observance")) without DTSTART or TZOFFSETTO is ignored")
                 continue
             }
             let from = offsetFrom ?? offsetTo
@@ -56,7 +56,7 @@ enum ZoneDefinition {
                 let (expanded, capped) = expand(rule, from: start)
                 onsets.append(contentsOf: expanded)
                 if capped {
-                    problems.append("a \(observance.kindName) rule has more than \(maximumOnsetsPerRule) onsets; later ones are ignored")
+                    problems.append("a \((observance.kindName ?? "observance")) rule has more than \(maximumOnsetsPerRule) onsets; later ones are ignored")
                 }
             }
             onsets.append(contentsOf: extraOnsets.map { $0.isUTC ? $0.local.advanced(bySeconds: Int64(from)) : $0.local })
