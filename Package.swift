@@ -27,10 +27,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(
+            name: "streak-summary",
+            dependencies: ["StreakCal"],
+            path: "Examples/StreakSummary"
+        ),
         .testTarget(name: "StreaksTests", dependencies: ["Streaks"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "Streaks"]),
         .testTarget(name: "StreakExportTests", dependencies: ["StreakExport", "Streaks", "ICalendar"]),
-        .testTarget(name: "StreakCalCLITests", dependencies: ["StreakCal"]),
+        .testTarget(name: "StreakCalCLITests", dependencies: ["StreakCal", "streakcal"]),
     ],
     swiftLanguageModes: [.v6]
 )

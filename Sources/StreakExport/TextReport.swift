@@ -48,7 +48,7 @@ public struct TextReport: Sendable {
         var index = 0
         while index < months.count {
             let row = Array(months[index..<min(index + monthsPerRow, months.count)])
-            let blocks = row.map { monthBlock(year: $0.year, month: $0.month) }
+            let blocks = row.map { monthLines(year: $0.year, month: $0.month) }
             let height = blocks.map(\.count).max() ?? 0
             for lineIndex in 0..<height {
                 let parts = blocks.map { block in
@@ -77,8 +77,8 @@ public struct TextReport: Sendable {
         return result
     }
 
-    /// One month as lines of `monthWidth` characters (colour codes excluded from the width).
-    func monthBlock(year: Int, month: Int) -> [String] {
+    /// One month as lines of 27 characters (colour codes excluded): title, weekdays, weeks.
+    public func monthLines(year: Int, month: Int) -> [String] {
         var block: [String] = []
         let title = "\(TextReport.monthNames[month - 1]) \(year)"
         let padding = max(0, TextReport.monthWidth - title.count)

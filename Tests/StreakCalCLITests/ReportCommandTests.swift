@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+
+@Suite("streakcal report")
+struct ReportCommandTests {
+    @Test("The tutorial's data set end to end, as JSON: the contract's keys and values")
+    func tutorialJSON() throws {
+        let result = try streakcal(["report", fixture("tutorial-sample.ics"), "--tz", "UTC", "--to", "2024-02-29", "--format", "json"])
+        #expect(result.status == 0)
+        let json = try jsonObject(result.standardOutput)
+        #expect(json["timeZone"] as? String == "UTC")
+        #expect(json["requiredPoints"] as? Int == 100)
+        #expect(json["from"] as? String == "2024-02-20")
+        #expect(json["to"] as? String == "2024-02-29")
+        let days = try #require(json["days"] as? [[String: Any]])
+        #expect(days.map { $0["date"] as? String ?? "" } == (20...29).map { "2024-02-\($0)" })
+        #expect(days.map { $0["points"] as? Int ?? -1 } == [100, 0, 0, 0, 30, 100, 120, 0, 0, 0])
+        #expect(days.map { $0["sessions"] as? Int ?? -1 } == [1, 0, 0, 0, 1, 2, 1, 0, 0, 0])
+        #expect(days.map { $0["status"] as? String ?? "" } == [
+            "met", "none", "none", "none", "partial", "met", "met", "none", "none", "none",
+        ])
+        let longest = try #require(json["longestStreak"] as? [String: Any])
+        #expect(longest["length"] as? Int == 2)
+        #expect(longest["start"] as? String == "2024-02-25")
+        #expect(longest["end"] as? String == "2024-02-26")
+        let current = try #require(json["currentStreak"] as? [String: Any])
+        #expect(current["length"] as? Int == 0)
+        #expect(current["start"] is NSNull)
+        #expect(current["end"] is NSNull)
+        let diagnostics = try #require(json["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?["severity"] as? String == "warning")
+        #expect(diagnostics.first?["line"] as? Int == 18)
+        #expect(diagnostics.first?["column"] as? Int == 7)
+        #expect((diagnostics.first?["file"] as? String)?.hasSuffix("tutorial-sample.ics") == true)
+        #expect(result.standardError.contains("tutorial-sample.ics:18:7: warning: the event ends before it starts"))
+    }
+
+    @Test("The current streak runs to --to, or to the day before when --to is still open")
+    func currentStreak() throws {
+        for (to, length) in [("2024-02-26", 2), ("2024-02-27", 2), ("2024-02-28", 0)] {
+            let result = try streakcal(["report", fixture("tutorial-sample.ics"), "--tz", "UTC", "--to", to, "--format", "json"])
+            let current = try #require(try jsonObject(result.standardOutput)["currentStreak"] as? [String: Any])
+            #expect(current["length"] as? Int == length, "--to \(to)")
+        }
+    }
+
+    @Test("Text: month grids with marks, then streaks and totals (snapshot)")
+    func tutorialText() throws {
+        let result = try streakcal(["report", fixture("tutorial-sample.ics"), "--tz", "UTC", "--to", "2024-03-02"])
+        #expect(result.status == 0)
+        try assertSnapshot(result.standardOutput, named: "tutorial-report.txt")
+    }
+
+    @Test("Standard input, and several files merged into one report")
+    func inputs() throws {
+        let text = try String(contentsOfFile: fixture("tutorial-sample.ics"), encoding: .utf8)
+        let piped = try streakcal(["report", "-", "--tz", "UTC", "--to", "2024-02-29", "--format", "json"], input: text)
+        #expect(piped.status == 0)
+        #expect(try jsonObject(piped.standardOutput)["longestStreak"] as? [String: Any] != nil)
+        #expect(piped.standardError.contains("-:18:7: warning"))
+
+        let merged = try streakcal([
+            "report", fixture("several-vcalendars.ics"), fixture("bare-vevent.ics"), "--tz", "UTC",
+            "--from", "2024-04-01", "--to", "2024-05-01", "--format", "json",
+        ])
+        let days = try #require(try jsonObject(merged.standardOutput)["days"] as? [[String: Any]])
+        #expect(days.count == 31)
+        #expect(days.first?["points"] as? Int == 100)
+        #expect(days.last?["points"] as? Int == 45)
+    }
+
+    @Test("Day start 04:00 moves 03:30 to the previous day")
+    func dayStart() throws {
+        let arguments = ["report", fixture("day-start-after-midnight.ics"), "--tz", "Europe/Berlin", "--to", "2024-01-02", "--format", "json"]
+        let midnight = try #require(try jsonObject(try streakcal(arguments).standardOutput)["days"] as? [[String: Any]])
+        #expect(midnight.map { $0["points"] as? Int ?? -1 } == [50, 150])
+        let shifted = try #require(try jsonObject(try streakcal(arguments + ["--day-start", "04:00"]).standardOutput)["days"] as? [[String: Any]])
+        #expect(shifted.map { $0["points"] as? Int ?? -1 } == [100, 100])
+        #expect(shifted.map { $0["status"] as? String ?? "" } == ["met", "met"])
+    }
+
+    @Test("The calendar's X-WR-TIMEZONE is the default zone; --tz overrides it")
+    func defaultZone() throws {
+        let declared = try jsonObject(try streakcal(["report", fixture("floating-times.ics"), "--to", "2024-06-11", "--format", "json"]).standardOutput)
+        #expect(declared["timeZone"] as? String == "America/Los_Angeles")
+        let days = try #require(declared["days"] as? [[String: Any]])
+        #expect(days.map { $0["points"] as? Int ?? -1 } == [200, 0])
+        let utc = try jsonObject(try streakcal(["report", fixture("floating-times.ics"), "--tz", "UTC", "--to", "2024-06-11", "--format", "json"]).standardOutput)
+        #expect((utc["days"] as? [[String: Any]])?.map { $0["points"] as? Int ?? -1 } == [100, 100])
+    }
+
+    @Test("--points minutes and --points count")
+    func pointsRules() throws {
+        let minutes = try jsonObject(try streakcal(["report", fixture("no-points-property.ics"), "--points", "minutes", "--tz", "UTC", "--to", "2024-07-01", "--format", "json"]).standardOutput)
+        #expect((minutes["days"] as? [[String: Any]])?.first?["points"] as? Int == 135)
+        let count = try jsonObject(try streakcal(["report", fixture("no-points-property.ics"), "--points", "count", "--required", "2", "--tz", "UTC", "--to", "2024-07-01", "--format", "json"]).standardOutput)
+        #expect((count["days"] as? [[String: Any]])?.first?["status"] as? String == "met")
+    }
+
+    @Test("--output writes the file; a failed write leaves nothing behind")
+    func output() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("streakcal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let target = directory.appendingPathComponent("report.json").path
+        let written = try streakcal(["report", fixture("tutorial-sample.ics"), "--tz", "UTC", "--to", "2024-02-29", "--format", "json", "-o", target])
+        #expect(written.status == 0)
+        #expect(written.standardOutput.isEmpty)
+        #expect(try jsonObject(try String(contentsOfFile: target, encoding: .utf8))["to"] as? String == "2024-02-29")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["report.json"])
+
+        let missing = directory.appendingPathComponent("no/such/dir/report.json").path
+        let failed = try streakcal(["report", fixture("tutorial-sample.ics"), "--tz", "UTC", "-o", missing])
+        #expect(failed.status == 1)
+        #expect(failed.standardError.contains("streakcal: error: cannot write \(missing)"))
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
+}
+
+@Suite("streakcal errors and exit codes")
+struct ExitCodeTests {
+    @Test("An unreadable file: one line on standard error, exit 1")
+    func unreadable() throws {
+        let result = try streakcal(["report", "/nonexistent.ics"])
+        #expect(result.status == 1)
+        #expect(result.standardError == "streakcal: error: cannot read /nonexistent.ics: no such file\n")
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test("Bad arguments: a clear message and a non-zero exit", arguments: [
+        (["report", "x.ics", "--day-start", "25:00"], "--day-start"),
+        (["report", "x.ics", "--to", "2024-02-30"], "--to"),
+        (["report", "x.ics", "--tz", "Nowhere/Land"], "--tz"),
+        (["report", "x.ics", "--required", "0"], "--required"),
+        (["report", "x.ics", "--from", "2024-03-01", "--to", "2024-02-01"], "--from"),
+        (["report", "x.ics", "--points", "stars"], "--points"),
+        (["report"], "file"),
+    ])
+    func badArguments(_ arguments: [String], mentions: String) throws {
+        let result = try streakcal(arguments)
+        #expect(result.status != 0)
+        #expect(result.standardError.contains(mentions))
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test("Content diagnostics change the exit code only with --strict")
+    func strict() throws {
+        let arguments = ["report", fixture("bad-properties.ics"), "--tz", "UTC", "--to", "2024-06-03", "--format", "json"]
+        let lenient = try streakcal(arguments)
+        #expect(lenient.status == 0)
+        let strict = try streakcal(arguments + ["--strict"])
+        #expect(strict.status == 1)
+        #expect(strict.standardOutput == lenient.standardOutput)
+        let clean = try streakcal(["report", fixture("cancelled-event.ics"), "--tz", "UTC", "--to", "2024-02-01", "--strict"])
+        #expect(clean.status == 0)
+    }
+}
+
+@Suite("streakcal sessions")
+struct SessionsCommandTests {
+    @Test("A day's sessions in start order with points and local times")
+    func sessionCards() throws {
+        let result = try streakcal(["sessions", fixture("tutorial-sample.ics"), "--on", "2024-02-25", "--tz", "UTC"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput == """
+            Sessions on 2024-02-25 (UTC): 100 of 100 points, met
+              03:12–04:04      20 points  Early session
+              06:30–09:50      80 points  Success with the next session
+
+            """)
+    }
+
+    @Test("Local times follow --tz; an empty day says so")
+    func zonesAndEmptyDays() throws {
+        let berlin = try streakcal(["sessions", fixture("dst-gap-and-overlap.ics"), "--on", "2016-03-27", "--tz", "Europe/Berlin"])
+        #expect(berlin.standardOutput.contains("03:28–03:58      10 points"))
+        let empty = try streakcal(["sessions", fixture("tutorial-sample.ics"), "--on", "2024-02-21", "--tz", "UTC"])
+        #expect(empty.standardOutput.hasSuffix("  no sessions\n"))
+    }
+}
