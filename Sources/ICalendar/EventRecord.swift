@@ -128,7 +128,7 @@ struct ComponentReader {
         let next = min(cursor + 1, lines.count - 1)
         var candidates = [next]
         if cursor >= 0 { candidates.append(cursor) }
-        candidates += (cursor + 2..<min(lines.count, cursor + 9))
+        candidates += stride(from: cursor + 2, to: min(lines.count, cursor + 9), by: 1)
         if let colon = message.range(of: ": ", options: .backwards) {
             let quoted = String(message[colon.upperBound...]).trimmingSpaces
             if !quoted.isEmpty, let index = candidates.first(where: { lines[$0].text.contains(quoted) }) {

@@ -84,3 +84,17 @@ struct CorpusRegressionTests {
         #expect(result.diagnostics.last?.message == "150 more structure diagnostics in this file are not shown (250 in all)")
     }
 }
+
+@Suite("Corpus regressions: errors at the edges of a component")
+struct ErrorAtEdgeTests {
+    @Test("An X-LIC-ERROR on a component's last line, or its only line")
+    func lastLine() {
+        let last = importLines(["BEGIN:VEVENT", "UID:a", "X-POINTS:5", "DTSTART:20240301T090000Z", "DTEND:2", "END:VEVENT"])
+        #expect(last.sessions.map(\.points) == [5])
+        #expect(last.diagnostics.filter { $0.code == .libical }.map(\.location.line) == [5])
+        let kept = importLines(["BEGIN:VEVENT", "UID:a", "X-POINTS:5", "DTSTART:20240301T090000Z", "LOCATION;VALUE=URI:x:y", "END:VEVENT"])
+        #expect(kept.diagnostics.filter { $0.code == .libical }.map(\.location.line) == [5])
+        let only = importLines(["BEGIN:VEVENT", "DTEND:2", "END:VEVENT"])
+        #expect(only.diagnostics.filter { $0.code == .libical }.map(\.location.line) == [2])
+    }
+}
