@@ -32,10 +32,19 @@ let package = Package(
             dependencies: ["StreakCal"],
             path: "Examples/StreakSummary"
         ),
+        .target(name: "SnapshotSupport", path: "Tests/SnapshotSupport"),
         .testTarget(name: "StreaksTests", dependencies: ["Streaks"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "Streaks"]),
-        .testTarget(name: "StreakExportTests", dependencies: ["StreakExport", "Streaks", "ICalendar"]),
-        .testTarget(name: "StreakCalCLITests", dependencies: ["StreakCal", "streakcal"]),
+        .testTarget(
+            name: "StreakExportTests",
+            dependencies: ["StreakExport", "Streaks", "ICalendar", "SnapshotSupport"],
+            exclude: ["Snapshots"]
+        ),
+        .testTarget(
+            name: "StreakCalCLITests",
+            dependencies: ["StreakCal", "streakcal", "SnapshotSupport"],
+            exclude: ["Snapshots"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

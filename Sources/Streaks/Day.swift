@@ -26,7 +26,7 @@ public struct Day: Hashable, Comparable, Sendable {
         let yearShift = monthsFromMarch >= 0 ? monthsFromMarch / 12 : (monthsFromMarch - 11) / 12
         let shiftedYear = year + yearShift
         let shiftedMonth = monthsFromMarch - yearShift * 12  // 0 = March ... 11 = February
-        let era = Day.floorDivide(shiftedYear, 400)
+        let era = floorDivide(shiftedYear, 400)
         let yearOfEra = shiftedYear - era * 400  // 0...399
         let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
@@ -36,7 +36,7 @@ public struct Day: Hashable, Comparable, Sendable {
     /// The year, month (1–12) and day of month (1–31).
     public var components: (year: Int, month: Int, day: Int) {
         let shifted = daysSince1970 + 719_468
-        let era = Day.floorDivide(shifted, 146_097)
+        let era = floorDivide(shifted, 146_097)
         let dayOfEra = shifted - era * 146_097  // 0...146096
         let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
         let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
@@ -96,13 +96,6 @@ public struct Day: Hashable, Comparable, Sendable {
     @inlinable
     public static func < (lhs: Day, rhs: Day) -> Bool {
         lhs.daysSince1970 < rhs.daysSince1970
-    }
-
-    /// Integer division rounding towards negative infinity.
-    @inlinable
-    static func floorDivide(_ value: Int, _ divisor: Int) -> Int {
-        let quotient = value / divisor
-        return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient
     }
 
     /// The non-negative remainder of a floor division.
@@ -188,4 +181,11 @@ public enum Weekday: Int, CaseIterable, Sendable, Codable {
     public func daysSince(_ start: Weekday) -> Int {
         Day.floorModulo(rawValue - start.rawValue, 7)
     }
+}
+
+/// Integer division rounding towards negative infinity (Swift's `/` rounds towards zero).
+@inlinable
+func floorDivide<Value: BinaryInteger>(_ value: Value, _ divisor: Value) -> Value {
+    let quotient = value / divisor
+    return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient
 }

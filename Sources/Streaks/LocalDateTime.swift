@@ -29,13 +29,13 @@ public struct LocalDateTime: Hashable, Comparable, Sendable {
     /// The calendar day.
     @inlinable
     public var day: Day {
-        Day(daysSince1970: Int(LocalDateTime.floorDivide(secondsSince1970, 86_400)))
+        Day(daysSince1970: Int(floorDivide(secondsSince1970, 86_400)))
     }
 
     /// Seconds since midnight, 0..<86400.
     @inlinable
     public var secondOfDay: Int {
-        Int(secondsSince1970 - LocalDateTime.floorDivide(secondsSince1970, 86_400) * 86_400)
+        Int(secondsSince1970 - floorDivide(secondsSince1970, 86_400) * 86_400)
     }
 
     /// The hour, minute and second.
@@ -53,12 +53,6 @@ public struct LocalDateTime: Hashable, Comparable, Sendable {
     @inlinable
     public static func < (lhs: LocalDateTime, rhs: LocalDateTime) -> Bool {
         lhs.secondsSince1970 < rhs.secondsSince1970
-    }
-
-    @inlinable
-    static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
-        let quotient = value / divisor
-        return (value % divisor != 0 && value < 0) ? quotient - 1 : quotient
     }
 }
 

@@ -136,7 +136,7 @@ public struct StreakReport: Hashable, Sendable {
         for session in sessions {
             let index = session.day(in: goal.timeZone, dayStart: goal.dayStart).daysSince1970 - first
             guard index >= 0, index < count else { continue }
-            points[index] &+= session.points
+            points[index] = Self.saturatingSum(points[index], session.points)
             sessionCounts[index] += 1
         }
         self.init(goal: goal, firstDay: window.lowerBound, points: points, sessionCounts: sessionCounts)
@@ -186,8 +186,14 @@ public struct StreakReport: Hashable, Sendable {
         return counts
     }
 
-    /// The sum of all days' points.
-    public var totalPoints: Int { days.reduce(0) { $0 &+ $1.points } }
+    /// The sum of all days' points (saturating at `Int.max`).
+    public var totalPoints: Int { days.reduce(0) { Self.saturatingSum($0, $1.points) } }
+
+    /// `a + b`, or `Int.max` where that overflows (points are never negative).
+    static func saturatingSum(_ a: Int, _ b: Int) -> Int {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? Int.max : sum
+    }
 
     /// The number of sessions counted in the window.
     public var totalSessions: Int { days.reduce(0) { $0 + $1.sessions } }

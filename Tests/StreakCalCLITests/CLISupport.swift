@@ -50,18 +50,6 @@ func streakcal(_ arguments: [String], input: String? = nil, environment extra: [
         standardError: String(decoding: errorData, as: UTF8.self))
 }
 
-/// Compares `actual` with the snapshot file `name`; set `STREAKCAL_RECORD_SNAPSHOTS=1` to re-record on purpose.
-func assertSnapshot(_ actual: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Snapshots").appendingPathComponent(name)
-    if ProcessInfo.processInfo.environment["STREAKCAL_RECORD_SNAPSHOTS"] == "1" {
-        try actual.write(to: url, atomically: true, encoding: .utf8)
-        return
-    }
-    let expected = try String(contentsOf: url, encoding: .utf8)
-    #expect(actual == expected, "snapshot \(name) differs", sourceLocation: sourceLocation)
-}
-
 /// The JSON object printed by `report --format json`.
 func jsonObject(_ text: String) throws -> [String: Any] {
     let object = try JSONSerialization.jsonObject(with: Data(text.utf8))

@@ -1,4 +1,5 @@
 import Foundation
+import SnapshotSupport
 import Testing
 
 @Suite("streakcal report")

@@ -2,6 +2,7 @@ import Foundation
 import ICalendar
 import StreakExport
 import Streaks
+import SnapshotSupport
 import Testing
 
 /// The tutorial's sample as sessions (floating times).
@@ -17,17 +18,6 @@ let tutorialSessions: [Session] = [
 func tutorialReport(to last: Day = Day(year: 2024, month: 2, day: 29)) -> StreakReport {
     StreakReport(sessions: tutorialSessions, goal: StreakGoal(requiredPoints: 100, timeZone: .utc),
                  window: Day(year: 2024, month: 2, day: 20)...last)
-}
-
-func assertSnapshot(_ actual: String, named name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Snapshots").appendingPathComponent(name)
-    if ProcessInfo.processInfo.environment["STREAKCAL_RECORD_SNAPSHOTS"] == "1" {
-        try actual.write(to: url, atomically: true, encoding: .utf8)
-        return
-    }
-    let expected = try String(contentsOf: url, encoding: .utf8)
-    #expect(actual == expected, "snapshot \(name) differs", sourceLocation: sourceLocation)
 }
 
 @Suite("Text report")
