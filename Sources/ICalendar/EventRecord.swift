@@ -13,14 +13,38 @@ struct EventRecord: Sendable {
     var categories: [String] = []
     /// The points property's value and the line it is on, if the event has one.
     var points: (text: String, line: ContentLine)?
-    var isRecurring = false
+    /// RRULE values as written (re-parsed by libical when the series is expanded).
+    var recurrenceRules: [String] = []
+    /// EXRULE values as written.
+    var exceptionRules: [String] = []
+    /// RDATE values: DATE, DATE-TIME, or PERIOD (a start with its own end or duration).
+    var recurrenceDates: [RecurrenceDate] = []
+    /// EXDATE values.
+    var exceptionDates: [ICalTime] = []
+    /// The instance a RECURRENCE-ID override replaces.
     var recurrenceID: ICalTime?
+    /// RECURRENCE-ID;RANGE=THISANDFUTURE: the override applies to the instances that follow too.
+    var isThisAndFuture = false
+    /// The first recurrence property's line, for diagnostics about the series.
+    var recurrenceLine: ContentLine?
     /// The BEGIN:VEVENT line.
     var begin: ContentLine
     /// Lines of the properties that diagnostics may name.
     var startLine: ContentLine?
     var endLine: ContentLine?
     var durationLine: ContentLine?
+
+    /// Whether the event has recurrence properties (RRULE, RDATE; EXRULE and EXDATE only subtract).
+    var isRecurring: Bool { !recurrenceRules.isEmpty || !recurrenceDates.isEmpty }
+}
+
+/// One RDATE value.
+struct RecurrenceDate: Sendable {
+    var start: ICalTime
+    /// A PERIOD's end, if it gives one.
+    var end: ICalTime?
+    /// A PERIOD's duration, if it gives one.
+    var duration: ICalDuration?
 }
 
 /// Reads libical's components into records, and libical's `X-LIC-ERROR`s into located diagnostics.
@@ -61,10 +85,20 @@ struct ComponentReader {
                 record.summary = property.valueText
             case ICAL_CATEGORIES_PROPERTY:
                 record.categories.append(contentsOf: property.valueText.split(separator: ",").map { $0.trimmingSpaces })
-            case ICAL_RRULE_PROPERTY, ICAL_RDATE_PROPERTY, ICAL_EXRULE_PROPERTY:
-                record.isRecurring = true
+            case ICAL_RRULE_PROPERTY:
+                record.recurrenceRules.append(property.encodedValueText)
+                record.recurrenceLine = record.recurrenceLine ?? line
+            case ICAL_EXRULE_PROPERTY:
+                record.exceptionRules.append(property.encodedValueText)
+                record.recurrenceLine = record.recurrenceLine ?? line
+            case ICAL_RDATE_PROPERTY:
+                if let date = property.recurrenceDate { record.recurrenceDates.append(date) }
+                record.recurrenceLine = record.recurrenceLine ?? line
+            case ICAL_EXDATE_PROPERTY:
+                if let time = property.timeValue { record.exceptionDates.append(time) }
             case ICAL_RECURRENCEID_PROPERTY:
                 record.recurrenceID = property.timeValue
+                record.isThisAndFuture = property.isThisAndFuture
             default:
                 break
             }

@@ -128,6 +128,21 @@ struct PropertyView {
         return ICalTime(time, timeZoneID: timeZoneID)
     }
 
+    /// An RDATE value: a DATE, a DATE-TIME or a PERIOD, with the property's TZID.
+    var recurrenceDate: RecurrenceDate? {
+        let value = icalproperty_get_rdate(pointer)
+        let zone = timeZoneID
+        if icalperiodtype_is_null_period(value.period) == 0 {
+            guard let start = ICalTime(value.period.start, timeZoneID: zone) else { return nil }
+            let end = ICalTime(value.period.end, timeZoneID: zone)
+            let duration = icaldurationtype_is_null_duration(value.period.duration) == 0
+                ? ICalDuration(value.period.duration) : nil
+            return RecurrenceDate(start: start, end: end, duration: duration)
+        }
+        guard let start = ICalTime(value.time, timeZoneID: zone) else { return nil }
+        return RecurrenceDate(start: start, end: nil, duration: nil)
+    }
+
     /// A DURATION value.
     var durationValue: ICalDuration? {
         guard let value = icalproperty_get_value(pointer), icalvalue_isa(value) == ICAL_DURATION_VALUE else {

@@ -48,9 +48,20 @@ public struct CalendarReadError: Error, Hashable, Sendable, CustomStringConverti
 public struct SessionImporter: Sendable {
     /// Where the points come from.
     public var pointsRule: PointsRule
+    /// How far recurring events are expanded.
+    public var expansion: RecurrenceExpansion
 
-    public init(pointsRule: PointsRule = .xPoints) {
+    /// - Parameters:
+    ///   - pointsRule: Where the points come from.
+    ///   - expansion: The window of recurring instances wanted; by default every instance up to a
+    ///     year from today.
+    public init(pointsRule: PointsRule = .xPoints, expansion: RecurrenceExpansion? = nil) {
         self.pointsRule = pointsRule
+        self.expansion = expansion ?? .untilNextYear(today: SessionImporter.todayUTC())
+    }
+
+    static func todayUTC() -> Day {
+        Day(daysSince1970: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
     }
 
     /// Reads a file; `-` reads standard input.
@@ -142,11 +153,7 @@ public struct SessionImporter: Sendable {
             }
         }
         // VTIMEZONEs may follow the events that use them: events are resolved once the input is read.
-        var sessions: [Session] = []
-        sessions.reserveCapacity(events.count)
-        for (record, calendar) in events {
-            if let session = resolver.session(from: record, calendar: calendar) { sessions.append(session) }
-        }
+        let sessions = resolver.sessions(from: events.map { ($0.0, $0.calendar) }, expansion: expansion)
         let all = cutter.allDiagnostics + reader.diagnostics + diagnostics + resolver.diagnostics
         return CalendarImport(
             sessions: sessions,

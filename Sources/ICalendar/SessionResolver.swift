@@ -20,7 +20,7 @@ struct SessionResolver {
     let pointsRule: PointsRule
     /// VTIMEZONE rules by calendar index, then TZID.
     var calendarZones: [Int: [String: TimeZoneRules]] = [:]
-    private(set) var diagnostics: [Diagnostic] = []
+    var diagnostics: [Diagnostic] = []
     private(set) var sessionsWithPointsProperty = 0
     private var reportedTimeZoneIDs: Set<String> = []
     /// Each calendar's iTIP METHOD (RFC 5546), uppercased.
@@ -41,7 +41,7 @@ struct SessionResolver {
     }
 
     /// The session an event stands for, or `nil` (cancelled, or no usable start).
-    mutating func session(from record: EventRecord, calendar: Int) -> Session? {
+    mutating func session(from record: EventRecord, calendar: Int, id explicitID: String? = nil) -> Session? {
         if record.isCancelled { return nil }
         let method = methods[calendar]
         if method == "CANCEL" {
@@ -78,7 +78,9 @@ struct SessionResolver {
         }
 
         let id: String
-        if let uid = record.uid, !uid.isEmpty {
+        if let explicitID {
+            id = explicitID
+        } else if let uid = record.uid, !uid.isEmpty {
             id = uid
         } else {
             id = "\(file):\(record.begin.line)"
@@ -86,21 +88,15 @@ struct SessionResolver {
                 .note, .missingUID, at: record.begin.location(file: file),
                 "VEVENT has no UID; its session id is \(id)", sourceLine: record.begin.text))
         }
-        if record.isRecurring {
-            diagnostics.append(Diagnostic(
-                .warning, .recurrence, at: record.begin.location(file: file),
-                "recurrence (RRULE, RDATE, EXRULE) is not expanded yet: only the first instance counts",
-                sourceLine: record.begin.text))
-        }
         return Session(
-            id: record.recurrenceID.map { "\(id)/\($0.local)" } ?? id,
+            id: id,
             start: start, end: end,
-            points: points(of: record, start: start, end: end),
+            points: points(propertyValue: propertyPoints(of: record), start: start, end: end),
             summary: record.summary, categories: record.categories,
             source: record.begin.location(file: file))
     }
 
-    private mutating func endTime(of record: EventRecord, start: SessionTime, startValue: ICalTime, calendar: Int) -> SessionTime {
+    mutating func endTime(of record: EventRecord, start: SessionTime, startValue: ICalTime, calendar: Int) -> SessionTime {
         if let endValue = record.end {
             if record.duration != nil, let line = record.durationLine {
                 diagnostics.append(Diagnostic(
@@ -118,7 +114,7 @@ struct SessionResolver {
     }
 
     /// Adds a duration: days and weeks on the wall clock of the start's zone, the rest as exact time.
-    private mutating func add(
+    mutating func add(
         _ duration: ICalDuration, to start: SessionTime, startValue: ICalTime, calendar: Int, line: ContentLine?
     ) -> SessionTime {
         let days = duration.sign * duration.days
@@ -169,28 +165,32 @@ struct SessionResolver {
         return TimeZoneDatabase.shared.rules(for: tzid)
     }
 
-    private mutating func points(of record: EventRecord, start: SessionTime, end: SessionTime) -> Int {
-        switch pointsRule {
-        case .count:
-            return 1
-        case .minutes:
-            return max(0, start.seconds(until: end) / 60)
-        case .property(let name):
-            guard let (text, line) = record.points else { return 0 }
-            sessionsWithPointsProperty += 1
-            let trimmed = text.trimmingSpaces
-            if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
-                if let value = Int(trimmed) { return value }
-                diagnostics.append(Diagnostic(
-                    .warning, .points, at: line.location(file: file, column: line.valueColumn ?? 1),
-                    "\(name) value \(trimmed) is too large; the session counts 0 points", sourceLine: line.text))
-                return 0
-            }
+    /// The points property's value, read once per event (with its diagnostics); `nil` when the
+    /// points rule does not read a property or the event has none.
+    mutating func propertyPoints(of record: EventRecord) -> Int? {
+        guard case .property(let name) = pointsRule, let (text, line) = record.points else { return nil }
+        sessionsWithPointsProperty += 1
+        let trimmed = text.trimmingSpaces
+        if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            if let value = Int(trimmed) { return value }
             diagnostics.append(Diagnostic(
                 .warning, .points, at: line.location(file: file, column: line.valueColumn ?? 1),
-                "\(name) value \"\(trimmed)\" is not a non-negative integer; the session counts 0 points",
-                sourceLine: line.text))
+                "\(name) value \(trimmed) is too large; the session counts 0 points", sourceLine: line.text))
             return 0
+        }
+        diagnostics.append(Diagnostic(
+            .warning, .points, at: line.location(file: file, column: line.valueColumn ?? 1),
+            "\(name) value \"\(trimmed)\" is not a non-negative integer; the session counts 0 points",
+            sourceLine: line.text))
+        return 0
+    }
+
+    /// A session's points under the points rule, given its property value.
+    func points(propertyValue: Int?, start: SessionTime, end: SessionTime) -> Int {
+        switch pointsRule {
+        case .count: 1
+        case .minutes: max(0, start.seconds(until: end) / 60)
+        case .property: propertyValue ?? 0
         }
     }
 }

@@ -35,7 +35,8 @@ extension StreakCalCommand {
 
         func run() throws {
             try failing {
-                let (imported, goal) = try calendar.load()
+                let (imported, goal) = try calendar.load(
+                    from: try parseDay(from, option: "--from"), through: try parseDay(to, option: "--to"))
                 let today = goal.day(containing: Int64(Date().timeIntervalSince1970))
                 let last = try parseDay(to, option: "--to") ?? today
                 let window = StreakReport.window(
@@ -84,8 +85,8 @@ extension StreakCalCommand {
 
         func run() throws {
             try failing {
-                let (imported, goal) = try calendar.load()
                 guard let day = try parseDay(on, option: "--on") else { return }
+                let (imported, goal) = try calendar.load(from: day, through: day)
                 let cards = SessionCards(day: day, goal: goal, from: imported.sessions)
                 let failed = calendar.printDiagnostics(imported.diagnostics)
                 FileHandle.standardOutput.write(Data(cards.render().utf8))

@@ -38,12 +38,16 @@ struct CalendarOptions: ParsableArguments {
     @Option(help: "When a day begins, HH:MM: with 04:00, 00:00 to 03:59 belongs to the previous day.")
     var dayStart: String = "00:00"
 
+    @Option(help: "Most instances one recurrence rule may add to the report's window.")
+    var maxInstances: Int = RecurrenceExpansion.defaultMaximumInstancesPerRule
+
     @Flag(help: "Exit with a non-zero status if the calendars have any warning or error.")
     var strict = false
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("Name at least one iCalendar file, or - for standard input.") }
         guard required >= 1 else { throw ValidationError("--required must be at least 1, not \(required).") }
+        guard maxInstances >= 1 else { throw ValidationError("--max-instances must be at least 1, not \(maxInstances).") }
         guard DayStart(dayStart) != nil else { throw ValidationError("--day-start takes HH:MM from 00:00 to 23:59, not '\(dayStart)'.") }
         if let tz, TimeZone(identifier: tz) == nil { throw ValidationError("--tz: unknown time zone '\(tz)'; use an IANA name such as Europe/Berlin.") }
         guard pointsProperty.range(of: #"^[A-Za-z0-9-]+$"#, options: .regularExpression) != nil else {
@@ -59,11 +63,16 @@ struct CalendarOptions: ParsableArguments {
         }
     }
 
-    /// Reads the calendars, prints their diagnostics on standard error and works out the goal.
-    func load() throws -> (CalendarImport, StreakGoal) {
+    /// Reads the calendars, expanding recurring events over `from...through`, and works out the goal.
+    func load(from: Day?, through: Day?) throws -> (CalendarImport, StreakGoal) {
         let imported: CalendarImport
+        // The report zone is known only after reading (X-WR-TIMEZONE); today in UTC plus a day is
+        // later than today anywhere, and the report drops what lies after its last day.
+        let expansion = RecurrenceExpansion(
+            from: from, through: through ?? Day(daysSince1970: Int(Date().timeIntervalSince1970 / 86_400) + 1),
+            maximumInstancesPerRule: maxInstances)
         do {
-            imported = try SessionImporter(pointsRule: pointsRule).importCalendars(paths: files)
+            imported = try SessionImporter(pointsRule: pointsRule, expansion: expansion).importCalendars(paths: files)
         } catch {
             throw CommandFailure(error.description)
         }

@@ -183,16 +183,3 @@ struct PointsTests {
         #expect(twice.diagnostics.filter { $0.code == .points }.count == 1)
     }
 }
-
-@Suite("Recurring events before expansion")
-struct RecurrencePlaceholderTests {
-    @Test("A recurring event contributes its first instance, with a diagnostic")
-    func firstInstanceOnly() {
-        let result = importLines([
-            "BEGIN:VEVENT", "UID:weekly", "DTSTART:20240301T101500Z", "RRULE:FREQ=WEEKLY;COUNT=5", "X-POINTS:10",
-            "END:VEVENT",
-        ])
-        #expect(result.sessions.count == 1)
-        #expect(result.diagnostics.map(\.code) == [.structure, .recurrence])
-    }
-}

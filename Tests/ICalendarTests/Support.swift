@@ -13,8 +13,10 @@ func importFixture(_ name: String, points: PointsRule = .xPoints) throws -> Cale
 }
 
 /// Imports iCalendar text whose lines are joined with CRLF.
-func importLines(_ lines: [String], points: PointsRule = .xPoints, file: String = "test.ics") -> CalendarImport {
-    SessionImporter(pointsRule: points).importCalendar(text: lines.joined(separator: "\r\n") + "\r\n", fileName: file)
+func importLines(
+    _ lines: [String], points: PointsRule = .xPoints, file: String = "test.ics", expansion: RecurrenceExpansion? = nil
+) -> CalendarImport {
+    SessionImporter(pointsRule: points, expansion: expansion).importCalendar(text: lines.joined(separator: "\r\n") + "\r\n", fileName: file)
 }
 
 extension CalendarImport {

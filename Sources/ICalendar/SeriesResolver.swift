@@ -1,0 +1,339 @@
+import Streaks
+
+extension SessionResolver {
+    /// Sessions for every event of an input, in input order: single events as they are, recurring
+    /// events expanded (with their RECURRENCE-ID overrides, matched by UID across the input), and
+    /// overrides whose recurring event is missing as single sessions.
+    mutating func sessions(from events: [(record: EventRecord, calendar: Int)], expansion: RecurrenceExpansion) -> [Session] {
+        var overridesByUID: [String: [Int]] = [:]
+        var masterUIDs: Set<String> = []
+        for (index, event) in events.enumerated() {
+            guard let uid = event.record.uid, !uid.isEmpty else { continue }
+            if event.record.recurrenceID != nil {
+                overridesByUID[uid, default: []].append(index)
+            } else {
+                masterUIDs.insert(uid)
+            }
+        }
+        var claimed: Set<String> = []
+        var sessions: [Session] = []
+        for event in events {
+            let uid = event.record.uid ?? ""
+            if event.record.recurrenceID != nil, !uid.isEmpty {
+                guard !masterUIDs.contains(uid) else { continue }  // expanded with its series
+                sessions += orphanOverride(event.record, calendar: event.calendar)
+                continue
+            }
+            let overrides = uid.isEmpty || claimed.contains(uid) ? [] : (overridesByUID[uid] ?? []).map { events[$0] }
+            if event.record.isRecurring || !overrides.isEmpty {
+                claimed.insert(uid)
+                sessions += series(event.record, calendar: event.calendar, overrides: overrides, expansion: expansion)
+            } else if let session = session(from: event.record, calendar: event.calendar) {
+                sessions.append(session)
+            }
+        }
+        return sessions
+    }
+
+    private mutating func orphanOverride(_ record: EventRecord, calendar: Int) -> [Session] {
+        let uid = record.uid ?? ""
+        diagnostics.append(Diagnostic(
+            .warning, .recurrence, at: record.begin.location(file: file),
+            "RECURRENCE-ID override of \(uid), whose recurring event is not in the input; kept as a single session",
+            sourceLine: record.begin.text))
+        let id = record.recurrenceID.map { "\(uid)/\(Self.recurrenceIDText($0.local, isDate: $0.isDate, isUTC: $0.isUTC))" }
+        return session(from: record, calendar: calendar, id: id).map { [$0] } ?? []
+    }
+
+    /// How long each instance lasts: the master's exact length (DTEND), or its nominal DURATION.
+    private enum InstanceLength {
+        case days(Int)
+        case exact(seconds: Int64)
+        case nominal(days: Int, seconds: Int64)
+    }
+
+    /// One recurring event: its instances within the window, minus EXDATE and EXRULE, with overrides applied.
+    private mutating func series(
+        _ master: EventRecord, calendar: Int, overrides: [(record: EventRecord, calendar: Int)],
+        expansion: RecurrenceExpansion
+    ) -> [Session] {
+        guard let startValue = master.start else {
+            // No start: nothing to expand; the overrides still stand for themselves.
+            _ = session(from: master, calendar: calendar)
+            return overrides.flatMap { orphanOverride($0.record, calendar: $0.calendar) }
+        }
+        if master.isCancelled { return [] }
+        let uid = master.uid ?? "\(file):\(master.begin.line)"
+        let startLine = master.startLine ?? master.begin
+        let firstStart = resolve(startValue, line: startLine, calendar: calendar)
+        let clock: SeriesClock
+        switch firstStart {
+        case .date: clock = .date
+        case .floating: clock = .floating
+        case .instant:
+            if !startValue.isUTC, let tzid = startValue.timeZoneID, let rules = zone(named: tzid, calendar: calendar) {
+                clock = .zoned(rules)
+            } else {
+                clock = .utc
+            }
+        }
+        let dtstart = clock.local(firstStart)
+        let firstEnd = endTime(of: master, start: firstStart, startValue: startValue, calendar: calendar)
+        if firstEnd.isBefore(firstStart) {
+            let line = master.endLine ?? master.durationLine ?? startLine
+            diagnostics.append(Diagnostic(
+                .warning, .badEnd, at: line.location(file: file, column: line.valueColumn ?? 1),
+                "the event ends before it starts; its sessions are kept with their points", sourceLine: line.text))
+        }
+        let length: InstanceLength
+        if case .date = clock {
+            length = .days(max(0, clock.local(firstStart).day.distance(to: clock.local(firstEnd).day)))
+        } else if master.end == nil, let duration = master.duration {
+            length = .nominal(days: duration.sign * duration.days, seconds: Int64(duration.sign * duration.seconds))
+        } else {
+            length = .exact(seconds: Int64(firstStart.seconds(until: firstEnd)))
+        }
+        let propertyValue = propertyPoints(of: master)
+        let cap = expansion.maximumInstancesPerRule
+        let window = Self.wallClockWindow(expansion, dtstart: dtstart)
+        let seriesLine = master.recurrenceLine ?? master.begin
+
+        // The recurrence set: DTSTART, each RRULE, each RDATE (RFC 5545 3.8.5).
+        var starts: [Int64: LocalDateTime] = [:]
+        var explicitEnds: [Int64: SessionTime] = [:]
+        if master.recurrenceRules.isEmpty, window.contains(dtstart) {
+            starts[clock.key(dtstart)] = dtstart
+        }
+        for rule in master.recurrenceRules {
+            let (ruleStarts, outcome) = RuleIterator.starts(
+                rule: rule, dtstart: dtstart, isDate: clock.isDate, clock: clock, window: window, cap: cap)
+            for local in ruleStarts { starts[clock.key(local)] = local }
+            report(outcome, rule: "RRULE", line: seriesLine, cap: cap)
+        }
+        for (index, date) in master.recurrenceDates.enumerated() {
+            if index >= cap {
+                report(.capped, rule: "RDATE", line: seriesLine, cap: cap)
+                break
+            }
+            let local = self.local(of: date.start, on: clock, dtstart: dtstart, calendar: calendar)
+            guard window.contains(local) else { continue }
+            let key = clock.key(local)
+            starts[key] = local
+            if let end = date.end, !end.isDate || clock.isDate {
+                explicitEnds[key] = resolve(end, line: seriesLine, calendar: calendar)
+            } else if let duration = date.duration {
+                explicitEnds[key] = add(duration, to: clock.sessionTime(local), startValue: startValue, calendar: calendar, line: seriesLine)
+            }
+        }
+
+        // What EXDATE and EXRULE take away (EXDATE also removes an instance that an override names).
+        var excludedKeys: Set<Int64> = []
+        var excludedDays: Set<Day> = []
+        for exception in master.exceptionDates {
+            if exception.isDate, !clock.isDate {
+                excludedDays.insert(exception.day)  // a DATE EXDATE on a timed series, as Exchange writes it
+            } else {
+                excludedKeys.insert(key(of: exception, on: clock, calendar: calendar))
+            }
+        }
+        for rule in master.exceptionRules {
+            let (ruleStarts, outcome) = RuleIterator.starts(
+                rule: rule, dtstart: dtstart, isDate: clock.isDate, clock: clock, window: window, cap: cap,
+                includesStart: false)
+            for local in ruleStarts { excludedKeys.insert(clock.key(local)) }
+            report(outcome, rule: "EXRULE", line: seriesLine, cap: cap)
+        }
+        func isExcluded(_ key: Int64, _ local: LocalDateTime) -> Bool {
+            excludedKeys.contains(key) || excludedDays.contains(local.day)
+        }
+
+        // Overrides, by the instance they name.
+        var exact: [Int64: (record: EventRecord, calendar: Int)] = [:]
+        var future: [(key: Int64, recurrenceID: LocalDateTime, override: (record: EventRecord, calendar: Int))] = []
+        for override in overrides {
+            guard let recurrenceID = override.record.recurrenceID else { continue }
+            var local = self.local(of: recurrenceID, on: clock, dtstart: dtstart, calendar: calendar)
+            if recurrenceID.isDate, !clock.isDate,
+               let match = starts.values.first(where: { $0.day == recurrenceID.day }) {
+                local = match  // a DATE RECURRENCE-ID names the instance on that day
+            }
+            let key = clock.key(local)
+            if isExcluded(key, local) { continue }
+            if override.record.isThisAndFuture {
+                future.append((key, local, override))
+            } else {
+                exact[key] = override
+            }
+        }
+        future.sort { $0.key < $1.key }
+
+        // The sessions, in start order.
+        var sessions: [Session] = []
+        var usedOverrides: Set<Int64> = []
+        for (key, local) in starts.sorted(by: { $0.key < $1.key }) {
+            if isExcluded(key, local) { continue }
+            let id = "\(uid)/\(Self.recurrenceIDText(local, clock: clock))"
+            if let override = exact[key] {
+                usedOverrides.insert(key)
+                if let session = session(from: override.record, calendar: override.calendar, id: id) {
+                    sessions.append(session)
+                }
+                continue
+            }
+            if let rule = future.last(where: { $0.key <= key }) {
+                if rule.key == key { usedOverrides.insert(key) }
+                if let session = shifted(local, by: rule, clock: clock, id: id) { sessions.append(session) }
+                continue
+            }
+            let start = clock.sessionTime(local)
+            let end = explicitEnds[key] ?? Self.end(of: local, length: length, clock: clock)
+            sessions.append(Session(
+                id: id, start: start, end: end,
+                points: points(propertyValue: propertyValue, start: start, end: end),
+                summary: master.summary, categories: master.categories,
+                source: master.begin.location(file: file)))
+        }
+        // Overrides whose instance lies outside the window, or is not in the set: they stand for themselves.
+        for (key, override) in exact.sorted(by: { $0.key < $1.key }) where !usedOverrides.contains(key) {
+            guard let recurrenceID = override.record.recurrenceID else { continue }
+            let id = "\(uid)/\(Self.recurrenceIDText(self.local(of: recurrenceID, on: clock, dtstart: dtstart, calendar: calendar), clock: clock))"
+            if let session = session(from: override.record, calendar: override.calendar, id: id) {
+                sessions.append(session)
+            }
+        }
+        for rule in future where !usedOverrides.contains(rule.key) {
+            let id = "\(uid)/\(Self.recurrenceIDText(rule.recurrenceID, clock: clock))"
+            if let session = session(from: rule.override.record, calendar: rule.override.calendar, id: id) {
+                sessions.append(session)
+            }
+        }
+        return sessions
+    }
+
+    /// An instance after a RANGE=THISANDFUTURE override: moved by the override's shift, with its length,
+    /// points and summary; `nil` when the override cancels it.
+    private mutating func shifted(
+        _ local: LocalDateTime,
+        by rule: (key: Int64, recurrenceID: LocalDateTime, override: (record: EventRecord, calendar: Int)),
+        clock: SeriesClock, id: String
+    ) -> Session? {
+        let override = rule.override.record
+        guard !override.isCancelled, let overrideStartValue = override.start else { return nil }
+        let overrideStart = resolve(overrideStartValue, line: override.startLine ?? override.begin, calendar: rule.override.calendar)
+        let overrideEnd = endTime(of: override, start: overrideStart, startValue: overrideStartValue, calendar: rule.override.calendar)
+        let shift = rule.recurrenceID.distance(to: clock.local(overrideStart))
+        let movedLocal = local.advanced(bySeconds: shift)
+        let start = clock.sessionTime(movedLocal)
+        let end = Self.end(of: movedLocal, length: .exact(seconds: Int64(overrideStart.seconds(until: overrideEnd))), clock: clock)
+        return Session(
+            id: id, start: start, end: end,
+            points: points(propertyValue: propertyPoints(of: override), start: start, end: end),
+            summary: override.summary, categories: override.categories,
+            source: override.begin.location(file: file))
+    }
+
+    private static func end(of local: LocalDateTime, length: InstanceLength, clock: SeriesClock) -> SessionTime {
+        switch (length, clock) {
+        case (.days(let days), _):
+            return .date(local.day.advanced(by: days))
+        case (.exact(let seconds), .date):
+            return .date(local.day.advanced(by: Int(seconds / 86_400)))
+        case (.exact(let seconds), .floating):
+            return .floating(local.advanced(bySeconds: seconds))
+        case (.exact(let seconds), _):
+            return .instant(secondsSince1970: clock.key(local) + seconds)
+        case (.nominal(let days, let seconds), .date):
+            return .date(local.day.advanced(by: days + Int(seconds / 86_400)))
+        case (.nominal(let days, let seconds), .floating):
+            return .floating(local.advanced(bySeconds: Int64(days) * 86_400 + seconds))
+        case (.nominal(let days, let seconds), _):
+            return .instant(secondsSince1970: clock.key(local.advanced(bySeconds: Int64(days) * 86_400)) + seconds)
+        }
+    }
+
+    /// A DATE or DATE-TIME (RDATE, EXDATE, RECURRENCE-ID) as a wall-clock time on the series' clock.
+    private mutating func local(of time: ICalTime, on clock: SeriesClock, dtstart: LocalDateTime, calendar: Int) -> LocalDateTime {
+        if time.isDate {
+            // A date on a timed series stands for the series' time of day on that date.
+            return LocalDateTime(day: time.day, secondOfDay: clock.isDate ? 0 : dtstart.secondOfDay)
+        }
+        switch clock {
+        case .date:
+            return LocalDateTime(day: time.day, secondOfDay: 0)
+        case .floating:
+            return time.local
+        case .utc, .zoned:
+            let resolved: SessionTime
+            if time.isUTC {
+                resolved = .instant(secondsSince1970: time.local.secondsSince1970)
+            } else if let tzid = time.timeZoneID, let rules = zone(named: tzid, calendar: calendar) {
+                resolved = .instant(secondsSince1970: rules.instant(for: time.local))
+            } else {
+                return time.local  // floating or unknown zone: the series' own wall clock
+            }
+            return clock.local(resolved)
+        }
+    }
+
+    private mutating func key(of time: ICalTime, on clock: SeriesClock, calendar: Int) -> Int64 {
+        clock.key(local(of: time, on: clock, dtstart: time.local, calendar: calendar))
+    }
+
+    private mutating func report(_ outcome: RuleIterator.Outcome, rule: String, line: ContentLine, cap: Int) {
+        let message: String
+        switch outcome {
+        case .finished: return
+        case .capped:
+            message = "\(rule) gives more than \(cap) instances in the report's window; the rest are not counted (see --max-instances)"
+        case .impossible:
+            message = "\(rule) has no instances (libical cannot iterate it); only DTSTART counts"
+        case .unreadable:
+            message = "\(rule) cannot be read; it adds nothing"
+        }
+        diagnostics.append(Diagnostic(.warning, .recurrence, at: line.location(file: file), message, sourceLine: line.text))
+    }
+
+    /// The wall-clock range whose instances become sessions.
+    private static func wallClockWindow(_ expansion: RecurrenceExpansion, dtstart: LocalDateTime) -> ClosedRange<LocalDateTime> {
+        let margin = RecurrenceExpansion.marginDays
+        let upper = LocalDateTime(day: expansion.through.advanced(by: margin), secondOfDay: 86_399)
+        let lower = expansion.from.map { LocalDateTime(day: $0.advanced(by: -margin), secondOfDay: 0) } ?? dtstart
+        return min(lower, upper)...upper
+    }
+
+    /// An instance's recurrence id as iCalendar writes it: `20240301`, `20240301T090000Z` or `20240301T090000`.
+    static func recurrenceIDText(_ local: LocalDateTime, clock: SeriesClock) -> String {
+        switch clock {
+        case .date: recurrenceIDText(local, isDate: true, isUTC: false)
+        case .utc: recurrenceIDText(local, isDate: false, isUTC: true)
+        case .floating, .zoned: recurrenceIDText(local, isDate: false, isUTC: false)
+        }
+    }
+
+    static func recurrenceIDText(_ local: LocalDateTime, isDate: Bool, isUTC: Bool) -> String {
+        let (year, month, day) = local.day.components
+        let date = pad(year, 4) + pad(month, 2) + pad(day, 2)
+        if isDate { return date }
+        let (hour, minute, second) = local.timeOfDay
+        return date + "T" + pad(hour, 2) + pad(minute, 2) + pad(second, 2) + (isUTC ? "Z" : "")
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+}
+
+extension SeriesClock {
+    var isDate: Bool {
+        if case .date = self { return true }
+        return false
+    }
+}
+
+extension LocalDateTime {
+    /// Seconds from this wall-clock time to `other`.
+    func distance(to other: LocalDateTime) -> Int64 {
+        other.secondsSince1970 - secondsSince1970
+    }
+}

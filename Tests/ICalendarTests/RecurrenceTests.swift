@@ -1,0 +1,137 @@
+import ICalendar
+import Streaks
+import Testing
+
+/// Imports a fixture with recurring events expanded over 2024 and returns `date: points` for each day
+/// that has sessions, in UTC.
+private func dailyPoints(_ name: String, from: String = "2024-01-01", through: String = "2024-12-31",
+                         cap: Int = RecurrenceExpansion.defaultMaximumInstancesPerRule) throws -> (days: [String], result: CalendarImport) {
+    let expansion = RecurrenceExpansion(from: day(from), through: day(through), maximumInstancesPerRule: cap)
+    let result = try SessionImporter(expansion: expansion).importCalendar(path: fixturesDirectory.appendingPathComponent(name).path)
+    var totals: [Day: Int] = [:]
+    for session in result.sessions {
+        totals[session.day(in: .utc, dayStart: .midnight), default: 0] += session.points
+    }
+    let window = day(from)...day(through)
+    return (totals.filter { window.contains($0.key) }.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }, result)
+}
+
+@Suite("Recurrence")
+struct RecurrenceTests {
+    @Test("A weekly 07:00 Europe/Berlin event stays at 07:00 local across the DST switch")
+    func weeklyAcrossDST() throws {
+        let (days, result) = try dailyPoints("recurring-weekly-across-dst.ics")
+        #expect(days == ["2024-03-15: 100", "2024-03-22: 100", "2024-03-29: 100", "2024-04-05: 100"])
+        #expect(result.sessions.map(\.start) == [
+            .instant(secondsSince1970: utc(2024, 3, 15, 6)), .instant(secondsSince1970: utc(2024, 3, 22, 6)),
+            .instant(secondsSince1970: utc(2024, 3, 29, 6)), .instant(secondsSince1970: utc(2024, 4, 5, 5)),
+        ])
+        #expect(result.sessions.last?.end == .instant(secondsSince1970: utc(2024, 4, 5, 6)))
+        #expect(result.sessions.map(\.id) == [
+            "weekly-berlin/20240315T070000", "weekly-berlin/20240322T070000",
+            "weekly-berlin/20240329T070000", "weekly-berlin/20240405T070000",
+        ])
+        #expect(result.diagnostics.isEmpty)
+    }
+
+    @Test("COUNT with INTERVAL; UNTIL as a UTC instant (inclusive) for a zoned series; UNTIL as a DATE")
+    func countAndUntil() throws {
+        let (days, result) = try dailyPoints("recurring-count-and-until.ics")
+        #expect(days == [
+            "2024-01-01: 10", "2024-01-03: 10", "2024-01-05: 10", "2024-01-11: 20", "2024-01-12: 20",
+            "2024-01-20: 30", "2024-01-21: 30", "2024-01-22: 30",
+        ])
+        #expect(result.session("all-day-until-date/20240122")?.end == .date(day("2024-01-23")))
+    }
+
+    @Test("BYDAY with ordinals, BYSETPOS, WKST, two RRULEs, negative BYMONTHDAY")
+    func byRules() throws {
+        let (days, _) = try dailyPoints("recurring-byday-bysetpos.ics")
+        #expect(days == [
+            "2024-01-08: 2", "2024-01-15: 2", "2024-01-26: 5", "2024-01-31: 11", "2024-02-12: 2", "2024-02-23: 5",
+            "2024-02-29: 11", "2024-03-29: 12", "2024-03-31: 4",
+            // WKST=SU: weeks start on Sunday, so the Sunday after a Tuesday is in the next (skipped) week.
+            "2024-08-06: 1", "2024-08-18: 1", "2024-08-20: 1", "2024-09-01: 1",
+        ])
+    }
+
+    @Test("EXDATE (zoned, DATE on a timed series, UTC), EXRULE, RDATE (other zone, PERIOD, DATE)")
+    func rdateExdateExrule() throws {
+        let (days, result) = try dailyPoints("recurring-rdate-exdate-exrule.ics")
+        #expect(days == [
+            "2024-04-01: 10", "2024-04-05: 10", "2024-04-07: 10", "2024-04-10: 10", "2024-04-12: 10",
+            "2024-04-13: 10", "2024-04-15: 10",
+        ])
+        let period = try #require(result.sessions.first { $0.start == .instant(secondsSince1970: utc(2024, 4, 12, 10)) })
+        #expect(period.end == .instant(secondsSince1970: utc(2024, 4, 12, 12)))
+        let explicitEnd = try #require(result.sessions.first { $0.start == .instant(secondsSince1970: utc(2024, 4, 13, 10)) })
+        #expect(explicitEnd.end == .instant(secondsSince1970: utc(2024, 4, 13, 10, 30)))
+        // A DATE RDATE on a timed series takes the series' time of day (18:00 Berlin).
+        #expect(result.sessions.last?.start == .instant(secondsSince1970: utc(2024, 4, 15, 16)))
+        #expect(result.sessions.contains { $0.start == .instant(secondsSince1970: utc(2024, 4, 10, 15)) })
+    }
+
+    @Test("Overrides: moved with other points, cancelled, and one that an EXDATE removes anyway")
+    func movedInstance() throws {
+        let (days, result) = try dailyPoints("recurring-with-moved-instance.ics")
+        #expect(days == ["2024-06-03: 100", "2024-06-05: 140", "2024-06-08: 100"])
+        let moved = try #require(result.session("practice/20240604T070000"))
+        #expect(moved.start == .instant(secondsSince1970: utc(2024, 6, 5, 19)))
+        #expect(moved.points == 40)
+        #expect(moved.summary == "Moved to the next evening, fewer points")
+        #expect(result.session("practice/20240606T070000") == nil)
+        #expect(result.session("practice/20240607T070000") == nil)
+    }
+
+    @Test("RANGE=THISANDFUTURE moves and rescores the named instance and every one after it")
+    func thisAndFuture() throws {
+        let (days, result) = try dailyPoints("recurring-this-and-future.ics")
+        #expect(days == [
+            "2024-07-01: 100", "2024-07-02: 100", "2024-07-03: 60", "2024-07-04: 60", "2024-07-05: 60", "2024-07-06: 60",
+        ])
+        let last = try #require(result.session("run/20240706T060000Z"))
+        #expect(last.start == .instant(secondsSince1970: utc(2024, 7, 6, 20)))
+        #expect(last.end == .instant(secondsSince1970: utc(2024, 7, 6, 20, 30)))
+    }
+
+    @Test("An override without its recurring event is a single session, with a warning")
+    func orphanOverride() throws {
+        let (days, result) = try dailyPoints("recurring-orphan-override.ics")
+        #expect(days == ["2024-08-02: 70"])
+        #expect(result.sessions.map(\.id) == ["lost-master/20240801T090000Z"])
+        #expect(result.diagnosticSummary == ["5:warning:recurrence"])
+    }
+
+    @Test("A daily 02:30 Berlin instance in the spring gap uses the offset before the gap")
+    func instanceInGap() throws {
+        let (_, result) = try dailyPoints("recurring-in-dst-gap.ics")
+        #expect(result.sessions.map(\.start) == [
+            .instant(secondsSince1970: utc(2024, 3, 30, 1, 30)),
+            .instant(secondsSince1970: utc(2024, 3, 31, 1, 30)),  // 02:30 does not exist: 03:30 CEST
+            .instant(secondsSince1970: utc(2024, 4, 1, 0, 30)),
+        ])
+    }
+
+    @Test("An endless SECONDLY rule is bounded by the window and the cap; impossible rules are diagnostics")
+    func endlessAndImpossible() throws {
+        let (days, result) = try dailyPoints("recurring-endless-and-impossible.ics", from: "2024-03-01", through: "2024-03-02", cap: 1_000)
+        // The rule jumps to the window (less its margin) instead of walking from 2000, and stops at the cap.
+        #expect(days.isEmpty)
+        #expect(result.sessions.filter { $0.id.hasPrefix("every-second/") }.count == 1_000)
+        #expect(result.sessions.first?.id == "every-second/20240228T000000Z")
+        #expect(result.diagnostics.map { "\($0.location.line):\($0.code)" } == ["8:recurrence", "14:recurrence", "20:libical"])
+        // The rule without instances still has its DTSTART; the one libical rejects is a single event.
+        let wide = try dailyPoints("recurring-endless-and-impossible.ics", from: "2024-01-01", through: "2024-01-02", cap: 10)
+        #expect(wide.days.contains("2024-01-01: 3"))
+        #expect(wide.days.contains("2024-01-02: 4"))
+    }
+
+    @Test("Only the window's instances are made: a daily rule over 500 years holds a week's worth")
+    func windowBounds() {
+        let result = importLines([
+            "BEGIN:VEVENT", "UID:daily", "DTSTART:19000101T120000Z", "RRULE:FREQ=DAILY", "X-POINTS:1", "END:VEVENT",
+        ], expansion: RecurrenceExpansion(from: day("2300-06-10"), through: day("2300-06-16")))
+        #expect(result.sessions.count == 7 + 2 * RecurrenceExpansion.marginDays)
+        #expect(result.sessions.first?.id == "daily/23000608T120000Z")
+    }
+}
