@@ -89,6 +89,8 @@ extension Diagnostic {
         public static let badEnd = Code("bad-end")
         /// A TZID that neither the calendar nor the IANA database defines.
         public static let unknownTimeZone = Code("unknown-time-zone")
+        /// A TZID that is not an IANA name but stands for one (a Windows or display name, a vendor path).
+        public static let timeZoneName = Code("time-zone-name")
         /// A VTIMEZONE that could not be used.
         public static let badTimeZone = Code("bad-time-zone")
         /// A points value that is not a non-negative integer, or no points property anywhere.

@@ -145,6 +145,7 @@ struct SessionResolver {
         if time.isUTC { return .instant(secondsSince1970: time.local.secondsSince1970) }
         guard let tzid = time.timeZoneID else { return .floating(time.local) }
         if let rules = zone(named: tzid, calendar: calendar) {
+            noteAlias(tzid, calendar: calendar, line: line)
             return .instant(secondsSince1970: rules.instant(for: time.local))
         }
         if reportedTimeZoneIDs.insert(tzid).inserted {
@@ -156,13 +157,24 @@ struct SessionResolver {
         return .floating(time.local)
     }
 
-    /// The rules for a TZID: the calendar's own VTIMEZONE, another VTIMEZONE of the same input, or the IANA database.
+    /// The rules for a TZID: the calendar's own VTIMEZONE, another VTIMEZONE of the same input, the
+    /// IANA database, or a Windows, display or vendor-prefixed name for an IANA zone.
     func zone(named tzid: String, calendar: Int) -> TimeZoneRules? {
         if let rules = calendarZones[calendar]?[tzid] { return rules }
         for key in calendarZones.keys.sorted() {
             if let rules = calendarZones[key]?[tzid] { return rules }
         }
-        return TimeZoneDatabase.shared.rules(for: tzid)
+        return TimeZoneDatabase.shared.resolve(tzid)?.rules
+    }
+
+    /// Notes once per TZID that a name was read as the IANA zone it stands for.
+    private mutating func noteAlias(_ tzid: String, calendar: Int, line: ContentLine) {
+        guard calendarZones[calendar]?[tzid] == nil, !calendarZones.values.contains(where: { $0[tzid] != nil }),
+              let alias = TimeZoneDatabase.shared.resolve(tzid)?.alias,
+              reportedTimeZoneIDs.insert(tzid).inserted else { return }
+        diagnostics.append(Diagnostic(
+            .note, .timeZoneName, at: line.location(file: file),
+            "TZID \"\(tzid)\" is not an IANA name; read as \(alias)", sourceLine: line.text))
     }
 
     /// The points property's value, read once per event (with its diagnostics); `nil` when the

@@ -183,3 +183,28 @@ struct PointsTests {
         #expect(twice.diagnostics.filter { $0.code == .points }.count == 1)
     }
 }
+
+@Suite("Real-world TZIDs")
+struct RealWorldTimeZoneTests {
+    @Test("Windows ids, display names, vendor paths, quotes and Exchange ids resolve to IANA zones")
+    func aliases() throws {
+        let result = try importFixture("real-world-tzids.ics")
+        let expected: [(String, Int64)] = [
+            ("windows", utc(2024, 7, 10, 7)),          // Europe/Berlin, CEST
+            ("windows-romance", utc(2024, 7, 11, 7)),  // Europe/Paris
+            ("display-name", utc(2024, 7, 12, 7)),
+            ("mozilla", utc(2024, 7, 13, 13)),         // America/New_York, EDT
+            ("softwarestudio", utc(2024, 7, 14, 13)),
+            ("quoted", utc(2024, 7, 15, 0)),           // Asia/Tokyo
+            ("exchange", utc(2024, 7, 16, 13)),
+            ("windows-again", utc(2024, 7, 17, 7)),
+        ]
+        for (id, instant) in expected {
+            #expect(result.session(id)?.start == .instant(secondsSince1970: instant), "\(id)")
+        }
+        #expect(result.session("unknown-once")?.start == .floating(wallClock(2024, 7, 18, 9)))
+        // One note per aliased TZID, one warning for the unknown one, none per event.
+        #expect(result.diagnostics.map { "\($0.severity):\($0.code)" } == Array(repeating: "note:time-zone-name", count: 7) + ["warning:unknown-time-zone"])
+        #expect(result.diagnostics.first?.message == "TZID \"W. Europe Standard Time\" is not an IANA name; read as Europe/Berlin")
+    }
+}
