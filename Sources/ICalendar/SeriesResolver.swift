@@ -115,7 +115,7 @@ extension SessionResolver {
                 report(.capped, rule: "RDATE", line: seriesLine, cap: cap)
                 break
             }
-            let local = self.local(of: date.start, on: clock, dtstart: dtstart, calendar: calendar)
+            let local = self.local(of: date.start, on: clock, calendar: calendar)
             guard window.contains(local) else { continue }
             let key = clock.key(local)
             starts[key] = local
@@ -152,7 +152,7 @@ extension SessionResolver {
         var future: [(key: Int64, recurrenceID: LocalDateTime, override: (record: EventRecord, calendar: Int))] = []
         for override in overrides {
             guard let recurrenceID = override.record.recurrenceID else { continue }
-            var local = self.local(of: recurrenceID, on: clock, dtstart: dtstart, calendar: calendar)
+            var local = self.local(of: recurrenceID, on: clock, calendar: calendar)
             if recurrenceID.isDate, !clock.isDate,
                let match = starts.values.first(where: { $0.day == recurrenceID.day }) {
                 local = match  // a DATE RECURRENCE-ID names the instance on that day
@@ -196,7 +196,7 @@ extension SessionResolver {
         // Overrides whose instance lies outside the window, or is not in the set: they stand for themselves.
         for (key, override) in exact.sorted(by: { $0.key < $1.key }) where !usedOverrides.contains(key) {
             guard let recurrenceID = override.record.recurrenceID else { continue }
-            let id = "\(uid)/\(Self.recurrenceIDText(self.local(of: recurrenceID, on: clock, dtstart: dtstart, calendar: calendar), clock: clock))"
+            let id = "\(uid)/\(Self.recurrenceIDText(self.local(of: recurrenceID, on: clock, calendar: calendar), clock: clock))"
             if let session = session(from: override.record, calendar: override.calendar, id: id) {
                 sessions.append(session)
             }
@@ -252,10 +252,11 @@ extension SessionResolver {
     }
 
     /// A DATE or DATE-TIME (RDATE, EXDATE, RECURRENCE-ID) as a wall-clock time on the series' clock.
-    private mutating func local(of time: ICalTime, on clock: SeriesClock, dtstart: LocalDateTime, calendar: Int) -> LocalDateTime {
+    private mutating func local(of time: ICalTime, on clock: SeriesClock, calendar: Int) -> LocalDateTime {
         if time.isDate {
-            // A date on a timed series stands for the series' time of day on that date.
-            return LocalDateTime(day: time.day, secondOfDay: clock.isDate ? 0 : dtstart.secondOfDay)
+            // A date on a timed series is that date's midnight on the series' clock, as libical and
+            // python-recurring-ical-events read it (RFC 5545 leaves it open).
+            return LocalDateTime(day: time.day, secondOfDay: 0)
         }
         switch clock {
         case .date:
@@ -276,7 +277,7 @@ extension SessionResolver {
     }
 
     private mutating func key(of time: ICalTime, on clock: SeriesClock, calendar: Int) -> Int64 {
-        clock.key(local(of: time, on: clock, dtstart: time.local, calendar: calendar))
+        clock.key(local(of: time, on: clock, calendar: calendar))
     }
 
     private mutating func report(_ outcome: RuleIterator.Outcome, rule: String, line: ContentLine, cap: Int) {

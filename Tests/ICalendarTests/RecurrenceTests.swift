@@ -60,14 +60,14 @@ struct RecurrenceTests {
         let (days, result) = try dailyPoints("recurring-rdate-exdate-exrule.ics")
         #expect(days == [
             "2024-04-01: 10", "2024-04-05: 10", "2024-04-07: 10", "2024-04-10: 10", "2024-04-12: 10",
-            "2024-04-13: 10", "2024-04-15: 10",
+            "2024-04-13: 10", "2024-04-14: 10",
         ])
         let period = try #require(result.sessions.first { $0.start == .instant(secondsSince1970: utc(2024, 4, 12, 10)) })
         #expect(period.end == .instant(secondsSince1970: utc(2024, 4, 12, 12)))
         let explicitEnd = try #require(result.sessions.first { $0.start == .instant(secondsSince1970: utc(2024, 4, 13, 10)) })
         #expect(explicitEnd.end == .instant(secondsSince1970: utc(2024, 4, 13, 10, 30)))
-        // A DATE RDATE on a timed series takes the series' time of day (18:00 Berlin).
-        #expect(result.sessions.last?.start == .instant(secondsSince1970: utc(2024, 4, 15, 16)))
+        // A DATE RDATE on a timed series is that date's midnight in the series' zone (Berlin, CEST).
+        #expect(result.sessions.last?.start == .instant(secondsSince1970: utc(2024, 4, 14, 22)))
         #expect(result.sessions.contains { $0.start == .instant(secondsSince1970: utc(2024, 4, 10, 15)) })
     }
 
