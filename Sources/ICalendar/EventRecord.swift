@@ -92,7 +92,13 @@ struct ComponentReader {
                 record.exceptionRules.append(property.encodedValueText)
                 record.recurrenceLine = record.recurrenceLine ?? line
             case ICAL_RDATE_PROPERTY:
-                if let date = property.recurrenceDate { record.recurrenceDates.append(date) }
+                if let date = property.recurrenceDate {
+                    record.recurrenceDates.append(date)
+                } else if let line {
+                    diagnostics.append(Diagnostic(
+                        .warning, .recurrence, at: line.location(file: file, column: line.valueColumn ?? 1),
+                        "RDATE value \(property.encodedValueText) cannot be read; it adds no instance", sourceLine: line.text))
+                }
                 record.recurrenceLine = record.recurrenceLine ?? line
             case ICAL_EXDATE_PROPERTY:
                 if let time = property.timeValue { record.exceptionDates.append(time) }

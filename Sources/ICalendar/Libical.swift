@@ -128,12 +128,13 @@ struct PropertyView {
         return ICalTime(time, timeZoneID: timeZoneID)
     }
 
-    /// An RDATE value: a DATE, a DATE-TIME or a PERIOD, with the property's TZID.
+    /// An RDATE value: a DATE, a DATE-TIME or a PERIOD, with the property's TZID; `nil` if unusable.
     var recurrenceDate: RecurrenceDate? {
         let value = icalproperty_get_rdate(pointer)
         let zone = timeZoneID
         if icalperiodtype_is_null_period(value.period) == 0 {
-            guard let start = ICalTime(value.period.start, timeZoneID: zone) else { return nil }
+            // A PERIOD is made of DATE-TIMEs (RFC 5545 3.3.9); libical also takes dates, which mean nothing here.
+            guard let start = ICalTime(value.period.start, timeZoneID: zone), !start.isDate else { return nil }
             let end = ICalTime(value.period.end, timeZoneID: zone)
             let duration = icaldurationtype_is_null_duration(value.period.duration) == 0
                 ? ICalDuration(value.period.duration) : nil

@@ -103,19 +103,36 @@ struct RuleIterator {
         guard rule.freq != ICAL_NO_RECURRENCE else { return ([], .unreadable) }
         let until = rule.until
         rule.until = icaltime_null_time()
+        let count = Int(rule.count)
+        // libical 3.0 puts the weeks of a WEEKLY rule with INTERVAL > 1 and WKST=SA in the wrong
+        // place; every other week start is right. Such a rule is iterated week by week and every
+        // INTERVAL-th week (counted from the Saturday on or before DTSTART) kept here, COUNT included.
+        var weekFilter: (interval: Int, firstWeek: Day)?
+        if rule.freq == ICAL_WEEKLY_RECURRENCE, rule.interval > 1, rule.week_start == ICAL_SATURDAY_WEEKDAY,
+           rule.by_set_pos.0 == Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue) {
+            weekFilter = (Int(rule.interval), dtstart.day.advanced(by: -dtstart.day.weekday.daysSince(.saturday)))
+            rule.interval = 1
+            rule.week_start = ICAL_MONDAY_WEEKDAY
+            rule.count = 0
+            // libical keeps BYDAY sorted from the week start: parse the changed rule anew to re-sort it.
+            if let text = icalrecurrencetype_as_string_r(&rule) {
+                defer { icalmemory_free_buffer(text) }
+                rule = icalrecurrencetype_from_string(text)
+            }
+        }
         let untilLimit = untilLimit(until, clock: clock, isDate: isDate)
 
         var start = ICalTime(local: dtstart, isDate: isDate, isUTC: false, timeZoneID: nil).libicalTime
         start.zone = nil
         guard let iterator = icalrecur_iterator_new(rule, start) else {
             // The rule has no instances of its own; DTSTART still is one (RFC 5545 3.8.5.3).
-            let startCounts = includesStart && (untilLimit.map { dtstart <= $0 } ?? true) && (window.map { $0.contains(dtstart) } ?? true)
+            let startCounts = includesStart && (untilLimit?(dtstart) ?? true) && (window.map { $0.contains(dtstart) } ?? true)
             return (startCounts ? [dtstart] : [], .impossible)
         }
         defer { icalrecur_iterator_free(iterator) }
 
         // Without COUNT, libical can jump to the window instead of walking up to it.
-        if rule.count == 0, let window, window.lowerBound > dtstart {
+        if count == 0, let window, window.lowerBound > dtstart {
             var jump = ICalTime(local: window.lowerBound, isDate: isDate, isUTC: false, timeZoneID: nil).libicalTime
             jump.zone = nil
             _ = icalrecur_iterator_set_start(iterator, jump)
@@ -123,9 +140,9 @@ struct RuleIterator {
         var starts: [LocalDateTime] = []
         var produced = 0
         var first = true
-        var remaining = rule.count > 0 ? Int(rule.count) : Int.max
+        var remaining = count > 0 ? count : Int.max
         // DTSTART is always the first instance and counts toward COUNT (RFC 5545 3.3.10, 3.8.5.3).
-        if includesStart, untilLimit.map({ dtstart <= $0 }) ?? true {
+        if includesStart, untilLimit?(dtstart) ?? true {
             if window.map({ $0.contains(dtstart) }) ?? true { starts.append(dtstart) }
             remaining -= 1
         }
@@ -143,8 +160,11 @@ struct RuleIterator {
                 // libical gives DTSTART first when it matches the rule; it is already counted.
                 if local == dtstart, includesStart { continue }
             }
-            if let untilLimit, local > untilLimit { return (starts, .finished) }
+            if let untilLimit, !untilLimit(local) { return (starts, .finished) }
             if let window, local > window.upperBound { return (starts, .finished) }
+            if let weeks = weekFilter, (weeks.firstWeek.distance(to: local.day) / 7) % weeks.interval != 0 {
+                continue  // instances never precede DTSTART, so the distance is never negative
+            }
             remaining -= 1
             if local < dtstart { continue }
             if window.map({ $0.contains(local) }) ?? true {
@@ -156,16 +176,19 @@ struct RuleIterator {
         return (starts, .finished)
     }
 
-    /// UNTIL as a wall-clock bound on the series' clock; `nil` without UNTIL.
-    private static func untilLimit(_ until: icaltimetype, clock: SeriesClock, isDate: Bool) -> LocalDateTime? {
+    /// UNTIL as a test on the series' clock (inclusive); `nil` without UNTIL. A UTC UNTIL is compared
+    /// with each instance's instant, so that an instance in a DST gap is judged by when it really is.
+    private static func untilLimit(_ until: icaltimetype, clock: SeriesClock, isDate: Bool) -> ((LocalDateTime) -> Bool)? {
         guard icaltime_is_null_time(until) == 0, let value = ICalTime(until, timeZoneID: nil) else { return nil }
         if value.isDate {
             // A DATE UNTIL includes its whole day, also for a timed series (as Exchange writes it).
-            return LocalDateTime(day: value.day, secondOfDay: 86_399)
+            let lastDay = value.day
+            return { $0.day <= lastDay }
         }
-        if value.isUTC, case .zoned(let rules) = clock {
-            return rules.localDateTime(at: value.local.secondsSince1970)
+        let limit = value.local
+        if value.isUTC, case .zoned = clock {
+            return { clock.key($0) <= limit.secondsSince1970 }
         }
-        return value.local
+        return { $0 <= limit }
     }
 }

@@ -19,8 +19,8 @@ extension SessionResolver {
         var sessions: [Session] = []
         for event in events {
             let uid = event.record.uid ?? ""
-            if event.record.recurrenceID != nil, !uid.isEmpty {
-                guard !masterUIDs.contains(uid) else { continue }  // expanded with its series
+            if event.record.recurrenceID != nil {
+                guard uid.isEmpty || !masterUIDs.contains(uid) else { continue }  // expanded with its series
                 sessions += orphanOverride(event.record, calendar: event.calendar)
                 continue
             }
@@ -35,11 +35,15 @@ extension SessionResolver {
         return sessions
     }
 
+    /// An override stands for one instance (RFC 5545 3.8.4.4); without its recurring event it is a
+    /// single session, and recurrence properties of its own are ignored.
     private mutating func orphanOverride(_ record: EventRecord, calendar: Int) -> [Session] {
         let uid = record.uid ?? ""
+        let ignored = record.isRecurring || !record.exceptionRules.isEmpty || !record.exceptionDates.isEmpty
+            ? " (its own RRULE, RDATE, EXRULE and EXDATE are ignored: an override is one instance)" : ""
         diagnostics.append(Diagnostic(
             .warning, .recurrence, at: record.begin.location(file: file),
-            "RECURRENCE-ID override of \(uid), whose recurring event is not in the input; kept as a single session",
+            "RECURRENCE-ID override of \(uid.isEmpty ? "an event without UID" : uid), whose recurring event is not in the input; kept as a single session\(ignored)",
             sourceLine: record.begin.text))
         let id = record.recurrenceID.map { "\(uid)/\(Self.recurrenceIDText($0.local, isDate: $0.isDate, isUTC: $0.isUTC))" }
         return session(from: record, calendar: calendar, id: id).map { [$0] } ?? []
@@ -77,7 +81,9 @@ extension SessionResolver {
                 clock = .utc
             }
         }
-        let dtstart = clock.local(firstStart)
+        // The series runs on the wall-clock time as written, even when DTSTART itself falls in a DST
+        // gap (RFC 5545 3.3.10 moves only the instances that fall in one).
+        let dtstart = startValue.local
         let firstEnd = endTime(of: master, start: firstStart, startValue: startValue, calendar: calendar)
         if firstEnd.isBefore(firstStart) {
             let line = master.endLine ?? master.durationLine ?? startLine
@@ -120,7 +126,7 @@ extension SessionResolver {
             let key = clock.key(local)
             starts[key] = local
             if let end = date.end, !end.isDate || clock.isDate {
-                explicitEnds[key] = resolve(end, line: seriesLine, calendar: calendar)
+                explicitEnds[key] = clock.sessionTime(self.local(of: end, on: clock, calendar: calendar))
             } else if let duration = date.duration {
                 explicitEnds[key] = add(duration, to: clock.sessionTime(local), startValue: startValue, calendar: calendar, line: seriesLine)
             }

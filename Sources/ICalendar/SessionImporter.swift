@@ -11,6 +11,8 @@ public struct CalendarImport: Sendable {
     public var declaredTimeZone: String?
     /// How many sessions carry the points property (with `PointsRule.property`).
     public var sessionsWithPointsProperty: Int
+    /// The rule the points were found with.
+    public var pointsRule: PointsRule = .xPoints
 
     public init(sessions: [Session] = [], diagnostics: [Diagnostic] = [], declaredTimeZone: String? = nil, sessionsWithPointsProperty: Int = 0) {
         self.sessions = sessions
@@ -96,6 +98,7 @@ public struct SessionImporter: Sendable {
             merged.declaredTimeZone = merged.declaredTimeZone ?? one.declaredTimeZone
             merged.sessionsWithPointsProperty += one.sessionsWithPointsProperty
         }
+        merged.pointsRule = pointsRule
         return merged.finished(pointsRule: pointsRule)
     }
 
@@ -155,11 +158,13 @@ public struct SessionImporter: Sendable {
         // VTIMEZONEs may follow the events that use them: events are resolved once the input is read.
         let sessions = resolver.sessions(from: events.map { ($0.0, $0.calendar) }, expansion: expansion)
         let all = cutter.allDiagnostics + reader.diagnostics + diagnostics + resolver.diagnostics
-        return CalendarImport(
+        var result = CalendarImport(
             sessions: sessions,
             diagnostics: Self.limited(Self.inSourceOrder(all), file: file),
             declaredTimeZone: declaredTimeZone,
             sessionsWithPointsProperty: resolver.sessionsWithPointsProperty)
+        result.pointsRule = pointsRule
+        return result
     }
 
     private func defineZone(
@@ -215,6 +220,29 @@ public struct SessionImporter: Sendable {
 }
 
 extension CalendarImport {
+    /// The same sessions with floating times (and times whose zone is unknown) read as wall-clock
+    /// times in `zone`, the report's zone: each becomes the instant it is there, by RFC 5545's gap and
+    /// overlap rules, and with `PointsRule.minutes` a session's points are its exact length in that zone.
+    ///
+    /// ```swift
+    /// let berlin = TimeZoneRules(identifier: "Europe/Berlin")!
+    /// let sessions = try SessionImporter().importCalendar(path: "work.ics").readingFloatingTimes(in: berlin).sessions
+    /// ```
+    public func readingFloatingTimes(in zone: TimeZoneRules) -> CalendarImport {
+        var result = self
+        for index in result.sessions.indices {
+            var session = result.sessions[index]
+            guard session.start.isFloating || session.end.isFloating else { continue }
+            session.start = session.start.readingFloatingTime(in: zone)
+            session.end = session.end.readingFloatingTime(in: zone)
+            if pointsRule == .minutes {
+                session.points = session.start.wholeMinutes(until: session.end)
+            }
+            result.sessions[index] = session
+        }
+        return result
+    }
+
     /// Adds what can only be said of the whole input: that no session carries the points property.
     func finished(pointsRule: PointsRule) -> CalendarImport {
         guard case .property(let name) = pointsRule, sessionsWithPointsProperty == 0,

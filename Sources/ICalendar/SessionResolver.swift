@@ -201,13 +201,29 @@ struct SessionResolver {
     func points(propertyValue: Int?, start: SessionTime, end: SessionTime) -> Int {
         switch pointsRule {
         case .count: 1
-        case .minutes: max(0, start.seconds(until: end) / 60)
+        case .minutes: start.wholeMinutes(until: end)
         case .property: propertyValue ?? 0
         }
     }
 }
 
 extension SessionTime {
+    /// The whole minutes from this time to `other`, 0 when `other` is earlier: `PointsRule.minutes`.
+    func wholeMinutes(until other: SessionTime) -> Int {
+        max(0, seconds(until: other) / 60)
+    }
+
+    var isFloating: Bool {
+        if case .floating = self { return true }
+        return false
+    }
+
+    /// An instant for a floating time read on `zone`'s wall clock; other times as they are.
+    func readingFloatingTime(in zone: TimeZoneRules) -> SessionTime {
+        if case .floating(let local) = self { return .instant(secondsSince1970: zone.instant(for: local)) }
+        return self
+    }
+
     /// Seconds from this time to `other`; floating times and dates are compared on one wall clock.
     func seconds(until other: SessionTime) -> Int {
         Int(other.comparableSeconds - comparableSeconds)

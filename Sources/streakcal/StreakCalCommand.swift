@@ -92,7 +92,7 @@ struct CalendarOptions: ParsableArguments {
         }
         let rules = TimeZoneRules(identifier: zoneName) ?? .utc
         let goal = StreakGoal(requiredPoints: required, timeZone: rules, dayStart: DayStart(dayStart) ?? .midnight)
-        var result = imported
+        var result = imported.readingFloatingTimes(in: rules)
         result.diagnostics = diagnostics
         return (result, goal)
     }

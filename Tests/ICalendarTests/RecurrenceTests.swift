@@ -135,3 +135,111 @@ struct RecurrenceTests {
         #expect(result.sessions.first?.id == "daily/23000608T120000Z")
     }
 }
+
+/// Cases the reference comparison (`scripts/reference-compare`) found.
+@Suite("Recurrence: reference comparison regressions")
+struct RecurrenceRegressionTests {
+    @Test("A series whose DTSTART is in a DST gap repeats at the written wall-clock time; EXDATE and overrides match it")
+    func startInGap() {
+        let result = importLines([
+            "BEGIN:VEVENT", "UID:gap", "DTSTART;TZID=Europe/Berlin:20240331T023000", "DURATION:PT15M",
+            "RRULE:FREQ=DAILY;COUNT=4", "EXDATE;TZID=Europe/Berlin:20240401T023000", "X-POINTS:10", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:gap", "RECURRENCE-ID;TZID=Europe/Berlin:20240402T023000",
+            "DTSTART;TZID=Europe/Berlin:20240402T120000", "DURATION:PT15M", "X-POINTS:20", "END:VEVENT",
+        ])
+        #expect(result.sessions.map(\.start) == [
+            .instant(secondsSince1970: utc(2024, 3, 31, 1, 30)),  // in the gap: the offset before it
+            .instant(secondsSince1970: utc(2024, 4, 2, 10)),      // the override
+            .instant(secondsSince1970: utc(2024, 4, 3, 0, 30)),   // 02:30 CEST again
+        ])
+        #expect(result.sessions.map(\.points) == [10, 20, 10])
+    }
+
+    @Test("WKST=SA with INTERVAL=2 (libical 3.0 misplaces these weeks; RFC 5545 3.3.10)", arguments: [
+        "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,FR;WKST=SA;COUNT=5",
+        "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,FR;WKST=SA;UNTIL=20170707T235959Z",
+    ])
+    func saturdayWeekStart(_ rule: String) {
+        let result = importLines([
+            "BEGIN:VEVENT", "UID:w", "DTSTART:20170609T090000Z", "RRULE:\(rule)", "X-POINTS:1", "END:VEVENT",
+        ], expansion: RecurrenceExpansion(through: day("2017-12-31")))
+        #expect(result.sessions.map { $0.day(in: .utc, dayStart: .midnight).description } == [
+            "2017-06-09", "2017-06-19", "2017-06-23", "2017-07-03", "2017-07-07",
+        ])
+    }
+
+    @Test("WKST=SA with Saturday among the days and a window that starts on a Monday")
+    func saturdayWeekStartSaturdays() {
+        let result = importLines([
+            "BEGIN:VEVENT", "UID:w", "DTSTART;VALUE=DATE:20110715", "RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=WE,FR,SA;WKST=SA",
+            "X-POINTS:1", "END:VEVENT",
+        ], expansion: RecurrenceExpansion(from: day("2011-12-28"), through: day("2011-12-28")))
+        #expect(result.sessions.map { "\($0.day(in: .utc, dayStart: .midnight))" } == ["2011-12-28", "2011-12-30"])
+    }
+
+    @Test("WKST=SA weeks stay in phase when the window starts long after DTSTART")
+    func saturdayWeekStartJump() {
+        let result = importLines([
+            "BEGIN:VEVENT", "UID:w", "DTSTART:20170609T090000Z", "RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,FR;WKST=SA",
+            "X-POINTS:1", "END:VEVENT",
+        ], expansion: RecurrenceExpansion(from: day("2017-07-03"), through: day("2017-07-21")))
+        let days = result.sessions.map { $0.day(in: .utc, dayStart: .midnight).description }
+        #expect(days == ["2017-07-03", "2017-07-07", "2017-07-17", "2017-07-21"])
+    }
+
+    @Test("Floating times read in the report's zone: minutes are the exact length there")
+    func floatingMinutes() throws {
+        let result = importLines([
+            "BEGIN:VEVENT", "UID:f", "DTSTART:20100925T121500", "DURATION:P2D", "END:VEVENT",
+        ], points: .minutes)
+        #expect(result.sessions.map(\.points) == [2880])
+        let auckland = try #require(TimeZoneRules(identifier: "Pacific/Auckland"))
+        let read = result.readingFloatingTimes(in: auckland)
+        #expect(read.sessions.map(\.points) == [2820])  // the clocks go forward on 26 September
+        #expect(read.sessions.first?.start == .instant(secondsSince1970: utc(2010, 9, 25, 0, 15)))
+        #expect(read.sessions.first?.day(in: auckland, dayStart: .midnight) == day("2010-09-25"))
+    }
+
+    @Test("An RDATE period in an unknown zone ends in the same zone it starts in; an unreadable RDATE is a warning")
+    func rdatePeriods() {
+        let result = importLines([
+            "BEGIN:VEVENT", "UID:p", "DTSTART;TZID=Europe/Berlin:20240601T090000", "DURATION:PT1H",
+            "RDATE;VALUE=PERIOD;TZID=Nowhere/Land:20240605T090000/20240605T093000",
+            "RDATE;VALUE=PERIOD:20240606/20240607", "X-POINTS:1", "END:VEVENT",
+        ], points: .minutes)
+        #expect(result.sessions.map(\.points) == [60, 30])
+        #expect(result.diagnostics.contains { $0.code == .recurrence && $0.location.line == 6 })
+    }
+}
+
+@Suite("Recurrence: overrides that stand alone")
+struct LoneOverrideTests {
+    @Test("An override is one instance: without its master, its own RDATE is ignored, with a warning")
+    func overrideWithRecurrence() {
+        let result = importLines([
+            "BEGIN:VEVENT", "DTSTART;TZID=America/Chicago:20180327T080000", "DTEND;TZID=America/Chicago:20180327T090000",
+            "RECURRENCE-ID;RANGE=THISANDFUTURE:20180327T130000Z",
+            "RDATE;VALUE=PERIOD:20180403T130000Z/20180403T140000Z", "X-POINTS:5", "END:VEVENT",
+        ])
+        #expect(result.sessions.map(\.start) == [.instant(secondsSince1970: utc(2018, 3, 27, 13))])
+        #expect(result.diagnostics.contains { $0.code == .recurrence && $0.message.contains("ignored") })
+    }
+}
+
+@Suite("Recurrence: UNTIL against instances in a DST gap")
+struct UntilInGapTests {
+    @Test("DTSTART in New York's spring gap is 07:36Z, after UNTIL=07:14Z: the series is empty")
+    func startAfterUntil() {
+        let result = importLines([
+            "BEGIN:VEVENT", "UID:u", "DTSTART;TZID=America/New_York:20180311T023600",
+            "DTEND;TZID=America/New_York:20180311T025100", "RRULE:FREQ=YEARLY;INTERVAL=2;UNTIL=20180311T071400Z",
+            "X-POINTS:1", "END:VEVENT",
+        ], expansion: RecurrenceExpansion(through: day("2030-01-01")))
+        #expect(result.sessions.isEmpty)
+        let later = importLines([
+            "BEGIN:VEVENT", "UID:u", "DTSTART;TZID=America/New_York:20180311T023600",
+            "RRULE:FREQ=YEARLY;INTERVAL=2;UNTIL=20180311T073600Z", "X-POINTS:1", "END:VEVENT",
+        ], expansion: RecurrenceExpansion(through: day("2030-01-01")))
+        #expect(later.sessions.map(\.start) == [.instant(secondsSince1970: utc(2018, 3, 11, 7, 36))])
+    }
+}
