@@ -85,12 +85,7 @@ extension SessionResolver {
         // gap (RFC 5545 3.3.10 moves only the instances that fall in one).
         let dtstart = startValue.local
         let firstEnd = endTime(of: master, start: firstStart, startValue: startValue, calendar: calendar)
-        if firstEnd.isBefore(firstStart) {
-            let line = master.endLine ?? master.durationLine ?? startLine
-            diagnostics.append(Diagnostic(
-                .warning, .badEnd, at: line.location(file: file, column: line.valueColumn ?? 1),
-                "the event ends before it starts; its sessions are kept with their points", sourceLine: line.text))
-        }
+        warnIfEnded(master, before: firstStart, end: firstEnd, kept: "its sessions are kept with their points")
         let length: InstanceLength
         if case .date = clock {
             length = .days(max(0, clock.local(firstStart).day.distance(to: clock.local(firstEnd).day)))

@@ -70,12 +70,7 @@ struct SessionResolver {
         let start = resolve(startValue, line: startLine, calendar: calendar)
         let end = endTime(of: record, start: start, startValue: startValue, calendar: calendar)
 
-        if end.isBefore(start) {
-            let line = record.endLine ?? record.durationLine ?? startLine
-            diagnostics.append(Diagnostic(
-                .warning, .badEnd, at: line.location(file: file, column: line.valueColumn ?? 1),
-                "the event ends before it starts; the session is kept with its points", sourceLine: line.text))
-        }
+        warnIfEnded(record, before: start, end: end, kept: "the session is kept with its points")
 
         let id: String
         if let explicitID {
@@ -94,6 +89,15 @@ struct SessionResolver {
             points: points(propertyValue: propertyPoints(of: record), start: start, end: end),
             summary: record.summary, categories: record.categories,
             source: record.begin.location(file: file))
+    }
+
+    /// Warns, at the DTEND or DURATION line, when an event ends before it starts.
+    mutating func warnIfEnded(_ record: EventRecord, before start: SessionTime, end: SessionTime, kept: String) {
+        guard end.isBefore(start) else { return }
+        let line = record.endLine ?? record.durationLine ?? record.startLine ?? record.begin
+        diagnostics.append(Diagnostic(
+            .warning, .badEnd, at: line.location(file: file, column: line.valueColumn ?? 1),
+            "the event ends before it starts; \(kept)", sourceLine: line.text))
     }
 
     mutating func endTime(of record: EventRecord, start: SessionTime, startValue: ICalTime, calendar: Int) -> SessionTime {
