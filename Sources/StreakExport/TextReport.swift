@@ -5,13 +5,16 @@ public import Streaks
 /// Days are coloured like the tutorial's calendar (green: goal met, red: below the goal, gray: no
 /// points) when `colors` is on; otherwise each day carries a mark: `✓` met, `◐` partial, `·` none.
 ///
+/// The grids have `cal`'s geometry: each day is two digits and one column after them, which holds
+/// the mark (or a space), so with the marks blanked a month is exactly what `cal` prints.
+///
 /// ```
-///         February 2024
-/// Su  Mo  Tu  We  Th  Fr  Sa
-///                  1   2   3
+///    February 2024
+/// Su Mo Tu We Th Fr Sa
+///              1  2  3
 /// ...
-/// 18  19  20✓ 21· 22· 23· 24◐
-/// 25✓ 26✓ 27· 28· 29·
+/// 18 19 20✓21·22·23·24◐
+/// 25✓26✓27·28·29·
 /// ```
 public struct TextReport: Sendable {
     /// The report to show.
@@ -33,8 +36,8 @@ public struct TextReport: Sendable {
     /// The marks used without colours.
     public static let marks: [DayStatus: Character] = [.met: "✓", .partial: "◐", .none: "·"]
 
-    static let cellWidth = 3
-    static let monthWidth = 7 * cellWidth + 6
+    /// A month's width: seven cells of two digits and a separator column, less the last separator.
+    static let monthWidth = 20
 
     /// The whole report as text, ending with a newline.
     public func render() -> String {
@@ -52,9 +55,9 @@ public struct TextReport: Sendable {
             let height = blocks.map(\.count).max() ?? 0
             for lineIndex in 0..<height {
                 let parts = blocks.map { block in
-                    lineIndex < block.count ? block[lineIndex] : String(repeating: " ", count: TextReport.monthWidth)
+                    lineIndex < block.count ? block[lineIndex] : String(repeating: " ", count: TextReport.monthWidth + 1)
                 }
-                lines.append(trimTrailing(parts.joined(separator: "   ")))
+                lines.append(trimTrailing(parts.joined(separator: "  ")))
             }
             lines.append("")
             index += monthsPerRow
@@ -77,14 +80,16 @@ public struct TextReport: Sendable {
         return result
     }
 
-    /// One month as lines of 27 characters (colour codes excluded): title, weekdays, weeks.
+    /// One month as lines of 21 columns (colour codes excluded): title, weekdays, weeks; every cell is
+    /// two digits and the status column, so the lines are `cal`'s once the marks are blanked.
     public func monthLines(year: Int, month: Int) -> [String] {
         var block: [String] = []
         let title = "\(TextReport.monthNames[month - 1]) \(year)"
+        // `cal` centres the title in its 20 columns, the odd space going to the right.
         let padding = max(0, TextReport.monthWidth - title.count)
-        block.append(String(repeating: " ", count: padding / 2) + title + String(repeating: " ", count: padding - padding / 2))
+        block.append(String(repeating: " ", count: padding / 2) + title + String(repeating: " ", count: TextReport.monthWidth + 1 - padding / 2 - title.count))
         let header = (0..<7).map { firstWeekday.advanced(by: $0) }.map { TextReport.weekdayNames[$0.rawValue] + " " }
-        block.append(header.joined(separator: " "))
+        block.append(header.joined())
         let first = Day(year: year, month: month, day: 1)
         let leading = first.weekday.daysSince(firstWeekday)
         let count = Day.daysInMonth(year: year, month: month)
@@ -94,7 +99,7 @@ public struct TextReport: Sendable {
         }
         while cells.count % 7 != 0 { cells.append("   ") }
         for week in stride(from: 0, to: cells.count, by: 7) {
-            block.append(cells[week..<week + 7].joined(separator: " "))
+            block.append(cells[week..<week + 7].joined())
         }
         return block
     }
