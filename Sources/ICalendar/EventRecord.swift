@@ -25,6 +25,8 @@ struct EventRecord: Sendable {
     var recurrenceID: ICalTime?
     /// RECURRENCE-ID;RANGE=THISANDFUTURE: the override applies to the instances that follow too.
     var isThisAndFuture = false
+    /// The event is a day annotation StreakCal wrote (`X-STREAKCAL-ANNOTATION`), not a session.
+    var isAnnotation = false
     /// The first recurrence property's line, for diagnostics about the series.
     var recurrenceLine: ContentLine?
     /// The BEGIN:VEVENT line.
@@ -108,6 +110,7 @@ struct ComponentReader {
             default:
                 break
             }
+            if property.name == SessionImporter.annotationMarker { record.isAnnotation = true }
             if property.name == pointsProperty, record.points == nil {
                 record.points = (property.valueText, line ?? lines.begin)
             }

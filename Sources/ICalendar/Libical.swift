@@ -1,8 +1,9 @@
 internal import CLibical
 import Streaks
 
-/// Process-wide libical set-up, done once before any parse: errors never abort the process.
-enum Libical {
+/// libical itself: process-wide set-up (done once before any parse; errors never abort the process)
+/// and checks of its behaviour.
+public enum Libical {
     /// Touch before calling libical; Swift runs the initialiser once, thread-safely.
     static let ready: Bool = {
         icalerror_set_errors_are_fatal(0)
@@ -244,4 +245,20 @@ extension Libical {
 
     /// The libical version the package is linked with, such as `3.0.16`.
     static var version: String { String(cString: ICAL_VERSION) }
+}
+
+extension Libical {
+    /// The `X-LIC-ERROR`s libical finds when it parses a whole document: none for well-formed output.
+    public static func parseErrors(in text: String) -> [String] {
+        _ = ready
+        guard let root = text.withCString({ icalparser_parse_string($0) }) else { return ["libical found no component"] }
+        defer { icalcomponent_free(root) }
+        var errors: [String] = []
+        func collect(_ component: ComponentView) {
+            errors += component.properties.filter(\.isError).map(\.errorMessage)
+            component.children.forEach(collect)
+        }
+        collect(ComponentView(pointer: root))
+        return errors
+    }
 }

@@ -17,7 +17,7 @@ extension SessionResolver {
         }
         var claimed: Set<String> = []
         var sessions: [Session] = []
-        for event in events {
+        for event in events where !event.record.isAnnotation {
             let uid = event.record.uid ?? ""
             if event.record.recurrenceID != nil {
                 guard uid.isEmpty || !masterUIDs.contains(uid) else { continue }  // expanded with its series

@@ -62,6 +62,23 @@ public struct SessionImporter: Sendable {
         self.expansion = expansion ?? .untilNextYear(today: SessionImporter.todayUTC())
     }
 
+    /// The property that marks the day annotations `streakcal annotate` writes: such events are not sessions.
+    public static let annotationMarker = "X-STREAKCAL-ANNOTATION"
+
+    /// Reads several inputs already in memory into one result, in the order given.
+    public func importCalendars(_ sources: [CalendarSource]) -> CalendarImport {
+        var merged = CalendarImport()
+        for source in sources {
+            let one = importInput(source.bytes, file: source.name)
+            merged.sessions += one.sessions
+            merged.diagnostics += one.diagnostics
+            merged.declaredTimeZone = merged.declaredTimeZone ?? one.declaredTimeZone
+            merged.sessionsWithPointsProperty += one.sessionsWithPointsProperty
+        }
+        merged.pointsRule = pointsRule
+        return merged.finished(pointsRule: pointsRule)
+    }
+
     static func todayUTC() -> Day {
         Day(daysSince1970: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
     }
@@ -90,16 +107,9 @@ public struct SessionImporter: Sendable {
     ///
     /// Throws for the first file that cannot be read; content problems are diagnostics.
     public func importCalendars(paths: [String]) throws(CalendarReadError) -> CalendarImport {
-        var merged = CalendarImport()
-        for path in paths {
-            let one = importInput(try Self.read(path: path), file: path)
-            merged.sessions += one.sessions
-            merged.diagnostics += one.diagnostics
-            merged.declaredTimeZone = merged.declaredTimeZone ?? one.declaredTimeZone
-            merged.sessionsWithPointsProperty += one.sessionsWithPointsProperty
-        }
-        merged.pointsRule = pointsRule
-        return merged.finished(pointsRule: pointsRule)
+        var sources: [CalendarSource] = []
+        for path in paths { sources.append(try CalendarSource.read(path: path)) }
+        return importCalendars(sources)
     }
 
     static func read(path: String) throws(CalendarReadError) -> [UInt8] {

@@ -52,20 +52,8 @@ extension StreakCalCommand {
                     text = try JSONReport(report: report, diagnostics: imported.diagnostics).render()
                 }
                 let failed = calendar.printDiagnostics(imported.diagnostics)
-                try emit(text)
+                try emit(text, to: output)
                 if failed { throw ExitCode(1) }
-            }
-        }
-
-        private func emit(_ text: String) throws {
-            guard let output else {
-                FileHandle.standardOutput.write(Data(text.utf8))
-                return
-            }
-            do {
-                try AtomicFile.write(text, to: output)
-            } catch {
-                throw CommandFailure(error.description)
             }
         }
     }

@@ -7,7 +7,7 @@ struct StreakCalCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "streakcal",
         abstract: "Scores each day's activity in iCalendar files against a points goal.",
-        subcommands: [Report.self, Sessions.self],
+        subcommands: [Report.self, Sessions.self, Annotate.self],
         defaultSubcommand: Report.self)
 }
 
@@ -65,17 +65,25 @@ struct CalendarOptions: ParsableArguments {
 
     /// Reads the calendars, expanding recurring events over `from...through`, and works out the goal.
     func load(from: Day?, through: Day?) throws -> (CalendarImport, StreakGoal) {
+        let (imported, goal, _) = try loadSources(from: from, through: through)
+        return (imported, goal)
+    }
+
+    /// `load`, also returning the inputs' bytes (read once) for commands that write them back out.
+    func loadSources(from: Day?, through: Day?) throws -> (CalendarImport, StreakGoal, [CalendarSource]) {
+        var sources: [CalendarSource] = []
+        do {
+            for file in files { sources.append(try CalendarSource.read(path: file)) }
+        } catch {
+            throw CommandFailure(error.description)
+        }
         let imported: CalendarImport
         // The report zone is known only after reading (X-WR-TIMEZONE); today in UTC plus a day is
         // later than today anywhere, and the report drops what lies after its last day.
         let expansion = RecurrenceExpansion(
             from: from, through: through ?? Day(daysSince1970: Int(Date().timeIntervalSince1970 / 86_400) + 1),
             maximumInstancesPerRule: maxInstances)
-        do {
-            imported = try SessionImporter(pointsRule: pointsRule, expansion: expansion).importCalendars(paths: files)
-        } catch {
-            throw CommandFailure(error.description)
-        }
+        imported = SessionImporter(pointsRule: pointsRule, expansion: expansion).importCalendars(sources)
         var diagnostics = imported.diagnostics
         let zoneName: String
         if let tz {
@@ -94,7 +102,7 @@ struct CalendarOptions: ParsableArguments {
         let goal = StreakGoal(requiredPoints: required, timeZone: rules, dayStart: DayStart(dayStart) ?? .midnight)
         var result = imported.readingFloatingTimes(in: rules)
         result.diagnostics = diagnostics
-        return (result, goal)
+        return (result, goal, sources)
     }
 
     /// Prints diagnostics on standard error; returns whether --strict makes them fail the command.
@@ -115,6 +123,19 @@ func parseDay(_ text: String?, option: String) throws -> Day? {
     guard let text else { return nil }
     guard let day = Day(text) else { throw ValidationError("\(option) takes a date YYYY-MM-DD, not '\(text)'.") }
     return day
+}
+
+/// Writes a command's output to standard output, or atomically to `path`.
+func emit(_ text: String, to path: String?) throws {
+    guard let path else {
+        FileHandle.standardOutput.write(Data(text.utf8))
+        return
+    }
+    do {
+        try AtomicFile.write(text, to: path)
+    } catch {
+        throw CommandFailure(error.description)
+    }
 }
 
 /// A failure that is not a usage error: one line on standard error, exit status 1.

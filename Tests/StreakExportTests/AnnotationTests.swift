@@ -1,0 +1,112 @@
+import Foundation
+import ICalendar
+import StreakExport
+import Streaks
+import Testing
+
+private let fixtures = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures")
+
+/// Imports fixtures, scores them in UTC over `window` and writes the annotated calendar at a fixed time.
+private func annotate(
+    _ names: [String], window: ClosedRange<Day>, allDays: Bool = false, markSessions: Bool = false
+) throws -> (output: CalendarWriter.Output, sessions: [Session]) {
+    let sources = try names.map { try CalendarSource.read(path: fixtures.appendingPathComponent($0).path) }
+    return annotate(sources, window: window, allDays: allDays, markSessions: markSessions)
+}
+
+private func annotate(
+    _ sources: [CalendarSource], window: ClosedRange<Day>, allDays: Bool = false, markSessions: Bool = false
+) -> (output: CalendarWriter.Output, sessions: [Session]) {
+    let importer = SessionImporter(expansion: RecurrenceExpansion(from: window.lowerBound, through: window.upperBound))
+    let sessions = importer.importCalendars(sources).sessions
+    let report = StreakReport(sessions: sessions, goal: StreakGoal(timeZone: .utc), window: window)
+    let output = CalendarAnnotation(report: report, includesEmptyDays: allDays)
+        .write(sources, markingSessions: markSessions ? sessions : nil, timestamp: 1_709_164_800)
+    return (output, sessions)
+}
+
+private let february = Day(year: 2024, month: 2, day: 20)...Day(year: 2024, month: 2, day: 29)
+
+@Suite("Annotated calendars")
+struct AnnotationTests {
+    @Test("One all-day event per day with sessions, with status, colour, categories and figures")
+    func dayEvents() throws {
+        let (output, _) = try annotate(["tutorial-sample.ics"], window: february)
+        let text = output.text
+        #expect(text.components(separatedBy: "X-STREAKCAL-ANNOTATION:day").count - 1 == 4)
+        #expect(text.contains("UID:streakcal-day-2024-02-26\r\n"))
+        #expect(text.contains("SUMMARY:✓ 120/100 points · streak 2\r\n"))
+        #expect(text.contains("SUMMARY:◐ 30/100 points\r\n"))
+        #expect(text.contains("DTSTART;VALUE=DATE:20240224\r\nDTEND;VALUE=DATE:20240225\r\n"))
+        #expect(text.contains("COLOR:red\r\nCATEGORIES:StreakCal,partial\r\n"))
+        #expect(text.contains("X-STREAKCAL-STATUS:met\r\nX-STREAKCAL-POINTS:120\r\nX-STREAKCAL-REQUIRED:100\r\nX-STREAKCAL-STREAK:2\r\n"))
+        #expect(text.contains("DTSTAMP:20240229T000000Z\r\n"))
+        let all = try annotate(["tutorial-sample.ics"], window: february, allDays: true).output.text
+        #expect(all.components(separatedBy: "X-STREAKCAL-ANNOTATION:day").count - 1 == 10)
+        #expect(all.contains("SUMMARY:· 0/100 points\r\nTRANSP:TRANSPARENT\r\nCOLOR:gray\r\n"))
+    }
+
+    @Test("Output is CRLF, folded at 75 octets without splitting a UTF-8 character, and libical reads it without error",
+          arguments: ["tutorial-sample.ics", "folding.ics", "vtimezone-after-events.ics", "recurring-with-moved-instance.ics",
+                      "encoding-latin1.ics", "bad-properties.ics", "missing-end-lines.ics", "several-vcalendars.ics"])
+    func wellFormed(_ name: String) throws {
+        let window = Day(year: 2024, month: 1, day: 1)...Day(year: 2024, month: 12, day: 31)
+        let text = try annotate([name], window: window, allDays: false).output.text
+        let bytes = Array(text.utf8)
+        #expect(text.hasSuffix("END:VCALENDAR\r\n"))
+        #expect(!bytes.enumerated().contains { $0.element == 0x0A && ($0.offset == 0 || bytes[$0.offset - 1] != 0x0D) })
+        for line in text.components(separatedBy: "\r\n") {
+            #expect(line.utf8.count <= 75, "\(line)")
+        }
+        #expect(Libical.parseErrors(in: text) == [])
+    }
+
+    @Test("Annotating an annotated calendar replaces the annotations: the result is the same")
+    func idempotent() throws {
+        let first = try annotate(["tutorial-sample.ics"], window: february, markSessions: true).output.text
+        let again = annotate([CalendarSource(name: "annotated.ics", bytes: Array(first.utf8))], window: february, markSessions: true).output.text
+        #expect(again == first)
+        let unmarked = annotate([CalendarSource(name: "annotated.ics", bytes: Array(first.utf8))], window: february).output.text
+        #expect(!unmarked.contains("X-STREAKCAL-DAY-STATUS"))
+        #expect(unmarked == (try annotate(["tutorial-sample.ics"], window: february).output.text))
+    }
+
+    @Test("Importing the output gives the same sessions as the input", arguments: [
+        "tutorial-sample.ics", "recurring-with-moved-instance.ics", "vtimezone-after-events.ics", "dst-gap-and-overlap.ics",
+    ])
+    func roundTrip(_ name: String) throws {
+        let window = Day(year: 2000, month: 1, day: 1)...Day(year: 2024, month: 12, day: 31)
+        let (output, sessions) = try annotate([name], window: window, allDays: true)
+        let reread = SessionImporter(expansion: RecurrenceExpansion(from: window.lowerBound, through: window.upperBound))
+            .importCalendar(text: output.text, fileName: "annotated.ics").sessions
+        func comparable(_ list: [Session]) -> [Session] {
+            list.map { var session = $0; session.source = nil; return session }
+        }
+        #expect(comparable(reread) == comparable(sessions))
+    }
+
+    @Test("The original data is kept: calendar properties, VTIMEZONEs, unknown properties, alarms")
+    func preserved() throws {
+        let text = try annotate(["vtimezone-after-events.ics", "tutorial-sample.ics"], window: february).output.text
+        #expect(text.contains("TZID:Custom Central European\r\n"))
+        #expect(text.contains("RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10\r\n"))  // libical's order of the parts
+        let unfolded = text.replacingOccurrences(of: "\r\n ", with: "")
+        #expect(unfolded.contains("COMMENT:The tutorial's sample data set: floating local times\\, required points 100."))
+        #expect(unfolded.contains("COMMENT:The events come before the VTIMEZONE they use\\; the VTIMEZONE's own rules apply."))
+        #expect(text.contains("X-WR-CALNAME:FSCalendar streaks tutorial sample\r\n"))
+        #expect(text.contains("X-POINTS:120\r\n"))
+        #expect(text.components(separatedBy: "BEGIN:VCALENDAR").count - 1 == 1)
+        let alarms = try annotate(["missing-end-lines.ics"], window: Day(year: 2024, month: 5, day: 1)...Day(year: 2024, month: 5, day: 5)).output.text
+        #expect(alarms.contains("BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT10M\r\nEND:VALARM\r\n"))
+    }
+
+    @Test("--mark-sessions gives each single event its day's status")
+    func sessionMarks() throws {
+        let text = try annotate(["tutorial-sample.ics"], window: february, markSessions: true).output.text
+        #expect(text.contains("UID:tutorial-5@streakcal.example"))
+        #expect(text.contains("X-STREAKCAL-DAY:2024-02-26\r\nX-STREAKCAL-DAY-STATUS:met\r\nX-STREAKCAL-DAY-POINTS:120\r\n"))
+        #expect(text.components(separatedBy: "X-STREAKCAL-DAY-STATUS").count - 1 == 5)
+    }
+}
