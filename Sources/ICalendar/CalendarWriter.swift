@@ -133,6 +133,11 @@ public struct CalendarWriter: Sendable {
                         continue
                     }
                     component.removeProperties { $0.isError || $0.name.hasPrefix(ownedPropertyPrefix) }
+                    for problem in component.removeInvalidProperties() {
+                        diagnostics.append(Diagnostic(
+                            .warning, .libical, at: lines.begin.location(file: source.name),
+                            "\(problem); not copied", sourceLine: lines.begin.text))
+                    }
                     if lines.name == "VEVENT", let uid = lines.property(named: "UID")?.value.trimmingSpaces,
                        let extra = marks[uid], !component.isRecurrenceComponent {
                         for property in extra { component.add(property) }
@@ -148,7 +153,26 @@ public struct CalendarWriter: Sendable {
         for event in events {
             root.adopt(Self.makeEvent(event, stamp: stamp))
         }
-        return Output(text: root.text, diagnostics: diagnostics)
+        return Output(text: Self.withoutControlCharacters(root.text), diagnostics: diagnostics)
+    }
+
+    /// The text with control characters inside lines (RFC 5545 3.1 allows none but HTAB) made spaces.
+    ///
+    /// libical writes some values as they are, control characters and all, which would break the
+    /// CRLF line structure; a space takes each one's octet, so folding stays within 75 octets.
+    static func withoutControlCharacters(_ text: String) -> String {
+        var bytes = Array(text.utf8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x0D, index + 1 < bytes.count, bytes[index + 1] == 0x0A {
+                index += 2
+                continue
+            }
+            if byte < 0x20 && byte != 0x09 || byte == 0x7F { bytes[index] = 0x20 }
+            index += 1
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Calendar properties a VCALENDAR has once (RFC 5545 3.7, RFC 7986 5, and Apple's and Google's
@@ -254,6 +278,32 @@ extension ComponentView {
 
     func add(_ property: OpaquePointer?) {
         if let property { icalcomponent_add_property(pointer, property) }
+    }
+
+    /// Removes properties whose name is not an iCalendar name, whose DATE or DATE-TIME is no real date
+    /// (libical keeps month 0 or day 40 as written), or whose DURATION libical has wrapped around;
+    /// returns what was removed, for diagnostics.
+    func removeInvalidProperties() -> [String] {
+        var removed: [String] = []
+        removeProperties { property in
+            let name = property.name
+            if name.isEmpty || !name.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }) {
+                removed.append("property name \"\(name)\" is not an iCalendar name")
+                return true
+            }
+            if let value = icalproperty_get_value(property.pointer),
+               [ICAL_DATE_VALUE, ICAL_DATETIME_VALUE].contains(icalvalue_isa(value)), !property.hasValidTime {
+                removed.append("\(name) \(property.encodedValueText) is not a real date")
+                return true
+            }
+            // libical stores a duration's parts in ints and wraps longer ones without a word.
+            if let duration = property.durationValue, duration.days > 1_000_000 {
+                removed.append("\(name) \(property.encodedValueText) is longer than libical can hold")
+                return true
+            }
+            return false
+        }
+        return removed
     }
 
     func add(_ property: WrittenProperty) {

@@ -145,6 +145,15 @@ struct PropertyView {
         return RecurrenceDate(start: start, end: nil, duration: nil)
     }
 
+    /// Whether a DATE or DATE-TIME value is a real calendar date and time of day.
+    var hasValidTime: Bool {
+        guard let value = icalproperty_get_value(pointer) else { return false }
+        let time = icalvalue_isa(value) == ICAL_DATE_VALUE ? icalvalue_get_date(value) : icalvalue_get_datetime(value)
+        guard (1...12).contains(time.month), time.day >= 1,
+              time.day <= Int32(Day.daysInMonth(year: Int(time.year), month: Int(time.month))) else { return false }
+        return time.is_date != 0 || ((0...23).contains(time.hour) && (0...59).contains(time.minute) && (0...60).contains(time.second))
+    }
+
     /// A DURATION value.
     var durationValue: ICalDuration? {
         guard let value = icalproperty_get_value(pointer), icalvalue_isa(value) == ICAL_DURATION_VALUE else {

@@ -110,3 +110,29 @@ struct AnnotationTests {
         #expect(text.components(separatedBy: "X-STREAKCAL-DAY-STATUS").count - 1 == 5)
     }
 }
+
+@Suite("Annotated calendars from damaged inputs")
+struct DamagedAnnotationTests {
+    @Test("What cannot be valid iCalendar is left out with a warning: control characters, non-dates, bad names, wrapped durations")
+    func sanitized() {
+        let text = [
+            "BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:a", "DTSTART:20240301T090000Z", "X-POINTS:5",
+            "X-NOTE:bell\u{07}and\u{0B}tab\there", "DTEND:19900000", "X-EX^ECT:17", "DURATION:P999999999999999999W",
+            "END:VEVENT", "END:VCALENDAR",
+        ].joined(separator: "\r\n")
+        let source = CalendarSource(name: "damaged.ics", bytes: Array(text.utf8))
+        let window = Day(year: 2024, month: 3, day: 1)...Day(year: 2024, month: 3, day: 1)
+        let report = StreakReport(sessions: SessionImporter().importCalendars([source]).sessions, goal: StreakGoal(timeZone: .utc), window: window)
+        let output = CalendarAnnotation(report: report).write([source], timestamp: 0)
+        #expect(output.text.contains("X-NOTE:bell and tab\there\r\n"))
+        #expect(!output.text.contains("19900000"))
+        #expect(!output.text.contains("X-EX^ECT"))
+        #expect(!output.text.contains("DURATION"))
+        #expect(output.diagnostics.map(\.message).sorted() == [
+            "DTEND 19900000 is not a real date; not copied",
+            "DURATION P1410065407W is longer than libical can hold; not copied",
+            "property name \"X-EX^ECT\" is not an iCalendar name; not copied",
+        ])
+        #expect(Libical.parseErrors(in: output.text) == [])
+    }
+}
