@@ -18,8 +18,9 @@ let package = Package(
         ),
         .target(name: "Streaks"),
         .target(name: "ICalendar", dependencies: ["CLibical", "Streaks"]),
-        .target(name: "StreakExport", dependencies: ["Streaks", "ICalendar"]),
-        .target(name: "StreakCal", dependencies: ["Streaks", "ICalendar", "StreakExport"]),
+        .target(name: "CalendarLayout", dependencies: ["Streaks"]),
+        .target(name: "StreakExport", dependencies: ["Streaks", "ICalendar", "CalendarLayout"]),
+        .target(name: "StreakCal", dependencies: ["Streaks", "ICalendar", "StreakExport", "CalendarLayout"]),
         .executableTarget(
             name: "streakcal",
             dependencies: [
@@ -35,6 +36,7 @@ let package = Package(
         .target(name: "SnapshotSupport", path: "Tests/SnapshotSupport"),
         .testTarget(name: "StreaksTests", dependencies: ["Streaks"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "Streaks"]),
+        .testTarget(name: "CalendarLayoutTests", dependencies: ["CalendarLayout", "Streaks"]),
         .testTarget(
             name: "StreakExportTests",
             dependencies: ["StreakExport", "Streaks", "ICalendar", "SnapshotSupport"],
