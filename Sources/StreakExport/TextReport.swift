@@ -2,8 +2,10 @@ public import Streaks
 
 /// A streak report for a terminal: month grids with each day's status, then the streaks and totals.
 ///
-/// Days are coloured like the tutorial's calendar (green: goal met, red: below the goal, gray: no
-/// points) when `colors` is on; otherwise each day carries a mark: `✓` met, `◐` partial, `·` none.
+/// Days look as the presentation rules say: with the standard rules they are coloured like the
+/// tutorial's calendar (green: goal met, red: below the goal, gray: no points) when `colors` is on
+/// (the rule's `terminalStyle`); otherwise each day carries the rule's mark: `✓` met, `◐` partial,
+/// `·` none.
 ///
 /// The grids have `cal`'s geometry: each day is two digits and one column after them, which holds
 /// the mark (or a space), so with the marks blanked a month is exactly what `cal` prints.
@@ -25,15 +27,21 @@ public struct TextReport: Sendable {
     public var firstWeekday: Weekday
     /// Months side by side.
     public var monthsPerRow: Int
+    /// How days look: their terminal style with colours, their mark without; the legend lists the rules.
+    public var rules: DayPresentationRules
 
-    public init(report: StreakReport, colors: Bool = false, firstWeekday: Weekday = .sunday, monthsPerRow: Int = 3) {
+    public init(
+        report: StreakReport, colors: Bool = false, firstWeekday: Weekday = .sunday, monthsPerRow: Int = 3,
+        rules: DayPresentationRules = .standard
+    ) {
         self.report = report
         self.colors = colors
         self.firstWeekday = firstWeekday
         self.monthsPerRow = max(1, monthsPerRow)
+        self.rules = rules
     }
 
-    /// The marks used without colours.
+    /// The marks the standard rules use without colours.
     public static let marks: [DayStatus: Character] = [.met: "✓", .partial: "◐", .none: "·"]
 
     /// A month's width: seven cells of two digits and a separator column, less the last separator.
@@ -107,21 +115,20 @@ public struct TextReport: Sendable {
     private func cell(_ day: Day, dayOfMonth: Int) -> String {
         let number = dayOfMonth < 10 ? " \(dayOfMonth)" : "\(dayOfMonth)"
         guard let total = report.total(on: day) else { return number + " " }
+        let presentation = rules.presentation(for: total)
         if colors {
-            return TextReport.colorCodes[total.status, default: ""] + number + "\u{1B}[0m "
+            return "\u{1B}[\(presentation.terminalStyle)m" + number + "\u{1B}[0m "
         }
-        return number + String(TextReport.marks[total.status, default: " "])
+        return number + String(presentation.mark)
     }
 
     private func legend() -> String {
         if colors {
-            return DayStatus.allCases.reversed().map {
-                TextReport.colorCodes[$0, default: ""] + "  " + "\u{1B}[0m " + TextReport.statusNames[$0, default: ""]
+            return rules.legend.map {
+                "\u{1B}[\($0.terminalStyle)m" + "  " + "\u{1B}[0m " + $0.label
             }.joined(separator: "  ")
         }
-        return DayStatus.allCases.reversed().map {
-            "\(TextReport.marks[$0, default: " "]) \(TextReport.statusNames[$0, default: ""])"
-        }.joined(separator: "  ")
+        return rules.legend.map { "\($0.mark) \($0.label)" }.joined(separator: "  ")
     }
 
     private func summary() -> [String] {
@@ -153,9 +160,4 @@ public struct TextReport: Sendable {
         "July", "August", "September", "October", "November", "December",
     ]
     static let weekdayNames = ["Su", "Mo", "Tu", "We", "Th", "Fr", "Sa"]
-    static let statusNames: [DayStatus: String] = [.met: "met", .partial: "partial", .none: "none"]
-    /// Background colours: green, red, gray, with a readable foreground.
-    static let colorCodes: [DayStatus: String] = [
-        .met: "\u{1B}[30;42m", .partial: "\u{1B}[97;41m", .none: "\u{1B}[97;100m",
-    ]
 }

@@ -8,7 +8,14 @@ extension StreakCalCommand {
             abstract: "Totals sessions per day, scores every day against the goal and prints the streaks.")
 
         enum Format: String, ExpressibleByArgument, CaseIterable {
-            case text, json
+            case text, json, csv, md, svg, html
+        }
+
+        /// The first column of month grids, as the CLI spells it.
+        enum FirstWeekday: String, ExpressibleByArgument, CaseIterable {
+            case sunday, monday, tuesday, wednesday, thursday, friday, saturday
+
+            var weekday: Weekday { Weekday.allCases[Self.allCases.firstIndex(of: self) ?? 0] }
         }
 
         @OptionGroup var calendar: CalendarOptions
@@ -25,12 +32,38 @@ extension StreakCalCommand {
         @Option(name: [.short, .long], help: "Write the report to this file (atomically) instead of standard output.")
         var output: String?
 
+        @Option(help: "The first column of month grids (text, md, svg, html).")
+        var firstWeekday: FirstWeekday = .sunday
+
+        @Option(help: ArgumentHelp("Fill colour of days that met the goal, #RRGGBB (svg, html, coloured text; default #1E8336).", valueName: "color"))
+        var metColor: String?
+
+        @Option(help: ArgumentHelp("Fill colour of days below the goal, #RRGGBB (svg, html, coloured text; default #D70015).", valueName: "color"))
+        var partialColor: String?
+
+        @Option(help: ArgumentHelp("Fill colour of days without points, #RRGGBB (svg, html, coloured text; default #6C6C70).", valueName: "color"))
+        var noneColor: String?
+
         func validate() throws {
             let first = try parseDay(from, option: "--from")
             let last = try parseDay(to, option: "--to")
             if let first, let last, first > last {
                 throw ValidationError("--from \(first) is after --to \(last).")
             }
+            _ = try presentationRules()
+        }
+
+        /// The standard presentation rules with the fills the colour options name.
+        func presentationRules() throws -> DayPresentationRules {
+            var rules = DayPresentationRules.standard
+            for (status, option, value) in [(DayStatus.met, "--met-color", metColor), (.partial, "--partial-color", partialColor), (.none, "--none-color", noneColor)] {
+                guard let value else { continue }
+                guard let color = RGBColor(hex: value) else {
+                    throw ValidationError("\(option) takes a colour #RRGGBB (or #RGB), not '\(value)'.")
+                }
+                rules = rules.filling(status, with: color)
+            }
+            return rules
         }
 
         func run() throws {
@@ -42,14 +75,24 @@ extension StreakCalCommand {
                 let window = StreakReport.window(
                     for: imported.sessions, goal: goal, from: try parseDay(from, option: "--from"), to: last)
                 let report = StreakReport(sessions: imported.sessions, goal: goal, window: window)
+                let rules = try presentationRules()
+                let firstWeekday = firstWeekday.weekday
                 let text: String
                 switch format {
                 case .text:
                     let colors = output == nil && isatty(STDOUT_FILENO) == 1
                         && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
-                    text = TextReport(report: report, colors: colors).render()
+                    text = TextReport(report: report, colors: colors, firstWeekday: firstWeekday, rules: rules).render()
                 case .json:
                     text = try JSONReport(report: report, diagnostics: imported.diagnostics).render()
+                case .csv:
+                    text = CSVReport(report: report).render()
+                case .md:
+                    text = MarkdownReport(report: report, rules: rules, firstWeekday: firstWeekday).render()
+                case .svg:
+                    text = SVGReport(report: report, rules: rules, firstWeekday: firstWeekday).render()
+                case .html:
+                    text = HTMLReport(report: report, sessions: imported.sessions, rules: rules, firstWeekday: firstWeekday).render()
                 }
                 let failed = calendar.printDiagnostics(imported.diagnostics)
                 try emit(text, to: output)

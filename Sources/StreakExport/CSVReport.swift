@@ -1,0 +1,67 @@
+public import Streaks
+
+/// A streak report as CSV: a header, then one row per day of the window.
+///
+/// The columns `date,points,sessions,status` are a contract (more may be added on the right). The
+/// text follows RFC 4180: lines end with CRLF (choose `.lf` for tools that want Unix lines; the last
+/// line ends too), and a field that holds a comma, a double quote, CR or LF is quoted, with its
+/// quotes doubled.
+///
+/// ```swift
+/// print(CSVReport(report: report, lineEnding: .lf).render(), terminator: "")
+/// // date,points,sessions,status
+/// // 2024-02-20,100,1,met
+/// // 2024-02-21,0,0,none
+/// // ...
+/// ```
+public struct CSVReport: Sendable {
+    /// How lines end.
+    public enum LineEnding: String, Hashable, Sendable, CaseIterable {
+        /// `\r\n`, as RFC 4180 says.
+        case crlf
+        /// `\n`.
+        case lf
+
+        var text: String { self == .crlf ? "\r\n" : "\n" }
+    }
+
+    /// The report to write.
+    public var report: StreakReport
+    /// How lines end; CRLF by default.
+    public var lineEnding: LineEnding
+
+    public init(report: StreakReport, lineEnding: LineEnding = .crlf) {
+        self.report = report
+        self.lineEnding = lineEnding
+    }
+
+    /// The header's fields.
+    public static let columns = ["date", "points", "sessions", "status"]
+
+    /// The CSV text, each line (the last too) ending with ``lineEnding``.
+    public func render() -> String {
+        var rows = [CSVReport.columns]
+        rows.reserveCapacity(report.days.count + 1)
+        for day in report.days {
+            rows.append([day.date.description, String(day.points), String(day.sessions), day.status.rawValue])
+        }
+        let end = lineEnding.text
+        return rows.map { $0.map(CSVReport.field).joined(separator: ",") + end }.joined()
+    }
+
+    /// `value` as one RFC 4180 field: unchanged, or in double quotes with its quotes doubled when it
+    /// holds a comma, a quote, CR or LF.
+    ///
+    /// ```swift
+    /// print(CSVReport.field("plain"))
+    /// print(CSVReport.field("a, \"b\""))
+    /// // Prints:
+    /// // plain
+    /// // "a, ""b"""
+    /// ```
+    public static func field(_ value: String) -> String {
+        let needsQuotes = value.unicodeScalars.contains { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" }
+        guard needsQuotes else { return value }
+        return "\"" + value.replacing("\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,96 @@
+import CalendarLayout
+public import Streaks
+
+/// A streak report as Markdown (GitHub-flavoured tables): a summary table, then a table per month.
+///
+/// Each day of the window carries its presentation's mark after the number (`✓` met, `◐` partial,
+/// `·` none with the standard rules); days of a month outside the window have none. Weeks begin on
+/// `firstWeekday`. Text from outside (the zone's name, rule labels and marks) is escaped, so a `|`
+/// cannot break a table.
+///
+/// ```swift
+/// print(MarkdownReport(report: report).render())
+/// // # Streak report
+/// //
+/// // | Figure | Value |
+/// // | --- | --- |
+/// // | Window | 2024-02-20 to 2024-02-29 (10 days) |
+/// // ...
+/// // | Su | Mo | Tu | We | Th | Fr | Sa |
+/// // | :-: | :-: | :-: | :-: | :-: | :-: | :-: |
+/// // ...
+/// // | 18 | 19 | 20 ✓ | 21 · | 22 · | 23 · | 24 ◐ |
+/// ```
+public struct MarkdownReport: Sendable {
+    /// The report to write.
+    public var report: StreakReport
+    /// How days look (only the marks and labels matter here).
+    public var rules: DayPresentationRules
+    /// The first column of each week.
+    public var firstWeekday: Weekday
+
+    public init(report: StreakReport, rules: DayPresentationRules = .standard, firstWeekday: Weekday = .sunday) {
+        self.report = report
+        self.rules = rules
+        self.firstWeekday = firstWeekday
+    }
+
+    /// The Markdown text, ending with a newline.
+    public func render() -> String {
+        var lines = ["# Streak report", "", "| Figure | Value |", "| --- | --- |"]
+        for row in ReportFigures(report).rows {
+            lines.append("| \(row.name) | \(MarkdownReport.escape(row.value)) |")
+        }
+        for month in report.months {
+            lines.append("")
+            lines.append("## \(CalendarNames.title(of: month))")
+            lines.append("")
+            lines.append(contentsOf: monthTable(month))
+        }
+        lines.append("")
+        let legend = rules.legend.map { "\(MarkdownReport.escape(String($0.mark))) \(MarkdownReport.escape($0.label))" }
+        lines.append("Marks: " + legend.joined(separator: ", ") + ".")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One month as table lines: weekday header, alignment row, one line per week.
+    public func monthTable(_ month: CalendarMonth) -> [String] {
+        let grid = MonthGrid(month: month, firstWeekday: firstWeekday, outOfMonthDays: .hidden)
+        let header = (0..<7).map { CalendarNames.weekdayAbbreviations[firstWeekday.advanced(by: $0).rawValue] }
+        var lines = ["| " + header.joined(separator: " | ") + " |", "|" + String(repeating: " :-: |", count: 7)]
+        for week in grid.weeks {
+            let cells = week.map { cell -> String in
+                guard cell.isInMonth else { return "" }
+                let number = String(cell.day.dayOfMonth)
+                guard let total = report.total(on: cell.day) else { return number }
+                let mark = rules.presentation(for: total).mark
+                return mark == " " ? number : "\(number) \(MarkdownReport.escape(String(mark)))"
+            }
+            lines.append("| " + cells.joined(separator: " | ") + " |")
+        }
+        return lines
+    }
+
+    /// `text` with the characters Markdown gives a meaning inside a table cell backslash-escaped
+    /// (emphasis, code, links, HTML, entities, cell breaks); line breaks become spaces.
+    ///
+    /// ```swift
+    /// print(MarkdownReport.escape("a|b *c* <d>"))
+    /// // Prints "a\|b \*c\* \<d\>"
+    /// ```
+    public static func escape(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "\\", "`", "*", "_", "[", "]", "<", ">", "|", "~", "&":
+                result.append("\\")
+                result.append(character)
+            case "\r", "\n":
+                result.append(" ")
+            default:
+                result.append(character)
+            }
+        }
+        return result
+    }
+}

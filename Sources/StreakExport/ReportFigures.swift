@@ -1,0 +1,74 @@
+import CalendarLayout
+import Streaks
+
+/// The figures every rich renderer shows (Markdown, SVG, HTML), in one wording.
+struct ReportFigures {
+    /// (name, value) pairs in reading order.
+    let rows: [(name: String, value: String)]
+
+    init(_ report: StreakReport) {
+        let goal = report.goal
+        let counts = report.statusCounts
+        let dayCount = report.days.count
+        rows = [
+            ("Window", "\(report.from) to \(report.to) (\(dayCount) \(dayCount == 1 ? "day" : "days"))"),
+            ("Goal", "\(goal.requiredPoints) \(goal.requiredPoints == 1 ? "point" : "points") a day"),
+            ("Time zone", goal.timeZone.identifier),
+            ("Day starts at", goal.dayStart.description),
+            ("Current streak", TextReport.describe(report.currentStreak)),
+            ("Longest streak", TextReport.describe(report.longestStreak)),
+            ("Days", "\(dayCount) (met \(counts[.met] ?? 0), partial \(counts[.partial] ?? 0), none \(counts[.none] ?? 0))"),
+            ("Points", "\(report.totalPoints) in \(report.totalSessions) \(report.totalSessions == 1 ? "session" : "sessions")"),
+        ]
+    }
+}
+
+extension StreakReport {
+    /// The months the window touches, in order.
+    var months: [CalendarMonth] {
+        guard !days.isEmpty else { return [] }
+        return Array(CalendarMonth(containing: from)...CalendarMonth(containing: to))
+    }
+}
+
+/// Names the renderers print.
+enum CalendarNames {
+    static let months = TextReport.monthNames
+    static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+    static let weekdayAbbreviations = TextReport.weekdayNames
+
+    /// "February 2024".
+    static func title(of month: CalendarMonth) -> String {
+        "\(months[month.month - 1]) \(month.year)"
+    }
+
+    /// "Tuesday, 20 February 2024".
+    static func long(_ day: Day) -> String {
+        let (year, month, dayOfMonth) = day.components
+        return "\(weekdays[day.weekday.rawValue]), \(dayOfMonth) \(months[month - 1]) \(year)"
+    }
+}
+
+/// Escaping for HTML and XML (SVG) text and attribute values.
+enum Markup {
+    /// `text` with `&`, `<`, `>`, `"` and `'` as character references: safe in text and in quoted attributes.
+    static func escape(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            // Control characters other than tab and line feed are not allowed in XML 1.0.
+            case "\t", "\n": result.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
+                result += "\u{FFFD}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}
