@@ -11,13 +11,6 @@ extension StreakCalCommand {
             case text, json, csv, md, svg, html
         }
 
-        /// The first column of month grids, as the CLI spells it.
-        enum FirstWeekday: String, ExpressibleByArgument, CaseIterable {
-            case sunday, monday, tuesday, wednesday, thursday, friday, saturday
-
-            var weekday: Weekday { Weekday.allCases[Self.allCases.firstIndex(of: self) ?? 0] }
-        }
-
         @OptionGroup var calendar: CalendarOptions
 
         @Option(help: "First day of the report, YYYY-MM-DD (default: the day of the earliest session).")
@@ -32,17 +25,7 @@ extension StreakCalCommand {
         @Option(name: [.short, .long], help: "Write the report to this file (atomically) instead of standard output.")
         var output: String?
 
-        @Option(help: "The first column of month grids (text, md, svg, html).")
-        var firstWeekday: FirstWeekday = .sunday
-
-        @Option(help: ArgumentHelp("Fill colour of days that met the goal, #RRGGBB (svg, html, coloured text; default #1E8336).", valueName: "color"))
-        var metColor: String?
-
-        @Option(help: ArgumentHelp("Fill colour of days below the goal, #RRGGBB (svg, html, coloured text; default #D70015).", valueName: "color"))
-        var partialColor: String?
-
-        @Option(help: ArgumentHelp("Fill colour of days without points, #RRGGBB (svg, html, coloured text; default #6C6C70).", valueName: "color"))
-        var noneColor: String?
+        @OptionGroup var presentation: PresentationOptions
 
         func validate() throws {
             let first = try parseDay(from, option: "--from")
@@ -50,20 +33,6 @@ extension StreakCalCommand {
             if let first, let last, first > last {
                 throw ValidationError("--from \(first) is after --to \(last).")
             }
-            _ = try presentationRules()
-        }
-
-        /// The standard presentation rules with the fills the colour options name.
-        func presentationRules() throws -> DayPresentationRules {
-            var rules = DayPresentationRules.standard
-            for (status, option, value) in [(DayStatus.met, "--met-color", metColor), (.partial, "--partial-color", partialColor), (.none, "--none-color", noneColor)] {
-                guard let value else { continue }
-                guard let color = RGBColor(hex: value) else {
-                    throw ValidationError("\(option) takes a colour #RRGGBB (or #RGB), not '\(value)'.")
-                }
-                rules = rules.filling(status, with: color)
-            }
-            return rules
         }
 
         func run() throws {
@@ -75,8 +44,8 @@ extension StreakCalCommand {
                 let window = StreakReport.window(
                     for: imported.sessions, goal: goal, from: try parseDay(from, option: "--from"), to: last)
                 let report = StreakReport(sessions: imported.sessions, goal: goal, window: window)
-                let rules = try presentationRules()
-                let firstWeekday = firstWeekday.weekday
+                let rules = try presentation.rules()
+                let firstWeekday = presentation.firstWeekday.weekday
                 let text: String
                 switch format {
                 case .text:

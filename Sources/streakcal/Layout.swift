@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import StreakCal
+
+extension StreakCalCommand {
+    struct Layout: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Prints month layouts: grids of weeks with cell frames for a width, optionally coloured by a calendar.")
+
+        enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, svg }
+        enum Mode: String, ExpressibleByArgument, CaseIterable { case month, week }
+
+        @Option(help: "The first month, YYYY-MM.")
+        var month: String
+
+        @Option(help: "How many months (or, with --mode week, weeks) to lay out, stacked top to bottom.")
+        var months: Int = 1
+
+        @Option(help: "month: whole months; week: one row, the week containing --date.")
+        var mode: Mode = .month
+
+        @Option(help: "With --mode week: a day in the first week, YYYY-MM-DD (default: the 1st of --month).")
+        var date: String?
+
+        @Option(help: "variable: 4 to 6 rows as the month needs; six: always 6.")
+        var rows: RowPolicy = .variable
+
+        @Flag(help: "Hide the days of neighbouring months (their cells keep their dates, with inMonth false).")
+        var hideOutOfMonth = false
+
+        @Option(help: "The width to lay out, in points: 7 columns that differ by at most one point.")
+        var width: Int = 350
+
+        @Option(help: "The height of each month's header, in points.")
+        var headerHeight: Int = LayoutMetrics.defaultHeaderHeight
+
+        @Option(help: "Output format.")
+        var format: Format = .text
+
+        @Option(name: [.short, .long], help: "Write the layout to this file (atomically) instead of standard output.")
+        var output: String?
+
+        @OptionGroup var presentation: PresentationOptions
+
+        @Option(help: ArgumentHelp("Colour the days by this calendar's (repeatable; - for standard input).", valueName: "file"))
+        var calendar: [String] = []
+
+        @Option(help: "With --calendar: points a day needs to count as met.")
+        var required: Int = 100
+
+        @Option(help: "With --calendar: IANA time zone of the days (default: the calendar's X-WR-TIMEZONE, else the system zone).")
+        var tz: String?
+
+        func validate() throws {
+            guard firstMonth != nil else { throw ValidationError("--month takes YYYY-MM, not '\(month)'.") }
+            guard (1...1200).contains(months) else { throw ValidationError("--months must be 1 to 1200, not \(months).") }
+            guard (7...100_000).contains(width) else { throw ValidationError("--width must be 7 to 100000 points, not \(width).") }
+            guard (0...10_000).contains(headerHeight) else { throw ValidationError("--header-height must be 0 to 10000, not \(headerHeight).") }
+            _ = try parseDay(date, option: "--date")
+        }
+
+        private var firstMonth: CalendarMonth? {
+            let parts = month.split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0].count == 4, parts[1].count == 2,
+                  let year = Int(parts[0]), let number = Int(parts[1]), (1...12).contains(number) else { return nil }
+            return CalendarMonth(year: year, month: number)
+        }
+
+        func run() throws {
+            try failing {
+                guard let first = firstMonth else { return }
+                let week = mode == .week ? (try parseDay(date, option: "--date") ?? first.firstDay) : nil
+                let layouts = LayoutExport.stacked(
+                    first: first, count: months, week: week,
+                    metrics: LayoutMetrics(width: width, headerHeight: headerHeight),
+                    firstWeekday: presentation.firstWeekday.weekday, rowPolicy: rows,
+                    outOfMonthDays: hideOutOfMonth ? .hidden : .shown)
+                var export = LayoutExport(layouts: layouts, rules: try presentation.rules())
+                var failed = false
+                if !calendar.isEmpty {
+                    // The calendar's days over exactly the laid-out range.
+                    let days = layouts.flatMap { $0.cells.map(\.day) }
+                    let window = (days.min() ?? first.firstDay)...(days.max() ?? first.firstDay)
+                    var arguments = calendar + ["--required", String(required)]
+                    if let tz { arguments += ["--tz", tz] }
+                    let options = try CalendarOptions.parse(arguments)
+                    let (imported, goal) = try options.load(from: window.lowerBound, through: window.upperBound)
+                    export.report = StreakReport(sessions: imported.sessions, goal: goal, window: window)
+                    failed = options.printDiagnostics(imported.diagnostics)
+                }
+                let text: String
+                switch format {
+                case .json: text = try export.json()
+                case .text: text = export.text()
+                case .svg: text = export.svg()
+                }
+                try emit(text, to: output)
+                if failed { throw ExitCode(1) }
+            }
+        }
+    }
+}
+
+extension RowPolicy: ExpressibleByArgument {}
