@@ -7,7 +7,7 @@ let package = Package(
     name: "StreakCalBenchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(path: ".."),
+        .package(name: "StreakCal", path: ".."),
         // Only the malloc interposer trait: the default traits also pull in a runtime interposer
         // package that this toolchain's package mirror does not carry.
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
@@ -16,8 +16,7 @@ let package = Package(
         .executableTarget(
             name: "LayoutBenchmarks",
             dependencies: [
-                // The root package's identity is its folder's name.
-                .product(name: "StreakCal", package: "main"),
+                .product(name: "StreakCal", package: "StreakCal"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/LayoutBenchmarks",
@@ -25,7 +24,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "LayoutQueryLoop",
-            dependencies: [.product(name: "StreakCal", package: "main")]
+            dependencies: [.product(name: "StreakCal", package: "StreakCal")]
         ),
     ]
 )

@@ -253,7 +253,7 @@ extension Libical {
     }
 
     /// The libical version the package is linked with, such as `3.0.16`.
-    static var version: String { String(cString: ICAL_VERSION) }
+    static var version: String { ICAL_VERSION }
 }
 
 extension Libical {
