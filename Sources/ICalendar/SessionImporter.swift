@@ -52,6 +52,9 @@ public struct SessionImporter: Sendable {
     public var pointsRule: PointsRule
     /// How far recurring events are expanded.
     public var expansion: RecurrenceExpansion
+    /// Parse components on every core (the default), or on the calling thread only; the results are
+    /// the same either way.
+    public var isParallel = true
 
     /// - Parameters:
     ///   - pointsRule: Where the points come from.
@@ -129,14 +132,15 @@ public struct SessionImporter: Sendable {
         return Array(data)
     }
 
-    /// Reads one input, one top-level component at a time.
+    /// Reads one input: cuts it into top-level components one at a time, parses and reads them with
+    /// libical in parallel (each tree stays on the thread that made it), and resolves them in input
+    /// order, so the result is the same whatever the thread timing.
     func importInput(_ bytes: [UInt8], file: String) -> CalendarImport {
+        _ = Libical.ready  // process-wide libical state, set up before any concurrency
         var cutter = ComponentCutter(scanner: ContentLineScanner(bytes: bytes, file: file), file: file)
-        var reader = ComponentReader(file: file, pointsProperty: pointsProperty)
         var resolver = SessionResolver(file: file, pointsRule: pointsRule)
         var declaredTimeZone: String?
-        var events: [(EventRecord, calendar: Int)] = []
-        var diagnostics: [Diagnostic] = []
+        var work: [(lines: ComponentLines, calendar: Int)] = []
 
         while let item = cutter.next() {
             switch item {
@@ -149,25 +153,30 @@ public struct SessionImporter: Sendable {
                     if !value.isEmpty { declaredTimeZone = value }
                 }
             case .component(let lines, let calendar):
-                guard lines.name == "VEVENT" || lines.name == "VTIMEZONE" else { continue }
-                guard let parsed = ParsedComponent(parsing: lines.icalendarText) else {
-                    diagnostics.append(Diagnostic(
-                        .error, .libical, at: lines.begin.location(file: file),
-                        "libical could not parse this \(lines.name); it is skipped", sourceLine: lines.begin.text))
-                    continue
-                }
-                let component = ComponentView(pointer: parsed.pointer)
-                if lines.name == "VEVENT" {
-                    events.append((reader.readEvent(component, lines: lines), calendar))
-                } else {
-                    _ = reader.locate(component, lines: lines)
-                    defineZone(component, lines: lines, file: file, calendar: calendar, resolver: &resolver, diagnostics: &diagnostics)
-                }
+                if lines.name == "VEVENT" || lines.name == "VTIMEZONE" { work.append((lines, calendar)) }
+            }
+        }
+
+        let parsed = ComponentParsing.parse(work, file: file, pointsProperty: pointsProperty, parallel: isParallel)
+        var events: [(record: EventRecord, calendar: Int)] = []
+        var diagnostics: [Diagnostic] = []
+        for (index, outcome) in parsed.outcomes.enumerated() {
+            let calendar = work[index].calendar
+            switch outcome {
+            case .event(let record):
+                events.append((record, calendar))
+            case .timeZone(let definition):
+                define(definition, lines: work[index].lines, file: file, calendar: calendar, resolver: &resolver, diagnostics: &diagnostics)
+            case .unparsable:
+                let begin = work[index].lines.begin
+                diagnostics.append(Diagnostic(
+                    .error, .libical, at: begin.location(file: file),
+                    "libical could not parse this \(work[index].lines.name); it is skipped", sourceLine: begin.text))
             }
         }
         // VTIMEZONEs may follow the events that use them: events are resolved once the input is read.
-        let sessions = resolver.sessions(from: events.map { ($0.0, $0.calendar) }, expansion: expansion)
-        let all = cutter.allDiagnostics + reader.diagnostics + diagnostics + resolver.diagnostics
+        let sessions = resolver.sessions(from: events, expansion: expansion)
+        let all = cutter.allDiagnostics + parsed.diagnostics + diagnostics + resolver.diagnostics
         var result = CalendarImport(
             sessions: sessions,
             diagnostics: Self.limited(Self.inSourceOrder(all), file: file),
@@ -177,11 +186,11 @@ public struct SessionImporter: Sendable {
         return result
     }
 
-    private func defineZone(
-        _ component: ComponentView, lines: ComponentLines, file: String, calendar: Int,
+    private func define(
+        _ definition: ZoneDefinition.Result?, lines: ComponentLines, file: String, calendar: Int,
         resolver: inout SessionResolver, diagnostics: inout [Diagnostic]
     ) {
-        guard let definition = ZoneDefinition.rules(from: component) else {
+        guard let definition else {
             diagnostics.append(Diagnostic(
                 .warning, .badTimeZone, at: lines.begin.location(file: file),
                 "VTIMEZONE without TZID; ignored", sourceLine: lines.begin.text))

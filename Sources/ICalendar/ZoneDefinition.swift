@@ -9,7 +9,7 @@ enum ZoneDefinition {
     /// Onsets per STANDARD or DAYLIGHT rule at most (a yearly rule to 2200 needs about 400).
     static let maximumOnsetsPerRule = 5_000
 
-    struct Result {
+    struct Result: Sendable {
         var timeZoneID: String
         var rules: TimeZoneRules
         var problems: [String]
