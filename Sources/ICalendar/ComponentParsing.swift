@@ -51,13 +51,21 @@ enum ComponentParsing {
         }
     }
 
+    /// Properties whose free text no session uses; a VEVENT's are not handed to libical (nor are its
+    /// VALARMs), which spares it most of a typical event's bytes. `CalendarWriter` still copies them.
+    static let unreadProperties: Set<String> = ["DESCRIPTION", "COMMENT", "X-ALT-DESC", "ATTACH"]
+
     /// Parses one component, reads it into Swift values and frees the tree.
     static func parse(_ lines: ComponentLines, reader: inout ComponentReader) -> Outcome {
+        if lines.name == "VEVENT" {
+            var needed = lines
+            needed.properties.removeAll { unreadProperties.contains($0.name) }
+            needed.children.removeAll()
+            guard let parsed = ParsedComponent(parsing: needed.icalendarText) else { return .unparsable }
+            return .event(reader.readEvent(ComponentView(pointer: parsed.pointer), lines: needed))
+        }
         guard let parsed = ParsedComponent(parsing: lines.icalendarText) else { return .unparsable }
         let component = ComponentView(pointer: parsed.pointer)
-        if lines.name == "VEVENT" {
-            return .event(reader.readEvent(component, lines: lines))
-        }
         _ = reader.locate(component, lines: lines)
         return .timeZone(ZoneDefinition.rules(from: component))
     }

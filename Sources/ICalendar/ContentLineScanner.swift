@@ -129,7 +129,7 @@ struct ContentLineScanner {
                 }
             }
             let text = decode(logical, line: firstLine)
-            let (name, valueColumn) = Self.split(text)
+            let (name, valueColumn) = Self.split(bytes: logical, text: text)
             return ContentLine(text: text, line: firstLine, name: name, valueColumn: valueColumn)
         }
     }
@@ -196,6 +196,36 @@ struct ContentLineScanner {
                 "input is not valid UTF-8 (first here); such lines are read as Latin-1 (ISO 8859-1)"))
         }
         return String(bytes.lazy.map { Character(Unicode.Scalar($0)) })
+    }
+
+    /// `split(_:)` on a line's UTF-8 bytes, which is what the scanner has: no per-character work.
+    static func split(bytes: [UInt8], text: String) -> (name: String, valueColumn: Int?) {
+        guard bytes.allSatisfy({ $0 < 0x80 }) || String(decoding: bytes, as: UTF8.self) == text else {
+            return split(text)  // read as Latin-1: the bytes are not the text's UTF-8
+        }
+        return bytes.withUnsafeBufferPointer { buffer in
+            var end = 0
+            while end < buffer.count, buffer[end] != 0x3A, buffer[end] != 0x3B { end += 1 }
+            var nameBytes = Array(buffer[..<end])
+            for index in nameBytes.indices where nameBytes[index] >= 0x61 && nameBytes[index] <= 0x7A {
+                nameBytes[index] -= 0x20
+            }
+            let name = String(decoding: nameBytes, as: UTF8.self)
+            var index = end
+            var inQuotes = false
+            if index < buffer.count, buffer[index] == 0x3B {
+                while index < buffer.count {
+                    let byte = buffer[index]
+                    if byte == 0x22 { inQuotes.toggle() } else if byte == 0x3A, !inQuotes { break }
+                    index += 1
+                }
+            }
+            guard index < buffer.count else { return (name, nil) }
+            // Columns count Unicode scalars: every byte that does not continue a UTF-8 sequence.
+            var column = 1
+            for byte in buffer[...index] where byte & 0xC0 != 0x80 { column += 1 }
+            return (name, column)
+        }
     }
 
     /// The uppercased name and the 1-based column of the value (after the first colon outside quotes).

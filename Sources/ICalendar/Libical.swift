@@ -72,9 +72,24 @@ struct PropertyView {
 
     /// The name as written (X- names included), uppercased.
     var name: String {
-        guard let name = icalproperty_get_property_name(pointer) else { return "" }
+        let kind = kind
+        if kind != ICAL_X_PROPERTY, let known = PropertyView.knownNames[Int(kind.rawValue)] {
+            return known
+        }
+        guard let name = icalproperty_get_x_name(pointer) ?? icalproperty_get_property_name(pointer) else { return "" }
         return String(cString: name).uppercased()
     }
+
+    /// The names of libical's property kinds, by raw value (libical's own strings are static).
+    private static let knownNames: [Int: String] = {
+        var names: [Int: String] = [:]
+        for raw in 0..<Int(ICAL_NO_PROPERTY.rawValue) {
+            if let name = icalproperty_kind_to_string(icalproperty_kind(rawValue: UInt32(raw))) {
+                names[raw] = String(cString: name)
+            }
+        }
+        return names
+    }()
 
     var isError: Bool { kind == ICAL_XLICERROR_PROPERTY }
 
