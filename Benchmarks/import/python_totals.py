@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Per-day totals with Python's icalendar (and recurring-ical-events): the Python side of the import
+benchmark (issue 5). Run it with the virtualenv that scripts/reference/python-env prints
+(icalendar 7.3.0, recurring-ical-events 3.8.2).
+
+    python_totals.py plain FILE --tz UTC --from 2015-01-01 --to 2024-12-31 [--out TOTALS.json]
+    python_totals.py recurrence FILE --tz UTC --from 2015-01-01 --to 2024-12-31 [--out TOTALS.json]
+
+The job is the one `streakcal report --format json --points x-points` does, for these generated
+workloads: every VEVENT (plain: as written, no recurrence; recurrence: expanded with
+recurring-ical-events over the window) is a session on the report zone's local date of its start,
+worth its X-POINTS (a non-negative integer, surrounding spaces allowed, else 0); STATUS:CANCELLED
+occurrences do not count; days outside --from..--to are dropped. Floating times are wall times in
+the report zone. Prints (or writes) {"from", "to", "timeZone", "days": {"YYYY-MM-DD": [points,
+sessions]}} with only the days that have sessions, keys sorted.
+
+`plain` refuses inputs with RRULE, RDATE or RECURRENCE-ID (it does not expand them, so its totals
+would not be the same job); use `recurrence` for those. The recurrence mode expands from two days
+before --from to three days after --to, so that any zone's local day is covered, then keeps the
+days of the window (the same margin as scripts/reference).
+
+This is deliberately the straightforward use of the libraries (the work a user's script would do),
+not the corrections scripts/reference applies for edge cases the generated workloads avoid.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import re
+import sys
+from collections import defaultdict
+from zoneinfo import ZoneInfo
+
+import icalendar
+
+_POINTS = re.compile(r"^ *([0-9]+) *$")
+MARGIN_BEFORE = dt.timedelta(days=2)
+MARGIN_AFTER = dt.timedelta(days=3)
+
+
+def x_points(raw) -> int:
+    if raw is None:
+        return 0
+    if isinstance(raw, list):
+        raw = raw[0]
+    match = _POINTS.match(str(raw))
+    return int(match.group(1)) if match else 0
+
+
+def local_day(start, zone: ZoneInfo) -> dt.date:
+    if not isinstance(start, dt.datetime):
+        return start  # DATE: its own day in any zone
+    if start.tzinfo is None:
+        return start.date()  # floating: a wall time in the report zone
+    return start.astimezone(zone).date()
+
+
+def cancelled(component) -> bool:
+    return str(component.get("STATUS", "")).strip().upper() == "CANCELLED"
+
+
+def plain_sessions(data: bytes):
+    """(start, X-POINTS) of every VEVENT, parsed with icalendar alone."""
+    for calendar in icalendar.Calendar.from_ical(data, multiple=True):
+        for event in calendar.walk("VEVENT"):
+            for name in ("RRULE", "RDATE", "RECURRENCE-ID"):
+                if name in event:
+                    raise SystemExit(f"python_totals plain: VEVENT {event.get('UID')} has {name}; "
+                                     "use the recurrence mode")
+            if "DTSTART" not in event or cancelled(event):
+                continue
+            yield event["DTSTART"].dt, event.get("X-POINTS")
+
+
+def recurring_sessions(data: bytes, first: dt.date, last: dt.date):
+    """(start, X-POINTS) of every occurrence between the margins, by recurring-ical-events."""
+    import recurring_ical_events
+    for calendar in icalendar.Calendar.from_ical(data, multiple=True):
+        for occurrence in recurring_ical_events.of(calendar).between(
+                first - MARGIN_BEFORE, last + MARGIN_AFTER):
+            if cancelled(occurrence):
+                continue
+            yield occurrence["DTSTART"].dt, occurrence.get("X-POINTS")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("mode", choices=("plain", "recurrence"))
+    parser.add_argument("file")
+    parser.add_argument("--tz", default="UTC")
+    parser.add_argument("--from", dest="first", required=True, type=dt.date.fromisoformat)
+    parser.add_argument("--to", dest="last", required=True, type=dt.date.fromisoformat)
+    parser.add_argument("--out", help="write the totals here instead of standard output")
+    args = parser.parse_args(argv)
+
+    zone = ZoneInfo(args.tz)
+    with open(args.file, "rb") as f:
+        data = f.read()
+    if args.mode == "plain":
+        sessions = plain_sessions(data)
+    else:
+        sessions = recurring_sessions(data, args.first, args.last)
+    totals = defaultdict(lambda: [0, 0])
+    for start, points in sessions:
+        day = local_day(start, zone)
+        if args.first <= day <= args.last:
+            total = totals[day.isoformat()]
+            total[0] += x_points(points)
+            total[1] += 1
+    result = {"from": args.first.isoformat(), "to": args.last.isoformat(), "timeZone": args.tz,
+              "days": dict(sorted(totals.items()))}
+    text = json.dumps(result, separators=(",", ":")) + "\n"
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
