@@ -7,7 +7,7 @@ struct StreakCalCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "streakcal",
         abstract: "Scores each day's activity in iCalendar files against a points goal.",
-        subcommands: [Report.self, Sessions.self, Annotate.self, Layout.self],
+        subcommands: [Report.self, Sessions.self, Annotate.self, Layout.self, Batch.self],
         defaultSubcommand: Report.self)
 }
 

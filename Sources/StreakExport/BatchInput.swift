@@ -1,0 +1,243 @@
+import Foundation
+public import ICalendar
+
+/// One calendar of a batch: where it comes from and the name its report gets.
+///
+/// ```swift
+/// let inputs = BatchInput.discover(["exports", "extra/work.ics"])
+/// print(inputs.map(\.outputName))
+/// // Prints "["exports__2023__home", "exports__2023__work", "exports__home", "extra__work"]"
+/// ```
+public struct BatchInput: Sendable {
+    /// Where the calendar's bytes are.
+    public enum Content: Sendable {
+        /// A file, read when its turn comes.
+        case file(path: String)
+        /// Bytes already in memory.
+        case source(CalendarSource)
+        /// An input that is known to fail, such as a folder that cannot be listed.
+        case unreadable(reason: String)
+    }
+
+    /// The input as the user knows it: the path as found (a folder argument joined with the path
+    /// inside it), or the source's name.
+    public var name: String
+    /// The name its report gets, without extension: one file name, never `.`, `..`, hidden, or
+    /// with a path separator, and unique in the batch (ignoring case).
+    public var outputName: String
+    /// Where the bytes are.
+    public var content: Content
+
+    public init(name: String, outputName: String, content: Content) {
+        self.name = name
+        self.outputName = outputName
+        self.content = content
+    }
+}
+
+extension BatchInput {
+    /// The calendars named by `paths`, in order, each named once: a file as it is (whatever its
+    /// extension), a folder as its `*.ics` files (any case) at any depth, sorted by path.
+    ///
+    /// Symbolic links are followed, except a link to a folder that contains it; a folder already
+    /// visited is not entered again, so links never make the walk loop. A path that does not exist, and a folder that cannot be listed, become
+    /// inputs that fail with the reason. Output names come from ``outputNames(for:reserving:)``.
+    ///
+    /// - Parameters:
+    ///   - paths: Files and folders.
+    ///   - reserving: Output file names (with extension) the reports must not take, compared
+    ///     ignoring case, such as `summary.json`.
+    ///   - fileExtension: The extension the reports will have, for the comparison with `reserving`.
+    public static func discover(_ paths: [String], reserving: Set<String> = [], fileExtension: String = "") -> [BatchInput] {
+        var walk = CalendarWalk()
+        for path in paths { walk.add(path) }
+        let names = outputNames(for: walk.found.map(\.name), reserving: reserving, fileExtension: fileExtension)
+        return zip(walk.found, names).map { BatchInput(name: $0.name, outputName: $1, content: $0.content) }
+    }
+
+    /// Calendars already in memory, in order, named after their sources.
+    public static func sources(_ sources: [CalendarSource], reserving: Set<String> = [], fileExtension: String = "") -> [BatchInput] {
+        let names = outputNames(for: sources.map(\.name), reserving: reserving, fileExtension: fileExtension)
+        return zip(sources, names).map { BatchInput(name: $0.name, outputName: $1, content: .source($0)) }
+    }
+
+    /// Readable, safe and distinct report names for input paths.
+    ///
+    /// Each name is the path relative to the folder all inputs share, without a `.ics` extension,
+    /// its folders joined with `__`; characters other than letters, digits and `-_.+@,` become `_`,
+    /// as does a leading dot, so a name is one plain file name inside the output folder. A name
+    /// already taken (ignoring case) gets `-2`, `-3`, ...
+    ///
+    /// ```swift
+    /// print(BatchInput.outputNames(for: ["cals/a/x.ics", "cals/b/x.ics", "cals/b/X.ICS", "cals/../..ics"]))
+    /// // Prints "["cals__a__x", "cals__b__x", "cals__b__X-2", "_"]"
+    /// ```
+    public static func outputNames(for paths: [String], reserving: Set<String> = [], fileExtension: String = "") -> [String] {
+        let base = FileManager.default.currentDirectoryPath
+        let components = paths.map { lexicalComponents(of: $0, relativeTo: base) }
+        // The folders every input shares; a single input keeps only its file name.
+        var shared = components.first.map { Array($0.dropLast()) } ?? []
+        for path in components.dropFirst() {
+            let folders = path.dropLast()
+            var count = 0
+            while count < shared.count, count < folders.count, shared[count] == folders[count] { count += 1 }
+            shared.removeLast(shared.count - count)
+        }
+        let stems = components.map { path -> String in
+            var relative = Array(path.dropFirst(shared.count))
+            if let last = relative.last, last.lowercased().hasSuffix(".ics"), last.count > 4 {
+                relative[relative.count - 1] = String(last.dropLast(4))
+            }
+            return safeFileName(relative.map(sanitized).joined(separator: "__"))
+        }
+        return distinct(stems, reserving: reserving, suffix: fileExtension.isEmpty ? "" : "." + fileExtension)
+    }
+
+    /// `stems` with `-2`, `-3`, ... added to each that an earlier one (or `reserving`) already
+    /// takes, comparing `stem + suffix` ignoring case.
+    static func distinct(_ stems: [String], reserving: Set<String>, suffix: String) -> [String] {
+        var taken = Set(reserving.map { $0.lowercased() })
+        return stems.map { stem in
+            var name = stem
+            var counter = 1
+            while !taken.insert((name + suffix).lowercased()).inserted {
+                counter += 1
+                name = "\(stem)-\(counter)"
+            }
+            return name
+        }
+    }
+
+    /// The path's components after making it absolute and resolving `.` and `..` by text.
+    static func lexicalComponents(of path: String, relativeTo base: String) -> [String] {
+        let absolute = path.hasPrefix("/") ? path : base + "/" + path
+        var components: [String] = []
+        for part in absolute.split(separator: "/", omittingEmptySubsequences: true) {
+            switch part {
+            case ".": continue
+            case "..": if !components.isEmpty { components.removeLast() }
+            default: components.append(String(part))
+            }
+        }
+        return components
+    }
+
+    /// A path component with every character outside letters, digits and `-_.+@,` replaced by `_`.
+    static func sanitized(_ component: String) -> String {
+        String(component.map { character -> Character in
+            let allowed = character.isLetter || character.isNumber || "-_.+@,".contains(character)
+            return allowed && character.unicodeScalars.allSatisfy({ !$0.properties.isWhitespace }) ? character : "_"
+        })
+    }
+
+    /// Longest name kept, in UTF-8 bytes: room for a collision counter, the extension and
+    /// `AtomicFile`'s temporary name (a dot, a UUID and `.tmp`) within 255 bytes.
+    static let maximumNameBytes = 150
+
+    /// `name` as one file name that is neither empty, hidden, `.` nor `..`, and not too long.
+    static func safeFileName(_ name: String) -> String {
+        var result = Substring(name)
+        var prefix = ""
+        while result.first == "." {
+            result = result.dropFirst()
+            prefix += "_"
+        }
+        var safe = prefix + result
+        if safe.isEmpty { safe = "calendar" }
+        while safe.utf8.count > maximumNameBytes { safe.removeLast() }
+        return safe
+    }
+}
+
+/// A walk over files and folders that finds each calendar once and never loops.
+struct CalendarWalk {
+    var found: [(name: String, content: BatchInput.Content)] = []
+    /// Files and folders seen, by device and inode.
+    private var seenFiles: Set<FileIdentity> = []
+    private var seenFolders: Set<FileIdentity> = []
+    /// Paths seen that could not be identified (they do not exist), as written.
+    private var seenMissing: Set<String> = []
+
+    struct FileIdentity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// Adds a path the user named: a file whatever its extension, a folder walked for `*.ics`.
+    mutating func add(_ path: String) {
+        guard let (identity, isFolder) = Self.identify(path) else {
+            if seenMissing.insert(path).inserted {
+                let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
+                found.append((path, .unreadable(reason: "cannot read \(path): \(reason)")))
+            }
+            return
+        }
+        if isFolder {
+            enter(path, identity: identity)
+        } else if seenFiles.insert(identity).inserted {
+            found.append((path, .file(path: path)))
+        }
+    }
+
+    /// Walks a folder: its `*.ics` files and its folders, in sorted order, depth first.
+    private mutating func enter(_ folder: String, identity: FileIdentity) {
+        guard seenFolders.insert(identity).inserted else { return }
+        let entries: [String]
+        do {
+            entries = try FileManager.default.contentsOfDirectory(atPath: folder)
+        } catch {
+            found.append((folder, .unreadable(reason: "cannot list \(folder): \(Self.reason(error))")))
+            return
+        }
+        for entry in entries.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            let path = folder.hasSuffix("/") ? folder + entry : folder + "/" + entry
+            let isCalendar = entry.lowercased().hasSuffix(".ics")
+            guard let (identity, isFolder) = Self.identify(path) else {
+                // A dangling link or a file that vanished: worth reporting only if it looks like a calendar.
+                if isCalendar, seenMissing.insert(path).inserted {
+                    found.append((path, .unreadable(reason: "cannot read \(path): a broken link or a vanished file")))
+                }
+                continue
+            }
+            if isFolder {
+                if Self.isLink(path), Self.leadsUp(from: folder, to: path) { continue }
+                enter(path, identity: identity)
+            } else if isCalendar, seenFiles.insert(identity).inserted {
+                found.append((path, .file(path: path)))
+            }
+        }
+    }
+
+    /// Whether `path` is a symbolic link.
+    static func isLink(_ path: String) -> Bool {
+        var information = stat()
+        return lstat(path, &information) == 0 && (information.st_mode & S_IFMT) == S_IFLNK
+    }
+
+    /// Whether the folder `link` leads to contains `folder` (or is it): a link that makes a loop.
+    static func leadsUp(from folder: String, to link: String) -> Bool {
+        guard let here = realPath(folder), let target = realPath(link) else { return true }
+        return here == target || here.hasPrefix(target.hasSuffix("/") ? target : target + "/")
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The file's identity and whether it is a folder, following links; `nil` if it cannot be reached.
+    static func identify(_ path: String) -> (FileIdentity, isFolder: Bool)? {
+        var information = stat()
+        guard stat(path, &information) == 0 else { return nil }
+        let identity = FileIdentity(device: UInt64(information.st_dev), inode: UInt64(information.st_ino))
+        return (identity, (information.st_mode & S_IFMT) == S_IFDIR)
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        if let cocoa = error as? CocoaError, let underlying = cocoa.underlying as? POSIXError {
+            return String(cString: strerror(underlying.code.rawValue))
+        }
+        return (error as NSError).localizedDescription
+    }
+}

@@ -1,0 +1,299 @@
+public import Foundation
+public import ICalendar
+
+/// Reports for many calendars at once: one report per calendar, in parallel, and a summary.
+///
+/// Each calendar is read, scored and rendered by one worker from start to end (its libical trees
+/// never leave that worker), at most `jobs` at a time; results come back in input order whatever
+/// the timing. A calendar that cannot be read fails alone: the others are still reported.
+///
+/// ```swift
+/// let batch = BatchReport(paths: ["exports"], settings: ReportSettings(timeZone: "UTC"), format: .json, jobs: 4)
+/// let summary = try batch.write(to: "reports")
+/// print(summary.files.map { "\($0.input) \($0.output ?? "-") \($0.daysMet ?? 0)" })
+/// // Prints "["exports/home.ics home.json 12", "exports/work.ics work.json 30"]"
+/// ```
+public struct BatchReport: Sendable {
+    /// The calendars, in the order their results are given.
+    public let inputs: [BatchInput]
+    /// The report options every calendar is scored with.
+    public let settings: ReportSettings
+    /// The format of each report.
+    public let format: ReportFormat
+    /// How many calendars are worked on at once (at least 1; at most the processors run at once).
+    public let jobs: Int
+    /// Whether a calendar with a warning or an error counts as failed (its report is still written).
+    public let strict: Bool
+    /// Whether results carry elapsed times; without, the same inputs give the same summary, byte for byte.
+    public let recordsElapsedTime: Bool
+    /// The instant "today" is taken from for every calendar, in seconds since 1970.
+    public let now: Int64
+
+    /// The summary's file name in the output folder; no report takes it.
+    public static let summaryFileName = "summary.json"
+
+    /// A batch over inputs already named; their output names are made safe and distinct again.
+    public init(
+        inputs: [BatchInput], settings: ReportSettings = ReportSettings(), format: ReportFormat = .text,
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, strict: Bool = false,
+        recordsElapsedTime: Bool = true, now: Int64? = nil
+    ) {
+        let names = BatchInput.distinct(
+            inputs.map { BatchInput.safeFileName(BatchInput.sanitized($0.outputName)) },
+            reserving: [Self.summaryFileName], suffix: "." + format.fileExtension)
+        self.inputs = zip(inputs, names).map { BatchInput(name: $0.name, outputName: $1, content: $0.content) }
+        self.settings = settings
+        self.format = format
+        self.jobs = max(1, jobs)
+        self.strict = strict
+        self.recordsElapsedTime = recordsElapsedTime
+        self.now = now ?? ReportSettings.now()
+    }
+
+    /// A batch over files and folders (see ``BatchInput/discover(_:reserving:fileExtension:)``).
+    public init(
+        paths: [String], settings: ReportSettings = ReportSettings(), format: ReportFormat = .text,
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, strict: Bool = false,
+        recordsElapsedTime: Bool = true, now: Int64? = nil
+    ) {
+        self.init(
+            inputs: BatchInput.discover(paths, reserving: [Self.summaryFileName], fileExtension: format.fileExtension),
+            settings: settings, format: format, jobs: jobs, strict: strict, recordsElapsedTime: recordsElapsedTime, now: now)
+    }
+
+    /// A batch over calendars in memory.
+    public init(
+        sources: [CalendarSource], settings: ReportSettings = ReportSettings(), format: ReportFormat = .text,
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, strict: Bool = false,
+        recordsElapsedTime: Bool = true, now: Int64? = nil
+    ) {
+        self.init(
+            inputs: BatchInput.sources(sources, reserving: [Self.summaryFileName], fileExtension: format.fileExtension),
+            settings: settings, format: format, jobs: jobs, strict: strict, recordsElapsedTime: recordsElapsedTime, now: now)
+    }
+
+    /// The file name of an input's report in the output folder.
+    public func outputFileName(of input: BatchInput) -> String {
+        input.outputName + "." + format.fileExtension
+    }
+
+    /// Writes each calendar's report into `directory` (created if need be), then `summary.json`;
+    /// every file is written atomically. Returns the summary.
+    ///
+    /// A calendar that fails is recorded in the summary and gets no report; only a folder that
+    /// cannot be created, or a summary that cannot be written, throws (after every report).
+    ///
+    /// - Parameter progress: Called after each calendar (and once before the first), one call at a time.
+    public func write(to directory: String, progress: (@Sendable (BatchProgress) -> Void)? = nil) throws(AtomicFile.WriteError) -> BatchSummary {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            let exists = FileManager.default.fileExists(atPath: directory)
+            throw AtomicFile.WriteError(path: directory, reason: exists ? "not a folder" : "cannot create the folder")
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let results = run(writingTo: directory, progress: progress).map(\.result)
+        var summary = BatchSummary(format: format, files: results)
+        if recordsElapsedTime { summary.elapsedSeconds = Self.seconds(clock.now - start) }
+        try AtomicFile.write(try summary.json(), to: URL(fileURLWithPath: directory).appendingPathComponent(Self.summaryFileName).path)
+        return summary
+    }
+
+    /// Every calendar's report, rendered but not written, in input order; each result's `output`
+    /// is the file name the report would get.
+    public func render(progress: (@Sendable (BatchProgress) -> Void)? = nil) -> [RenderedReport] {
+        run(writingTo: nil, progress: progress)
+    }
+
+    /// ``write(to:progress:)`` without blocking a task of the caller's: the work runs on Dispatch's threads.
+    public func write(to directory: String, progress: (@Sendable (BatchProgress) -> Void)? = nil) async throws(AtomicFile.WriteError) -> BatchSummary {
+        let outcome: Result<BatchSummary, AtomicFile.WriteError> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: Result { () throws(AtomicFile.WriteError) in try self.write(to: directory, progress: progress) })
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// ``render(progress:)`` without blocking a task of the caller's: the work runs on Dispatch's threads.
+    public func render(progress: (@Sendable (BatchProgress) -> Void)? = nil) async -> [RenderedReport] {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: self.render(progress: progress)) }
+        }
+    }
+
+    /// One calendar: read, score, render, and write if there is a folder. Runs in one worker.
+    public func report(_ input: BatchInput, writingTo directory: String? = nil) -> RenderedReport {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var result = BatchFileResult(input: input.name)
+        var text: String?
+        do {
+            let importer = settings.importer(now: now)
+            let imported: CalendarImport
+            switch input.content {
+            case .file(let path): imported = try importer.importCalendar(path: path)
+            case .source(let source): imported = importer.importCalendars([source])
+            case .unreadable(let reason): throw BatchFailure(description: reason)
+            }
+            let scored = settings.scored(imported, now: now)
+            result.record(scored)
+            let rendered = try settings.render(scored, as: format)
+            let fileName = outputFileName(of: input)
+            if let directory {
+                try AtomicFile.write(rendered, to: URL(fileURLWithPath: directory).appendingPathComponent(fileName).path)
+            } else {
+                text = rendered
+            }
+            result.output = fileName
+            let serious = result.diagnostics.errors + result.diagnostics.warnings
+            if strict, serious > 0 {
+                result.error = "\(serious) \(serious == 1 ? "problem" : "problems") in the input (strict)"
+            }
+        } catch {
+            result.error = String(describing: error)
+        }
+        if recordsElapsedTime { result.elapsedSeconds = Self.seconds(clock.now - start) }
+        return RenderedReport(result: result, text: text)
+    }
+
+    /// Runs every input on at most `jobs` workers; results in input order.
+    private func run(writingTo directory: String?, progress: (@Sendable (BatchProgress) -> Void)?) -> [RenderedReport] {
+        let count = inputs.count
+        let ledger = BatchLedger(count: count, progress: progress)
+        guard count > 0 else { return [] }
+        // libical's process-wide set-up happens on its first parse: do one before any concurrency.
+        _ = settings.importer(now: now).importCalendar(text: Self.primer, fileName: "<primer>")
+        ledger.start()
+        DispatchQueue.concurrentPerform(iterations: min(jobs, count)) { _ in
+            while let index = ledger.claim() {
+                ledger.finish(index, with: report(inputs[index], writingTo: directory))
+            }
+        }
+        return ledger.results()
+    }
+
+    /// A one-event calendar, parsed once before the workers start.
+    static let primer = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:primer\r\nDTSTART:20240101T000000Z\r\nDTEND:20240101T010000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+
+    /// A duration in seconds, to the millisecond.
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return ((Double(seconds) + Double(attoseconds) / 1e18) * 1000).rounded() / 1000
+    }
+}
+
+/// A calendar's report as text (when not written) with its figures.
+public struct RenderedReport: Sendable {
+    /// The figures, and the error if the calendar failed.
+    public var result: BatchFileResult
+    /// The report, when the batch does not write files and the calendar did not fail.
+    public var text: String?
+
+    public init(result: BatchFileResult, text: String?) {
+        self.result = result
+        self.text = text
+    }
+}
+
+/// How far a batch has got.
+///
+/// ```swift
+/// let progress = BatchProgress(completed: 30, total: 120, failed: 1, elapsed: .seconds(3))
+/// print(progress.filesPerSecond, progress.estimatedTimeRemaining)
+/// // Prints "Optional(10.0) Optional(9.0 seconds)"
+/// ```
+public struct BatchProgress: Hashable, Sendable {
+    /// Calendars done (reported or failed).
+    public var completed: Int
+    /// Calendars in the batch.
+    public var total: Int
+    /// Calendars failed so far.
+    public var failed: Int
+    /// Time since the first calendar started.
+    public var elapsed: Duration
+
+    public init(completed: Int, total: Int, failed: Int, elapsed: Duration) {
+        self.completed = completed
+        self.total = total
+        self.failed = failed
+        self.elapsed = elapsed
+    }
+
+    /// Calendars per second so far; `nil` before any is done.
+    public var filesPerSecond: Double? {
+        let seconds = BatchReport.seconds(elapsed)
+        guard completed > 0, seconds > 0 else { return nil }
+        return Double(completed) / seconds
+    }
+
+    /// The time the rest should take at the rate so far; `nil` before any is done.
+    public var estimatedTimeRemaining: Duration? {
+        guard let rate = filesPerSecond else { return nil }
+        return .milliseconds(Int64((Double(total - completed) / rate * 1000).rounded()))
+    }
+}
+
+/// A calendar that could not be reported.
+struct BatchFailure: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// The workers' shared state: the next input to take, results by index, and progress.
+///
+/// An `NSLock` (a pthread mutex) guards it rather than `Synchronization.Mutex`: on Linux the
+/// latter waits in the kernel (a priority-inheritance futex), where ThreadSanitizer cannot see the
+/// hand-over, and reports false races whenever two workers contend.
+final class BatchLedger: @unchecked Sendable {
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var next = 0
+    private var finished: [RenderedReport?]
+    private var completed = 0
+    private var failed = 0
+    private var started: ContinuousClock.Instant
+
+    private let progress: (@Sendable (BatchProgress) -> Void)?
+    private let clock = ContinuousClock()
+    private let count: Int
+
+    init(count: Int, progress: (@Sendable (BatchProgress) -> Void)?) {
+        self.count = count
+        self.progress = progress
+        self.finished = Array(repeating: nil, count: count)
+        self.started = clock.now
+    }
+
+    /// Starts the clock and reports that nothing is done yet.
+    func start() {
+        lock.withLock {
+            started = clock.now
+            progress?(BatchProgress(completed: 0, total: count, failed: 0, elapsed: .zero))
+        }
+    }
+
+    /// The next input for a worker, or `nil` when all are taken.
+    func claim() -> Int? {
+        lock.withLock {
+            guard next < count else { return nil }
+            defer { next += 1 }
+            return next
+        }
+    }
+
+    /// Stores a result and reports progress (under the lock, so reports arrive in order).
+    func finish(_ index: Int, with report: RenderedReport) {
+        lock.withLock {
+            finished[index] = report
+            completed += 1
+            if report.result.error != nil { failed += 1 }
+            progress?(BatchProgress(completed: completed, total: count, failed: failed, elapsed: clock.now - started))
+        }
+    }
+
+    /// The results in input order.
+    func results() -> [RenderedReport] {
+        lock.withLock { finished.compactMap { $0 } }
+    }
+}

@@ -1,0 +1,239 @@
+import Foundation
+public import ICalendar
+public import Streaks
+
+/// What a batch did with each calendar, in input order, as `summary.json` and as a table.
+///
+/// The JSON keys are a contract: `format`, `files` (each ``BatchFileResult``), `totals` (`files`,
+/// `failed`, `sessions`, `points`, `daysMet`) and `elapsedSeconds` (`null` without timings).
+///
+/// ```swift
+/// print(summary.table(), terminator: "")
+/// // FILE                 SESSIONS  DAYS MET  CURRENT  LONGEST  DIAGNOSTICS  ERROR
+/// // tutorial-sample.ics         5         3        0        2  1 warning
+/// // missing.ics                 -         -        -        -  -            cannot read missing.ics: no such file
+/// // 2 files, 1 failed
+/// ```
+public struct BatchSummary: Hashable, Sendable {
+    /// The format of the reports.
+    public var format: ReportFormat
+    /// One result per calendar, in input order.
+    public var files: [BatchFileResult]
+    /// The whole batch's wall time, when timed.
+    public var elapsedSeconds: Double?
+
+    public init(format: ReportFormat, files: [BatchFileResult], elapsedSeconds: Double? = nil) {
+        self.format = format
+        self.files = files
+        self.elapsedSeconds = elapsedSeconds
+    }
+
+    /// The calendars that failed: unreadable, unwritable, or with problems under `strict`.
+    public var failed: [BatchFileResult] { files.filter { $0.error != nil } }
+
+    /// The JSON text, pretty-printed with keys sorted, ending with a newline.
+    public func json() throws(AtomicFile.WriteError) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
+        } catch {
+            throw AtomicFile.WriteError(path: BatchReport.summaryFileName, reason: "cannot encode the summary: \(error)")
+        }
+    }
+
+    /// A table of the calendars, one line each, and a line of totals.
+    public func table() -> String {
+        let header = ["FILE", "SESSIONS", "DAYS MET", "CURRENT", "LONGEST", "DIAGNOSTICS", "ERROR"]
+        let rows = files.map { file -> [String] in
+            let figure = { (value: Int?) in value.map(String.init) ?? "-" }
+            return [
+                file.input, figure(file.sessions), figure(file.daysMet),
+                figure(file.currentStreak?.length), figure(file.longestStreak?.length),
+                file.sessions == nil ? "-" : file.diagnostics.description, file.error ?? "",
+            ]
+        }
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        let numeric: Set<Int> = [1, 2, 3, 4]
+        var text = ""
+        for row in all {
+            var cells: [String] = []
+            for column in row.indices {
+                let cell = row[column]
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                if column == row.count - 1 {
+                    cells.append(cell)
+                } else {
+                    cells.append(numeric.contains(column) ? padding + cell : cell + padding)
+                }
+            }
+            var line = cells.joined(separator: "  ")
+            while line.last == " " { line.removeLast() }
+            text += line + "\n"
+        }
+        let failures = failed.count
+        text += "\(files.count) \(files.count == 1 ? "file" : "files"), \(failures) failed"
+        if let elapsedSeconds { text += ", in \(String(format: "%.2f", elapsedSeconds)) s" }
+        return text + "\n"
+    }
+}
+
+extension BatchSummary: Codable {
+    private enum CodingKeys: String, CodingKey { case format, files, totals, elapsedSeconds }
+
+    /// The sums over the calendars that did not fail to read.
+    private struct Totals: Codable {
+        var files: Int
+        var failed: Int
+        var sessions: Int
+        var points: Int
+        var daysMet: Int
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            format: try container.decode(ReportFormat.self, forKey: .format),
+            files: try container.decode([BatchFileResult].self, forKey: .files),
+            elapsedSeconds: try container.decodeIfPresent(Double.self, forKey: .elapsedSeconds))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(format, forKey: .format)
+        try container.encode(files, forKey: .files)
+        try container.encode(
+            Totals(
+                files: files.count, failed: failed.count,
+                sessions: files.reduce(0) { $0 + ($1.sessions ?? 0) },
+                points: files.reduce(0) { $0.addingReportingOverflow($1.points ?? 0).overflow ? Int.max : $0 + ($1.points ?? 0) },
+                daysMet: files.reduce(0) { $0 + ($1.daysMet ?? 0) }),
+            forKey: .totals)
+        try container.encode(elapsedSeconds, forKey: .elapsedSeconds)
+    }
+}
+
+/// What happened to one calendar of a batch.
+///
+/// The figures are `null` when the calendar could not be read; `error` says why a calendar failed
+/// (it may also be set beside the figures, for a report that could not be written, or for problems
+/// under `strict`).
+public struct BatchFileResult: Hashable, Sendable {
+    /// The input as the user knows it.
+    public var input: String
+    /// The report's file name in the output folder, when written (or, without writing, when rendered).
+    public var output: String?
+    /// Sessions in the report's window.
+    public var sessions: Int?
+    /// Points in the report's window.
+    public var points: Int?
+    /// Days in the report's window.
+    public var days: Int?
+    /// Days that met the goal.
+    public var daysMet: Int?
+    /// The streak that reaches the report's last day (or the day before, while it is open).
+    public var currentStreak: Streak?
+    /// The longest streak in the window.
+    public var longestStreak: Streak?
+    /// The calendar's diagnostics, by severity.
+    public var diagnostics: DiagnosticCounts
+    /// Why the calendar failed, if it did.
+    public var error: String?
+    /// The time this calendar took, when timed.
+    public var elapsedSeconds: Double?
+
+    public init(input: String) {
+        self.input = input
+        self.diagnostics = DiagnosticCounts()
+    }
+
+    /// Takes the figures of a scored calendar.
+    mutating func record(_ scored: ScoredCalendar) {
+        let report = scored.report
+        sessions = report.totalSessions
+        points = report.totalPoints
+        days = report.days.count
+        daysMet = report.statusCounts[.met] ?? 0
+        currentStreak = report.currentStreak
+        longestStreak = report.longestStreak
+        diagnostics = DiagnosticCounts(scored.imported.diagnostics)
+    }
+}
+
+extension BatchFileResult: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case input, output, sessions, points, days, daysMet, currentStreak, longestStreak, diagnostics, error, elapsedSeconds
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(input: try container.decode(String.self, forKey: .input))
+        output = try container.decodeIfPresent(String.self, forKey: .output)
+        sessions = try container.decodeIfPresent(Int.self, forKey: .sessions)
+        points = try container.decodeIfPresent(Int.self, forKey: .points)
+        days = try container.decodeIfPresent(Int.self, forKey: .days)
+        daysMet = try container.decodeIfPresent(Int.self, forKey: .daysMet)
+        currentStreak = try container.decodeIfPresent(Streak.self, forKey: .currentStreak)
+        longestStreak = try container.decodeIfPresent(Streak.self, forKey: .longestStreak)
+        diagnostics = try container.decode(DiagnosticCounts.self, forKey: .diagnostics)
+        error = try container.decodeIfPresent(String.self, forKey: .error)
+        elapsedSeconds = try container.decodeIfPresent(Double.self, forKey: .elapsedSeconds)
+    }
+
+    /// Every key, `null` where there is no value, so each entry has the same shape.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(input, forKey: .input)
+        try container.encode(output, forKey: .output)
+        try container.encode(sessions, forKey: .sessions)
+        try container.encode(points, forKey: .points)
+        try container.encode(days, forKey: .days)
+        try container.encode(daysMet, forKey: .daysMet)
+        try container.encode(currentStreak, forKey: .currentStreak)
+        try container.encode(longestStreak, forKey: .longestStreak)
+        try container.encode(diagnostics, forKey: .diagnostics)
+        try container.encode(error, forKey: .error)
+        try container.encode(elapsedSeconds, forKey: .elapsedSeconds)
+    }
+}
+
+/// How many diagnostics of each severity a calendar has.
+///
+/// ```swift
+/// print(DiagnosticCounts(errors: 1, warnings: 2, notes: 0))
+/// // Prints "1 error, 2 warnings"
+/// ```
+public struct DiagnosticCounts: Hashable, Sendable, Codable {
+    public var errors: Int
+    public var warnings: Int
+    public var notes: Int
+
+    public init(errors: Int = 0, warnings: Int = 0, notes: Int = 0) {
+        self.errors = errors
+        self.warnings = warnings
+        self.notes = notes
+    }
+
+    /// Counts `diagnostics` by severity.
+    public init(_ diagnostics: [Diagnostic]) {
+        self.init()
+        for diagnostic in diagnostics {
+            switch diagnostic.severity {
+            case .error: errors += 1
+            case .warning: warnings += 1
+            case .note: notes += 1
+            }
+        }
+    }
+}
+
+extension DiagnosticCounts: CustomStringConvertible {
+    /// "1 error, 2 warnings, 1 note", leaving out zeros; "none" for none.
+    public var description: String {
+        let parts = [(errors, "error"), (warnings, "warning"), (notes, "note")]
+            .filter { $0.0 > 0 }
+            .map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }
+        return parts.isEmpty ? "none" : parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+public import ICalendar
+public import Streaks
+
+/// The formats a report can be rendered in, as `streakcal report --format` and `batch --format` name them.
+///
+/// ```swift
+/// print(ReportFormat.md.fileExtension)
+/// // Prints "md"
+/// ```
+public enum ReportFormat: String, Hashable, Sendable, Codable, CaseIterable {
+    case text, json, csv, md, svg, html
+
+    /// The extension of a file in this format, without the dot (`txt` for text).
+    public var fileExtension: String {
+        switch self {
+        case .text: "txt"
+        case .json: "json"
+        case .csv: "csv"
+        case .md: "md"
+        case .svg: "svg"
+        case .html: "html"
+        }
+    }
+}
+
+/// Everything that turns a calendar into a report, as the report options say it: where points
+/// come from, the goal, the window and how days look.
+///
+/// ```swift
+/// var settings = ReportSettings(requiredPoints: 60, pointsRule: .minutes, timeZone: "Europe/Berlin")
+/// settings.to = Day(year: 2024, month: 2, day: 29)
+/// let scored = settings.scored(try settings.importer().importCalendar(path: "runs.ics"))
+/// print(scored.report.longestStreak.length)
+/// // Prints "2"
+/// ```
+public struct ReportSettings: Sendable {
+    /// Points a day needs to count as met (at least 1).
+    public var requiredPoints: Int
+    /// Where the points come from.
+    public var pointsRule: PointsRule
+    /// The IANA zone of the days; `nil`: the calendar's `X-WR-TIMEZONE`, else the system zone.
+    public var timeZone: String?
+    /// When a day begins.
+    public var dayStart: DayStart
+    /// The first day of the report; `nil`: the day of the earliest session.
+    public var from: Day?
+    /// The last day of the report; `nil`: today in the report's zone.
+    public var to: Day?
+    /// Most instances one recurrence rule may add.
+    public var maximumInstancesPerRule: Int
+    /// How days look (Markdown, SVG, HTML, text legend).
+    public var rules: DayPresentationRules
+    /// The first column of month grids.
+    public var firstWeekday: Weekday
+
+    public init(
+        requiredPoints: Int = 100, pointsRule: PointsRule = .xPoints, timeZone: String? = nil,
+        dayStart: DayStart = .midnight, from: Day? = nil, to: Day? = nil,
+        maximumInstancesPerRule: Int = RecurrenceExpansion.defaultMaximumInstancesPerRule,
+        rules: DayPresentationRules = .standard, firstWeekday: Weekday = .sunday
+    ) {
+        self.requiredPoints = requiredPoints
+        self.pointsRule = pointsRule
+        self.timeZone = timeZone
+        self.dayStart = dayStart
+        self.from = from
+        self.to = to
+        self.maximumInstancesPerRule = maximumInstancesPerRule
+        self.rules = rules
+        self.firstWeekday = firstWeekday
+    }
+
+    /// The importer for these settings: recurring events expanded over the report's window.
+    ///
+    /// - Parameter now: The instant "today" is taken from, in seconds since 1970 (default: now).
+    public func importer(now: Int64? = nil) -> SessionImporter {
+        let now = now ?? Self.now()
+        // The report zone is known only after reading (X-WR-TIMEZONE); today in UTC plus a day is
+        // later than today anywhere, and the report drops what lies after its last day.
+        let expansion = RecurrenceExpansion(
+            from: from, through: to ?? Day(daysSince1970: Int((Double(now) / 86_400).rounded(.down)) + 1),
+            maximumInstancesPerRule: maximumInstancesPerRule)
+        return SessionImporter(pointsRule: pointsRule, expansion: expansion)
+    }
+
+    /// Scores an import: works out the zone and the goal, reads floating times in that zone, and
+    /// totals the window, exactly as `streakcal report` does.
+    ///
+    /// - Parameter now: The instant "today" is taken from, in seconds since 1970 (default: now).
+    public func scored(_ imported: CalendarImport, now: Int64? = nil) -> ScoredCalendar {
+        let now = now ?? Self.now()
+        var diagnostics = imported.diagnostics
+        let zoneName: String
+        if let timeZone {
+            zoneName = timeZone
+        } else if let declared = imported.declaredTimeZone, TimeZone(identifier: declared) != nil {
+            zoneName = declared
+        } else {
+            zoneName = TimeZone.current.identifier
+            if let declared = imported.declaredTimeZone, let location = imported.sessions.first?.source {
+                diagnostics.append(Diagnostic(
+                    .warning, .unknownTimeZone, at: SourceLocation(file: location.file, line: 1),
+                    "X-WR-TIMEZONE \"\(declared)\" is not an IANA time zone; the report uses \(zoneName)"))
+            }
+        }
+        let zone = TimeZoneRules(identifier: zoneName) ?? .utc
+        let goal = StreakGoal(requiredPoints: requiredPoints, timeZone: zone, dayStart: dayStart)
+        var result = imported.readingFloatingTimes(in: zone)
+        result.diagnostics = diagnostics
+        let window = StreakReport.window(
+            for: result.sessions, goal: goal, from: from, to: to ?? goal.day(containing: now))
+        return ScoredCalendar(imported: result, report: StreakReport(sessions: result.sessions, goal: goal, window: window))
+    }
+
+    /// Renders a scored calendar in `format` with these settings' presentation (text without colours).
+    public func render(_ scored: ScoredCalendar, as format: ReportFormat) throws -> String {
+        let report = scored.report
+        switch format {
+        case .text: return TextReport(report: report, firstWeekday: firstWeekday, rules: rules).render()
+        case .json: return try JSONReport(report: report, diagnostics: scored.imported.diagnostics).render()
+        case .csv: return CSVReport(report: report).render()
+        case .md: return MarkdownReport(report: report, rules: rules, firstWeekday: firstWeekday).render()
+        case .svg: return SVGReport(report: report, rules: rules, firstWeekday: firstWeekday).render()
+        case .html: return HTMLReport(report: report, sessions: scored.imported.sessions, rules: rules, firstWeekday: firstWeekday).render()
+        }
+    }
+
+    static func now() -> Int64 {
+        Int64(Date().timeIntervalSince1970.rounded(.down))
+    }
+}
+
+/// A calendar scored against a goal: its sessions (floating times read in the report's zone), every
+/// diagnostic, and the report over the window.
+public struct ScoredCalendar: Sendable {
+    /// The import, with floating times read in the report's zone and the zone's own diagnostics added.
+    public var imported: CalendarImport
+    /// The days, the streaks and the totals.
+    public var report: StreakReport
+
+    public init(imported: CalendarImport, report: StreakReport) {
+        self.imported = imported
+        self.report = report
+    }
+}

@@ -1,0 +1,173 @@
+import ArgumentParser
+import Foundation
+import StreakCal
+
+extension StreakCalCommand {
+    struct Batch: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Writes one report per calendar file into a folder, in parallel, and a summary.",
+            discussion: """
+                Folders are searched at any depth for *.ics files (any case), in sorted order; a file \
+                named on its own is read whatever its extension. Each report is named after its input's \
+                path relative to the folder the inputs share (folders joined with __, -2, -3, ... on a \
+                clash), and every file is written atomically. DIR also gets summary.json; the table \
+                goes to standard output. A file that cannot be read fails alone: the exit status is 1 \
+                once all the others are done. Content problems count as diagnostics (failures with --strict).
+                """)
+
+        @Argument(help: "iCalendar files and folders (searched at any depth for *.ics).")
+        var paths: [String]
+
+        @Option(help: ArgumentHelp("The folder the reports and summary.json go to (created if need be).", valueName: "dir"))
+        var out: String
+
+        @Option(help: "How many files to work on at once, at most one per processor (default: the number of processors).")
+        var jobs: Int?
+
+        @Option(help: "Format of each report.")
+        var format: ReportFormat = .text
+
+        @Option(help: "Points a day needs to count as met.")
+        var required: Int = 100
+
+        @Option(help: "Where points come from: x-points (a property), minutes (length), count (1 per session).")
+        var points: PointsOption = .xPoints
+
+        @Option(help: "The property that carries points, with --points x-points.")
+        var pointsProperty: String = "X-POINTS"
+
+        @Option(help: "IANA time zone of every report (default: each calendar's X-WR-TIMEZONE, else the system zone).")
+        var tz: String?
+
+        @Option(help: "When a day begins, HH:MM: with 04:00, 00:00 to 03:59 belongs to the previous day.")
+        var dayStart: String = "00:00"
+
+        @Option(help: "First day of each report, YYYY-MM-DD (default: the day of its earliest session).")
+        var from: String?
+
+        @Option(help: "Last day of each report, YYYY-MM-DD (default: today in its zone).")
+        var to: String?
+
+        @Option(help: "Most instances one recurrence rule may add to a report's window.")
+        var maxInstances: Int = RecurrenceExpansion.defaultMaximumInstancesPerRule
+
+        @Flag(help: "Count a file with any warning or error as failed (its report is still written).")
+        var strict = false
+
+        @Flag(help: "Leave elapsed times out of summary.json and the table, so the same inputs give the same bytes.")
+        var noTimings = false
+
+        @OptionGroup var presentation: PresentationOptions
+
+        func validate() throws {
+            guard !paths.isEmpty else { throw ValidationError("Name at least one iCalendar file or folder.") }
+            guard !paths.contains("-") else { throw ValidationError("batch reads files and folders, not standard input (-).") }
+            guard !out.isEmpty else { throw ValidationError("--out needs a folder.") }
+            if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs).") }
+            guard required >= 1 else { throw ValidationError("--required must be at least 1, not \(required).") }
+            guard maxInstances >= 1 else { throw ValidationError("--max-instances must be at least 1, not \(maxInstances).") }
+            guard DayStart(dayStart) != nil else { throw ValidationError("--day-start takes HH:MM from 00:00 to 23:59, not '\(dayStart)'.") }
+            if let tz, TimeZone(identifier: tz) == nil { throw ValidationError("--tz: unknown time zone '\(tz)'; use an IANA name such as Europe/Berlin.") }
+            guard pointsProperty.range(of: #"^[A-Za-z0-9-]+$"#, options: .regularExpression) != nil else {
+                throw ValidationError("--points-property takes a property name such as X-POINTS, not '\(pointsProperty)'.")
+            }
+            let first = try parseDay(from, option: "--from")
+            let last = try parseDay(to, option: "--to")
+            if let first, let last, first > last {
+                throw ValidationError("--from \(first) is after --to \(last).")
+            }
+        }
+
+        func run() throws {
+            try failing { try runBatch() }
+        }
+
+        private func runBatch() throws {
+            let settings = ReportSettings(
+                requiredPoints: required, pointsRule: pointsRule, timeZone: tz,
+                dayStart: DayStart(dayStart) ?? .midnight,
+                from: try parseDay(from, option: "--from"), to: try parseDay(to, option: "--to"),
+                maximumInstancesPerRule: maxInstances,
+                rules: try presentation.rules(), firstWeekday: presentation.firstWeekday.weekday)
+            let batch = BatchReport(
+                paths: paths, settings: settings, format: format,
+                jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, strict: strict,
+                recordsElapsedTime: !noTimings)
+            if batch.inputs.isEmpty {
+                StandardError.print("streakcal: warning: no *.ics files in \(paths.joined(separator: ", "))")
+            }
+            let bar = isatty(STDERR_FILENO) == 1 ? ProgressBar() : nil
+            var progress: (@Sendable (BatchProgress) -> Void)?
+            if let bar { progress = { bar.show($0) } }
+            let summary: BatchSummary
+            do {
+                summary = try batch.write(to: out, progress: progress)
+            } catch {
+                bar?.clear()
+                throw CommandFailure(error.description)
+            }
+            FileHandle.standardOutput.write(Data(summary.table().utf8))
+            let failures = summary.failed.count
+            if failures > 0 {
+                StandardError.print("streakcal: error: \(failures) of \(summary.files.count) \(summary.files.count == 1 ? "file" : "files") failed")
+                throw ExitCode(1)
+            }
+        }
+
+        private var pointsRule: PointsRule {
+            switch points {
+            case .xPoints: .property(pointsProperty.uppercased())
+            case .minutes: .minutes
+            case .count: .count
+            }
+        }
+    }
+}
+
+extension ReportFormat: ExpressibleByArgument {}
+
+/// A one-line progress bar on standard error: files done / total, rate and time left.
+///
+/// The batch calls it one call at a time; the lock only makes that visible to the compiler.
+final class ProgressBar: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lastDrawn: ContinuousClock.Instant?  // Guarded by `lock`.
+    private let clock = ContinuousClock()
+    static let width = 24
+
+    /// Draws `progress`, at most ten times a second (always the first and the last time).
+    func show(_ progress: BatchProgress) {
+        let now = clock.now
+        let due = lock.withLock { () -> Bool in
+            let finished = progress.completed == progress.total
+            guard finished || lastDrawn.map({ now - $0 >= .milliseconds(100) }) ?? true else { return false }
+            lastDrawn = now
+            return true
+        }
+        guard due else { return }
+        if progress.completed == progress.total {
+            clear()
+            return
+        }
+        let filled = progress.total == 0 ? 0 : Self.width * progress.completed / progress.total
+        var line = "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: Self.width - filled) + "]"
+        line += " \(progress.completed)/\(progress.total) files"
+        if progress.failed > 0 { line += ", \(progress.failed) failed" }
+        if let rate = progress.filesPerSecond { line += String(format: "  %.1f files/s", rate) }
+        if let left = progress.estimatedTimeRemaining { line += "  \(Self.clockTime(left)) left" }
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+    }
+
+    /// Erases the bar.
+    func clear() {
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+
+    /// "0:07", "12:30", "1:02:03".
+    static func clockTime(_ duration: Duration) -> String {
+        let total = max(0, Int(duration.components.seconds))
+        let (hours, minutes, seconds) = (total / 3600, total / 60 % 60, total % 60)
+        let tail = String(format: "%02d", seconds)
+        return hours > 0 ? "\(hours):" + String(format: "%02d", minutes) + ":" + tail : "\(minutes):" + tail
+    }
+}

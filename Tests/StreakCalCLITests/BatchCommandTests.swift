@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+
+/// A folder of calendars for `streakcal batch`, removed when the test ends.
+private final class BatchFolder {
+    let root: URL
+
+    /// `in/` holds nested calendars, a name clash with the summary, crafted names, a file that is
+    /// not a calendar, and a link back to `in/` itself.
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("batch-cli-\(UUID().uuidString)")
+        let files = [
+            "in/a/x.ics": "tutorial-sample.ics",
+            "in/b/x.ics": "folding.ics",
+            "in/b/deep/Bad.ICS": "bad-properties.ics",
+            "in/..ics": "all-day-events.ics",
+            "in/..\\..\\evil.ics": "encoding-utf8-bom.ics",
+            "in/.hidden.ics": "line-endings-lf.ics",
+            "in/summary.ics": "several-vcalendars.ics",
+            "in/notes.txt": "folding.ics",
+        ]
+        for (path, name) in files {
+            let target = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: fixture(name), toPath: target.path)
+        }
+        try FileManager.default.createSymbolicLink(atPath: path("in/b/deep/loop"), withDestinationPath: "../..")
+    }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
+
+    func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+
+    /// The files of a folder, sorted.
+    func listing(_ relative: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: path(relative)).sorted()
+    }
+
+    func contents(_ relative: String) throws -> Data {
+        try Data(contentsOf: root.appendingPathComponent(relative))
+    }
+}
+
+/// The report options every run uses: UTC days up to a fixed last day.
+private let reportOptions = ["--tz", "UTC", "--to", "2024-12-31"]
+
+@Suite("streakcal batch")
+struct BatchCommandTests {
+    @Test("Nested folders, a clash, crafted names and a missing file: every report, the failure recorded, exit status 1")
+    func mixed() throws {
+        let folder = try BatchFolder()
+        let missing = folder.path("in/missing.ics")
+        let result = try streakcal(["batch", folder.path("in"), missing, "--out", folder.path("out"), "--format", "json", "--jobs", "2"] + reportOptions)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("streakcal: error: 1 of 8 files failed"))
+        #expect(!result.standardError.contains("\r"), "no progress bar without a terminal")
+
+        let outputs = [
+            "___.._evil", "_", "_hidden", "a__x", "b__deep__Bad", "b__x", "summary-2",
+        ].map { $0 + ".json" }
+        #expect(try folder.listing("out") == (outputs + ["summary.json"]).sorted())
+        // Nothing was written beside the output folder, and nothing outside the root.
+        #expect(try folder.listing("") == ["in", "out"])
+
+        let summary = try jsonObject(String(decoding: try folder.contents("out/summary.json"), as: UTF8.self))
+        let files = try #require(summary["files"] as? [[String: Any]])
+        #expect(files.map { $0["input"] as? String } == [
+            "in/..\\..\\evil.ics", "in/..ics", "in/.hidden.ics", "in/a/x.ics", "in/b/deep/Bad.ICS", "in/b/x.ics", "in/summary.ics", "in/missing.ics",
+        ].map(folder.path))
+        #expect(files.map { $0["output"] as? String } == outputs.map(Optional.some) + [nil])
+
+        // Each report is what `streakcal report` prints for that file alone, and the summary's figures are its figures.
+        for file in files.dropLast() {
+            let input = try #require(file["input"] as? String)
+            let output = try #require(file["output"] as? String)
+            let single = try streakcal(["report", input, "--format", "json"] + reportOptions)
+            #expect(String(decoding: try folder.contents("out/" + output), as: UTF8.self) == single.standardOutput, "\(input)")
+            let report = try jsonObject(single.standardOutput)
+            let totals = try #require(report["totals"] as? [String: Int])
+            #expect(file["sessions"] as? Int == totals["sessions"], "\(input)")
+            #expect(file["daysMet"] as? Int == totals["daysMet"], "\(input)")
+            #expect(file["points"] as? Int == totals["points"], "\(input)")
+            #expect((file["currentStreak"] as? [String: Any])?["length"] as? Int == (report["currentStreak"] as? [String: Any])?["length"] as? Int)
+            #expect((file["longestStreak"] as? [String: Any])?["length"] as? Int == (report["longestStreak"] as? [String: Any])?["length"] as? Int)
+            let severities = (report["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["severity"] as? String }
+            #expect(file["diagnostics"] as? [String: Int] == [
+                "errors": severities.filter { $0 == "error" }.count,
+                "warnings": severities.filter { $0 == "warning" }.count,
+                "notes": severities.filter { $0 == "note" }.count,
+            ], "\(input)")
+            #expect(file["error"] is NSNull)
+            #expect(file["elapsedSeconds"] is Double)
+        }
+        // The figures themselves, for the files whose numbers the other tests know.
+        #expect(files[3]["sessions"] as? Int == 5)
+        #expect(files[3]["daysMet"] as? Int == 3)
+        #expect((files[3]["longestStreak"] as? [String: Any])?["length"] as? Int == 2)
+        #expect(files[4]["diagnostics"] as? [String: Int] == ["errors": 1, "warnings": 5, "notes": 0])
+
+        let failure = try #require(files.last)
+        #expect(failure["error"] as? String == "cannot read \(missing): no such file")
+        #expect(failure["sessions"] is NSNull)
+        #expect(failure["output"] is NSNull)
+        let totals = try #require(summary["totals"] as? [String: Int])
+        #expect(totals["files"] == 8)
+        #expect(totals["failed"] == 1)
+        #expect(totals["sessions"] == files.reduce(0) { $0 + ($1["sessions"] as? Int ?? 0) })
+
+        // The table: a header, one line per file in input order, the totals.
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.count == 10)
+        #expect(lines.first?.split(separator: " ") == ["FILE", "SESSIONS", "DAYS", "MET", "CURRENT", "LONGEST", "DIAGNOSTICS", "ERROR"])
+        #expect(lines[4].hasPrefix(folder.path("in/a/x.ics")))
+        #expect(lines[4].hasSuffix("5         3        0        2  1 warning"))
+        #expect(lines[8].hasSuffix("cannot read \(missing): no such file"))
+        #expect(lines[9].hasPrefix("8 files, 1 failed, in "))
+    }
+
+    @Test("One worker or two: the same reports, summary and table, byte for byte")
+    func deterministic() throws {
+        let folder = try BatchFolder()
+        var runs: [CommandResult] = []
+        for jobs in ["1", "2"] {
+            runs.append(try streakcal([
+                "batch", folder.path("in"), fixture("tutorial-sample.ics"), fixture("recurring-weekly-across-dst.ics"),
+                folder.path("in/gone.ics"), "--out", folder.path("out\(jobs)"), "--format", "svg", "--jobs", jobs, "--no-timings",
+            ] + reportOptions))
+        }
+        #expect(runs.map(\.status) == [1, 1])
+        #expect(runs[0].standardOutput == runs[1].standardOutput)
+        #expect(runs[0].standardOutput.hasSuffix("10 files, 1 failed\n"))
+        let names = try folder.listing("out1")
+        #expect(names.count == 10)
+        #expect(try folder.listing("out2") == names)
+        for name in names {
+            #expect(try folder.contents("out1/" + name) == folder.contents("out2/" + name), "\(name)")
+        }
+        let summary = String(decoding: try folder.contents("out1/summary.json"), as: UTF8.self)
+        #expect(!summary.contains(#""elapsedSeconds" : 0"#))
+        #expect(summary.contains(#""elapsedSeconds" : null"#))
+    }
+
+    @Test("All files good: exit status 0, reports complete, no temporary files", arguments: ["text", "csv", "md", "html"])
+    func success(format: String) throws {
+        let folder = try BatchFolder()
+        let result = try streakcal(["batch", folder.path("in/a"), folder.path("in/b"), "--out", folder.path("out"), "--format", format] + reportOptions)
+        #expect(result.status == 0)
+        let ext = format == "text" ? "txt" : format
+        #expect(try folder.listing("out") == ["a__x.\(ext)", "b__deep__Bad.\(ext)", "b__x.\(ext)", "summary.json"])
+        // Each report is whole: the same bytes `report` writes for the file.
+        let single = try streakcal(["report", folder.path("in/a/x.ics"), "--format", format] + reportOptions)
+        #expect(try folder.contents("out/a__x.\(ext)") == Data(single.standardOutput.utf8))
+    }
+
+    @Test("--strict: files with problems fail, their reports are still written")
+    func strict() throws {
+        let folder = try BatchFolder()
+        let result = try streakcal(["batch", folder.path("in/b"), "--out", folder.path("out"), "--strict"] + reportOptions)
+        #expect(result.status == 1)
+        #expect(try folder.listing("out") == ["deep__Bad.txt", "summary.json", "x.txt"])
+        #expect(result.standardOutput.contains("6 problems in the input (strict)"))
+        #expect(result.standardError.contains("2 of 2 files failed"))
+    }
+
+    @Test("Usage errors and an output folder that is a file")
+    func errors() throws {
+        let folder = try BatchFolder()
+        for arguments in [["--jobs", "0"], ["--required", "0"], ["--from", "2024-03-01", "--to", "2024-02-01"], ["--day-start", "25:00"]] {
+            let result = try streakcal(["batch", folder.path("in"), "--out", folder.path("out")] + arguments)
+            #expect(result.status == 64, "\(arguments)")
+        }
+        #expect(try streakcal(["batch", "-", "--out", folder.path("out")]).status == 64)
+        #expect(try streakcal(["batch", folder.path("in")]).status == 64)
+        let blocked = try streakcal(["batch", folder.path("in/a"), "--out", folder.path("in/notes.txt")] + reportOptions)
+        #expect(blocked.status == 1)
+        #expect(blocked.standardError.contains("streakcal: error: cannot write \(folder.path("in/notes.txt")): not a folder"))
+    }
+}

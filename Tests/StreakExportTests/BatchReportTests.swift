@@ -1,0 +1,319 @@
+import Foundation
+import ICalendar
+import StreakExport
+import Streaks
+import Testing
+
+private let batchFixtures = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures")
+
+private func batchFixture(_ name: String) -> String {
+    batchFixtures.appendingPathComponent(name).path
+}
+
+/// A fresh folder under the temporary directory, removed after `body`.
+private func withTemporaryFolder<T>(_ body: (URL) throws -> T) throws -> T {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("batch-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    return try body(folder)
+}
+
+/// Writes `files` (relative path → fixture name) under `folder`.
+private func populate(_ folder: URL, _ files: [String: String]) throws {
+    for (path, fixture) in files {
+        let target = folder.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: batchFixture(fixture), toPath: target.path)
+    }
+}
+
+private func source(_ fixture: String, named name: String? = nil) throws -> CalendarSource {
+    CalendarSource(name: name ?? fixture, bytes: Array(try Data(contentsOf: URL(fileURLWithPath: batchFixture(fixture)))))
+}
+
+/// The report options the tests use: UTC days, a fixed last day.
+private let settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 12, day: 31))
+
+/// A name that stays in its folder: one component, not hidden, not `.` or `..`.
+private func isPlainFileName(_ name: String) -> Bool {
+    !name.isEmpty && !name.contains("/") && !name.contains("\0") && !name.hasPrefix(".") && name != ".." && name.utf8.count <= 200
+}
+
+@Suite("Batch output names")
+struct BatchOutputNameTests {
+    @Test("Names are the path below the shared folder, folders joined with __, .ics dropped", arguments: [
+        ([String](), [String]()),
+        (["/data/cals/run.ics"], ["run"]),
+        (["/data/cals/a/x.ics", "/data/cals/b/x.ics"], ["a__x", "b__x"]),
+        (["/data/cals/a/x.ics", "/data/cals/b/x.ics", "/data/cals/b/X.ICS"], ["a__x", "b__x", "b__X-2"]),
+        (["/data/cals/x.ics", "/data/cals/x.ics", "/data/cals/x-2.ics"], ["x", "x-2", "x-2-2"]),
+        (["/data/one/run.ics", "/data/two/deep/run.Ics", "/data/two/notes.txt"], ["one__run", "two__deep__run", "two__notes.txt"]),
+        (["/data/cals/../cals/./a.ics", "/data/cals/b.ics"], ["a", "b"]),
+    ])
+    func names(paths: [String], expected: [String]) {
+        #expect(BatchInput.outputNames(for: paths) == expected)
+    }
+
+    @Test("Crafted names become plain file names", arguments: [
+        ("/in/..ics", "_"), ("/in/...ics", "__"), ("/in/.hidden.ics", "_hidden"), ("/in/.ics", "_ics"),
+        ("/in/a b\\c:d\u{7}\n.ics", "a_b_c_d__"), ("/in/λόγος.ics", "λόγος"), ("/in/../../..", "calendar"),
+        ("/in/" + String(repeating: "long", count: 100) + ".ics", String(repeating: "long", count: 37) + "lo"),
+    ])
+    func crafted(path: String, expected: String) {
+        #expect(BatchInput.outputNames(for: [path]) == [expected])
+    }
+
+    @Test("Names of inputs from anywhere stay inside the output folder, distinct")
+    func anywhere() {
+        let paths = [
+            "/in/..ics", "/in/...ics", "/in/.hidden.ics", "/in/.ics", "../../../etc/passwd.ics", "/etc/shadow", "..",
+            "/in/a b\\c:d\u{7}.ics", "/in/" + String(repeating: "long", count: 100) + ".ics", "/in/λόγος.ics", "", "/",
+        ]
+        let names = BatchInput.outputNames(for: paths, fileExtension: "json")
+        #expect(names.count == paths.count)
+        for name in names { #expect(isPlainFileName(name), "\(name)") }
+        #expect(Set(names.map { $0.lowercased() }).count == names.count)
+    }
+
+    @Test("The summary's name is never a report's")
+    func reserved() {
+        let names = BatchInput.outputNames(for: ["/a/summary.ics", "/a/SUMMARY.ics"], reserving: ["summary.json"], fileExtension: "json")
+        #expect(names == ["summary-2", "SUMMARY-3"])
+        let csv = BatchInput.outputNames(for: ["/a/summary.ics"], reserving: ["summary.json"], fileExtension: "csv")
+        #expect(csv == ["summary"])
+    }
+
+    @Test("A batch over hand-made inputs makes their names safe and distinct again")
+    func handMade() throws {
+        let inputs = ["../../escape", "/etc/passwd", ".", "..", "summary", "x", "X"].map {
+            BatchInput(name: $0, outputName: $0, content: .unreadable(reason: "none"))
+        }
+        let batch = BatchReport(inputs: inputs, format: .json)
+        #expect(batch.inputs.map(\.outputName) == ["___.._escape", "_etc_passwd", "_", "__", "summary-2", "x", "X-2"])
+        for input in batch.inputs { #expect(isPlainFileName(batch.outputFileName(of: input))) }
+    }
+}
+
+@Suite("Batch inputs")
+struct BatchInputTests {
+    @Test("Folders give their *.ics files at any depth in sorted order; named files whatever their extension; each once")
+    func discovery() throws {
+        try withTemporaryFolder { folder in
+            try populate(folder, [
+                "cals/b/x.ics": "folding.ics", "cals/a/x.ics": "tutorial-sample.ics", "cals/a/deep/Run.ICS": "all-day-events.ics",
+                "cals/notes.txt": "folding.ics", "cals/z.ics.bak": "folding.ics", "extra.cal": "folding.ics",
+            ])
+            let cals = folder.appendingPathComponent("cals").path
+            // A loop back to the top, a link to a file already found, and a dangling link.
+            try FileManager.default.createSymbolicLink(atPath: cals + "/a/deep/loop", withDestinationPath: "../..")
+            try FileManager.default.createSymbolicLink(atPath: cals + "/b/y-same.ics", withDestinationPath: "x.ics")
+            try FileManager.default.createSymbolicLink(atPath: cals + "/b/gone.ics", withDestinationPath: "nowhere.ics")
+            let extra = folder.appendingPathComponent("extra.cal").path
+            let missing = folder.appendingPathComponent("missing.ics").path
+            let inputs = BatchInput.discover([cals, extra, missing, cals + "/a/x.ics"], reserving: ["summary.json"], fileExtension: "json")
+            #expect(inputs.map(\.name) == [
+                cals + "/a/deep/Run.ICS", cals + "/a/x.ics", cals + "/b/gone.ics", cals + "/b/x.ics", extra, missing,
+            ])
+            #expect(inputs.map(\.outputName) == ["cals__a__deep__Run", "cals__a__x", "cals__b__gone", "cals__b__x", "extra.cal", "missing"])
+            let unreadable = inputs.compactMap { input -> String? in
+                if case .unreadable(let reason) = input.content { return reason }
+                return nil
+            }
+            #expect(unreadable == ["cannot read \(cals)/b/gone.ics: a broken link or a vanished file", "cannot read \(missing): no such file"])
+        }
+    }
+}
+
+@Suite("Batch reports")
+struct BatchReportTests {
+    @Test("Without writing: each calendar's figures and text, as a report of it alone gives them")
+    func rendered() throws {
+        let names = ["tutorial-sample.ics", "folding.ics", "bad-properties.ics", "all-day-events.ics"]
+        let sources = try names.map { try source($0) }
+        let batch = BatchReport(sources: sources, settings: settings, format: .json, jobs: 2)
+        let reports = batch.render()
+        try #require(reports.count == names.count)
+        for (report, source) in zip(reports, sources) {
+            let scored = settings.scored(settings.importer().importCalendars([source]))
+            #expect(report.result.input == source.name)
+            #expect(report.result.error == nil)
+            #expect(report.result.sessions == scored.report.totalSessions)
+            #expect(report.result.daysMet == scored.report.statusCounts[.met] ?? 0)
+            #expect(report.result.longestStreak == scored.report.longestStreak)
+            #expect(report.result.diagnostics == DiagnosticCounts(scored.imported.diagnostics))
+            #expect(report.text == (try settings.render(scored, as: .json)))
+        }
+        let tutorial = reports[0].result
+        #expect(tutorial.output == "tutorial-sample.json")
+        #expect(tutorial.sessions == 5)
+        #expect(tutorial.points == 350)
+        #expect(tutorial.days == 316)
+        #expect(tutorial.daysMet == 3)
+        #expect(tutorial.currentStreak?.length == 0)
+        #expect(tutorial.longestStreak == Streak(from: Day(year: 2024, month: 2, day: 25), through: Day(year: 2024, month: 2, day: 26)))
+        #expect(tutorial.diagnostics == DiagnosticCounts(errors: 0, warnings: 1, notes: 0))
+        #expect(reports[2].result.diagnostics == DiagnosticCounts(errors: 1, warnings: 5, notes: 0))
+    }
+
+    @Test("One, two or eight workers give the same results in input order", arguments: [1, 2, 8])
+    func deterministic(jobs: Int) throws {
+        let names = ["tutorial-sample.ics", "folding.ics", "recurring-weekly-across-dst.ics", "bad-properties.ics",
+                     "encoding-utf16le-bom.ics", "vtimezone-after-events.ics", "several-vcalendars.ics", "day-start-after-midnight.ics"]
+        let sources = try names.map { try source($0) }
+        let reference = BatchReport(sources: sources, settings: settings, format: .csv, jobs: 1, recordsElapsedTime: false).render()
+        let parallel = BatchReport(sources: sources, settings: settings, format: .csv, jobs: jobs, recordsElapsedTime: false).render()
+        #expect(parallel.map(\.result) == reference.map(\.result))
+        #expect(parallel.map(\.text) == reference.map(\.text))
+        #expect(parallel.map(\.result.input) == names)
+    }
+
+    @Test("Writing: reports and summary.json in the folder, a failure recorded, no temporary files left")
+    func written() throws {
+        try withTemporaryFolder { folder in
+            try populate(folder, ["in/a/x.ics": "tutorial-sample.ics", "in/b/x.ics": "folding.ics", "in/summary.ics": "all-day-events.ics"])
+            let input = folder.appendingPathComponent("in").path
+            let missing = folder.appendingPathComponent("in/missing.ics").path
+            let out = folder.appendingPathComponent("out/reports").path
+            let batch = BatchReport(paths: [input, missing], settings: settings, format: .json, jobs: 2)
+            let summary = try batch.write(to: out)
+            #expect(summary.files.map(\.output) == ["a__x.json", "b__x.json", "summary-2.json", nil])
+            #expect(summary.files.map(\.sessions) == [5, 1, 3, nil])
+            #expect(summary.files.map(\.points) == [350, 100, 220, nil])
+            #expect(summary.files.map(\.daysMet) == [3, 1, 1, nil])
+            #expect(summary.files.map(\.error) == [nil, nil, nil, "cannot read \(missing): no such file"])
+            #expect(summary.failed.map(\.input) == [missing])
+            #expect(summary.files.allSatisfy { $0.elapsedSeconds != nil })
+            #expect(summary.elapsedSeconds != nil)
+            let written = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+            #expect(written == ["a__x.json", "b__x.json", "summary-2.json", "summary.json"])
+            let decoded = try JSONDecoder().decode(BatchSummary.self, from: Data(contentsOf: URL(fileURLWithPath: out + "/summary.json")))
+            #expect(decoded == summary)
+            let report = try String(contentsOfFile: out + "/a__x.json", encoding: .utf8)
+            let expected = try settings.render(settings.scored(settings.importer().importCalendar(path: input + "/a/x.ics")), as: .json)
+            #expect(report == expected)
+        }
+    }
+
+    @Test("summary.json: every key on every entry, null where there is nothing, totals over the calendars")
+    func summaryJSON() throws {
+        let batch = BatchReport(
+            inputs: BatchInput.sources([try source("tutorial-sample.ics")]) + [BatchInput(name: "gone.ics", outputName: "gone", content: .unreadable(reason: "cannot read gone.ics: no such file"))],
+            settings: settings, format: .md, recordsElapsedTime: false)
+        let summary = BatchSummary(format: .md, files: batch.render().map(\.result))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(summary.json().utf8)) as? [String: Any])
+        #expect(object["format"] as? String == "md")
+        #expect(object["elapsedSeconds"] is NSNull)
+        let totals = try #require(object["totals"] as? [String: Int])
+        #expect(totals == ["files": 2, "failed": 1, "sessions": 5, "points": 350, "daysMet": 3])
+        let files = try #require(object["files"] as? [[String: Any]])
+        #expect(files.map { Set($0.keys) } == Array(repeating: [
+            "input", "output", "sessions", "points", "days", "daysMet", "currentStreak", "longestStreak",
+            "diagnostics", "error", "elapsedSeconds",
+        ], count: 2))
+        #expect(files[1]["sessions"] is NSNull)
+        #expect(files[1]["error"] as? String == "cannot read gone.ics: no such file")
+        #expect(files[0]["diagnostics"] as? [String: Int] == ["errors": 0, "warnings": 1, "notes": 0])
+        #expect((files[0]["longestStreak"] as? [String: Any])?["length"] as? Int == 2)
+    }
+
+    @Test("The table: one line per calendar, figures right-aligned, errors last, totals")
+    func table() throws {
+        var tutorial = BatchFileResult(input: "tutorial-sample.ics")
+        tutorial.sessions = 5
+        tutorial.daysMet = 3
+        tutorial.currentStreak = .empty
+        tutorial.longestStreak = Streak(from: Day(year: 2024, month: 2, day: 25), through: Day(year: 2024, month: 2, day: 26))
+        tutorial.diagnostics = DiagnosticCounts(warnings: 1)
+        var missing = BatchFileResult(input: "missing.ics")
+        missing.error = "cannot read missing.ics: no such file"
+        #expect(BatchSummary(format: .text, files: [tutorial, missing]).table() == """
+            FILE                 SESSIONS  DAYS MET  CURRENT  LONGEST  DIAGNOSTICS  ERROR
+            tutorial-sample.ics         5         3        0        2  1 warning
+            missing.ics                 -         -        -        -  -            cannot read missing.ics: no such file
+            2 files, 1 failed
+
+            """)
+        #expect(BatchSummary(format: .text, files: [], elapsedSeconds: 1.5).table().hasSuffix("0 files, 0 failed, in 1.50 s\n"))
+    }
+
+    @Test("Strict: a calendar with warnings fails, and its report is still written")
+    func strict() throws {
+        try withTemporaryFolder { folder in
+            let batch = BatchReport(sources: [try source("tutorial-sample.ics"), try source("all-day-events.ics")], settings: settings, format: .text, strict: true)
+            let summary = try batch.write(to: folder.path)
+            #expect(summary.files.map(\.error) == ["1 problem in the input (strict)", nil])
+            #expect(summary.files.map(\.output) == ["tutorial-sample.txt", "all-day-events.txt"])
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("tutorial-sample.txt").path))
+        }
+    }
+
+    @Test("A report that cannot be written fails alone; a folder that cannot be made throws")
+    func unwritable() throws {
+        try withTemporaryFolder { folder in
+            // A folder where the report should go makes the rename fail.
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("out/folding.txt"), withIntermediateDirectories: true)
+            let batch = BatchReport(sources: [try source("folding.ics"), try source("all-day-events.ics")], settings: settings)
+            let summary = try batch.write(to: folder.appendingPathComponent("out").path)
+            #expect(summary.files[0].error?.hasPrefix("cannot write") == true)
+            #expect(summary.files[0].output == nil)
+            #expect(summary.files[1].error == nil)
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path).filter { $0.hasSuffix(".tmp") }
+            #expect(leftovers.isEmpty)
+
+            let file = folder.appendingPathComponent("plain-file")
+            try Data("x".utf8).write(to: file)
+            #expect(throws: AtomicFile.WriteError.self) { try batch.write(to: file.path) }
+        }
+    }
+
+    @Test("Progress: once before the first calendar, then once per calendar, in order")
+    func progress() throws {
+        let sources = try ["tutorial-sample.ics", "folding.ics", "all-day-events.ics"].map { try source($0) }
+        let batch = BatchReport(
+            inputs: BatchInput.sources(sources) + [BatchInput(name: "x", outputName: "x", content: .unreadable(reason: "no"))],
+            settings: settings, jobs: 2)
+        let seen = Recorder()
+        _ = batch.render { seen.append($0) }
+        let reports = seen.values
+        #expect(reports.map(\.completed) == [0, 1, 2, 3, 4])
+        #expect(reports.allSatisfy { $0.total == 4 })
+        #expect(reports.last?.failed == 1)
+    }
+
+    @Test("Rate and time left")
+    func rate() {
+        let progress = BatchProgress(completed: 30, total: 120, failed: 1, elapsed: .seconds(3))
+        #expect(progress.filesPerSecond == 10)
+        #expect(progress.estimatedTimeRemaining == .seconds(9))
+        #expect(BatchProgress(completed: 0, total: 5, failed: 0, elapsed: .seconds(1)).filesPerSecond == nil)
+    }
+
+    @Test("Diagnostic counts read as words", arguments: [
+        (DiagnosticCounts(), "none"),
+        (DiagnosticCounts(errors: 1), "1 error"),
+        (DiagnosticCounts(errors: 2, warnings: 1, notes: 3), "2 errors, 1 warning, 3 notes"),
+    ])
+    func counts(counts: DiagnosticCounts, text: String) {
+        #expect(counts.description == text)
+    }
+}
+
+/// Collects values from concurrent callers.
+private final class Recorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [BatchProgress] = []
+
+    func append(_ value: BatchProgress) {
+        lock.lock()
+        stored.append(value)
+        lock.unlock()
+    }
+
+    var values: [BatchProgress] {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+}
