@@ -239,6 +239,36 @@ public struct SessionImporter: Sendable {
 }
 
 extension CalendarImport {
+    /// The calendar as a report reads it: in `requested` if given, else in its `X-WR-TIMEZONE` when
+    /// that is an IANA zone, else in the system zone (with a warning when `X-WR-TIMEZONE` names no
+    /// zone), with floating times read in that zone (`readingFloatingTimes(in:)`).
+    ///
+    /// ```swift
+    /// let (calendar, zone) = try SessionImporter().importCalendar(path: "work.ics").inReportZone(requested: nil)
+    /// print(zone.identifier)
+    /// // Prints the calendar's X-WR-TIMEZONE, such as "America/Los_Angeles"
+    /// ```
+    public func inReportZone(requested: String?) -> (calendar: CalendarImport, zone: TimeZoneRules) {
+        var warnings: [Diagnostic] = []
+        let name: String
+        if let requested {
+            name = requested
+        } else if let declared = declaredTimeZone, TimeZone(identifier: declared) != nil {
+            name = declared
+        } else {
+            name = TimeZone.current.identifier
+            if let declared = declaredTimeZone, let location = sessions.first?.source {
+                warnings.append(Diagnostic(
+                    .warning, .unknownTimeZone, at: SourceLocation(file: location.file, line: 1),
+                    "X-WR-TIMEZONE \"\(declared)\" is not an IANA time zone; the report uses \(name)"))
+            }
+        }
+        let zone = TimeZoneRules(identifier: name) ?? .utc
+        var calendar = readingFloatingTimes(in: zone)
+        calendar.diagnostics += warnings
+        return (calendar, zone)
+    }
+
     /// The same sessions with floating times (and times whose zone is unknown) read as wall-clock
     /// times in `zone`, the report's zone: each becomes the instant it is there, by RFC 5545's gap and
     /// overlap rules, and with `PointsRule.minutes` a session's points are its exact length in that zone.

@@ -90,24 +90,8 @@ public struct ReportSettings: Sendable {
     /// - Parameter now: The instant "today" is taken from, in seconds since 1970 (default: now).
     public func scored(_ imported: CalendarImport, now: Int64? = nil) -> ScoredCalendar {
         let now = now ?? Self.now()
-        var diagnostics = imported.diagnostics
-        let zoneName: String
-        if let timeZone {
-            zoneName = timeZone
-        } else if let declared = imported.declaredTimeZone, TimeZone(identifier: declared) != nil {
-            zoneName = declared
-        } else {
-            zoneName = TimeZone.current.identifier
-            if let declared = imported.declaredTimeZone, let location = imported.sessions.first?.source {
-                diagnostics.append(Diagnostic(
-                    .warning, .unknownTimeZone, at: SourceLocation(file: location.file, line: 1),
-                    "X-WR-TIMEZONE \"\(declared)\" is not an IANA time zone; the report uses \(zoneName)"))
-            }
-        }
-        let zone = TimeZoneRules(identifier: zoneName) ?? .utc
+        let (result, zone) = imported.inReportZone(requested: timeZone)
         let goal = StreakGoal(requiredPoints: requiredPoints, timeZone: zone, dayStart: dayStart)
-        var result = imported.readingFloatingTimes(in: zone)
-        result.diagnostics = diagnostics
         let window = StreakReport.window(
             for: result.sessions, goal: goal, from: from, to: to ?? goal.day(containing: now))
         return ScoredCalendar(imported: result, report: StreakReport(sessions: result.sessions, goal: goal, window: window))

@@ -84,24 +84,8 @@ struct CalendarOptions: ParsableArguments {
             from: from, through: through ?? Day(daysSince1970: Int(Date().timeIntervalSince1970 / 86_400) + 1),
             maximumInstancesPerRule: maxInstances)
         imported = SessionImporter(pointsRule: pointsRule, expansion: expansion).importCalendars(sources)
-        var diagnostics = imported.diagnostics
-        let zoneName: String
-        if let tz {
-            zoneName = tz
-        } else if let declared = imported.declaredTimeZone, TimeZone(identifier: declared) != nil {
-            zoneName = declared
-        } else {
-            zoneName = TimeZone.current.identifier
-            if let declared = imported.declaredTimeZone, let location = imported.sessions.first?.source {
-                diagnostics.append(Diagnostic(
-                    .warning, .unknownTimeZone, at: SourceLocation(file: location.file, line: 1),
-                    "X-WR-TIMEZONE \"\(declared)\" is not an IANA time zone; the report uses \(zoneName)"))
-            }
-        }
-        let rules = TimeZoneRules(identifier: zoneName) ?? .utc
-        let goal = StreakGoal(requiredPoints: required, timeZone: rules, dayStart: DayStart(dayStart) ?? .midnight)
-        var result = imported.readingFloatingTimes(in: rules)
-        result.diagnostics = diagnostics
+        let (result, zone) = imported.inReportZone(requested: tz)
+        let goal = StreakGoal(requiredPoints: required, timeZone: zone, dayStart: DayStart(dayStart) ?? .midnight)
         return (result, goal, sources)
     }
 
