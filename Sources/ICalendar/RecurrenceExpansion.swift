@@ -1,4 +1,5 @@
 internal import CLibical
+import Foundation
 public import Streaks
 
 /// How far recurring events are expanded into sessions.
@@ -100,6 +101,8 @@ struct RuleIterator {
     ) -> (starts: [LocalDateTime], outcome: Outcome) {
         _ = Libical.ready
         var rule = text.withCString { icalrecurrencetype_from_string($0) }
+        // icalrecurrencetype_from_string strdup()s an RSCALE; the caller frees it.
+        defer { free(rule.rscale) }
         guard rule.freq != ICAL_NO_RECURRENCE else { return ([], .unreadable) }
         let until = rule.until
         rule.until = icaltime_null_time()
@@ -117,6 +120,7 @@ struct RuleIterator {
             // libical keeps BYDAY sorted from the week start: parse the changed rule anew to re-sort it.
             if let text = icalrecurrencetype_as_string_r(&rule) {
                 defer { icalmemory_free_buffer(text) }
+                free(rule.rscale)
                 rule = icalrecurrencetype_from_string(text)
             }
         }
