@@ -27,29 +27,13 @@ extension StreakCalCommand {
         @Option(help: "Format of each report.")
         var format: ReportFormat = .text
 
-        @Option(help: "Points a day needs to count as met.")
-        var required: Int = 100
-
-        @Option(help: "Where points come from: x-points (a property), minutes (length), count (1 per session).")
-        var points: PointsOption = .xPoints
-
-        @Option(help: "The property that carries points, with --points x-points.")
-        var pointsProperty: String = "X-POINTS"
-
-        @Option(help: "IANA time zone of every report (default: each calendar's X-WR-TIMEZONE, else the system zone).")
-        var tz: String?
-
-        @Option(help: "When a day begins, HH:MM: with 04:00, 00:00 to 03:59 belongs to the previous day.")
-        var dayStart: String = "00:00"
+        @OptionGroup var scoring: ScoringOptions
 
         @Option(help: "First day of each report, YYYY-MM-DD (default: the day of its earliest session).")
         var from: String?
 
         @Option(help: "Last day of each report, YYYY-MM-DD (default: today in its zone).")
         var to: String?
-
-        @Option(help: "Most instances one recurrence rule may add to a report's window.")
-        var maxInstances: Int = RecurrenceExpansion.defaultMaximumInstancesPerRule
 
         @Flag(help: "Count a file with any warning or error as failed (its report is still written).")
         var strict = false
@@ -64,13 +48,6 @@ extension StreakCalCommand {
             guard !paths.contains("-") else { throw ValidationError("batch reads files and folders, not standard input (-).") }
             guard !out.isEmpty else { throw ValidationError("--out needs a folder.") }
             if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs).") }
-            guard required >= 1 else { throw ValidationError("--required must be at least 1, not \(required).") }
-            guard maxInstances >= 1 else { throw ValidationError("--max-instances must be at least 1, not \(maxInstances).") }
-            guard DayStart(dayStart) != nil else { throw ValidationError("--day-start takes HH:MM from 00:00 to 23:59, not '\(dayStart)'.") }
-            if let tz, TimeZone(identifier: tz) == nil { throw ValidationError("--tz: unknown time zone '\(tz)'; use an IANA name such as Europe/Berlin.") }
-            guard pointsProperty.range(of: #"^[A-Za-z0-9-]+$"#, options: .regularExpression) != nil else {
-                throw ValidationError("--points-property takes a property name such as X-POINTS, not '\(pointsProperty)'.")
-            }
             let first = try parseDay(from, option: "--from")
             let last = try parseDay(to, option: "--to")
             if let first, let last, first > last {
@@ -84,10 +61,10 @@ extension StreakCalCommand {
 
         private func runBatch() throws {
             let settings = ReportSettings(
-                requiredPoints: required, pointsRule: pointsRule, timeZone: tz,
-                dayStart: DayStart(dayStart) ?? .midnight,
+                requiredPoints: scoring.required, pointsRule: scoring.pointsRule, timeZone: scoring.tz,
+                dayStart: scoring.dayStartValue,
                 from: try parseDay(from, option: "--from"), to: try parseDay(to, option: "--to"),
-                maximumInstancesPerRule: maxInstances,
+                maximumInstancesPerRule: scoring.maxInstances,
                 rules: try presentation.rules(), firstWeekday: presentation.firstWeekday.weekday)
             let batch = BatchReport(
                 paths: paths, settings: settings, format: format,
@@ -114,13 +91,6 @@ extension StreakCalCommand {
             }
         }
 
-        private var pointsRule: PointsRule {
-            switch points {
-            case .xPoints: .property(pointsProperty.uppercased())
-            case .minutes: .minutes
-            case .count: .count
-            }
-        }
     }
 }
 

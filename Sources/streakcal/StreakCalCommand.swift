@@ -18,11 +18,9 @@ enum PointsOption: String, ExpressibleByArgument, CaseIterable {
     case count
 }
 
-/// Options shared by every command that reads calendars and scores days.
-struct CalendarOptions: ParsableArguments {
-    @Argument(help: "iCalendar files to read; - reads standard input. Several files merge into one report.")
-    var files: [String]
-
+/// How days are scored: the goal, where points come from, the zone and the day start, and how far
+/// recurrence goes (report, sessions, annotate, batch).
+struct ScoringOptions: ParsableArguments {
     @Option(help: "Points a day needs to count as met.")
     var required: Int = 100
 
@@ -41,11 +39,7 @@ struct CalendarOptions: ParsableArguments {
     @Option(help: "Most instances one recurrence rule may add to the report's window.")
     var maxInstances: Int = RecurrenceExpansion.defaultMaximumInstancesPerRule
 
-    @Flag(help: "Exit with a non-zero status if the calendars have any warning or error.")
-    var strict = false
-
     func validate() throws {
-        guard !files.isEmpty else { throw ValidationError("Name at least one iCalendar file, or - for standard input.") }
         guard required >= 1 else { throw ValidationError("--required must be at least 1, not \(required).") }
         guard maxInstances >= 1 else { throw ValidationError("--max-instances must be at least 1, not \(maxInstances).") }
         guard DayStart(dayStart) != nil else { throw ValidationError("--day-start takes HH:MM from 00:00 to 23:59, not '\(dayStart)'.") }
@@ -61,6 +55,24 @@ struct CalendarOptions: ParsableArguments {
         case .minutes: .minutes
         case .count: .count
         }
+    }
+
+    /// The day start the option names (validated to parse).
+    var dayStartValue: DayStart { DayStart(dayStart) ?? .midnight }
+}
+
+/// Options shared by every command that reads named calendars and scores days.
+struct CalendarOptions: ParsableArguments {
+    @Argument(help: "iCalendar files to read; - reads standard input. Several files merge into one report.")
+    var files: [String]
+
+    @OptionGroup var scoring: ScoringOptions
+
+    @Flag(help: "Exit with a non-zero status if the calendars have any warning or error.")
+    var strict = false
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("Name at least one iCalendar file, or - for standard input.") }
     }
 
     /// Reads the calendars, expanding recurring events over `from...through`, and works out the goal.
@@ -82,10 +94,10 @@ struct CalendarOptions: ParsableArguments {
         // later than today anywhere, and the report drops what lies after its last day.
         let expansion = RecurrenceExpansion(
             from: from, through: through ?? Day(daysSince1970: Int(Date().timeIntervalSince1970 / 86_400) + 1),
-            maximumInstancesPerRule: maxInstances)
-        imported = SessionImporter(pointsRule: pointsRule, expansion: expansion).importCalendars(sources)
-        let (result, zone) = imported.inReportZone(requested: tz)
-        let goal = StreakGoal(requiredPoints: required, timeZone: zone, dayStart: DayStart(dayStart) ?? .midnight)
+            maximumInstancesPerRule: scoring.maxInstances)
+        imported = SessionImporter(pointsRule: scoring.pointsRule, expansion: expansion).importCalendars(sources)
+        let (result, zone) = imported.inReportZone(requested: scoring.tz)
+        let goal = StreakGoal(requiredPoints: scoring.required, timeZone: zone, dayStart: scoring.dayStartValue)
         return (result, goal, sources)
     }
 
