@@ -57,14 +57,26 @@ struct ComponentCutter {
 
     /// Components that only ever stand at the top level of a calendar: a BEGIN of one of these
     /// inside another component means the other's END is missing.
-    private static let topLevelComponents: Set<String> = [
+    static let topLevelComponents: Set<String> = [
         "VEVENT", "VTODO", "VJOURNAL", "VFREEBUSY", "VTIMEZONE", "VAVAILABILITY",
     ]
 
-    init(scanner: ContentLineScanner, file: String) {
+    /// - Parameters:
+    ///   - eventProperties: When given, a VEVENT keeps only the property lines with these names
+    ///     (and its BEGIN and END lines, also those of its subcomponents); the scanner steps over the
+    ///     others without decoding them. `nil` keeps every line.
+    init(scanner: ContentLineScanner, file: String, eventProperties: Set<String>? = nil) {
         self.scanner = scanner
         self.file = file
+        skipsUnreadEventLines = eventProperties != nil
+        if let eventProperties { self.scanner.keptNames = eventProperties.union(["BEGIN", "END"]) }
     }
+
+    /// Whether lines a VEVENT does not keep are skipped.
+    private let skipsUnreadEventLines: Bool
+
+    /// Why the input stopped before its end, if it did.
+    var readError: String? { scanner.readError }
 
     /// How the input was decoded (final once the input is read).
     var encoding: SourceEncoding { scanner.encoding }
@@ -72,9 +84,20 @@ struct ComponentCutter {
     /// Diagnostics of the scanner and the cutter.
     var allDiagnostics: [Diagnostic] { scanner.diagnostics + diagnostics }
 
+    /// The diagnostics of the scanner and the cutter since the last call.
+    mutating func takeDiagnostics() -> [Diagnostic] {
+        defer {
+            scanner.diagnostics.removeAll()
+            diagnostics.removeAll()
+        }
+        return scanner.diagnostics + diagnostics
+    }
+
     /// The next top-level item, or `nil` at the end of the input.
     mutating func next() -> CalendarItem? {
-        while let line = scanner.next() {
+        while true {
+            if skipsUnreadEventLines { scanner.unreadLinesSkipped = stack.first?.name == "VEVENT" }
+            guard let line = scanner.next() else { break }
             lastLine = line.line
             if let item = consume(line) { return item }
         }
@@ -191,6 +214,10 @@ struct ComponentCutter {
 extension StringProtocol {
     /// The text without leading and trailing spaces and tabs.
     var trimmingSpaces: String {
+        let utf8 = Substring(self).utf8
+        if let first = utf8.first, let last = utf8.last, first != 0x20, first != 0x09, last != 0x20, last != 0x09 {
+            return String(self)
+        }
         var scalars = Substring(self).unicodeScalars[...]
         while let first = scalars.first, first == " " || first == "\t" { scalars = scalars.dropFirst() }
         while let last = scalars.last, last == " " || last == "\t" { scalars = scalars.dropLast() }

@@ -53,18 +53,56 @@ enum ComponentParsing {
         }
     }
 
+    /// What a VEVENT hands libical.
+    enum EventReading: Sendable {
+        /// Every property but those whose free text no session uses (`unreadProperties`), for
+        /// `streakcal annotate`'s checks and as the reference the session path is tested against.
+        case everyProperty
+        /// Only the properties whose values need libical's reading (dates, durations, recurrence,
+        /// status) and lines that are not well-formed (so libical diagnoses them); the text
+        /// properties sessions use (`textProperties`) are read by `TextValue`, the rest not at all.
+        case sessionProperties
+    }
+
     /// Properties whose free text no session uses; a VEVENT's are not handed to libical (nor are its
     /// VALARMs), which spares it most of a typical event's bytes. `CalendarWriter` still copies them.
     static let unreadProperties: Set<String> = ["DESCRIPTION", "COMMENT", "X-ALT-DESC", "ATTACH"]
 
+    /// The VEVENT properties libical reads for a session.
+    static let libicalProperties: Set<String> = [
+        "DTSTART", "DTEND", "DURATION", "STATUS", "RRULE", "EXRULE", "RDATE", "EXDATE", "RECURRENCE-ID",
+    ]
+
+    /// The VEVENT properties a session uses that are plain text.
+    static func textProperties(pointsProperty: String) -> Set<String> {
+        ["UID", "SUMMARY", "CATEGORIES", pointsProperty.uppercased(), SessionImporter.annotationMarker]
+    }
+
+    /// Every VEVENT property a session uses: what the cutter keeps with `.sessionProperties`.
+    static func sessionProperties(pointsProperty: String) -> Set<String> {
+        libicalProperties.union(textProperties(pointsProperty: pointsProperty))
+    }
+
     /// Parses one component, reads it into Swift values and frees the tree.
-    static func parse(_ lines: ComponentLines, reader: inout ComponentReader) -> Outcome {
+    static func parse(_ lines: ComponentLines, reader: inout ComponentReader, reading: EventReading = .everyProperty) -> Outcome {
         if lines.name == "VEVENT" {
             var needed = lines
-            needed.properties.removeAll { unreadProperties.contains($0.name) }
             needed.children.removeAll()
+            var text: [ContentLine] = []
+            switch reading {
+            case .everyProperty:
+                needed.properties.removeAll { unreadProperties.contains($0.name) }
+            case .sessionProperties:
+                needed.properties.removeAll { line in
+                    guard line.valueColumn != nil, !libicalProperties.contains(line.name) else { return false }
+                    text.append(line)
+                    return true
+                }
+            }
             guard let parsed = ParsedComponent(parsing: needed.icalendarText) else { return .unparsable }
-            return .event(reader.readEvent(ComponentView(pointer: parsed.pointer), lines: needed))
+            var record = reader.readEvent(ComponentView(pointer: parsed.pointer), lines: needed)
+            reader.readText(text, into: &record)
+            return .event(record)
         }
         guard let parsed = ParsedComponent(parsing: lines.icalendarText) else { return .unparsable }
         let component = ComponentView(pointer: parsed.pointer)

@@ -1,3 +1,4 @@
+import Glibc
 import Streaks
 
 /// How the bytes of an input were decoded.
@@ -20,11 +21,23 @@ struct ContentLine: Sendable {
     var name: String
     /// Where the value starts, as a 1-based column in `text`; `nil` when there is no unquoted colon.
     var valueColumn: Int?
+    /// Where the value starts in `text.utf8`.
+    private var valueOffset: Int
+
+    init(text: String, line: Int, name: String, valueColumn: Int?, valueOffset: Int? = nil) {
+        self.text = text
+        self.line = line
+        self.name = name
+        self.valueColumn = valueColumn
+        self.valueOffset = valueOffset
+            ?? valueColumn.map { text.unicodeScalars.prefix($0 - 1).reduce(0) { $0 + UTF8.width($1) } }
+            ?? text.utf8.count
+    }
 
     /// The value after the first colon outside quotes (empty if there is none).
     var value: Substring {
-        guard let valueColumn else { return "" }
-        return Substring(text.unicodeScalars.dropFirst(valueColumn - 1))
+        let utf8 = text.utf8
+        return Substring(utf8[utf8.index(utf8.startIndex, offsetBy: valueOffset)...])
     }
 
     func location(file: String, column: Int = 1) -> SourceLocation {
@@ -42,85 +55,139 @@ struct ContentLine: Sendable {
 /// Handles UTF-8 with or without a byte order mark, UTF-16 with one, and Latin-1 for lines that are
 /// not UTF-8; CRLF, LF or CR line endings; folds with a space or a tab, also where a fold splits a
 /// UTF-8 character (lines are unfolded as bytes, then decoded); blank lines; NUL bytes.
+///
+/// It reads its input a chunk at a time (`InputBytes`), so memory holds a chunk and the longest
+/// line. With `unreadLinesSkipped`, lines whose property name is not in `keptNames` are stepped over
+/// as bytes: no copy, no decoding, no diagnostics of their own.
 struct ContentLineScanner {
-    private let bytes: [UInt8]
+    private let input: InputBytes
     private let file: String
     private var position: Int
     private var physicalLine = 0
     /// A physical line read ahead while looking for folds.
     private var pending: (range: Range<Int>, line: Int)?
+    /// The first physical line of the logical line being read, kept across refills.
+    private var current: Range<Int> = 0..<0
     private(set) var encoding: SourceEncoding
-    private(set) var diagnostics: [Diagnostic] = []
+    var diagnostics: [Diagnostic] = []
     private var warnedLatin1 = false
     private var warnedNUL = false
+    /// Whether lines not named in `keptNames` are skipped (the cutter sets it inside a VEVENT).
+    var unreadLinesSkipped = false
+    /// The property names read while `unreadLinesSkipped` is on (uppercased).
+    var keptNames: Set<String> = [] {
+        didSet {
+            keptFirstBytes = [Bool](repeating: false, count: 256)
+            for name in keptNames {
+                guard let first = name.utf8.first else { continue }
+                keptFirstBytes[Int(first)] = true
+                if first >= 0x41, first <= 0x5A { keptFirstBytes[Int(first + 0x20)] = true }
+            }
+        }
+    }
+    /// Whether a kept name starts with a byte, either case: most skipped lines are known by it.
+    private var keptFirstBytes = [Bool](repeating: true, count: 256)
 
     /// Properties whose free text may carry a line break that a producer forgot to fold.
     private static let freeTextProperties: Set<String> = [
         "SUMMARY", "DESCRIPTION", "LOCATION", "COMMENT", "CONTACT", "X-ALT-DESC",
     ]
 
-    init(bytes input: [UInt8], file: String) {
+    /// Scans bytes already in memory.
+    init(bytes: [UInt8], file: String) {
+        self.init(input: InputBytes(bytes: bytes), file: file)
+    }
+
+    /// Scans an input read as it goes.
+    init(input: InputBytes, file: String) {
         self.file = file
-        if input.starts(with: [0xEF, 0xBB, 0xBF]) {
-            bytes = input
+        let head = input.buffer.prefix(min(3, input.count))
+        if head.starts(with: [0xEF, 0xBB, 0xBF]) {
+            self.input = input
             position = 3
             encoding = .utf8WithByteOrderMark
-        } else if input.starts(with: [0xFF, 0xFE]) || input.starts(with: [0xFE, 0xFF]) {
-            let littleEndian = input[0] == 0xFF
-            var units: [UInt16] = []
-            units.reserveCapacity(input.count / 2)
-            var index = 2
-            while index + 1 < input.count {
-                let (low, high) = littleEndian ? (input[index], input[index + 1]) : (input[index + 1], input[index])
-                units.append(UInt16(high) << 8 | UInt16(low))
-                index += 2
-            }
-            bytes = Array(String(decoding: units, as: UTF16.self).utf8)
+        } else if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
+            let littleEndian = head.first == 0xFF
+            self.input = InputBytes(bytes: Self.transcodeUTF16(input, littleEndian: littleEndian))
             position = 0
             encoding = littleEndian ? .utf16LittleEndian : .utf16BigEndian
         } else {
-            bytes = input
+            self.input = input
             position = 0
             encoding = .utf8
         }
     }
+
+    /// A whole UTF-16 input (after its byte order mark) as UTF-8.
+    private static func transcodeUTF16(_ input: InputBytes, littleEndian: Bool) -> [UInt8] {
+        input.readToEnd()
+        let bytes = input.buffer[..<input.count]
+        var units: [UInt16] = []
+        units.reserveCapacity(bytes.count / 2)
+        var index = 2
+        while index + 1 < bytes.count {
+            let (low, high) = littleEndian ? (bytes[index], bytes[index + 1]) : (bytes[index + 1], bytes[index])
+            units.append(UInt16(high) << 8 | UInt16(low))
+            index += 2
+        }
+        return Array(String(decoding: units, as: UTF16.self).utf8)
+    }
+
+    /// Why the input stopped before its end, if it did (a read error).
+    var readError: String? { input.readError }
 
     /// The next logical line, or `nil` at the end of the input.
     mutating func next() -> ContentLine? {
         while true {
             guard let (first, firstLine) = nextPhysicalLine() else { return nil }
             if first.isEmpty { continue }  // blank lines carry nothing
-            if bytes[first.lowerBound] == 0x20 || bytes[first.lowerBound] == 0x09 {
+            current = first
+            let lead = input.buffer[first.lowerBound]
+            if lead == 0x20 || lead == 0x09 {
                 // A continuation with nothing to continue (the previous line was blank or absent).
-                let text = decode(Array(bytes[first]), line: firstLine)
+                let text = decode(Array(input.buffer[first]), line: firstLine)
                 diagnostics.append(Diagnostic(
                     .warning, .malformedLine, at: SourceLocation(file: file, line: firstLine),
                     "continuation line has no content line to continue; ignored", sourceLine: text))
                 continue
             }
-            var logical = Array(bytes[first])
+            if unreadLinesSkipped, !keptFirstBytes[Int(lead)], looksLikeContentLine(first) {
+                skipContinuations(firstLine: firstLine)
+                continue
+            }
+            let name = Self.name(of: input.buffer, in: first)
+            if unreadLinesSkipped, !keptNames.contains(name), looksLikeContentLine(first) {
+                skipContinuations(firstLine: firstLine)
+                continue
+            }
+            var logical: [UInt8]?
             while let (following, followingLine) = nextPhysicalLine() {
                 if following.isEmpty {
                     break
                 }
-                let lead = bytes[following.lowerBound]
+                let lead = input.buffer[following.lowerBound]
                 if lead == 0x20 || lead == 0x09 {
-                    logical.append(contentsOf: bytes[following.dropFirst()])
-                } else if !looksLikeContentLine(following),
-                          ContentLineScanner.freeTextProperties.contains(Self.name(of: logical)) {
-                    let text = decode(Array(bytes[following]), line: followingLine)
-                    diagnostics.append(Diagnostic(
-                        .warning, .malformedLine, at: SourceLocation(file: file, line: followingLine),
-                        "line does not start with a property name; read as the continuation of line \(firstLine) (a fold without its leading space?)",
-                        sourceLine: text))
-                    logical.append(contentsOf: bytes[following])
+                    if logical == nil { logical = Array(input.buffer[current]) }
+                    logical!.append(contentsOf: input.buffer[following.dropFirst()])
+                } else if !looksLikeContentLine(following), ContentLineScanner.freeTextProperties.contains(name) {
+                    warnMissingFold(following, line: followingLine, continuing: firstLine)
+                    if logical == nil { logical = Array(input.buffer[current]) }
+                    logical!.append(contentsOf: input.buffer[following])
                 } else {
                     pending = (following, followingLine)
                     break
                 }
             }
-            if logical.contains(0) {
-                logical.removeAll { $0 == 0 }
+            if logical == nil {
+                let range = current
+                let fast: ContentLine? = input.buffer.withUnsafeBufferPointer { buffer in
+                    Self.asciiLine(UnsafeBufferPointer(rebasing: buffer[range]), name: name, line: firstLine)
+                }
+                if let fast { return fast }
+            }
+            var bytes = logical ?? Array(input.buffer[current])
+            if bytes.contains(0) {
+                bytes.removeAll { $0 == 0 }
                 if !warnedNUL {
                     warnedNUL = true
                     diagnostics.append(Diagnostic(
@@ -128,10 +195,33 @@ struct ContentLineScanner {
                         "NUL bytes in the input; removed"))
                 }
             }
-            let text = decode(logical, line: firstLine)
-            let (name, valueColumn) = Self.split(bytes: logical, text: text)
-            return ContentLine(text: text, line: firstLine, name: name, valueColumn: valueColumn)
+            let text = decode(bytes, line: firstLine)
+            let (lineName, valueColumn) = Self.split(bytes: bytes, text: text)
+            return ContentLine(text: text, line: firstLine, name: lineName, valueColumn: valueColumn)
         }
+    }
+
+    /// Steps over the continuation lines of a skipped line (the one at `current`).
+    private mutating func skipContinuations(firstLine: Int) {
+        while let (following, followingLine) = nextPhysicalLine() {
+            if following.isEmpty { return }
+            let lead = input.buffer[following.lowerBound]
+            if lead == 0x20 || lead == 0x09 { continue }
+            if !looksLikeContentLine(following), ContentLineScanner.freeTextProperties.contains(Self.name(of: input.buffer, in: current)) {
+                warnMissingFold(following, line: followingLine, continuing: firstLine)
+                continue
+            }
+            pending = (following, followingLine)
+            return
+        }
+    }
+
+    private mutating func warnMissingFold(_ range: Range<Int>, line: Int, continuing firstLine: Int) {
+        let text = decode(Array(input.buffer[range]), line: line)
+        diagnostics.append(Diagnostic(
+            .warning, .malformedLine, at: SourceLocation(file: file, line: line),
+            "line does not start with a property name; read as the continuation of line \(firstLine) (a fold without its leading space?)",
+            sourceLine: text))
     }
 
     /// All remaining logical lines.
@@ -141,33 +231,56 @@ struct ContentLineScanner {
         return lines
     }
 
+    /// The next physical line's range in `input.buffer` (valid until the next call) and number.
     private mutating func nextPhysicalLine() -> (Range<Int>, Int)? {
         if let pending {
             self.pending = nil
             return pending
         }
-        guard position < bytes.count else { return nil }
-        let start = position
-        var end = start
-        let count = bytes.count
-        bytes.withUnsafeBufferPointer { buffer in
-            while end < count, buffer[end] != 0x0A, buffer[end] != 0x0D { end += 1 }
-        }
-        position = end
-        if position < count {
-            if bytes[position] == 0x0D, position + 1 < count, bytes[position + 1] == 0x0A {
-                position += 2
-            } else {
-                position += 1
+        while true {
+            let count = input.count
+            var end = position
+            input.buffer.withUnsafeBufferPointer { buffer in
+                if let base = buffer.baseAddress, end < count {
+                    // memchr for LF, then a CR in between (old Mac line ends) ends the line first.
+                    let found = memchr(base + end, 0x0A, count - end)
+                    let limit = found.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? count
+                    if let carriageReturn = memchr(base + end, 0x0D, limit - end) {
+                        end = UnsafePointer(carriageReturn.assumingMemoryBound(to: UInt8.self)) - base
+                    } else {
+                        end = limit
+                    }
+                }
             }
+            // A line end not yet read, or a CR whose LF may be in the next chunk: read more first.
+            let needsMore = end == count || (end == count - 1 && input.buffer[end] == 0x0D)
+            if needsMore, !input.isExhausted {
+                let keep = min(current.lowerBound, position)
+                if let shift = input.refill(keepingFrom: keep) {
+                    position -= shift
+                    current = (current.lowerBound - shift)..<(current.upperBound - shift)
+                    continue
+                }
+            }
+            guard position < count else { return nil }
+            let start = position
+            position = end
+            if position < count {
+                if input.buffer[position] == 0x0D, position + 1 < count, input.buffer[position + 1] == 0x0A {
+                    position += 2
+                } else {
+                    position += 1
+                }
+            }
+            physicalLine += 1
+            return (start..<end, physicalLine)
         }
-        physicalLine += 1
-        return (start..<end, physicalLine)
     }
 
     /// Whether a physical line starts like a content line: a name, then `;` or `:`, or a name alone
     /// (RFC 5545 allows a fold right after the name: `DTSTART` then ` :20020402T114500`).
     private func looksLikeContentLine(_ range: Range<Int>) -> Bool {
+        let bytes = input.buffer
         var index = range.lowerBound
         while index < range.upperBound, Self.isNameByte(bytes[index]) { index += 1 }
         guard index > range.lowerBound else { return false }
@@ -178,10 +291,16 @@ struct ContentLineScanner {
         (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D
     }
 
-    private static func name(of line: [UInt8]) -> String {
-        var end = 0
-        while end < line.count, isNameByte(line[end]) { end += 1 }
-        return String(decoding: line[..<end], as: UTF8.self).uppercased()
+    /// The uppercased name at the start of `bytes[range]` (name characters only).
+    private static func name(of bytes: [UInt8], in range: Range<Int>) -> String {
+        var end = range.lowerBound
+        var hasLowercase = false
+        while end < range.upperBound, isNameByte(bytes[end]) {
+            if bytes[end] >= 0x61 { hasLowercase = true }
+            end += 1
+        }
+        let name = String(decoding: bytes[range.lowerBound..<end], as: UTF8.self)
+        return hasLowercase ? name.uppercased() : name
     }
 
     private mutating func decode(_ bytes: [UInt8], line: Int) -> String {
@@ -196,6 +315,24 @@ struct ContentLineScanner {
                 "input is not valid UTF-8 (first here); such lines are read as Latin-1 (ISO 8859-1)"))
         }
         return String(bytes.lazy.map { Character(Unicode.Scalar($0)) })
+    }
+
+    /// The common line, read without copies: printable ASCII, `name` then `:` (no parameters), or
+    /// `name;` with parameters and no quotes; `nil` for anything else (the general path reads it).
+    private static func asciiLine(_ bytes: UnsafeBufferPointer<UInt8>, name: String, line: Int) -> ContentLine? {
+        let nameLength = name.utf8.count
+        guard nameLength > 0, nameLength < bytes.count else { return nil }
+        let separator = bytes[nameLength]
+        guard separator == 0x3A || separator == 0x3B else { return nil }
+        var colon = separator == 0x3A ? nameLength : -1
+        for index in nameLength..<bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte >= 0x7F || byte == 0x22 { return nil }
+            if colon < 0, byte == 0x3A { colon = index }
+        }
+        guard colon >= 0 else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return ContentLine(text: text, line: line, name: name, valueColumn: colon + 2, valueOffset: colon + 1)
     }
 
     /// `split(_:)` on a line's UTF-8 bytes, which is what the scanner has: no per-character work.

@@ -99,6 +99,8 @@ extension Diagnostic {
         public static let recurrence = Code("recurrence")
         /// An event without a UID.
         public static let missingUID = Code("missing-uid")
+        /// The input could not be read to its end (a read error part-way).
+        public static let input = Code("input")
     }
 }
 

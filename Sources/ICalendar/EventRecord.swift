@@ -118,6 +118,28 @@ struct ComponentReader {
         return record
     }
 
+    /// Reads the text properties libical was not given (`ComponentParsing.EventReading.sessionProperties`),
+    /// as `readEvent` reads them from libical: the last UID and SUMMARY, every CATEGORIES value, the
+    /// first points property.
+    func readText(_ lines: [ContentLine], into record: inout EventRecord) {
+        for line in lines {
+            switch line.name {
+            case "UID":
+                record.uid = TextValue.decode(line.value)
+            case "SUMMARY":
+                record.summary = TextValue.decode(line.value)
+            case "CATEGORIES":
+                record.categories += TextValue.decodeList(line.value).filter { !$0.isEmpty }
+            default:
+                break
+            }
+            if line.name == SessionImporter.annotationMarker { record.isAnnotation = true }
+            if line.name == pointsProperty, record.points == nil {
+                record.points = (TextValue.decode(line.value), line)
+            }
+        }
+    }
+
     /// Reports every `X-LIC-ERROR` in a component and its subcomponents; returns the component's own
     /// properties, each with the content line it came from (if found).
     mutating func locate(_ component: ComponentView, lines: ComponentLines) -> [(PropertyView, ContentLine?)] {

@@ -5,6 +5,14 @@ extension SessionResolver {
     /// events expanded (with their RECURRENCE-ID overrides, matched by UID across the input), and
     /// overrides whose recurring event is missing as single sessions.
     mutating func sessions(from events: [(record: EventRecord, calendar: Int)], expansion: RecurrenceExpansion) -> [Session] {
+        sessionsInPlace(from: events, expansion: expansion).map(\.session)
+    }
+
+    /// `sessions(from:expansion:)`, each with the line of the event whose place in the input it takes
+    /// (a series' instances and overrides all take their recurring event's place).
+    mutating func sessionsInPlace(
+        from events: [(record: EventRecord, calendar: Int)], expansion: RecurrenceExpansion
+    ) -> [(line: Int, session: Session)] {
         var overridesByUID: [String: [Int]] = [:]
         var masterUIDs: Set<String> = []
         for (index, event) in events.enumerated() {
@@ -16,20 +24,21 @@ extension SessionResolver {
             }
         }
         var claimed: Set<String> = []
-        var sessions: [Session] = []
+        var sessions: [(line: Int, session: Session)] = []
         for event in events where !event.record.isAnnotation {
             let uid = event.record.uid ?? ""
+            let line = event.record.begin.line
             if event.record.recurrenceID != nil {
                 guard uid.isEmpty || !masterUIDs.contains(uid) else { continue }  // expanded with its series
-                sessions += orphanOverride(event.record, calendar: event.calendar)
+                sessions += orphanOverride(event.record, calendar: event.calendar).map { (line, $0) }
                 continue
             }
             let overrides = uid.isEmpty || claimed.contains(uid) ? [] : (overridesByUID[uid] ?? []).map { events[$0] }
             if event.record.isRecurring || !overrides.isEmpty {
                 claimed.insert(uid)
-                sessions += series(event.record, calendar: event.calendar, overrides: overrides, expansion: expansion)
+                sessions += series(event.record, calendar: event.calendar, overrides: overrides, expansion: expansion).map { (line, $0) }
             } else if let session = session(from: event.record, calendar: event.calendar) {
-                sessions.append(session)
+                sessions.append((line, session))
             }
         }
         return sessions

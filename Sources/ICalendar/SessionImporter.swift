@@ -55,6 +55,8 @@ public struct SessionImporter: Sendable {
     /// Parse components on every core (the default), or on the calling thread only; the results are
     /// the same either way.
     public var isParallel = true
+    /// Bytes read from a file at a time (tests make it small to put chunk edges everywhere).
+    var readChunkSize = InputBytes.defaultChunkSize
 
     /// - Parameters:
     ///   - pointsRule: Where the points come from.
@@ -88,7 +90,7 @@ public struct SessionImporter: Sendable {
 
     /// Reads a file; `-` reads standard input.
     public func importCalendar(path: String) throws(CalendarReadError) -> CalendarImport {
-        importInput(try Self.read(path: path), file: path).finished(pointsRule: pointsRule)
+        collect(try pipeline(path: path)).finished(pointsRule: pointsRule)
     }
 
     /// Reads a file at a URL.
@@ -110,14 +112,49 @@ public struct SessionImporter: Sendable {
     ///
     /// Throws for the first file that cannot be read; content problems are diagnostics.
     public func importCalendars(paths: [String]) throws(CalendarReadError) -> CalendarImport {
-        var sources: [CalendarSource] = []
-        for path in paths { sources.append(try CalendarSource.read(path: path)) }
-        return importCalendars(sources)
+        var merged = CalendarImport()
+        for path in paths {
+            let one = collect(try pipeline(path: path))
+            merged.sessions += one.sessions
+            merged.diagnostics += one.diagnostics
+            merged.declaredTimeZone = merged.declaredTimeZone ?? one.declaredTimeZone
+            merged.sessionsWithPointsProperty += one.sessionsWithPointsProperty
+        }
+        merged.pointsRule = pointsRule
+        return merged.finished(pointsRule: pointsRule)
     }
 
     static func read(path: String) throws(CalendarReadError) -> [UInt8] {
+        let input = InputBytes(reading: try openInput(path: path), owning: true)
+        input.readToEnd()
+        if let reason = input.readError { throw CalendarReadError(path: path, reason: reason) }
+        return Array(input.buffer[..<input.count])
+    }
+
+    /// Opens a file for reading (`-`: standard input, copied to an unlinked temporary file so that it
+    /// can be read twice, as import's first pass needs).
+    static func openInput(path: String) throws(CalendarReadError) -> Int32 {
         if path == "-" {
-            return Array(FileHandle.standardInput.readDataToEndOfFile())
+            guard let spool = tmpfile() else { throw CalendarReadError(path: path, reason: String(cString: strerror(errno))) }
+            let descriptor = dup(fileno(spool))
+            fclose(spool)
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { Glibc.read(STDIN_FILENO, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                if count < 0 {
+                    close(descriptor)
+                    throw CalendarReadError(path: path, reason: String(cString: strerror(errno)))
+                }
+                if count == 0 { break }
+                let written = chunk.withUnsafeBytes { write(descriptor, $0.baseAddress, count) }
+                if written != count {
+                    close(descriptor)
+                    throw CalendarReadError(path: path, reason: "cannot keep standard input in a temporary file: \(String(cString: strerror(errno)))")
+                }
+            }
+            lseek(descriptor, 0, SEEK_SET)
+            return descriptor
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -127,76 +164,55 @@ public struct SessionImporter: Sendable {
             throw CalendarReadError(path: path, reason: "it is a directory")
         }
         // POSIX reads: Foundation's FileManager.contents(atPath:) leaks its buffer on Linux (seen
-        // under LeakSanitizer).
+        // under LeakSanitizer), and a file is read a chunk at a time.
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else {
             throw CalendarReadError(path: path, reason: String(cString: strerror(errno)))
         }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw CalendarReadError(path: path, reason: String(cString: strerror(errno)))
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[..<count])
-        }
-        return bytes
+        return descriptor
     }
 
-    /// Reads one input: cuts it into top-level components one at a time, parses and reads them with
-    /// libical in parallel (each tree stays on the thread that made it), and resolves them in input
-    /// order, so the result is the same whatever the thread timing.
+    /// The pipeline for a file: its outline from a first pass, then the file again from the start.
+    func pipeline(path: String) throws(CalendarReadError) -> ImportPipeline {
+        let descriptor = try Self.openInput(path: path)
+        let outline = InputOutline.scan(InputBytes(reading: descriptor, owning: false, chunkSize: readChunkSize), file: path)
+        guard lseek(descriptor, 0, SEEK_SET) == 0 else {
+            close(descriptor)
+            throw CalendarReadError(path: path, reason: String(cString: strerror(errno)))
+        }
+        return ImportPipeline(
+            input: InputBytes(reading: descriptor, owning: true, chunkSize: readChunkSize), file: path, outline: outline, importer: self)
+    }
+
+    /// The pipeline for bytes in memory.
+    func pipeline(bytes: [UInt8], file: String) -> ImportPipeline {
+        let outline = InputOutline.scan(InputBytes(bytes: bytes), file: file)
+        return ImportPipeline(input: InputBytes(bytes: bytes), file: file, outline: outline, importer: self)
+    }
+
+    /// Reads one input in memory (see `collect(_:)`).
     func importInput(_ bytes: [UInt8], file: String) -> CalendarImport {
-        _ = Libical.ready  // process-wide libical state, set up before any concurrency
-        var cutter = ComponentCutter(scanner: ContentLineScanner(bytes: bytes, file: file), file: file)
-        var resolver = SessionResolver(file: file, pointsRule: pointsRule)
-        var declaredTimeZone: String?
-        var work: [(lines: ComponentLines, calendar: Int)] = []
+        collect(pipeline(bytes: bytes, file: file))
+    }
 
-        while let item = cutter.next() {
-            switch item {
-            case .calendarProperty(let line, let calendar):
-                if line.name == "METHOD" {
-                    resolver.methods[calendar] = String(line.value).trimmingSpaces.uppercased()
-                }
-                if line.name == "X-WR-TIMEZONE", declaredTimeZone == nil {
-                    let value = String(line.value).trimmingSpaces
-                    if !value.isEmpty { declaredTimeZone = value }
-                }
-            case .component(let lines, let calendar):
-                if lines.name == "VEVENT" || lines.name == "VTIMEZONE" { work.append((lines, calendar)) }
-            }
-        }
-
-        let parsed = ComponentParsing.parse(work, file: file, pointsProperty: pointsProperty, parallel: isParallel)
-        var events: [(record: EventRecord, calendar: Int)] = []
+    /// Everything a pipeline yields, as one result: sessions in input order (a recurring event's
+    /// instances where the event stands), diagnostics in source order.
+    func collect(_ pipeline: ImportPipeline) -> CalendarImport {
+        var sessions: [(place: Int, session: Session)] = []
         var diagnostics: [Diagnostic] = []
-        for (index, outcome) in parsed.outcomes.enumerated() {
-            let calendar = work[index].calendar
-            switch outcome {
-            case .event(let record):
-                events.append((record, calendar))
-            case .timeZone(let definition):
-                define(definition, lines: work[index].lines, file: file, calendar: calendar, resolver: &resolver, diagnostics: &diagnostics)
-            case .unparsable:
-                let begin = work[index].lines.begin
-                diagnostics.append(Diagnostic(
-                    .error, .libical, at: begin.location(file: file),
-                    "libical could not parse this \(work[index].lines.name); it is skipped", sourceLine: begin.text))
-            }
+        while let batch = pipeline.next() {
+            sessions += zip(batch.places, batch.sessions).map { ($0, $1) }
+            diagnostics += batch.diagnostics
         }
-        // VTIMEZONEs may follow the events that use them: events are resolved once the input is read.
-        let sessions = resolver.sessions(from: events, expansion: expansion)
-        let all = cutter.allDiagnostics + parsed.diagnostics + diagnostics + resolver.diagnostics
+        // Held events (recurring series, events waiting for a zone) come at the end: put them back.
+        let ordered = sessions.enumerated().sorted {
+            ($0.element.place, $0.offset) < ($1.element.place, $1.offset)
+        }.map(\.element.session)
         var result = CalendarImport(
-            sessions: sessions,
-            diagnostics: Self.limited(Self.inSourceOrder(all), file: file),
-            declaredTimeZone: declaredTimeZone,
-            sessionsWithPointsProperty: resolver.sessionsWithPointsProperty)
+            sessions: ordered,
+            diagnostics: Self.inSourceOrder(diagnostics),
+            declaredTimeZone: pipeline.declaredTimeZone,
+            sessionsWithPointsProperty: pipeline.sessionsWithPointsProperty)
         result.pointsRule = pointsRule
         return result
     }
@@ -264,23 +280,10 @@ extension CalendarImport {
     /// // Prints the calendar's X-WR-TIMEZONE, such as "America/Los_Angeles"
     /// ```
     public func inReportZone(requested: String?) -> (calendar: CalendarImport, zone: TimeZoneRules) {
-        var warnings: [Diagnostic] = []
-        let name: String
-        if let requested {
-            name = requested
-        } else if let declared = declaredTimeZone, TimeZone(identifier: declared) != nil {
-            name = declared
-        } else {
-            name = TimeZone.current.identifier
-            if let declared = declaredTimeZone, let location = sessions.first?.source {
-                warnings.append(Diagnostic(
-                    .warning, .unknownTimeZone, at: SourceLocation(file: location.file, line: 1),
-                    "X-WR-TIMEZONE \"\(declared)\" is not an IANA time zone; the report uses \(name)"))
-            }
-        }
-        let zone = TimeZoneRules(identifier: name) ?? .utc
+        let (zone, warning) = Self.reportZone(
+            requested: requested, declared: declaredTimeZone, firstSession: sessions.first?.source)
         var calendar = readingFloatingTimes(in: zone)
-        calendar.diagnostics += warnings
+        calendar.diagnostics += warning.map { [$0] } ?? []
         return (calendar, zone)
     }
 
@@ -295,26 +298,50 @@ extension CalendarImport {
     public func readingFloatingTimes(in zone: TimeZoneRules) -> CalendarImport {
         var result = self
         for index in result.sessions.indices {
-            var session = result.sessions[index]
-            guard session.start.isFloating || session.end.isFloating else { continue }
-            session.start = session.start.readingFloatingTime(in: zone)
-            session.end = session.end.readingFloatingTime(in: zone)
-            if pointsRule == .minutes {
-                session.points = session.start.wholeMinutes(until: session.end)
-            }
-            result.sessions[index] = session
+            result.sessions[index] = result.sessions[index].readingFloatingTimes(in: zone, pointsRule: pointsRule)
         }
         return result
     }
 
+    /// The report zone `inReportZone(requested:)` chooses, and its warning, given the calendar's
+    /// declared zone and the location of its first session.
+    public static func reportZone(
+        requested: String?, declared: String?, firstSession: SourceLocation?
+    ) -> (zone: TimeZoneRules, warning: Diagnostic?) {
+        let name: String
+        var warning: Diagnostic?
+        if let requested {
+            name = requested
+        } else if let declared, TimeZone(identifier: declared) != nil {
+            name = declared
+        } else {
+            name = TimeZone.current.identifier
+            if let declared, let location = firstSession {
+                warning = Diagnostic(
+                    .warning, .unknownTimeZone, at: SourceLocation(file: location.file, line: 1),
+                    "X-WR-TIMEZONE \"\(declared)\" is not an IANA time zone; the report uses \(name)")
+            }
+        }
+        return (TimeZoneRules(identifier: name) ?? .utc, warning)
+    }
+
+    /// The warning for an input where no session carries the points property, if that is so.
+    public static func missingPointsWarning(
+        pointsRule: PointsRule, sessionsWithPointsProperty: Int, firstSession: SourceLocation?
+    ) -> Diagnostic? {
+        guard case .property(let name) = pointsRule, sessionsWithPointsProperty == 0, let location = firstSession else { return nil }
+        return Diagnostic(
+            .warning, .points, at: location,
+            "no session has the \(name) property, so every day has 0 points; use --points minutes to count minutes, or --points count to count sessions")
+    }
+
     /// Adds what can only be said of the whole input: that no session carries the points property.
     func finished(pointsRule: PointsRule) -> CalendarImport {
-        guard case .property(let name) = pointsRule, sessionsWithPointsProperty == 0,
-              let first = sessions.first, let location = first.source else { return self }
+        guard let warning = Self.missingPointsWarning(
+            pointsRule: pointsRule, sessionsWithPointsProperty: sessionsWithPointsProperty,
+            firstSession: sessions.first?.source) else { return self }
         var result = self
-        result.diagnostics.append(Diagnostic(
-            .warning, .points, at: location,
-            "no session has the \(name) property, so every day has 0 points; use --points minutes to count minutes, or --points count to count sessions"))
+        result.diagnostics.append(warning)
         return result
     }
 }

@@ -1,4 +1,4 @@
-import Streaks
+public import Streaks
 
 /// How a session's points are found.
 public enum PointsRule: Hashable, Sendable {
@@ -33,6 +33,12 @@ struct SessionResolver {
     init(file: String, pointsRule: PointsRule) {
         self.file = file
         self.pointsRule = pointsRule
+    }
+
+    /// The diagnostics since the last call.
+    mutating func takeDiagnostics() -> [Diagnostic] {
+        defer { diagnostics.removeAll() }
+        return diagnostics
     }
 
     /// Records a calendar's VTIMEZONE.
@@ -208,6 +214,19 @@ struct SessionResolver {
         case .minutes: start.wholeMinutes(until: end)
         case .property: propertyValue ?? 0
         }
+    }
+}
+
+extension Session {
+    /// The session with floating times read on `zone`'s wall clock (and, with `PointsRule.minutes`,
+    /// its points recounted there).
+    public func readingFloatingTimes(in zone: TimeZoneRules, pointsRule: PointsRule) -> Session {
+        guard start.isFloating || end.isFloating else { return self }
+        var session = self
+        session.start = start.readingFloatingTime(in: zone)
+        session.end = end.readingFloatingTime(in: zone)
+        if pointsRule == .minutes { session.points = session.start.wholeMinutes(until: session.end) }
+        return session
     }
 }
 

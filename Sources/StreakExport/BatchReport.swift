@@ -130,14 +130,19 @@ public struct BatchReport: Sendable {
         var result = BatchFileResult(input: input.name)
         var text: String?
         do {
-            let importer = settings.importer(now: now)
-            let imported: CalendarImport
+            // One file per worker: each file's components are parsed on the worker's own thread.
+            var settings = settings
+            settings.isParallel = false
+            let scored: ScoredCalendar
             switch input.content {
-            case .file(let path): imported = try importer.importCalendar(path: path)
-            case .source(let source): imported = importer.importCalendars([source])
+            case .file(let path):
+                scored = try settings.scored(paths: [path], keepingSessions: format == .html, now: now)
+            case .source(let source):
+                var importer = settings.importer(now: now)
+                importer.isParallel = false
+                scored = settings.scored(importer.importCalendars([source]), now: now)
             case .unreadable(let reason): throw BatchFailure(description: reason)
             }
-            let scored = settings.scored(imported, now: now)
             result.record(scored)
             let rendered = try settings.render(scored, as: format)
             let fileName = outputFileName(of: input)

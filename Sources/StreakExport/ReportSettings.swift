@@ -53,6 +53,9 @@ public struct ReportSettings: Sendable {
     public var rules: DayPresentationRules
     /// The first column of month grids.
     public var firstWeekday: Weekday
+    /// Parse each file's components on every core (the default); `BatchReport` turns it off, as it
+    /// reads one file per core.
+    public var isParallel = true
 
     public init(
         requiredPoints: Int = 100, pointsRule: PointsRule = .xPoints, timeZone: String? = nil,
@@ -95,6 +98,62 @@ public struct ReportSettings: Sendable {
         let window = StreakReport.window(
             for: result.sessions, goal: goal, from: from, to: to ?? goal.day(containing: now))
         return ScoredCalendar(imported: result, report: StreakReport(sessions: result.sessions, goal: goal, window: window))
+    }
+
+    /// Reads and scores files as a stream, exactly as `scored(_:now:)` scores their import, without
+    /// keeping their sessions: each is counted on its day as it is read, so memory does not grow
+    /// with the files (see `SessionImporter.importCalendar(path:forEachBatch:)`).
+    ///
+    /// - Parameters:
+    ///   - paths: The files, in order (`-` for standard input).
+    ///   - keepingSessions: Keep the sessions too (floating times read in the report's zone), for
+    ///     renderings that show them (`ReportFormat.html`); otherwise `imported.sessions` is empty.
+    ///   - now: The instant "today" is taken from, in seconds since 1970 (default: now).
+    /// - Returns: The report and every diagnostic; `imported.declaredTimeZone` and
+    ///   `sessionsWithPointsProperty` as a whole-file import gives them.
+    public func scored(paths: [String], keepingSessions: Bool = false, now: Int64? = nil) throws -> ScoredCalendar {
+        let now = now ?? Self.now()
+        var importer = importer(now: now)
+        importer.isParallel = isParallel
+        var imported = CalendarImport()
+        imported.pointsRule = pointsRule
+        var totals: DayTotals?
+        var firstSession: SourceLocation?
+        var zoneWarning: Diagnostic?
+        for path in paths {
+            let streamed = try importer.importCalendar(path: path) { batch in
+                imported.diagnostics += batch.diagnostics
+                imported.declaredTimeZone = imported.declaredTimeZone ?? batch.declaredTimeZone
+                guard let first = batch.sessions.first else { return }
+                if totals == nil {
+                    // The zone is chosen at the first session: X-WR-TIMEZONE comes before the events.
+                    firstSession = first.source
+                    let (zone, warning) = CalendarImport.reportZone(
+                        requested: timeZone, declared: imported.declaredTimeZone, firstSession: firstSession)
+                    zoneWarning = warning
+                    totals = DayTotals(goal: StreakGoal(requiredPoints: requiredPoints, timeZone: zone, dayStart: dayStart))
+                }
+                let zone = totals!.goal.timeZone
+                for session in batch.sessions {
+                    let read = session.readingFloatingTimes(in: zone, pointsRule: pointsRule)
+                    totals!.add(read)
+                    if keepingSessions { imported.sessions.append(read) }
+                }
+            }
+            imported.declaredTimeZone = imported.declaredTimeZone ?? streamed.declaredTimeZone
+            imported.sessionsWithPointsProperty += streamed.sessionsWithPointsProperty
+        }
+        imported.diagnostics += zoneWarning.map { [$0] } ?? []
+        if let warning = CalendarImport.missingPointsWarning(
+            pointsRule: pointsRule, sessionsWithPointsProperty: imported.sessionsWithPointsProperty, firstSession: firstSession) {
+            imported.diagnostics.append(warning)
+        }
+        let goal = totals?.goal ?? StreakGoal(
+            requiredPoints: requiredPoints, timeZone: CalendarImport.reportZone(
+                requested: timeZone, declared: imported.declaredTimeZone, firstSession: nil).zone,
+            dayStart: dayStart)
+        let report = (totals ?? DayTotals(goal: goal)).report(from: from, to: to ?? goal.day(containing: now))
+        return ScoredCalendar(imported: imported, report: report)
     }
 
     /// Renders a scored calendar in `format` with these settings' presentation (text without colours).

@@ -227,3 +227,49 @@ extension StreakReport {
         return min(earliest ?? to, to)...to
     }
 }
+
+/// Per-day totals accumulated one session at a time, for imports too large to keep their sessions.
+///
+/// ```swift
+/// var totals = DayTotals(goal: goal)
+/// for session in sessions { totals.add(session) }
+/// let report = totals.report(from: nil, to: today)
+/// ```
+///
+/// The report is the one `StreakReport(sessions:goal:window:)` gives for the same sessions and the
+/// window `StreakReport.window(for:goal:from:to:)` chooses.
+public struct DayTotals: Sendable {
+    /// The zone and day start that decide each session's day, and the points a day needs.
+    public let goal: StreakGoal
+    private var points: [Int: Int] = [:]
+    private var sessionCounts: [Int: Int] = [:]
+    /// The day of the earliest session added, if any.
+    public private(set) var earliestDay: Day?
+
+    public init(goal: StreakGoal) {
+        self.goal = goal
+    }
+
+    /// Counts a session on its day.
+    public mutating func add(_ session: Session) {
+        let day = session.day(in: goal.timeZone, dayStart: goal.dayStart)
+        if earliestDay.map({ day < $0 }) ?? true { earliestDay = day }
+        points[day.daysSince1970] = StreakReport.saturatingSum(points[day.daysSince1970, default: 0], session.points)
+        sessionCounts[day.daysSince1970, default: 0] += 1
+    }
+
+    /// The report from `from` (default: the earliest session's day, or `to`) through `to`.
+    public func report(from: Day?, to: Day) -> StreakReport {
+        let window: ClosedRange<Day>
+        if let from {
+            window = from...max(from, to)
+        } else {
+            window = min(earliestDay ?? to, to)...to
+        }
+        let first = window.lowerBound.daysSince1970
+        let days = first...window.upperBound.daysSince1970
+        return StreakReport(
+            goal: goal, firstDay: window.lowerBound,
+            points: days.map { points[$0] ?? 0 }, sessionCounts: days.map { sessionCounts[$0] ?? 0 })
+    }
+}

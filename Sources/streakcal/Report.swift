@@ -37,13 +37,13 @@ extension StreakCalCommand {
 
         func run() throws {
             try failing {
-                let (imported, goal) = try calendar.load(
-                    from: try parseDay(from, option: "--from"), through: try parseDay(to, option: "--to"))
-                let today = goal.day(containing: Int64(Date().timeIntervalSince1970))
-                let last = try parseDay(to, option: "--to") ?? today
-                let window = StreakReport.window(
-                    for: imported.sessions, goal: goal, from: try parseDay(from, option: "--from"), to: last)
-                let report = StreakReport(sessions: imported.sessions, goal: goal, window: window)
+                // Streamed: sessions are counted on their days as they are read and kept only for
+                // the HTML report's session cards.
+                let scored = try calendar.scored(
+                    from: try parseDay(from, option: "--from"), through: try parseDay(to, option: "--to"),
+                    keepingSessions: format == .html)
+                let imported = scored.imported
+                let report = scored.report
                 let rules = try presentation.rules()
                 let firstWeekday = presentation.firstWeekday.weekday
                 let text: String

@@ -101,6 +101,18 @@ struct CalendarOptions: ParsableArguments {
         return (result, goal, sources)
     }
 
+    /// The files read as a stream and scored (`ReportSettings.scored(paths:keepingSessions:now:)`).
+    func scored(from: Day?, through: Day?, keepingSessions: Bool) throws -> ScoredCalendar {
+        let settings = ReportSettings(
+            requiredPoints: scoring.required, pointsRule: scoring.pointsRule, timeZone: scoring.tz,
+            dayStart: scoring.dayStartValue, from: from, to: through, maximumInstancesPerRule: scoring.maxInstances)
+        do {
+            return try settings.scored(paths: files, keepingSessions: keepingSessions)
+        } catch let error as CalendarReadError {
+            throw CommandFailure(error.description)
+        }
+    }
+
     /// Prints diagnostics on standard error; returns whether --strict makes them fail the command.
     func printDiagnostics(_ diagnostics: [Diagnostic]) -> Bool {
         for diagnostic in diagnostics {

@@ -35,12 +35,12 @@ struct CorpusRegressionTests {
     func errorAfterKeptProperty() throws {
         let result = importLines([
             "BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:a", "DTSTART:20240301T090000Z",
-            "LOCATION;VALUE=URI:http://example.com/room", "PRIORITY:2", "X-POINTS:50", "END:VEVENT", "END:VCALENDAR",
+            "STATUS;VALUE=URI:http://example.com/room", "PRIORITY:2", "X-POINTS:50", "END:VEVENT", "END:VCALENDAR",
         ])
         #expect(result.sessions.map(\.points) == [50])
         let libical = try #require(result.diagnostics.first { $0.code == .libical })
         #expect(libical.location.line == 5)
-        #expect(libical.sourceLine?.hasPrefix("LOCATION") == true)
+        #expect(libical.sourceLine?.hasPrefix("STATUS") == true)
     }
 
     @Test("Points survive however the error lines fall around them")
@@ -92,7 +92,7 @@ struct ErrorAtEdgeTests {
         let last = importLines(["BEGIN:VEVENT", "UID:a", "X-POINTS:5", "DTSTART:20240301T090000Z", "DTEND:2", "END:VEVENT"])
         #expect(last.sessions.map(\.points) == [5])
         #expect(last.diagnostics.filter { $0.code == .libical }.map(\.location.line) == [5])
-        let kept = importLines(["BEGIN:VEVENT", "UID:a", "X-POINTS:5", "DTSTART:20240301T090000Z", "LOCATION;VALUE=URI:x:y", "END:VEVENT"])
+        let kept = importLines(["BEGIN:VEVENT", "UID:a", "X-POINTS:5", "DTSTART:20240301T090000Z", "STATUS;VALUE=URI:x:y", "END:VEVENT"])
         #expect(kept.diagnostics.filter { $0.code == .libical }.map(\.location.line) == [5])
         let only = importLines(["BEGIN:VEVENT", "DTEND:2", "END:VEVENT"])
         #expect(only.diagnostics.filter { $0.code == .libical }.map(\.location.line) == [2])

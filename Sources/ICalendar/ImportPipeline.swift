@@ -1,0 +1,255 @@
+import Dispatch
+import Foundation
+import Streaks
+
+/// The sessions and diagnostics of one stretch of an input, as a streaming import yields them.
+///
+/// Batches come in input order. Events that must wait for the whole input (recurring events and
+/// their overrides, which are matched by UID; events whose VTIMEZONE comes later) come in the last
+/// batch. Diagnostics are in source order within a batch, at most 100 of each kind per input.
+public struct ImportBatch: Sendable {
+    /// The sessions, in input order within the batch.
+    public var sessions: [Session] = []
+    /// For each session, the line of the event whose place in the input it takes.
+    var places: [Int] = []
+    /// The diagnostics, in source order within the batch.
+    public var diagnostics: [Diagnostic] = []
+    /// The first `X-WR-TIMEZONE` of the input read so far.
+    public var declaredTimeZone: String?
+}
+
+/// One input, imported as a stream: cut into components a chunk at a time, parsed by libical on
+/// every core, and turned into sessions in input order as the parsed chunks come back.
+///
+/// Memory holds a bounded number of chunks in flight, the recurring events and overrides (matched by
+/// UID at the end), and the events that wait for a VTIMEZONE further on (`InputOutline`). Each
+/// libical tree lives and dies on the worker that parsed it. The batches do not depend on thread
+/// timing: chunks are consumed in the order they were cut.
+final class ImportPipeline {
+    private var cutter: ComponentCutter
+    private var resolver: SessionResolver
+    private let file: String
+    private let outline: InputOutline
+    private let expansion: RecurrenceExpansion
+    private let pointsProperty: String
+    private let isParallel: Bool
+    private var inFlight: [PendingChunk] = []
+    private var cutterFinished = false
+    private var finished = false
+    /// Events that wait for the end: recurring series, overrides, their possible masters, and events
+    /// whose zone a later VTIMEZONE defines.
+    private var held: [(record: EventRecord, calendar: Int)] = []
+    private var diagnosticCounts: [Diagnostic.Code: Int] = [:]
+    private var lastDiagnosticLine = 1
+    /// The first `X-WR-TIMEZONE` read so far.
+    private(set) var declaredTimeZone: String?
+
+    /// Components per chunk: large enough that scheduling costs nothing, small enough to balance.
+    static let chunkSize = 256
+    /// Chunks cut ahead of the one being consumed.
+    private static let chunksInFlight = 2 * ProcessInfo.processInfo.activeProcessorCount + 2
+
+    init(input: InputBytes, file: String, outline: InputOutline, importer: SessionImporter) {
+        _ = Libical.ready  // process-wide libical state, set up before any concurrency
+        let pointsProperty: String
+        if case .property(let name) = importer.pointsRule { pointsProperty = name } else { pointsProperty = "X-POINTS" }
+        self.pointsProperty = pointsProperty
+        self.file = file
+        self.outline = outline
+        expansion = importer.expansion
+        isParallel = importer.isParallel
+        resolver = SessionResolver(file: file, pointsRule: importer.pointsRule)
+        cutter = ComponentCutter(
+            scanner: ContentLineScanner(input: input, file: file), file: file,
+            eventProperties: ComponentParsing.sessionProperties(pointsProperty: pointsProperty))
+    }
+
+    /// How many sessions so far carry the points property.
+    var sessionsWithPointsProperty: Int { resolver.sessionsWithPointsProperty }
+
+    /// The next batch, or `nil` when the input is done.
+    func next() -> ImportBatch? {
+        guard !finished else { return nil }
+        fill()
+        var batch: ImportBatch
+        if inFlight.isEmpty {
+            finished = true
+            batch = finish()
+        } else {
+            let chunk = inFlight.removeFirst()
+            chunk.wait()
+            fill()
+            batch = consume(chunk)
+        }
+        batch.declaredTimeZone = declaredTimeZone
+        return batch
+    }
+
+    // MARK: Cutting and parsing
+
+    /// One chunk of top-level items, parsed on a worker (or at once when not parallel).
+    private final class PendingChunk: @unchecked Sendable {
+        // Written by the worker before `done` is signalled, read by the consumer after waiting.
+        let items: [CalendarItem]
+        let cutDiagnostics: [Diagnostic]
+        var outcomes: [ComponentParsing.Outcome?] = []
+        var parseDiagnostics: [Diagnostic] = []
+        private let done = DispatchSemaphore(value: 0)
+        private var isParsed = false
+
+        init(items: [CalendarItem], cutDiagnostics: [Diagnostic]) {
+            self.items = items
+            self.cutDiagnostics = cutDiagnostics
+        }
+
+        func parse(file: String, pointsProperty: String) {
+            var reader = ComponentReader(file: file, pointsProperty: pointsProperty)
+            outcomes = items.map { item in
+                guard case .component(let lines, _) = item, lines.name == "VEVENT" || lines.name == "VTIMEZONE" else { return nil }
+                return ComponentParsing.parse(lines, reader: &reader, reading: .sessionProperties)
+            }
+            parseDiagnostics = reader.diagnostics
+        }
+
+        func parseInBackground(file: String, pointsProperty: String) {
+            DispatchQueue.global().async {
+                self.parse(file: file, pointsProperty: pointsProperty)
+                self.done.signal()
+            }
+        }
+
+        func parseNow(file: String, pointsProperty: String) {
+            parse(file: file, pointsProperty: pointsProperty)
+            isParsed = true
+        }
+
+        func wait() {
+            if !isParsed { done.wait() }
+        }
+    }
+
+    /// Cuts chunks until enough are in flight or the input ends.
+    private func fill() {
+        while !cutterFinished, inFlight.count < (isParallel ? Self.chunksInFlight : 1) {
+            var items: [CalendarItem] = []
+            var components = 0
+            while components < Self.chunkSize {
+                guard let item = cutter.next() else {
+                    cutterFinished = true
+                    break
+                }
+                if case .component = item { components += 1 }
+                items.append(item)
+            }
+            let chunk = PendingChunk(items: items, cutDiagnostics: cutter.takeDiagnostics())
+            if isParallel {
+                chunk.parseInBackground(file: file, pointsProperty: pointsProperty)
+            } else {
+                chunk.parseNow(file: file, pointsProperty: pointsProperty)
+            }
+            inFlight.append(chunk)
+        }
+    }
+
+    // MARK: Resolving
+
+    /// Turns a parsed chunk into sessions, in input order.
+    private func consume(_ chunk: PendingChunk) -> ImportBatch {
+        var batch = ImportBatch()
+        var diagnostics = chunk.cutDiagnostics + chunk.parseDiagnostics
+        for (index, item) in chunk.items.enumerated() {
+            switch item {
+            case .calendarProperty(let line, let calendar):
+                if line.name == "METHOD" {
+                    resolver.methods[calendar] = String(line.value).trimmingSpaces.uppercased()
+                }
+                if line.name == "X-WR-TIMEZONE", declaredTimeZone == nil {
+                    let value = String(line.value).trimmingSpaces
+                    if !value.isEmpty { declaredTimeZone = value }
+                }
+            case .component(let lines, let calendar):
+                switch chunk.outcomes[index] {
+                case .event(let record)?:
+                    if mustWait(record, calendar: calendar) {
+                        held.append((record, calendar))
+                    } else if !record.isAnnotation, let session = resolver.session(from: record, calendar: calendar) {
+                        batch.sessions.append(session)
+                        batch.places.append(record.begin.line)
+                    }
+                case .timeZone(let definition)?:
+                    define(definition, lines: lines, calendar: calendar, diagnostics: &diagnostics)
+                case .unparsable?:
+                    diagnostics.append(Diagnostic(
+                        .error, .libical, at: lines.begin.location(file: file),
+                        "libical could not parse this \(lines.name); it is skipped", sourceLine: lines.begin.text))
+                case nil:
+                    break
+                }
+            }
+        }
+        diagnostics += resolver.takeDiagnostics()
+        batch.diagnostics = limited(SessionImporter.inSourceOrder(diagnostics))
+        return batch
+    }
+
+    /// Whether an event must wait for the end of the input: it is part of a recurring series (or may
+    /// be), or its zone is defined by a VTIMEZONE not read yet.
+    private func mustWait(_ record: EventRecord, calendar: Int) -> Bool {
+        if record.isRecurring || record.recurrenceID != nil || outline.mayHaveOverrides(record.uid) { return true }
+        for time in [record.start, record.end] {
+            guard let time, !time.isDate, !time.isUTC, let tzid = time.timeZoneID else { continue }
+            if outline.mustWait(for: tzid, definedInCalendar: resolver.calendarZones[calendar]?[tzid] != nil) {
+                return true
+            }
+        }
+        return false
+    }
+
+    private func define(_ definition: ZoneDefinition.Result?, lines: ComponentLines, calendar: Int, diagnostics: inout [Diagnostic]) {
+        guard let definition else {
+            diagnostics.append(Diagnostic(
+                .warning, .badTimeZone, at: lines.begin.location(file: file),
+                "VTIMEZONE without TZID; ignored", sourceLine: lines.begin.text))
+            return
+        }
+        for problem in definition.problems {
+            diagnostics.append(Diagnostic(
+                .warning, .badTimeZone, at: lines.begin.location(file: file),
+                "VTIMEZONE \(definition.timeZoneID): \(problem)", sourceLine: lines.begin.text))
+        }
+        resolver.define(definition.rules, timeZoneID: definition.timeZoneID, calendar: calendar)
+    }
+
+    /// The held events, resolved now that every VTIMEZONE and override is known, and the
+    /// diagnostics that can only be given at the end.
+    private func finish() -> ImportBatch {
+        var batch = ImportBatch()
+        let placed = resolver.sessionsInPlace(from: held, expansion: expansion)
+        batch.sessions = placed.map(\.session)
+        batch.places = placed.map(\.line)
+        held = []
+        var diagnostics = cutter.takeDiagnostics() + resolver.takeDiagnostics()
+        if let reason = cutter.readError {
+            diagnostics.append(Diagnostic(
+                .error, .input, at: SourceLocation(file: file, line: lastDiagnosticLine),
+                "reading stopped before the end of the input: \(reason); what came before is imported"))
+        }
+        batch.diagnostics = limited(SessionImporter.inSourceOrder(diagnostics))
+        let limit = SessionImporter.diagnosticsPerKind
+        for (code, count) in diagnosticCounts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where count > limit {
+            batch.diagnostics.append(Diagnostic(
+                .note, code, at: SourceLocation(file: file, line: lastDiagnosticLine),
+                "\(count - limit) more \(code) diagnostics in this file are not shown (\(count) in all)"))
+        }
+        return batch
+    }
+
+    /// The diagnostics still within their kind's limit for this input; the rest are only counted.
+    private func limited(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        diagnostics.filter { diagnostic in
+            lastDiagnosticLine = max(lastDiagnosticLine, diagnostic.location.line)
+            diagnosticCounts[diagnostic.code, default: 0] += 1
+            return diagnosticCounts[diagnostic.code, default: 0] <= SessionImporter.diagnosticsPerKind
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+@testable import ICalendar
+import Streaks
+import Testing
+
+/// The streaming import: files read a chunk at a time, events turned into sessions as they come,
+/// only what must wait held to the end; and the session path's own reading of text properties.
+@Suite("Streaming import")
+struct StreamingImportTests {
+    private static let expansion = RecurrenceExpansion(through: Day(year: 2030, month: 12, day: 31))
+
+    private static var fixtures: [URL] {
+        let folder = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures")
+        return ((try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? [])
+            .filter { $0.pathExtension == "ics" }.sorted { $0.path < $1.path }
+    }
+
+    private static func temporaryFile(_ text: String) throws -> String {
+        let path = NSTemporaryDirectory() + "streaming-\(UUID().uuidString).ics"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test("Chunk edges anywhere: a file read 1, 7 or 64 bytes at a time gives what it gives read whole")
+    func chunkEdges() throws {
+        #expect(Self.fixtures.count > 20)
+        for fixture in Self.fixtures {
+            var importer = SessionImporter(expansion: Self.expansion)
+            let whole = try importer.importCalendar(path: fixture.path)
+            for size in [1, 7, 64] {
+                importer.readChunkSize = size
+                let chunked = try importer.importCalendar(path: fixture.path)
+                #expect(chunked.sessions == whole.sessions, "\(fixture.lastPathComponent), chunks of \(size)")
+                #expect(chunked.diagnostics == whole.diagnostics, "\(fixture.lastPathComponent), chunks of \(size)")
+            }
+        }
+    }
+
+    @Test("A file imports as its bytes do: the same sessions and diagnostics")
+    func fileAndBytes() throws {
+        for fixture in Self.fixtures {
+            let importer = SessionImporter(expansion: Self.expansion)
+            let bytes = Array(try Data(contentsOf: fixture))
+            let fromFile = try importer.importCalendar(path: fixture.path)
+            let fromBytes = importer.importCalendar(bytes: bytes, fileName: fixture.path)
+            #expect(fromFile.sessions == fromBytes.sessions, "\(fixture.lastPathComponent)")
+            #expect(fromFile.diagnostics == fromBytes.diagnostics, "\(fixture.lastPathComponent)")
+        }
+    }
+
+    @Test("Events wait only for what they need: a later VTIMEZONE, a later override, a recurring series")
+    func heldEvents() throws {
+        let path = try Self.temporaryFile("""
+            BEGIN:VCALENDAR\r
+            BEGIN:VEVENT\r
+            UID:zoned-early\r
+            DTSTART;TZID=Custom/Zone:20240301T090000\r
+            DURATION:PT1H\r
+            X-POINTS:10\r
+            END:VEVENT\r
+            BEGIN:VEVENT\r
+            UID:moved\r
+            DTSTART:20240302T090000Z\r
+            X-POINTS:20\r
+            END:VEVENT\r
+            BEGIN:VEVENT\r
+            UID:plain\r
+            DTSTART:20240303T090000Z\r
+            X-POINTS:30\r
+            END:VEVENT\r
+            BEGIN:VEVENT\r
+            UID:moved\r
+            RECURRENCE-ID:20240302T090000Z\r
+            DTSTART:20240304T090000Z\r
+            X-POINTS:40\r
+            END:VEVENT\r
+            BEGIN:VTIMEZONE\r
+            TZID:Custom/Zone\r
+            BEGIN:STANDARD\r
+            DTSTART:19700101T000000\r
+            TZOFFSETFROM:+0500\r
+            TZOFFSETTO:+0500\r
+            END:STANDARD\r
+            END:VTIMEZONE\r
+            END:VCALENDAR\r
+
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let importer = SessionImporter(expansion: Self.expansion)
+        let pipeline = try importer.pipeline(path: path)
+        var batches: [ImportBatch] = []
+        while let batch = pipeline.next() { batches.append(batch) }
+        // Only "plain" is resolved as it comes; the others wait for the end of the input.
+        #expect(batches.count == 2)
+        #expect(batches.first?.sessions.map(\.id) == ["plain"])
+        #expect(batches.last?.sessions.map(\.id).sorted() == ["moved", "zoned-early"])
+        // The collected result is in input order, with the VTIMEZONE defined after the event used,
+        // and the override replacing its event rather than standing beside it.
+        let result = try importer.importCalendar(path: path)
+        #expect(result.sessions.map(\.id) == ["zoned-early", "moved", "plain"])
+        #expect(result.sessions.map(\.points) == [10, 40, 30])
+        #expect(result.sessions.first?.start == .instant(secondsSince1970: 1_709_265_600))  // 09:00+05:00
+        #expect(result.diagnostics.isEmpty)
+    }
+
+    @Test("The outline finds every VTIMEZONE's TZID and every overridden UID, folded or not")
+    func outline() {
+        let bytes = Array("""
+            BEGIN:VCALENDAR\r
+            BEGIN:VEVENT\r
+            uid:lower-case\r
+            RECURRENCE-ID:20240101T000000Z\r
+            END:VEVENT\r
+            BEGIN:VEVENT\r
+            UID:fol\r
+             ded\r
+            RECURRENCE-ID:20240101T000000Z\r
+            END:VEVENT\r
+            BEGIN:VEVENT\r
+            UID:not-overridden\r
+            END:VEVENT\r
+            BEGIN:VTIMEZONE\r
+            TZID:Europe/\r
+             Berlin\r
+            END:VTIMEZONE\r
+            END:VCALENDAR\r
+
+            """.utf8)
+        let outline = InputOutline.scan(InputBytes(bytes: bytes), file: "outline.ics")
+        #expect(outline.overriddenUIDs == ["lower-case", "folded"])
+        #expect(outline.timeZoneIDs == ["Europe/Berlin"])
+        #expect(!outline.hasUncertainTimeZoneIDs)
+        #expect(!outline.hasOverrideWithoutUID)
+    }
+
+    @Test("UID, SUMMARY, CATEGORIES and points read without libical equal libical's reading, on every fixture and corpus file")
+    func textPropertiesAgainstLibical() throws {
+        var files = Self.fixtures.map(\.path)
+        let corpus = fixturesDirectory.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("shared/corpus")
+        if let enumerator = FileManager.default.enumerator(atPath: corpus.path) {
+            for case let path as String in enumerator where path.hasSuffix(".ics") {
+                files.append(corpus.appendingPathComponent(path).path)
+            }
+        }
+        var events = 0
+        for path in files {
+            guard let bytes = try? Array(Data(contentsOf: URL(fileURLWithPath: path))) else { continue }
+            var cutter = ComponentCutter(scanner: ContentLineScanner(bytes: bytes, file: path), file: path)
+            var reader = ComponentReader(file: path, pointsProperty: "X-POINTS")
+            while let item = cutter.next() {
+                guard case .component(let lines, _) = item, lines.name == "VEVENT" else { continue }
+                let viaLibical = ComponentParsing.parse(lines, reader: &reader, reading: .everyProperty)
+                let own = ComponentParsing.parse(lines, reader: &reader, reading: .sessionProperties)
+                guard case .event(let expected) = viaLibical, case .event(let record) = own else { continue }
+                events += 1
+                let where_ = "\(path):\(lines.begin.line)"
+                #expect(record.uid == expected.uid, "\(where_)")
+                #expect(record.summary == expected.summary, "\(where_)")
+                #expect(record.categories == expected.categories, "\(where_)")
+                #expect(record.points?.text.trimmingSpaces == expected.points?.text.trimmingSpaces, "\(where_)")
+                #expect(record.start == expected.start && record.end == expected.end, "\(where_)")
+            }
+        }
+        #expect(events > 1_000)
+    }
+
+    @Test("TEXT values: RFC 5545 escapes, lists split at unescaped commas")
+    func textValues() {
+        #expect(TextValue.decode(#"a\,b\;c\\d\ne\Nf"#) == "a,b;c\\d\ne\nf")
+        #expect(TextValue.decode("  spaced  ") == "spaced")
+        #expect(TextValue.decode(#"odd\qescape"#) == #"odd\qescape"#)
+        #expect(TextValue.decodeList(#"one,two\,three, four"#) == ["one", "two,three", "four"])
+    }
+
+    @Test("The AsyncSequence gives each batch's diagnostics and sessions: the same as the whole import")
+    func asyncEvents() async throws {
+        for fixture in Self.fixtures {
+            let importer = SessionImporter(expansion: Self.expansion)
+            var sessions: [Session] = []
+            var diagnostics: [Diagnostic] = []
+            for try await item in importer.events(contentsOf: fixture) {
+                switch item {
+                case .session(let session): sessions.append(session)
+                case .diagnostic(let diagnostic): diagnostics.append(diagnostic)
+                }
+            }
+            let whole = try importer.importCalendar(path: fixture.path)
+            let key: (Session) -> String = { "\($0.id) \($0.start) \($0.points)" }
+            #expect(sessions.map(key).sorted() == whole.sessions.map(key).sorted(), "\(fixture.lastPathComponent)")
+            let wholeDiagnostics = whole.diagnostics.filter { $0.code != .points || !$0.message.hasPrefix("no session has") }
+            #expect(Set(diagnostics.map(\.description)) == Set(wholeDiagnostics.map(\.description)), "\(fixture.lastPathComponent)")
+        }
+    }
+
+    @Test("A file that cannot be opened throws from the stream")
+    func missingFile() async {
+        await #expect(throws: CalendarReadError.self) {
+            for try await _ in SessionImporter().events(contentsOf: URL(fileURLWithPath: "/nonexistent/calendar.ics")) {}
+        }
+    }
+}
