@@ -101,6 +101,7 @@ struct ContentLineScanner {
     /// Scans an input read as it goes.
     init(input: InputBytes, file: String) {
         self.file = file
+        input.buffer(atLeast: 3)
         let head = input.buffer.prefix(min(3, input.count))
         if head.starts(with: [0xEF, 0xBB, 0xBF]) {
             self.input = input

@@ -38,6 +38,12 @@ final class InputBytes {
         _ = readMore()
     }
 
+    /// Reads until at least `minimum` bytes are buffered or the input ends (for a byte order mark
+    /// that the first read may split).
+    func buffer(atLeast minimum: Int) {
+        while count < minimum, readMore() {}
+    }
+
     /// Whether bytes may still come after `count`.
     var isExhausted: Bool { descriptor == nil }
 
