@@ -225,13 +225,6 @@ struct ContentLineScanner {
             sourceLine: text))
     }
 
-    /// All remaining logical lines.
-    mutating func readAll() -> [ContentLine] {
-        var lines: [ContentLine] = []
-        while let line = next() { lines.append(line) }
-        return lines
-    }
-
     /// The next physical line's range in `input.buffer` (valid until the next call) and number.
     private mutating func nextPhysicalLine() -> (Range<Int>, Int)? {
         if let pending {

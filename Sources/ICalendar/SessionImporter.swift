@@ -217,48 +217,8 @@ public struct SessionImporter: Sendable {
         return result
     }
 
-    private func define(
-        _ definition: ZoneDefinition.Result?, lines: ComponentLines, file: String, calendar: Int,
-        resolver: inout SessionResolver, diagnostics: inout [Diagnostic]
-    ) {
-        guard let definition else {
-            diagnostics.append(Diagnostic(
-                .warning, .badTimeZone, at: lines.begin.location(file: file),
-                "VTIMEZONE without TZID; ignored", sourceLine: lines.begin.text))
-            return
-        }
-        for problem in definition.problems {
-            diagnostics.append(Diagnostic(
-                .warning, .badTimeZone, at: lines.begin.location(file: file),
-                "VTIMEZONE \(definition.timeZoneID): \(problem)", sourceLine: lines.begin.text))
-        }
-        resolver.define(definition.rules, timeZoneID: definition.timeZoneID, calendar: calendar)
-    }
-
-    private var pointsProperty: String {
-        if case .property(let name) = pointsRule { return name }
-        return "X-POINTS"
-    }
-
     /// Diagnostics of one kind that one input shows at most; a damaged file can have tens of thousands.
     static let diagnosticsPerKind = 100
-
-    /// The first `diagnosticsPerKind` diagnostics of each code, and a note counting the rest.
-    static func limited(_ diagnostics: [Diagnostic], file: String) -> [Diagnostic] {
-        var counts: [Diagnostic.Code: Int] = [:]
-        var kept: [Diagnostic] = []
-        for diagnostic in diagnostics {
-            counts[diagnostic.code, default: 0] += 1
-            if counts[diagnostic.code, default: 0] <= diagnosticsPerKind { kept.append(diagnostic) }
-        }
-        let lastLine = diagnostics.last?.location.line ?? 1
-        for (code, count) in counts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where count > diagnosticsPerKind {
-            kept.append(Diagnostic(
-                .note, code, at: SourceLocation(file: file, line: lastLine),
-                "\(count - diagnosticsPerKind) more \(code) diagnostics in this file are not shown (\(count) in all)"))
-        }
-        return kept
-    }
 
     /// Diagnostics sorted by line, stable for those on the same line.
     static func inSourceOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
