@@ -70,9 +70,7 @@ final class InputBytes {
     /// Reads one chunk at `count`, growing the buffer when it is full; `false` at the end.
     private func readMore() -> Bool {
         guard let descriptor else { return false }
-        if buffer.count - count < chunkSize {
-            buffer.append(contentsOf: repeatElement(0, count: max(chunkSize, buffer.count / 2)))
-        }
+        if buffer.count - count < min(chunkSize, 4096) { grow(descriptor: descriptor) }
         while true {
             let got = buffer.withUnsafeMutableBytes { raw in
                 read(descriptor, raw.baseAddress! + count, min(chunkSize, raw.count - count))
@@ -87,6 +85,26 @@ final class InputBytes {
             count += got
             return true
         }
+    }
+
+    /// Room for another chunk: the first time as much as a small file needs, then half again.
+    private func grow(descriptor: Int32) {
+        var capacity = count + chunkSize
+        if buffer.isEmpty {
+            var status = stat()
+            if fstat(descriptor, &status) == 0, status.st_size > 0, Int(status.st_size) < chunkSize {
+                capacity = Int(status.st_size) + 1  // one more byte, to see the end in one read
+            }
+        } else {
+            capacity = max(capacity, buffer.count + buffer.count / 2)
+        }
+        var grown = [UInt8](repeating: 0, count: capacity)
+        grown.withUnsafeMutableBufferPointer { target in
+            buffer.withUnsafeBufferPointer { source in
+                if let from = source.baseAddress, count > 0 { target.baseAddress!.update(from: from, count: count) }
+            }
+        }
+        buffer = grown
     }
 
     deinit {
