@@ -1,3 +1,44 @@
+/// Property lines kept as bytes by the scanner, unfolded, for a worker to decode and split: the
+/// calling thread of an import only finds BEGIN and END lines.
+struct RawLines: Sendable {
+    private var bytes: [UInt8] = []
+    private var entries: [Entry] = []
+
+    private struct Entry: Sendable {
+        var end: Int32
+        var line: Int32
+        var isLatin1: Bool
+    }
+
+    var isEmpty: Bool { entries.isEmpty }
+
+    /// Appends a line whose bytes are all printable ASCII; `false` (and nothing appended) otherwise.
+    mutating func appendIfPrintableASCII(_ line: UnsafeBufferPointer<UInt8>, line number: Int) -> Bool {
+        for byte in line where byte < 0x20 || byte >= 0x7F { return false }
+        bytes.append(contentsOf: line)
+        entries.append(Entry(end: Int32(bytes.count), line: Int32(number), isLatin1: false))
+        return true
+    }
+
+    /// Appends an unfolded line (NUL bytes already removed).
+    mutating func append(_ line: [UInt8], line number: Int, isLatin1: Bool) {
+        bytes.append(contentsOf: line)
+        entries.append(Entry(end: Int32(bytes.count), line: Int32(number), isLatin1: isLatin1))
+    }
+
+    /// The lines, decoded and split.
+    var contentLines: [ContentLine] {
+        bytes.withUnsafeBufferPointer { buffer in
+            var start = 0
+            return entries.map { entry in
+                defer { start = Int(entry.end) }
+                return ContentLineScanner.contentLine(
+                    UnsafeBufferPointer(rebasing: buffer[start..<Int(entry.end)]), line: Int(entry.line), isLatin1: entry.isLatin1)
+            }
+        }
+    }
+}
+
 /// A component's content lines as a tree: its own properties and its subcomponents, in order.
 struct ComponentLines: Sendable {
     /// The component name, uppercased (`VEVENT`, `VALARM`, ...).
@@ -8,6 +49,19 @@ struct ComponentLines: Sendable {
     var properties: [ContentLine] = []
     /// Its subcomponents, in order.
     var children: [ComponentLines] = []
+    /// Property lines not yet made into `properties` (see `materialized`).
+    var raw = RawLines()
+
+    /// The component with every raw line made into a `ContentLine`, here and in its subcomponents.
+    var materialized: ComponentLines {
+        var result = self
+        if !raw.isEmpty {
+            result.properties += raw.contentLines
+            result.raw = RawLines()
+        }
+        result.children = children.map(\.materialized)
+        return result
+    }
 
     /// The component as iCalendar text (unfolded lines, CRLF), for libical.
     var icalendarText: String {
@@ -52,7 +106,6 @@ struct ComponentCutter {
     private var calendarIndex = -1
     private var inCalendar = false
     private var noted: Set<String> = []
-    private var lastLine = 0
     private(set) var diagnostics: [Diagnostic] = []
 
     /// Components that only ever stand at the top level of a calendar: a BEGIN of one of these
@@ -65,15 +118,22 @@ struct ComponentCutter {
     ///   - eventProperties: When given, a VEVENT keeps only the property lines with these names
     ///     (and its BEGIN and END lines, also those of its subcomponents); the scanner steps over the
     ///     others without decoding them. `nil` keeps every line.
-    init(scanner: ContentLineScanner, file: String, eventProperties: Set<String>? = nil) {
+    ///   - sinksPropertyLines: Keep components' property lines as bytes in `ComponentLines.raw`
+    ///     (`materialized` makes them lines), so that the cutter's thread does no more than find
+    ///     BEGIN and END lines.
+    init(scanner: ContentLineScanner, file: String, eventProperties: Set<String>? = nil, sinksPropertyLines: Bool = false) {
         self.scanner = scanner
         self.file = file
+        self.sinksPropertyLines = sinksPropertyLines
         skipsUnreadEventLines = eventProperties != nil
         if let eventProperties { self.scanner.keptNames = eventProperties.union(["BEGIN", "END"]) }
     }
 
     /// Whether lines a VEVENT does not keep are skipped.
     private let skipsUnreadEventLines: Bool
+    /// Whether components' property lines are kept as bytes (`ComponentLines.raw`); the import
+    /// turns them on, and makes them into lines on its workers.
+    private let sinksPropertyLines: Bool
 
     /// Why the input stopped before its end, if it did.
     var readError: String? { scanner.readError }
@@ -97,16 +157,21 @@ struct ComponentCutter {
     mutating func next() -> CalendarItem? {
         while true {
             if skipsUnreadEventLines { scanner.unreadLinesSkipped = stack.first?.name == "VEVENT" }
-            guard let line = scanner.next() else { break }
-            lastLine = line.line
+            let next: ContentLine?
+            if sinksPropertyLines, !stack.isEmpty {
+                next = scanner.nextBoundary(sinkingInto: &stack[stack.count - 1].raw)
+            } else {
+                next = scanner.next()
+            }
+            guard let line = next else { break }
             if let item = consume(line) { return item }
         }
         if !stack.isEmpty {
-            return closeAll(because: "the input ends", at: lastLine)
+            return closeAll(because: "the input ends", at: scanner.lastLogicalLine)
         }
         if inCalendar {
             inCalendar = false
-            warn(.structure, line: lastLine, "END:VCALENDAR is missing at the end of the input")
+            warn(.structure, line: scanner.lastLogicalLine, "END:VCALENDAR is missing at the end of the input")
         }
         return nil
     }

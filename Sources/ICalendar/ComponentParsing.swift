@@ -85,6 +85,7 @@ enum ComponentParsing {
 
     /// Parses one component, reads it into Swift values and frees the tree.
     static func parse(_ lines: ComponentLines, reader: inout ComponentReader, reading: EventReading = .everyProperty) -> Outcome {
+        let lines = lines.materialized
         if lines.name == "VEVENT" {
             var needed = lines
             needed.children.removeAll()

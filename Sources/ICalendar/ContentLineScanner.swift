@@ -70,6 +70,8 @@ struct ContentLineScanner {
     private var current: Range<Int> = 0..<0
     private(set) var encoding: SourceEncoding
     var diagnostics: [Diagnostic] = []
+    /// The first physical line of the last logical line returned or sunk.
+    private(set) var lastLogicalLine = 0
     private var warnedLatin1 = false
     private var warnedNUL = false
     /// Whether lines not named in `keptNames` are skipped (the cutter sets it inside a VEVENT).
@@ -139,6 +141,17 @@ struct ContentLineScanner {
 
     /// The next logical line, or `nil` at the end of the input.
     mutating func next() -> ContentLine? {
+        var unused = RawLines()
+        return next(sinkingInto: &unused, sinking: false)
+    }
+
+    /// The next BEGIN or END line, or `nil` at the end of the input; every other line read on the
+    /// way is appended to `sink` as bytes, to be made into `ContentLine`s later (on a worker).
+    mutating func nextBoundary(sinkingInto sink: inout RawLines) -> ContentLine? {
+        next(sinkingInto: &sink, sinking: true)
+    }
+
+    private mutating func next(sinkingInto sink: inout RawLines, sinking: Bool) -> ContentLine? {
         while true {
             guard let (first, firstLine) = nextPhysicalLine() else { return nil }
             if first.isEmpty { continue }  // blank lines carry nothing
@@ -179,12 +192,26 @@ struct ContentLineScanner {
                     break
                 }
             }
+            let sinks = sinking && name != "BEGIN" && name != "END"
             if logical == nil {
                 let range = current
-                let fast: ContentLine? = input.buffer.withUnsafeBufferPointer { buffer in
-                    Self.asciiLine(UnsafeBufferPointer(rebasing: buffer[range]), name: name, line: firstLine)
+                if sinks {
+                    let appended = input.buffer.withUnsafeBufferPointer { buffer in
+                        sink.appendIfPrintableASCII(UnsafeBufferPointer(rebasing: buffer[range]), line: firstLine)
+                    }
+                    if appended {
+                        lastLogicalLine = firstLine
+                        continue
+                    }
+                } else {
+                    let fast: ContentLine? = input.buffer.withUnsafeBufferPointer { buffer in
+                        Self.asciiLine(UnsafeBufferPointer(rebasing: buffer[range]), name: name, line: firstLine)
+                    }
+                    if let fast {
+                        lastLogicalLine = firstLine
+                        return fast
+                    }
                 }
-                if let fast { return fast }
             }
             var bytes = logical ?? Array(input.buffer[current])
             if bytes.contains(0) {
@@ -196,6 +223,15 @@ struct ContentLineScanner {
                         "NUL bytes in the input; removed"))
                 }
             }
+            if sinks {
+                // Decided here, where the once-per-input encoding warning is kept.
+                let isUTF8 = String(validating: bytes, as: UTF8.self) != nil
+                if !isUTF8 { _ = decode(bytes, line: firstLine) }
+                sink.append(bytes, line: firstLine, isLatin1: !isUTF8)
+                lastLogicalLine = firstLine
+                continue
+            }
+            lastLogicalLine = firstLine
             let text = decode(bytes, line: firstLine)
             let (lineName, valueColumn) = Self.split(bytes: bytes, text: text)
             return ContentLine(text: text, line: firstLine, name: lineName, valueColumn: valueColumn)
@@ -327,6 +363,27 @@ struct ContentLineScanner {
         guard colon >= 0 else { return nil }
         let text = String(decoding: bytes, as: UTF8.self)
         return ContentLine(text: text, line: line, name: name, valueColumn: colon + 2, valueOffset: colon + 1)
+    }
+
+    /// A line the scanner kept as bytes, decoded and split as `next()` would have.
+    static func contentLine(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, isLatin1: Bool) -> ContentLine {
+        if !isLatin1, let simple = asciiLine(bytes, name: name(of: bytes), line: line) { return simple }
+        let text = isLatin1 ? String(bytes.lazy.map { Character(Unicode.Scalar($0)) }) : String(decoding: bytes, as: UTF8.self)
+        let array = Array(bytes)
+        let (lineName, valueColumn) = split(bytes: array, text: text)
+        return ContentLine(text: text, line: line, name: lineName, valueColumn: valueColumn)
+    }
+
+    /// The uppercased name at the start of `bytes` (name characters only).
+    private static func name(of bytes: UnsafeBufferPointer<UInt8>) -> String {
+        var end = 0
+        var hasLowercase = false
+        while end < bytes.count, isNameByte(bytes[end]) {
+            if bytes[end] >= 0x61 { hasLowercase = true }
+            end += 1
+        }
+        let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
+        return hasLowercase ? name.uppercased() : name
     }
 
     /// `split(_:)` on a line's UTF-8 bytes, which is what the scanner has: no per-character work.

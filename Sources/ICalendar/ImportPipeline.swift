@@ -61,7 +61,7 @@ final class ImportPipeline {
         resolver = SessionResolver(file: file, pointsRule: importer.pointsRule)
         cutter = ComponentCutter(
             scanner: ContentLineScanner(input: input, file: file), file: file,
-            eventProperties: ComponentParsing.sessionProperties(pointsProperty: pointsProperty))
+            eventProperties: ComponentParsing.sessionProperties(pointsProperty: pointsProperty), sinksPropertyLines: true)
     }
 
     /// How many sessions so far carry the points property.

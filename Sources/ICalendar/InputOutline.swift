@@ -1,9 +1,14 @@
+import Glibc
+
 /// What an import must know about the whole input before it can turn events into sessions as they
 /// come: which TZIDs a VTIMEZONE defines somewhere (an event may come before its zone), and which
 /// UIDs have RECURRENCE-ID overrides (a single event may be the master of an override further on).
 ///
-/// A quick first pass finds them: the same scanner, stepping over every line but BEGIN, END, UID,
-/// TZID and RECURRENCE-ID. It keeps two sets of strings, not the input.
+/// A quick first pass finds them. It looks only at physical lines that start like BEGIN, END, UID,
+/// TZID or RECURRENCE-ID (in any case), with their folds, and splits lines where the scanner does
+/// (LF, CR LF, a lone CR), so it sees every such line the scanner will see; it may see more, which
+/// only makes more events wait. UTF-16 input gets the scanner itself; input with NUL bytes gets
+/// `unknown`. It keeps two sets of strings, not the input.
 struct InputOutline: Sendable {
     /// The TZIDs VTIMEZONEs define, as libical reads them.
     var timeZoneIDs: Set<String> = []
@@ -20,6 +25,19 @@ struct InputOutline: Sendable {
 
     /// Scans an input for its outline.
     static func scan(_ input: InputBytes, file: String) -> InputOutline {
+        input.buffer(atLeast: 3)
+        let head = input.buffer.prefix(min(2, input.count))
+        if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
+            return scanLines(input, file: file)
+        }
+        var raw = RawOutlineScan(input: input)
+        // NUL bytes: the scanner removes them from lines, which may join a name together; with
+        // such an input (fuzzed or damaged) everything that might depend on later content waits.
+        return raw.scan() ?? .unknown
+    }
+
+    /// The outline from the content-line scanner itself (slower; for UTF-16 input).
+    static func scanLines(_ input: InputBytes, file: String) -> InputOutline {
         var scanner = ContentLineScanner(input: input, file: file)
         scanner.keptNames = ["BEGIN", "END", "UID", "TZID", "RECURRENCE-ID"]
         scanner.unreadLinesSkipped = true
@@ -77,5 +95,194 @@ struct InputOutline: Sendable {
     func mayHaveOverrides(_ uid: String?) -> Bool {
         guard let uid, !uid.isEmpty else { return false }
         return hasOverrideWithoutUID || overriddenUIDs.contains(uid)
+    }
+}
+
+/// The first pass without the scanner: physical lines found with memchr, and only lines starting
+/// with B, E, U, T or R (either case) looked at.
+private struct RawOutlineScan {
+    let input: InputBytes
+    private var position = 0
+    private var outline = InputOutline()
+    private var inEvent = false
+    private var hasRecurrenceID = false
+    private var hasUID = false
+    private var uid: [UInt8] = []
+    /// The bytes of the logical line being read (name, parameters, value; folds removed).
+    private var logical: [UInt8] = []
+
+    init(input: InputBytes) {
+        self.input = input
+        if input.buffer.prefix(min(3, input.count)).starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+    }
+
+    /// The outline, or `nil` when the input has NUL bytes.
+    mutating func scan() -> InputOutline? {
+        var pendingStart: Range<Int>?
+        while true {
+            guard let line = pendingStart ?? nextPhysicalLine() else { break }
+            pendingStart = nil
+            guard let kind = Self.kind(of: line, in: input.buffer) else { continue }
+            // Gather the folds of an interesting line.
+            logical.removeAll(keepingCapacity: true)
+            logical.append(contentsOf: input.buffer[line])
+            while let next = nextPhysicalLine() {
+                if let first = next.first.map({ input.buffer[$0] }), first == 0x20 || first == 0x09 {
+                    logical.append(contentsOf: input.buffer[next.dropFirst()])
+                } else {
+                    pendingStart = next
+                    break
+                }
+            }
+            if hasNUL { return nil }
+            handle(kind)
+        }
+        if hasNUL { return nil }
+        finishEvent()
+        return outline
+    }
+
+    private var hasNUL = false
+
+    private enum Kind { case begin, end, uid, tzid, recurrenceID }
+
+    /// Which interesting name a physical line starts with (followed by `;` or `:`), if any.
+    private static func kind(of line: Range<Int>, in bytes: [UInt8]) -> Kind? {
+        bytes.withUnsafeBufferPointer { buffer in
+            let line = UnsafeBufferPointer(rebasing: buffer[line])
+            guard let first = line.first else { return nil }
+            switch first & 0xDF {
+            case 0x42: return matches(line, "BEGIN") ? .begin : nil
+            case 0x45: return matches(line, "END") ? .end : nil
+            case 0x55: return matches(line, "UID") ? .uid : nil
+            case 0x54: return matches(line, "TZID") ? .tzid : nil
+            case 0x52: return matches(line, "RECURRENCE-ID") ? .recurrenceID : nil
+            default: return nil
+            }
+        }
+    }
+
+    /// Whether `line` starts with `name` in any case, then `;` or `:`.
+    private static func matches(_ line: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+        let count = name.utf8CodeUnitCount
+        guard line.count > count else { return false }
+        let upper = name.utf8Start
+        for index in 0..<count where line[index] != upper[index] && line[index] != upper[index] | 0x20 {
+            return false
+        }
+        return line[count] == 0x3A || line[count] == 0x3B
+    }
+
+    /// Whether the value, without surrounding spaces, is `name` in any case.
+    private func valueIs(_ name: StaticString) -> Bool {
+        var value = self.value
+        while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
+        while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
+        let count = name.utf8CodeUnitCount
+        guard value.count == count else { return false }
+        let upper = name.utf8Start
+        for (index, byte) in zip(0..<count, value) where byte != upper[index] && byte != upper[index] | 0x20 {
+            return false
+        }
+        return true
+    }
+
+    /// Whether the value names a component that only stands at the top level, or VCALENDAR.
+    private var valueIsTopLevelOrCalendar: Bool {
+        valueIs("VCALENDAR") || valueIs("VTODO") || valueIs("VJOURNAL") || valueIs("VFREEBUSY")
+            || valueIs("VTIMEZONE") || valueIs("VAVAILABILITY")
+    }
+
+    /// The value of `logical`: after the first colon outside quotes.
+    private var value: ArraySlice<UInt8> {
+        var inQuotes = false
+        for index in logical.indices {
+            let byte = logical[index]
+            if byte == 0x22 { inQuotes.toggle() } else if byte == 0x3A, !inQuotes { return logical[(index + 1)...] }
+        }
+        return []
+    }
+
+    /// The value as the scanner decodes it (UTF-8, or Latin-1 when the line is not UTF-8).
+    private var valueText: Substring {
+        let bytes = value
+        if let text = String(validating: bytes, as: UTF8.self) { return Substring(text) }
+        return Substring(String(bytes.lazy.map { Character(Unicode.Scalar($0)) }))
+    }
+
+    private mutating func handle(_ kind: Kind) {
+        switch kind {
+        case .begin:
+            if valueIs("VEVENT") {
+                finishEvent()
+                inEvent = true
+            } else if valueIsTopLevelOrCalendar {
+                finishEvent()
+            }
+        case .end:
+            if valueIs("VEVENT") || valueIs("VCALENDAR") { finishEvent() }
+        case .uid:
+            if inEvent {
+                uid.removeAll(keepingCapacity: true)
+                uid.append(contentsOf: value)
+                hasUID = true
+            }
+        case .recurrenceID:
+            if inEvent { hasRecurrenceID = true }
+        case .tzid:
+            let text = valueText
+            if text.utf8.contains(where: { $0 == 0x5C || $0 == 0x22 || $0 >= 0x80 }) {
+                outline.hasUncertainTimeZoneIDs = true
+            }
+            outline.timeZoneIDs.insert(TextValue.decode(text))
+        }
+    }
+
+    private mutating func finishEvent() {
+        if inEvent, hasRecurrenceID {
+            if hasUID {
+                let text = String(validating: uid, as: UTF8.self) ?? String(uid.lazy.map { Character(Unicode.Scalar($0)) })
+                let decoded = TextValue.decode(Substring(text))
+                if decoded.isEmpty { outline.hasOverrideWithoutUID = true } else { outline.overriddenUIDs.insert(decoded) }
+            } else {
+                outline.hasOverrideWithoutUID = true
+            }
+        }
+        inEvent = false
+        hasUID = false
+        hasRecurrenceID = false
+    }
+
+    /// The next physical line (ended by LF, CR LF or a lone CR), valid until the next call.
+    private mutating func nextPhysicalLine() -> Range<Int>? {
+        while true {
+            let count = input.count
+            var end = count
+            var sawNUL = false
+            input.buffer.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress, position < count else { return }
+                let found = memchr(base + position, 0x0A, count - position)
+                let limit = found.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? count
+                if let carriageReturn = memchr(base + position, 0x0D, limit - position) {
+                    end = UnsafePointer(carriageReturn.assumingMemoryBound(to: UInt8.self)) - base
+                } else {
+                    end = limit
+                }
+                sawNUL = memchr(base + position, 0, end - position) != nil
+            }
+            if sawNUL { hasNUL = true }
+            let needsMore = end == count || (end == count - 1 && input.buffer[end] == 0x0D)
+            if needsMore, !input.isExhausted, let shift = input.refill(keepingFrom: position) {
+                position -= shift
+                continue
+            }
+            guard position < count else { return nil }
+            let start = position
+            position = end
+            if position < count {
+                position += input.buffer[position] == 0x0D && position + 1 < count && input.buffer[position + 1] == 0x0A ? 2 : 1
+            }
+            return start..<end
+        }
     }
 }

@@ -135,16 +135,32 @@ struct StreamingImportTests {
         #expect(!outline.hasOverrideWithoutUID)
     }
 
-    @Test("UID, SUMMARY, CATEGORIES and points read without libical equal libical's reading, on every fixture and corpus file")
-    func textPropertiesAgainstLibical() throws {
-        var files = Self.fixtures.map(\.path)
+    @Test("The quick first pass sees every TZID and overridden UID the scanner sees, on every fixture and corpus file")
+    func rawOutlineCoversScanner() throws {
+        var checked = 0
+        for path in Self.fixtures.map(\.path) + Self.corpusFiles {
+            guard let bytes = try? Array(Data(contentsOf: URL(fileURLWithPath: path))) else { continue }
+            let quick = InputOutline.scan(InputBytes(bytes: bytes), file: path)
+            let thorough = InputOutline.scanLines(InputBytes(bytes: bytes), file: path)
+            #expect(quick.hasUncertainTimeZoneIDs || thorough.timeZoneIDs.isSubset(of: quick.timeZoneIDs), "\(path)")
+            #expect(quick.hasOverrideWithoutUID || thorough.overriddenUIDs.isSubset(of: quick.overriddenUIDs), "\(path)")
+            #expect(!thorough.hasOverrideWithoutUID || quick.hasOverrideWithoutUID, "\(path)")
+            checked += 1
+        }
+        #expect(checked > 20)
+    }
+
+    private static var corpusFiles: [String] {
         let corpus = fixturesDirectory.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("shared/corpus")
-        if let enumerator = FileManager.default.enumerator(atPath: corpus.path) {
-            for case let path as String in enumerator where path.hasSuffix(".ics") {
-                files.append(corpus.appendingPathComponent(path).path)
-            }
-        }
+        guard let enumerator = FileManager.default.enumerator(atPath: corpus.path) else { return [] }
+        return enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".ics") }.sorted()
+            .map { corpus.appendingPathComponent($0).path }
+    }
+
+    @Test("UID, SUMMARY, CATEGORIES and points read without libical equal libical's reading, on every fixture and corpus file")
+    func textPropertiesAgainstLibical() throws {
+        let files = Self.fixtures.map(\.path) + Self.corpusFiles
         var events = 0
         for path in files {
             guard let bytes = try? Array(Data(contentsOf: URL(fileURLWithPath: path))) else { continue }
