@@ -65,7 +65,8 @@ final class ImportPipeline {
     }
 
     /// How many sessions so far carry the points property.
-    var sessionsWithPointsProperty: Int { resolver.sessionsWithPointsProperty }
+    var sessionsWithPointsProperty: Int { resolver.sessionsWithPointsProperty + workerSessionsWithPointsProperty }
+    private var workerSessionsWithPointsProperty = 0
 
     /// The next batch, or `nil` when the input is done.
     func next() -> ImportBatch? {
@@ -91,35 +92,62 @@ final class ImportPipeline {
     private final class PendingChunk: @unchecked Sendable {
         // Written by the worker before `done` is signalled, read by the consumer after waiting.
         let items: [CalendarItem]
+        /// For each item, its calendar's iTIP METHOD as read so far.
+        let methods: [String?]
         let cutDiagnostics: [Diagnostic]
         var outcomes: [ComponentParsing.Outcome?] = []
+        /// For each item, the session a worker resolved it to (see `ImportPipeline.resolvesOnWorker`):
+        /// `.some(nil)` when the event stands for no session.
+        var sessions: [Session??] = []
         var parseDiagnostics: [Diagnostic] = []
+        var sessionsWithPointsProperty = 0
         private let done = DispatchSemaphore(value: 0)
         private var isParsed = false
 
-        init(items: [CalendarItem], cutDiagnostics: [Diagnostic]) {
+        init(items: [CalendarItem], methods: [String?], cutDiagnostics: [Diagnostic]) {
             self.items = items
+            self.methods = methods
             self.cutDiagnostics = cutDiagnostics
         }
 
-        func parse(file: String, pointsProperty: String) {
-            var reader = ComponentReader(file: file, pointsProperty: pointsProperty)
-            outcomes = items.map { item in
-                guard case .component(let lines, _) = item, lines.name == "VEVENT" || lines.name == "VTIMEZONE" else { return nil }
-                return ComponentParsing.parse(lines, reader: &reader, reading: .sessionProperties)
+        /// Parses the components and resolves the events that need nothing read later.
+        func parse(_ settings: Settings) {
+            var reader = ComponentReader(file: settings.file, pointsProperty: settings.pointsProperty)
+            var resolver = SessionResolver(file: settings.file, pointsRule: settings.pointsRule)
+            outcomes = []
+            sessions = []
+            outcomes.reserveCapacity(items.count)
+            sessions.reserveCapacity(items.count)
+            for (index, item) in items.enumerated() {
+                guard case .component(let lines, let calendar) = item, lines.name == "VEVENT" || lines.name == "VTIMEZONE" else {
+                    outcomes.append(nil)
+                    sessions.append(.none)
+                    continue
+                }
+                let outcome = ComponentParsing.parse(lines, reader: &reader, reading: .sessionProperties)
+                if case .event(let record) = outcome,
+                   ImportPipeline.resolvesOnWorker(record, method: methods[index], outline: settings.outline) {
+                    resolver.methods[calendar] = methods[index]
+                    sessions.append(.some(record.isAnnotation ? nil : resolver.session(from: record, calendar: calendar)))
+                    outcomes.append(nil)
+                } else {
+                    sessions.append(.none)
+                    outcomes.append(outcome)
+                }
             }
-            parseDiagnostics = reader.diagnostics
+            parseDiagnostics = reader.diagnostics + resolver.diagnostics
+            sessionsWithPointsProperty = resolver.sessionsWithPointsProperty
         }
 
-        func parseInBackground(file: String, pointsProperty: String) {
+        func parseInBackground(_ settings: Settings) {
             DispatchQueue.global().async {
-                self.parse(file: file, pointsProperty: pointsProperty)
+                self.parse(settings)
                 self.done.signal()
             }
         }
 
-        func parseNow(file: String, pointsProperty: String) {
-            parse(file: file, pointsProperty: pointsProperty)
+        func parseNow(_ settings: Settings) {
+            parse(settings)
             isParsed = true
         }
 
@@ -128,27 +156,63 @@ final class ImportPipeline {
         }
     }
 
+    /// What a worker needs to know.
+    private struct Settings: Sendable {
+        var file: String
+        var pointsProperty: String
+        var pointsRule: PointsRule
+        var outline: InputOutline
+    }
+
+    /// Each calendar's METHOD as cut so far.
+    private var cutMethods: [Int: String] = [:]
+
     /// Cuts chunks until enough are in flight or the input ends.
     private func fill() {
+        let settings = Settings(file: file, pointsProperty: pointsProperty, pointsRule: resolver.pointsRule, outline: outline)
         while !cutterFinished, inFlight.count < (isParallel ? Self.chunksInFlight : 1) {
             var items: [CalendarItem] = []
+            var methods: [String?] = []
             var components = 0
             while components < Self.chunkSize {
                 guard let item = cutter.next() else {
                     cutterFinished = true
                     break
                 }
-                if case .component = item { components += 1 }
+                switch item {
+                case .component(_, let calendar):
+                    components += 1
+                    methods.append(cutMethods[calendar])
+                case .calendarProperty(let line, let calendar):
+                    if line.name == "METHOD" { cutMethods[calendar] = String(line.value).trimmingSpaces.uppercased() }
+                    methods.append(nil)
+                }
                 items.append(item)
             }
-            let chunk = PendingChunk(items: items, cutDiagnostics: cutter.takeDiagnostics())
+            let chunk = PendingChunk(items: items, methods: methods, cutDiagnostics: cutter.takeDiagnostics())
             if isParallel {
-                chunk.parseInBackground(file: file, pointsProperty: pointsProperty)
+                chunk.parseInBackground(settings)
             } else {
-                chunk.parseNow(file: file, pointsProperty: pointsProperty)
+                chunk.parseNow(settings)
             }
             inFlight.append(chunk)
         }
+    }
+
+    /// Whether a worker can turn an event into its session at once: nothing later in the input can
+    /// change it (not recurring, no override, no VTIMEZONE of its TZIDs anywhere), and it needs no
+    /// once-per-input note (an iTIP cancellation, a TZID that is not an IANA name). Workers resolve
+    /// these; the consuming thread resolves the rest in input order.
+    static func resolvesOnWorker(_ record: EventRecord, method: String?, outline: InputOutline) -> Bool {
+        if record.isRecurring || record.recurrenceID != nil || outline.mayHaveOverrides(record.uid) || method == "CANCEL" {
+            return false
+        }
+        for time in [record.start, record.end] {
+            guard let time, !time.isDate, !time.isUTC, let tzid = time.timeZoneID else { continue }
+            guard !outline.hasUncertainTimeZoneIDs, !outline.timeZoneIDs.contains(tzid),
+                  let resolution = TimeZoneDatabase.shared.resolve(tzid), resolution.alias == nil else { return false }
+        }
+        return true
     }
 
     // MARK: Resolving
@@ -157,6 +221,7 @@ final class ImportPipeline {
     private func consume(_ chunk: PendingChunk) -> ImportBatch {
         var batch = ImportBatch()
         var diagnostics = chunk.cutDiagnostics + chunk.parseDiagnostics
+        workerSessionsWithPointsProperty += chunk.sessionsWithPointsProperty
         for (index, item) in chunk.items.enumerated() {
             switch item {
             case .calendarProperty(let line, let calendar):
@@ -168,6 +233,13 @@ final class ImportPipeline {
                     if !value.isEmpty { declaredTimeZone = value }
                 }
             case .component(let lines, let calendar):
+                if case .some(let resolved) = chunk.sessions[index] {
+                    if let resolved {
+                        batch.sessions.append(resolved)
+                        batch.places.append(lines.begin.line)
+                    }
+                    continue
+                }
                 switch chunk.outcomes[index] {
                 case .event(let record)?:
                     if mustWait(record, calendar: calendar) {
