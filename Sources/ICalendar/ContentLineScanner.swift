@@ -61,6 +61,8 @@ struct ContentLine: Sendable {
 /// as bytes: no copy, no decoding, no diagnostics of their own.
 struct ContentLineScanner {
     private let input: InputBytes
+    /// `input.bytes`, refreshed after every read: the hot loops read through it.
+    private var bytes: UnsafeBufferPointer<UInt8>
     private let file: String
     private var position: Int
     private var physicalLine = 0
@@ -104,7 +106,7 @@ struct ContentLineScanner {
     init(input: InputBytes, file: String) {
         self.file = file
         input.buffer(atLeast: 3)
-        let head = input.buffer.prefix(min(3, input.count))
+        let head = Array(input.bytes.prefix(3))
         if head.starts(with: [0xEF, 0xBB, 0xBF]) {
             self.input = input
             position = 3
@@ -119,12 +121,13 @@ struct ContentLineScanner {
             position = 0
             encoding = .utf8
         }
+        bytes = self.input.bytes
     }
 
     /// A whole UTF-16 input (after its byte order mark) as UTF-8.
     private static func transcodeUTF16(_ input: InputBytes, littleEndian: Bool) -> [UInt8] {
         input.readToEnd()
-        let bytes = input.buffer[..<input.count]
+        let bytes = input.bytes
         var units: [UInt16] = []
         units.reserveCapacity(bytes.count / 2)
         var index = 2
@@ -156,10 +159,10 @@ struct ContentLineScanner {
             guard let (first, firstLine) = nextPhysicalLine() else { return nil }
             if first.isEmpty { continue }  // blank lines carry nothing
             current = first
-            let lead = input.buffer[first.lowerBound]
+            let lead = bytes[first.lowerBound]
             if lead == 0x20 || lead == 0x09 {
                 // A continuation with nothing to continue (the previous line was blank or absent).
-                let text = decode(Array(input.buffer[first]), line: firstLine)
+                let text = decode(Array(bytes[first]), line: firstLine)
                 diagnostics.append(Diagnostic(
                     .warning, .malformedLine, at: SourceLocation(file: file, line: firstLine),
                     "continuation line has no content line to continue; ignored", sourceLine: text))
@@ -169,7 +172,7 @@ struct ContentLineScanner {
                 skipContinuations(firstLine: firstLine)
                 continue
             }
-            let name = Self.name(of: input.buffer, in: first)
+            let name = Self.name(of: bytes, in: first)
             if unreadLinesSkipped, !keptNames.contains(name), looksLikeContentLine(first) {
                 skipContinuations(firstLine: firstLine)
                 continue
@@ -179,14 +182,14 @@ struct ContentLineScanner {
                 if following.isEmpty {
                     break
                 }
-                let lead = input.buffer[following.lowerBound]
+                let lead = bytes[following.lowerBound]
                 if lead == 0x20 || lead == 0x09 {
-                    if logical == nil { logical = Array(input.buffer[current]) }
-                    logical!.append(contentsOf: input.buffer[following.dropFirst()])
+                    if logical == nil { logical = Array(bytes[current]) }
+                    logical!.append(contentsOf: bytes[following.dropFirst()])
                 } else if !looksLikeContentLine(following), ContentLineScanner.freeTextProperties.contains(name) {
                     warnMissingFold(following, line: followingLine, continuing: firstLine)
-                    if logical == nil { logical = Array(input.buffer[current]) }
-                    logical!.append(contentsOf: input.buffer[following])
+                    if logical == nil { logical = Array(bytes[current]) }
+                    logical!.append(contentsOf: bytes[following])
                 } else {
                     pending = (following, followingLine)
                     break
@@ -196,24 +199,20 @@ struct ContentLineScanner {
             if logical == nil {
                 let range = current
                 if sinks {
-                    let appended = input.buffer.withUnsafeBufferPointer { buffer in
-                        sink.appendIfPrintableASCII(UnsafeBufferPointer(rebasing: buffer[range]), line: firstLine)
-                    }
+                    let appended = sink.appendIfPrintableASCII(UnsafeBufferPointer(rebasing: bytes[range]), line: firstLine)
                     if appended {
                         lastLogicalLine = firstLine
                         continue
                     }
                 } else {
-                    let fast: ContentLine? = input.buffer.withUnsafeBufferPointer { buffer in
-                        Self.asciiLine(UnsafeBufferPointer(rebasing: buffer[range]), name: name, line: firstLine)
-                    }
+                    let fast = Self.asciiLine(UnsafeBufferPointer(rebasing: bytes[range]), name: name, line: firstLine)
                     if let fast {
                         lastLogicalLine = firstLine
                         return fast
                     }
                 }
             }
-            var bytes = logical ?? Array(input.buffer[current])
+            var bytes = logical ?? Array(bytes[current])
             if bytes.contains(0) {
                 bytes.removeAll { $0 == 0 }
                 if !warnedNUL {
@@ -242,9 +241,9 @@ struct ContentLineScanner {
     private mutating func skipContinuations(firstLine: Int) {
         while let (following, followingLine) = nextPhysicalLine() {
             if following.isEmpty { return }
-            let lead = input.buffer[following.lowerBound]
+            let lead = bytes[following.lowerBound]
             if lead == 0x20 || lead == 0x09 { continue }
-            if !looksLikeContentLine(following), ContentLineScanner.freeTextProperties.contains(Self.name(of: input.buffer, in: current)) {
+            if !looksLikeContentLine(following), ContentLineScanner.freeTextProperties.contains(Self.name(of: bytes, in: current)) {
                 warnMissingFold(following, line: followingLine, continuing: firstLine)
                 continue
             }
@@ -254,39 +253,38 @@ struct ContentLineScanner {
     }
 
     private mutating func warnMissingFold(_ range: Range<Int>, line: Int, continuing firstLine: Int) {
-        let text = decode(Array(input.buffer[range]), line: line)
+        let text = decode(Array(bytes[range]), line: line)
         diagnostics.append(Diagnostic(
             .warning, .malformedLine, at: SourceLocation(file: file, line: line),
             "line does not start with a property name; read as the continuation of line \(firstLine) (a fold without its leading space?)",
             sourceLine: text))
     }
 
-    /// The next physical line's range in `input.buffer` (valid until the next call) and number.
+    /// The next physical line's range in `bytes` (valid until the next call) and number.
     private mutating func nextPhysicalLine() -> (Range<Int>, Int)? {
         if let pending {
             self.pending = nil
             return pending
         }
         while true {
-            let count = input.count
+            let count = bytes.count
             var end = position
-            input.buffer.withUnsafeBufferPointer { buffer in
-                if let base = buffer.baseAddress, end < count {
-                    // memchr for LF, then a CR in between (old Mac line ends) ends the line first.
-                    let found = memchr(base + end, 0x0A, count - end)
-                    let limit = found.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? count
-                    if let carriageReturn = memchr(base + end, 0x0D, limit - end) {
-                        end = UnsafePointer(carriageReturn.assumingMemoryBound(to: UInt8.self)) - base
-                    } else {
-                        end = limit
-                    }
+            if let base = bytes.baseAddress, end < count {
+                // memchr for LF, then a CR in between (old Mac line ends) ends the line first.
+                let found = memchr(base + end, 0x0A, count - end)
+                let limit = found.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? count
+                if let carriageReturn = memchr(base + end, 0x0D, limit - end) {
+                    end = UnsafePointer(carriageReturn.assumingMemoryBound(to: UInt8.self)) - base
+                } else {
+                    end = limit
                 }
             }
             // A line end not yet read, or a CR whose LF may be in the next chunk: read more first.
-            let needsMore = end == count || (end == count - 1 && input.buffer[end] == 0x0D)
+            let needsMore = end == count || (end == count - 1 && bytes[end] == 0x0D)
             if needsMore, !input.isExhausted {
                 let keep = min(current.lowerBound, position)
                 if let shift = input.refill(keepingFrom: keep) {
+                    bytes = input.bytes
                     position -= shift
                     current = (current.lowerBound - shift)..<(current.upperBound - shift)
                     continue
@@ -296,7 +294,7 @@ struct ContentLineScanner {
             let start = position
             position = end
             if position < count {
-                if input.buffer[position] == 0x0D, position + 1 < count, input.buffer[position + 1] == 0x0A {
+                if bytes[position] == 0x0D, position + 1 < count, bytes[position + 1] == 0x0A {
                     position += 2
                 } else {
                     position += 1
@@ -310,7 +308,6 @@ struct ContentLineScanner {
     /// Whether a physical line starts like a content line: a name, then `;` or `:`, or a name alone
     /// (RFC 5545 allows a fold right after the name: `DTSTART` then ` :20020402T114500`).
     private func looksLikeContentLine(_ range: Range<Int>) -> Bool {
-        let bytes = input.buffer
         var index = range.lowerBound
         while index < range.upperBound, Self.isNameByte(bytes[index]) { index += 1 }
         guard index > range.lowerBound else { return false }
@@ -322,14 +319,14 @@ struct ContentLineScanner {
     }
 
     /// The uppercased name at the start of `bytes[range]` (name characters only).
-    private static func name(of bytes: [UInt8], in range: Range<Int>) -> String {
+    private static func name(of bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> String {
         var end = range.lowerBound
         var hasLowercase = false
         while end < range.upperBound, isNameByte(bytes[end]) {
             if bytes[end] >= 0x61 { hasLowercase = true }
             end += 1
         }
-        let name = String(decoding: bytes[range.lowerBound..<end], as: UTF8.self)
+        let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[range.lowerBound..<end]), as: UTF8.self)
         return hasLowercase ? name.uppercased() : name
     }
 

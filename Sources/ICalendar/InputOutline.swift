@@ -26,7 +26,7 @@ struct InputOutline: Sendable {
     /// Scans an input for its outline.
     static func scan(_ input: InputBytes, file: String) -> InputOutline {
         input.buffer(atLeast: 3)
-        let head = input.buffer.prefix(min(2, input.count))
+        let head = Array(input.bytes.prefix(2))
         if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
             return scanLines(input, file: file)
         }
@@ -102,6 +102,8 @@ struct InputOutline: Sendable {
 /// with B, E, U, T or R (either case) looked at.
 private struct RawOutlineScan {
     let input: InputBytes
+    /// `input.bytes`, refreshed after every read.
+    private var bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
     private var outline = InputOutline()
     private var inEvent = false
@@ -113,7 +115,8 @@ private struct RawOutlineScan {
 
     init(input: InputBytes) {
         self.input = input
-        if input.buffer.prefix(min(3, input.count)).starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+        bytes = input.bytes
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
     }
 
     /// The outline, or `nil` when the input has NUL bytes.
@@ -122,13 +125,13 @@ private struct RawOutlineScan {
         while true {
             guard let line = pendingStart ?? nextPhysicalLine() else { break }
             pendingStart = nil
-            guard let kind = Self.kind(of: line, in: input.buffer) else { continue }
+            guard let kind = Self.kind(of: line, in: bytes) else { continue }
             // Gather the folds of an interesting line.
             logical.removeAll(keepingCapacity: true)
-            logical.append(contentsOf: input.buffer[line])
+            logical.append(contentsOf: bytes[line])
             while let next = nextPhysicalLine() {
-                if let first = next.first.map({ input.buffer[$0] }), first == 0x20 || first == 0x09 {
-                    logical.append(contentsOf: input.buffer[next.dropFirst()])
+                if let first = next.first.map({ bytes[$0] }), first == 0x20 || first == 0x09 {
+                    logical.append(contentsOf: bytes[next.dropFirst()])
                 } else {
                     pendingStart = next
                     break
@@ -147,9 +150,9 @@ private struct RawOutlineScan {
     private enum Kind { case begin, end, uid, tzid, recurrenceID }
 
     /// Which interesting name a physical line starts with (followed by `;` or `:`), if any.
-    private static func kind(of line: Range<Int>, in bytes: [UInt8]) -> Kind? {
-        bytes.withUnsafeBufferPointer { buffer in
-            let line = UnsafeBufferPointer(rebasing: buffer[line])
+    private static func kind(of line: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Kind? {
+        do {
+            let line = UnsafeBufferPointer(rebasing: bytes[line])
             guard let first = line.first else { return nil }
             switch first & 0xDF {
             case 0x42: return matches(line, "BEGIN") ? .begin : nil
@@ -256,11 +259,10 @@ private struct RawOutlineScan {
     /// The next physical line (ended by LF, CR LF or a lone CR), valid until the next call.
     private mutating func nextPhysicalLine() -> Range<Int>? {
         while true {
-            let count = input.count
+            let count = bytes.count
             var end = count
             var sawNUL = false
-            input.buffer.withUnsafeBufferPointer { buffer in
-                guard let base = buffer.baseAddress, position < count else { return }
+            if let base = bytes.baseAddress, position < count {
                 let found = memchr(base + position, 0x0A, count - position)
                 let limit = found.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? count
                 if let carriageReturn = memchr(base + position, 0x0D, limit - position) {
@@ -271,8 +273,9 @@ private struct RawOutlineScan {
                 sawNUL = memchr(base + position, 0, end - position) != nil
             }
             if sawNUL { hasNUL = true }
-            let needsMore = end == count || (end == count - 1 && input.buffer[end] == 0x0D)
+            let needsMore = end == count || (end == count - 1 && bytes[end] == 0x0D)
             if needsMore, !input.isExhausted, let shift = input.refill(keepingFrom: position) {
+                bytes = input.bytes
                 position -= shift
                 continue
             }
@@ -280,7 +283,7 @@ private struct RawOutlineScan {
             let start = position
             position = end
             if position < count {
-                position += input.buffer[position] == 0x0D && position + 1 < count && input.buffer[position + 1] == 0x0A ? 2 : 1
+                position += bytes[position] == 0x0D && position + 1 < count && bytes[position + 1] == 0x0A ? 2 : 1
             }
             return start..<end
         }

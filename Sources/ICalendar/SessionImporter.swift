@@ -128,7 +128,7 @@ public struct SessionImporter: Sendable {
         let input = InputBytes(reading: try openInput(path: path), owning: true)
         input.readToEnd()
         if let reason = input.readError { throw CalendarReadError(path: path, reason: reason) }
-        return Array(input.buffer[..<input.count])
+        return input.array
     }
 
     /// Opens a file for reading (`-`: standard input, copied to an unlinked temporary file so that it
