@@ -74,8 +74,14 @@ final class ImportPipeline {
         fill()
         var batch: ImportBatch
         if inFlight.isEmpty {
-            finished = true
-            batch = finish()
+            if heldUnits == nil { heldUnits = SessionResolver.units(of: held)[...] }
+            if let units = heldUnits, !units.isEmpty {
+                batch = resolveHeld(units.prefix(Self.heldUnitsPerBatch))
+                heldUnits = units.dropFirst(Self.heldUnitsPerBatch)
+            } else {
+                finished = true
+                batch = finish()
+            }
         } else {
             let chunk = inFlight.removeFirst()
             chunk.wait()
@@ -294,11 +300,25 @@ final class ImportPipeline {
 
     /// The held events, resolved now that every VTIMEZONE and override is known, and the
     /// diagnostics that can only be given at the end.
-    private func finish() -> ImportBatch {
+    /// The held events still to resolve, grouped as they are resolved; `nil` until the input is cut.
+    private var heldUnits: ArraySlice<SessionResolver.Unit>?
+    /// Held events (a recurring event with its overrides counts once) resolved per batch: the
+    /// instances of 64 series at a time, expanded on every core.
+    private static let heldUnitsPerBatch = 64
+
+    /// Some of the held events, resolved now that every VTIMEZONE and override is known.
+    private func resolveHeld(_ units: ArraySlice<SessionResolver.Unit>) -> ImportBatch {
         var batch = ImportBatch()
-        let placed = resolver.sessionsInPlace(from: held, expansion: expansion)
+        let placed = resolver.sessions(of: units, in: held, expansion: expansion, parallel: isParallel)
         batch.sessions = placed.map(\.session)
         batch.places = placed.map(\.line)
+        batch.diagnostics = limited(SessionImporter.inSourceOrder(resolver.takeDiagnostics()))
+        return batch
+    }
+
+    /// The diagnostics that can only be given at the end.
+    private func finish() -> ImportBatch {
+        var batch = ImportBatch()
         held = []
         var diagnostics = cutter.takeDiagnostics() + resolver.takeDiagnostics()
         if let reason = cutter.readError {

@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Streaks
 
 extension SessionResolver {
@@ -8,11 +10,19 @@ extension SessionResolver {
         sessionsInPlace(from: events, expansion: expansion).map(\.session)
     }
 
-    /// `sessions(from:expansion:)`, each with the line of the event whose place in the input it takes
-    /// (a series' instances and overrides all take their recurring event's place).
-    mutating func sessionsInPlace(
-        from events: [(record: EventRecord, calendar: Int)], expansion: RecurrenceExpansion
-    ) -> [(line: Int, session: Session)] {
+    /// What one held event becomes, with the events it takes along.
+    enum Unit: Sendable {
+        /// A single event.
+        case single(Int)
+        /// A recurring event (or one with overrides) and its overrides.
+        case series(master: Int, overrides: [Int])
+        /// An override whose recurring event is not in the input.
+        case orphan(Int)
+    }
+
+    /// The events grouped as they are resolved: each recurring event with the overrides of its UID
+    /// (the first event of a UID claims them), in input order.
+    static func units(of events: [(record: EventRecord, calendar: Int)]) -> [Unit] {
         var overridesByUID: [String: [Int]] = [:]
         var masterUIDs: Set<String> = []
         for (index, event) in events.enumerated() {
@@ -24,24 +34,98 @@ extension SessionResolver {
             }
         }
         var claimed: Set<String> = []
-        var sessions: [(line: Int, session: Session)] = []
-        for event in events where !event.record.isAnnotation {
+        var units: [Unit] = []
+        for (index, event) in events.enumerated() where !event.record.isAnnotation {
             let uid = event.record.uid ?? ""
-            let line = event.record.begin.line
             if event.record.recurrenceID != nil {
-                guard uid.isEmpty || !masterUIDs.contains(uid) else { continue }  // expanded with its series
-                sessions += orphanOverride(event.record, calendar: event.calendar).map { (line, $0) }
+                if uid.isEmpty || !masterUIDs.contains(uid) { units.append(.orphan(index)) }  // else: with its series
                 continue
             }
-            let overrides = uid.isEmpty || claimed.contains(uid) ? [] : (overridesByUID[uid] ?? []).map { events[$0] }
+            let overrides = uid.isEmpty || claimed.contains(uid) ? [] : overridesByUID[uid] ?? []
             if event.record.isRecurring || !overrides.isEmpty {
                 claimed.insert(uid)
-                sessions += series(event.record, calendar: event.calendar, overrides: overrides, expansion: expansion).map { (line, $0) }
-            } else if let session = session(from: event.record, calendar: event.calendar) {
-                sessions.append((line, session))
+                units.append(.series(master: index, overrides: overrides))
+            } else {
+                units.append(.single(index))
             }
         }
-        return sessions
+        return units
+    }
+
+    /// The sessions of one unit.
+    private mutating func sessions(
+        of unit: Unit, in events: [(record: EventRecord, calendar: Int)], expansion: RecurrenceExpansion
+    ) -> [(line: Int, session: Session)] {
+        switch unit {
+        case .single(let index):
+            let event = events[index]
+            return session(from: event.record, calendar: event.calendar).map { [(event.record.begin.line, $0)] } ?? []
+        case .orphan(let index):
+            let event = events[index]
+            return orphanOverride(event.record, calendar: event.calendar).map { (event.record.begin.line, $0) }
+        case .series(let master, let overrides):
+            let event = events[master]
+            return series(event.record, calendar: event.calendar, overrides: overrides.map { events[$0] }, expansion: expansion)
+                .map { (event.record.begin.line, $0) }
+        }
+    }
+
+    /// `sessions(from:expansion:)`, each with the line of the event whose place in the input it takes
+    /// (a series' instances and overrides all take their recurring event's place).
+    ///
+    /// With `parallel`, the recurring events are expanded on every core: each worker has its own
+    /// copy of this resolver (zones, methods, notes said so far), and the results are put back in
+    /// input order, notes given once per input kept only where they come first.
+    mutating func sessionsInPlace(
+        from events: [(record: EventRecord, calendar: Int)], expansion: RecurrenceExpansion, parallel: Bool = false
+    ) -> [(line: Int, session: Session)] {
+        sessions(of: Self.units(of: events)[...], in: events, expansion: expansion, parallel: parallel)
+    }
+
+    /// The sessions of `units` (from `units(of: events)`), in order; see `sessionsInPlace`.
+    mutating func sessions(
+        of units: ArraySlice<Unit>, in events: [(record: EventRecord, calendar: Int)], expansion: RecurrenceExpansion,
+        parallel: Bool
+    ) -> [(line: Int, session: Session)] {
+        let units = Array(units)
+        let unitsPerChunk = 16
+        let chunkCount = (units.count + unitsPerChunk - 1) / unitsPerChunk
+        guard parallel, chunkCount > 1 else {
+            return units.flatMap { sessions(of: $0, in: events, expansion: expansion) }
+        }
+        var copy = self
+        copy.diagnostics = []
+        copy.defersOnceNotes = true
+        let template = copy
+        let pointsBefore = sessionsWithPointsProperty
+        let lock = NSLock()
+        nonisolated(unsafe) var results: [Int: SessionResolver] = [:]
+        nonisolated(unsafe) var chunkSessions: [Int: [(line: Int, session: Session)]] = [:]
+        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
+            var resolver = template
+            let range = chunk * unitsPerChunk..<min(units.count, (chunk + 1) * unitsPerChunk)
+            let made = units[range].flatMap { resolver.sessions(of: $0, in: events, expansion: expansion) }
+            lock.withLock {
+                results[chunk] = resolver
+                chunkSessions[chunk] = made
+            }
+        }
+        return lock.withLock {
+            var sessions: [(line: Int, session: Session)] = []
+            var said: Set<String> = []
+            for chunk in 0..<chunkCount {
+                guard let resolver = results[chunk] else { continue }
+                sessions += chunkSessions[chunk] ?? []
+                diagnostics += resolver.diagnostics
+                for (key, note) in resolver.onceNotes where said.insert(key).inserted {
+                    diagnostics.append(note)
+                }
+                sessionsWithPointsProperty += resolver.sessionsWithPointsProperty - pointsBefore
+                reportedTimeZoneIDs.formUnion(resolver.reportedTimeZoneIDs)
+                notedCancelMethod.formUnion(resolver.notedCancelMethod)
+            }
+            return sessions
+        }
     }
 
     /// An override stands for one instance (RFC 5545 3.8.4.4); without its recurring event it is a

@@ -21,11 +21,24 @@ struct SessionResolver {
     /// VTIMEZONE rules by calendar index, then TZID.
     var calendarZones: [Int: [String: TimeZoneRules]] = [:]
     var diagnostics: [Diagnostic] = []
-    private(set) var sessionsWithPointsProperty = 0
-    private var reportedTimeZoneIDs: Set<String> = []
+    var sessionsWithPointsProperty = 0
+    var reportedTimeZoneIDs: Set<String> = []
     /// Each calendar's iTIP METHOD (RFC 5546), uppercased.
     var methods: [Int: String] = [:]
-    private var notedCancelMethod: Set<Int> = []
+    var notedCancelMethod: Set<Int> = []
+    /// When set, the notes given once per input (a TZID read as an alias or not known, a
+    /// cancellation) go to `onceNotes` with their key instead of `diagnostics`, so that copies of
+    /// this resolver working in parallel can be merged without saying them twice.
+    var defersOnceNotes = false
+    private(set) var onceNotes: [(key: String, diagnostic: Diagnostic)] = []
+
+    private mutating func noteOnce(key: String, _ diagnostic: Diagnostic) {
+        if defersOnceNotes {
+            onceNotes.append((key, diagnostic))
+        } else {
+            diagnostics.append(diagnostic)
+        }
+    }
 
     /// iTIP methods whose VEVENTs may leave DTSTART out: such events are not sessions, and no error.
     private static let methodsWithoutStart: Set<String> = ["REPLY", "REFRESH", "CANCEL", "COUNTER", "DECLINECOUNTER"]
@@ -52,7 +65,7 @@ struct SessionResolver {
         let method = methods[calendar]
         if method == "CANCEL" {
             if notedCancelMethod.insert(calendar).inserted {
-                diagnostics.append(Diagnostic(
+                noteOnce(key: "cancel:\(calendar)", Diagnostic(
                     .note, .structure, at: record.begin.location(file: file),
                     "this VCALENDAR is an iTIP cancellation (METHOD:CANCEL): its events are not sessions",
                     sourceLine: record.begin.text))
@@ -159,7 +172,7 @@ struct SessionResolver {
             return .instant(secondsSince1970: rules.instant(for: time.local))
         }
         if reportedTimeZoneIDs.insert(tzid).inserted {
-            diagnostics.append(Diagnostic(
+            noteOnce(key: "tz:\(tzid)", Diagnostic(
                 .warning, .unknownTimeZone, at: line.location(file: file),
                 "unknown time zone \"\(tzid)\" (no VTIMEZONE defines it and the IANA database has no such zone); its times are read in the report's time zone",
                 sourceLine: line.text))
@@ -182,7 +195,7 @@ struct SessionResolver {
         guard calendarZones[calendar]?[tzid] == nil, !calendarZones.values.contains(where: { $0[tzid] != nil }),
               let alias = TimeZoneDatabase.shared.resolve(tzid)?.alias,
               reportedTimeZoneIDs.insert(tzid).inserted else { return }
-        diagnostics.append(Diagnostic(
+        noteOnce(key: "tz:\(tzid)", Diagnostic(
             .note, .timeZoneName, at: line.location(file: file),
             "TZID \"\(tzid)\" is not an IANA name; read as \(alias)", sourceLine: line.text))
     }

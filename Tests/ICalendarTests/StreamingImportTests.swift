@@ -93,9 +93,11 @@ struct StreamingImportTests {
         var batches: [ImportBatch] = []
         while let batch = pipeline.next() { batches.append(batch) }
         // Only "plain" is resolved as it comes; the others wait for the end of the input.
-        #expect(batches.count == 2)
+        // (The held ones come in a batch of their own, then a last batch with the closing diagnostics.)
+        #expect(batches.count == 3)
         #expect(batches.first?.sessions.map(\.id) == ["plain"])
-        #expect(batches.last?.sessions.map(\.id).sorted() == ["moved/20240302T090000Z", "zoned-early"])
+        #expect(batches.dropFirst().flatMap(\.sessions).map(\.id).sorted() == ["moved/20240302T090000Z", "zoned-early"])
+        #expect(batches.last?.sessions.isEmpty == true)
         // The collected result is in input order, with the VTIMEZONE defined after the event used,
         // and the override replacing its event rather than standing beside it.
         let result = try importer.importCalendar(path: path)
