@@ -1,0 +1,54 @@
+import Foundation
+import StreakCal
+import Testing
+
+private let fixtureFolder = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures")
+
+/// `ReportSettings.scored(paths:)` counts sessions as they are read; it must score exactly as the
+/// whole import does.
+@Suite("Streamed reports")
+struct StreamedReportTests {
+    private static var fixtures: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: fixtureFolder.path)) ?? [])
+            .filter { $0.hasSuffix(".ics") }.sorted().map { fixtureFolder.appendingPathComponent($0).path }
+    }
+
+    @Test("Every fixture, in several zones and day starts: the same report and diagnostics as the whole import")
+    func sameAsWholeImport() throws {
+        #expect(Self.fixtures.count > 20)
+        let now = Int64(1_735_689_600)  // 2025-01-01
+        for path in Self.fixtures {
+            for (zone, dayStart) in [(nil, DayStart.midnight), ("America/New_York", DayStart(hour: 4)!)] as [(String?, DayStart)] {
+                for rule in [PointsRule.xPoints, .minutes] {
+                    let settings = ReportSettings(
+                        pointsRule: rule, timeZone: zone, dayStart: dayStart, from: Day(year: 2023, month: 12, day: 1))
+                    let whole = settings.scored(try settings.importer(now: now).importCalendar(path: path), now: now)
+                    let streamed = try settings.scored(paths: [path], keepingSessions: true, now: now)
+                    #expect(streamed.report == whole.report, "\(path) \(zone ?? "-") \(rule)")
+                    #expect(streamed.imported.sessions.count == whole.imported.sessions.count, "\(path)")
+                    #expect(Set(streamed.imported.diagnostics.map(\.description)) == Set(whole.imported.diagnostics.map(\.description)), "\(path)")
+                    #expect(streamed.imported.sessionsWithPointsProperty == whole.imported.sessionsWithPointsProperty, "\(path)")
+                }
+            }
+        }
+    }
+
+    @Test("Without keepingSessions no session is kept, and the report is the same")
+    func sessionsNotKept() throws {
+        let path = fixtureFolder.appendingPathComponent("tutorial-sample.ics").path
+        let settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 2, day: 29))
+        let kept = try settings.scored(paths: [path], keepingSessions: true)
+        let counted = try settings.scored(paths: [path])
+        #expect(counted.imported.sessions.isEmpty)
+        #expect(kept.imported.sessions.count == 5)
+        #expect(counted.report == kept.report)
+        #expect(counted.report.longestStreak.length == 2)
+    }
+
+    @Test("A file that cannot be opened throws CalendarReadError")
+    func missingFile() {
+        #expect(throws: CalendarReadError.self) { try ReportSettings().scored(paths: ["/nonexistent.ics"]) }
+    }
+}
