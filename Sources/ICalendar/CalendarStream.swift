@@ -1,3 +1,4 @@
+import Dispatch
 public import Foundation
 public import Streaks
 
@@ -60,8 +61,9 @@ public enum ImportEvent: Sendable {
 
 /// A file's sessions and diagnostics as an `AsyncSequence` (see `SessionImporter.events(contentsOf:)`).
 ///
-/// Each iterator reads the file from the start. The parsing runs on Dispatch's threads; the
-/// iterator waits for one chunk at a time, so a slow consumer holds back the reading.
+/// Each iterator reads the file from the start. The reading and parsing run on Dispatch's threads,
+/// never blocking the consuming task's thread; the iterator asks for one batch at a time, so a slow
+/// consumer holds back the reading.
 public struct CalendarEvents: AsyncSequence, Sendable {
     public typealias Element = ImportEvent
 
@@ -75,7 +77,7 @@ public struct CalendarEvents: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol {
         private let importer: SessionImporter
         private let path: String
-        private var pipeline: ImportPipeline?
+        private var pipeline: PipelineHandle?
         private var pending: [ImportEvent] = []
         private var pendingIndex = 0
         private var isDone = false
@@ -88,8 +90,14 @@ public struct CalendarEvents: AsyncSequence, Sendable {
         public mutating func next() async throws(CalendarReadError) -> ImportEvent? {
             while pendingIndex == pending.count {
                 if isDone { return nil }
-                if pipeline == nil { pipeline = try importer.pipeline(path: path) }
-                guard let batch = pipeline?.next() else {
+                let handle: PipelineHandle
+                if let pipeline {
+                    handle = pipeline
+                } else {
+                    handle = try await PipelineHandle.open(importer: importer, path: path)
+                    pipeline = handle
+                }
+                guard let batch = await handle.next() else {
                     isDone = true
                     pipeline = nil
                     return nil
@@ -99,6 +107,37 @@ public struct CalendarEvents: AsyncSequence, Sendable {
             }
             defer { pendingIndex += 1 }
             return pending[pendingIndex]
+        }
+    }
+
+    /// A pipeline handed to a Dispatch thread for each step: it is used by one iterator, one step at
+    /// a time, and each hand-over (Dispatch, then the continuation) orders its memory accesses.
+    final class PipelineHandle: @unchecked Sendable {
+        private let pipeline: ImportPipeline
+
+        private init(_ pipeline: ImportPipeline) {
+            self.pipeline = pipeline
+        }
+
+        /// Opens the file and reads its outline, off the caller's thread.
+        static func open(importer: SessionImporter, path: String) async throws(CalendarReadError) -> PipelineHandle {
+            let result: Result<PipelineHandle, CalendarReadError> = await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    do throws(CalendarReadError) {
+                        continuation.resume(returning: .success(PipelineHandle(try importer.pipeline(path: path))))
+                    } catch {
+                        continuation.resume(returning: .failure(error))
+                    }
+                }
+            }
+            return try result.get()
+        }
+
+        /// The next batch, parsed off the caller's thread.
+        func next() async -> ImportBatch? {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async { continuation.resume(returning: self.pipeline.next()) }
+            }
         }
     }
 }

@@ -125,11 +125,18 @@ public struct ReportSettings: Sendable {
                 imported.diagnostics += batch.diagnostics
                 imported.declaredTimeZone = imported.declaredTimeZone ?? batch.declaredTimeZone
                 guard let first = batch.sessions.first else { return }
+                // The first session in input order (held ones come later) is where whole-input
+                // warnings point, as in a whole import.
+                for session in batch.sessions {
+                    guard let source = session.source else { continue }
+                    if firstSession == nil || (firstSession?.file == source.file && source.line < firstSession!.line) {
+                        firstSession = source
+                    }
+                }
                 if totals == nil {
                     // The zone is chosen at the first session: X-WR-TIMEZONE comes before the events.
-                    firstSession = first.source
                     let (zone, warning) = CalendarImport.reportZone(
-                        requested: timeZone, declared: imported.declaredTimeZone, firstSession: firstSession)
+                        requested: timeZone, declared: imported.declaredTimeZone, firstSession: first.source)
                     zoneWarning = warning
                     totals = DayTotals(goal: StreakGoal(requiredPoints: requiredPoints, timeZone: zone, dayStart: dayStart))
                 }
