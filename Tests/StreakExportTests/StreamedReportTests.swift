@@ -1,5 +1,7 @@
 import Foundation
-import StreakCal
+import ICalendar
+import StreakExport
+import Streaks
 import Testing
 
 private let fixtureFolder = URL(fileURLWithPath: #filePath)
