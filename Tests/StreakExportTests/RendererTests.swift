@@ -83,6 +83,26 @@ struct JSONReportTests {
         #expect(diagnostics.first?["severity"] as? String == "warning")
         #expect(diagnostics.first?["message"] as? String == "bad points")
     }
+
+    @Test("The text is JSONEncoder's, byte for byte: escapes, empty arrays, null days, no source line")
+    func sameAsEncoder() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let tricky = Diagnostic(
+            .error, .libical, at: Streaks.SourceLocation(file: "dir/a \"b\".ics", line: 7, column: 2),
+            "quote \" backslash \\ slash / tab \t cr \r lf \n bs \u{8} ff \u{C} nul \u{0} us \u{1F} del \u{7F} é \u{2028} 🎹",
+            sourceLine: "SUMMARY:\u{1}x")
+        let plain = Diagnostic(.note, .structure, at: Streaks.SourceLocation(file: "b.ics", line: 1), "no source line")
+        for (report, diagnostics) in [
+            (tutorialReport(), [tricky, plain]),
+            (tutorialReport(), []),
+            (StreakReport(goal: StreakGoal(timeZone: .utc), firstDay: Day(year: 2024, month: 1, day: 1), points: [], sessionCounts: []), [plain]),
+        ] {
+            let json = JSONReport(report: report, diagnostics: diagnostics)
+            let expected = String(decoding: try encoder.encode(json), as: UTF8.self) + "\n"
+            #expect(try json.render() == expected)
+        }
+    }
 }
 
 @Suite("Session cards")
