@@ -6,7 +6,8 @@ import Streaks
 ///
 /// Batches come in input order. Events that must wait for the whole input (recurring events and
 /// their overrides, which are matched by UID; events whose VTIMEZONE comes later) come in the last
-/// batch. Diagnostics are in source order within a batch, at most 100 of each kind per input.
+/// batches, 64 series at a time; the very last batch has the diagnostics only the end can give.
+/// Diagnostics are in source order within a batch, at most 100 of each kind per input.
 public struct ImportBatch: Sendable {
     /// The sessions, in input order within the batch.
     public var sessions: [Session] = []
@@ -18,8 +19,9 @@ public struct ImportBatch: Sendable {
     public var declaredTimeZone: String?
 }
 
-/// One input, imported as a stream: cut into components a chunk at a time, parsed by libical on
-/// every core, and turned into sessions in input order as the parsed chunks come back.
+/// One input, imported as a stream: cut into components a chunk at a time on the calling thread,
+/// parsed by libical on every core (where events that nothing later can change also become
+/// sessions), and the rest turned into sessions in input order as the parsed chunks come back.
 ///
 /// Memory holds a bounded number of chunks in flight, the recurring events and overrides (matched by
 /// UID at the end), and the events that wait for a VTIMEZONE further on (`InputOutline`). Each
