@@ -94,7 +94,8 @@ public struct CalendarEvents: AsyncSequence, Sendable {
                 if let pipeline {
                     handle = pipeline
                 } else {
-                    handle = try await PipelineHandle.open(importer: importer, path: path)
+                    handle = PipelineHandle()
+                    try await handle.open(importer: importer, path: path)
                     pipeline = handle
                 }
                 guard let batch = await handle.next() else {
@@ -110,33 +111,32 @@ public struct CalendarEvents: AsyncSequence, Sendable {
         }
     }
 
-    /// A pipeline handed to a Dispatch thread for each step: it is used by one iterator, one step at
-    /// a time, and each hand-over (Dispatch, then the continuation) orders its memory accesses.
+    /// A pipeline used on one serial Dispatch queue: it is opened and stepped there, one step at a
+    /// time, so its state is only ever touched in that queue's order.
     final class PipelineHandle: @unchecked Sendable {
-        private let pipeline: ImportPipeline
-
-        private init(_ pipeline: ImportPipeline) {
-            self.pipeline = pipeline
-        }
+        private let queue = DispatchQueue(label: "StreakCal.CalendarEvents")
+        /// Touched only on `queue`.
+        private var pipeline: ImportPipeline?
 
         /// Opens the file and reads its outline, off the caller's thread.
-        static func open(importer: SessionImporter, path: String) async throws(CalendarReadError) -> PipelineHandle {
-            let result: Result<PipelineHandle, CalendarReadError> = await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
+        func open(importer: SessionImporter, path: String) async throws(CalendarReadError) {
+            let result: Result<Void, CalendarReadError> = await withCheckedContinuation { continuation in
+                queue.async {
                     do throws(CalendarReadError) {
-                        continuation.resume(returning: .success(PipelineHandle(try importer.pipeline(path: path))))
+                        self.pipeline = try importer.pipeline(path: path)
+                        continuation.resume(returning: .success(()))
                     } catch {
                         continuation.resume(returning: .failure(error))
                     }
                 }
             }
-            return try result.get()
+            try result.get()
         }
 
         /// The next batch, parsed off the caller's thread.
         func next() async -> ImportBatch? {
             await withCheckedContinuation { continuation in
-                DispatchQueue.global().async { continuation.resume(returning: self.pipeline.next()) }
+                queue.async { continuation.resume(returning: self.pipeline?.next()) }
             }
         }
     }
