@@ -56,141 +56,157 @@ public struct JSONReport: Encodable, Sendable {
     /// `.withoutEscapingSlashes` (a test holds them equal), written directly: a ten-year report has
     /// thousands of days, and the encoder's generic machinery cost more than the import of a small file.
     public func render() throws -> String {
-        let writer = PrettyJSON()
-        writer.object(indent: 0) { object in
-            object.member("currentStreak") { $0.streak(currentStreak, indent: 2) }
-            object.member("dayStart") { $0.string(dayStart) }
-            object.member("days") { value in
-                value.array(days, indent: 2) { value, day in
-                    value.object(indent: 4) { entry in
-                        entry.member("date") { $0.string(day.date.description) }
-                        entry.member("points") { $0.integer(day.points) }
-                        entry.member("sessions") { $0.integer(day.sessions) }
-                        entry.member("status") { $0.string(day.status.rawValue) }
-                    }
-                }
-            }
-            object.member("diagnostics") { value in
-                value.array(diagnostics, indent: 2) { value, diagnostic in
-                    value.object(indent: 4) { entry in
-                        entry.member("code") { $0.string(diagnostic.code.rawValue) }
-                        entry.member("column") { $0.integer(diagnostic.location.column) }
-                        entry.member("file") { $0.string(diagnostic.location.file) }
-                        entry.member("line") { $0.integer(diagnostic.location.line) }
-                        entry.member("message") { $0.string(diagnostic.message) }
-                        entry.member("severity") { $0.string(diagnostic.severity.rawValue) }
-                        if let sourceLine = diagnostic.sourceLine { entry.member("sourceLine") { $0.string(sourceLine) } }
-                    }
-                }
-            }
-            object.member("from") { $0.string(from.description) }
-            object.member("longestStreak") { $0.streak(longestStreak, indent: 2) }
-            object.member("requiredPoints") { $0.integer(requiredPoints) }
-            object.member("timeZone") { $0.string(timeZone) }
-            object.member("to") { $0.string(to.description) }
-            object.member("totals") { value in
-                value.object(indent: 2) { entry in
-                    entry.member("daysMet") { $0.integer(totals.daysMet) }
-                    entry.member("daysNone") { $0.integer(totals.daysNone) }
-                    entry.member("daysPartial") { $0.integer(totals.daysPartial) }
-                    entry.member("points") { $0.integer(totals.points) }
-                    entry.member("sessions") { $0.integer(totals.sessions) }
-                }
-            }
+        var json = PrettyJSON()
+        json.bytes.reserveCapacity(1_024 + days.count * 110 + diagnostics.count * 300)
+        json.open("{")
+        json.key("currentStreak", indent: 2, first: true)
+        json.streak(currentStreak, indent: 2)
+        json.key("dayStart", indent: 2)
+        json.string(dayStart)
+        json.key("days", indent: 2)
+        json.open("[")
+        for (index, day) in days.enumerated() {
+            json.element(indent: 4, first: index == 0)
+            json.open("{")
+            json.key("date", indent: 6, first: true)
+            json.string(day.date.description)
+            json.key("points", indent: 6)
+            json.integer(day.points)
+            json.key("sessions", indent: 6)
+            json.integer(day.sessions)
+            json.key("status", indent: 6)
+            json.string(day.status.rawValue)
+            json.close("}", indent: 4, empty: false)
         }
-        writer.text += "\n"
-        return writer.text
+        json.close("]", indent: 2, empty: days.isEmpty)
+        json.key("diagnostics", indent: 2)
+        json.open("[")
+        for (index, diagnostic) in diagnostics.enumerated() {
+            json.element(indent: 4, first: index == 0)
+            json.open("{")
+            json.key("code", indent: 6, first: true)
+            json.string(diagnostic.code.rawValue)
+            json.key("column", indent: 6)
+            json.integer(diagnostic.location.column)
+            json.key("file", indent: 6)
+            json.string(diagnostic.location.file)
+            json.key("line", indent: 6)
+            json.integer(diagnostic.location.line)
+            json.key("message", indent: 6)
+            json.string(diagnostic.message)
+            json.key("severity", indent: 6)
+            json.string(diagnostic.severity.rawValue)
+            if let sourceLine = diagnostic.sourceLine {
+                json.key("sourceLine", indent: 6)
+                json.string(sourceLine)
+            }
+            json.close("}", indent: 4, empty: false)
+        }
+        json.close("]", indent: 2, empty: diagnostics.isEmpty)
+        json.key("from", indent: 2)
+        json.string(from.description)
+        json.key("longestStreak", indent: 2)
+        json.streak(longestStreak, indent: 2)
+        json.key("requiredPoints", indent: 2)
+        json.integer(requiredPoints)
+        json.key("timeZone", indent: 2)
+        json.string(timeZone)
+        json.key("to", indent: 2)
+        json.string(to.description)
+        json.key("totals", indent: 2)
+        json.open("{")
+        json.key("daysMet", indent: 4, first: true)
+        json.integer(totals.daysMet)
+        json.key("daysNone", indent: 4)
+        json.integer(totals.daysNone)
+        json.key("daysPartial", indent: 4)
+        json.integer(totals.daysPartial)
+        json.key("points", indent: 4)
+        json.integer(totals.points)
+        json.key("sessions", indent: 4)
+        json.integer(totals.sessions)
+        json.close("}", indent: 2, empty: false)
+        json.close("}", indent: 0, empty: false)
+        json.bytes.append(0x0A)
+        return String(decoding: json.bytes, as: UTF8.self)
     }
 }
 
-/// JSON text in `JSONEncoder`'s pretty-printed layout: two-space indents, `"key" : value`, empty
-/// arrays and objects as an opening and a closing line with a blank line between.
-private final class PrettyJSON {
-    var text = ""
+/// JSON text in `JSONEncoder`'s pretty-printed layout, as bytes: two-space indents,
+/// `"key" : value`, empty arrays and objects as an opening and a closing line with a blank line
+/// between. The caller writes keys in sorted order.
+private struct PrettyJSON {
+    var bytes: [UInt8] = []
 
-    /// The members of one object, written in the order given (the caller sorts the keys).
-    struct Members {
-        fileprivate let writer: PrettyJSON
-        fileprivate let indent: Int
-        fileprivate var count = 0
-
-        mutating func member(_ key: String, _ value: (PrettyJSON) -> Void) {
-            writer.text += count == 0 ? "\n" : ",\n"
-            writer.text += String(repeating: " ", count: indent + 2)
-            writer.string(key)
-            writer.text += " : "
-            value(writer)
-            count += 1
-        }
+    mutating func open(_ bracket: StaticString) {
+        bytes.append(bracket.utf8Start.pointee)
     }
 
-    func object(indent: Int, _ body: (inout Members) -> Void) {
-        text += "{"
-        var members = Members(writer: self, indent: indent)
-        body(&members)
-        text += members.count == 0 ? "\n\n" : "\n"
-        text += String(repeating: " ", count: indent) + "}"
+    /// The end of an object or array whose members started at `indent + 2`.
+    mutating func close(_ bracket: StaticString, indent: Int, empty: Bool) {
+        bytes.append(0x0A)
+        if empty { bytes.append(0x0A) }
+        spaces(indent)
+        bytes.append(bracket.utf8Start.pointee)
     }
 
-    func array<Element>(_ elements: [Element], indent: Int, _ write: (PrettyJSON, Element) -> Void) {
-        text += "["
-        let padding = String(repeating: " ", count: indent + 2)
-        for (index, element) in elements.enumerated() {
-            text += index == 0 ? "\n" : ",\n"
-            text += padding
-            write(self, element)
-        }
-        text += elements.isEmpty ? "\n\n" : "\n"
-        text += String(repeating: " ", count: indent) + "]"
+    /// A member's key, on its own line after a comma unless it is the first.
+    mutating func key(_ name: StaticString, indent: Int, first: Bool = false) {
+        element(indent: indent, first: first)
+        bytes.append(0x22)
+        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        bytes.append(contentsOf: [0x22, 0x20, 0x3A, 0x20])  // `" : `
     }
 
-    func streak(_ streak: Streak, indent: Int) {
-        object(indent: indent) { entry in
-            entry.member("end") { value in streak.end.map { value.string($0.description) } ?? value.null() }
-            entry.member("length") { $0.integer(streak.length) }
-            entry.member("start") { value in streak.start.map { value.string($0.description) } ?? value.null() }
-        }
+    /// The start of an array element or member line.
+    mutating func element(indent: Int, first: Bool) {
+        if !first { bytes.append(0x2C) }
+        bytes.append(0x0A)
+        spaces(indent)
     }
 
-    func integer(_ value: Int) {
-        text += String(value)
+    private mutating func spaces(_ count: Int) {
+        bytes.append(contentsOf: repeatElement(0x20, count: count))
     }
 
-    func null() {
-        text += "null"
+    mutating func streak(_ streak: Streak, indent: Int) {
+        open("{")
+        key("end", indent: indent + 2, first: true)
+        if let end = streak.end { string(end.description) } else { null() }
+        key("length", indent: indent + 2)
+        integer(streak.length)
+        key("start", indent: indent + 2)
+        if let start = streak.start { string(start.description) } else { null() }
+        close("}", indent: indent, empty: false)
+    }
+
+    mutating func integer(_ value: Int) {
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    mutating func null() {
+        bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
     }
 
     /// A string with `JSONEncoder`'s escapes: quote, backslash, `\n` `\r` `\t` `\b` `\f`, other
     /// control characters as `\u00XX`; slashes and everything else as they are.
-    func string(_ value: String) {
-        text += "\""
-        var plainStart = value.utf8.startIndex
-        var index = plainStart
-        let utf8 = value.utf8
-        while index < utf8.endIndex {
-            let byte = utf8[index]
-            let escape: String?
+    mutating func string(_ value: String) {
+        bytes.append(0x22)
+        for byte in value.utf8 {
             switch byte {
-            case 0x22: escape = "\\\""
-            case 0x5C: escape = "\\\\"
-            case 0x0A: escape = "\\n"
-            case 0x0D: escape = "\\r"
-            case 0x09: escape = "\\t"
-            case 0x08: escape = "\\b"
-            case 0x0C: escape = "\\f"
+            case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
+            case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
+            case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
+            case 0x08: bytes.append(contentsOf: [0x5C, 0x62])
+            case 0x0C: bytes.append(contentsOf: [0x5C, 0x66])
             case 0..<0x20:
-                let hex = String(byte, radix: 16)
-                escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: escape = nil
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+            default: bytes.append(byte)
             }
-            if let escape {
-                text += String(Substring(utf8[plainStart..<index]))
-                text += escape
-                plainStart = utf8.index(after: index)
-            }
-            index = utf8.index(after: index)
         }
-        text += String(Substring(utf8[plainStart..<utf8.endIndex]))
-        text += "\""
+        bytes.append(0x22)
     }
 }
