@@ -36,6 +36,9 @@ final class ImportPipeline {
     private let pointsProperty: String
     private let isParallel: Bool
     private var inFlight: [PendingChunk] = []
+    /// Every chunk's work; waited for at the end, so that no worker still holds (and frees) a chunk
+    /// once the pipeline is done (Dispatch releases a block's captures before it leaves its group).
+    private let workers = DispatchGroup()
     private var cutterFinished = false
     private var finished = false
     /// Events that wait for the end: recurring series, overrides, their possible masters, and events
@@ -66,6 +69,11 @@ final class ImportPipeline {
             eventProperties: ComponentParsing.sessionProperties(pointsProperty: pointsProperty), sinksPropertyLines: true)
     }
 
+    deinit {
+        // A pipeline dropped part-way still lets its workers finish with their chunks.
+        workers.wait()
+    }
+
     /// How many sessions so far carry the points property.
     var sessionsWithPointsProperty: Int { resolver.sessionsWithPointsProperty + workerSessionsWithPointsProperty }
     private var workerSessionsWithPointsProperty = 0
@@ -82,6 +90,7 @@ final class ImportPipeline {
                 heldUnits = units.dropFirst(Self.heldUnitsPerBatch)
             } else {
                 finished = true
+                workers.wait()
                 batch = finish()
             }
         } else {
@@ -147,8 +156,8 @@ final class ImportPipeline {
             sessionsWithPointsProperty = resolver.sessionsWithPointsProperty
         }
 
-        func parseInBackground(_ settings: Settings) {
-            DispatchQueue.global().async {
+        func parseInBackground(_ settings: Settings, group: DispatchGroup) {
+            DispatchQueue.global().async(group: group) {
                 self.parse(settings)
                 self.done.signal()
             }
@@ -199,7 +208,7 @@ final class ImportPipeline {
             }
             let chunk = PendingChunk(items: items, methods: methods, cutDiagnostics: cutter.takeDiagnostics())
             if isParallel {
-                chunk.parseInBackground(settings)
+                chunk.parseInBackground(settings, group: workers)
             } else {
                 chunk.parseNow(settings)
             }

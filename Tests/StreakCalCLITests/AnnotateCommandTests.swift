@@ -12,7 +12,7 @@ struct AnnotateCommandTests {
         let second = directory.appendingPathComponent("second.ics").path
         let arguments = ["--tz", "UTC", "--from", "2024-02-20", "--to", "2024-02-29", "--mark-sessions"]
         let run = try streakcal(["annotate", fixture("tutorial-sample.ics"), "-o", first] + arguments)
-        #expect(run.status == 0)
+        #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardOutput.isEmpty)
         let again = try streakcal(["annotate", first, "-o", second] + arguments)
         #expect(again.status == 0)

@@ -6,7 +6,7 @@ struct LayoutCommandTests {
     @Test("JSON: the contract's shape; widths add up, frames stack, hidden cells keep their dates")
     func json() throws {
         let run = try streakcal(["layout", "--month", "2024-02", "--months", "2", "--width", "352", "--hide-out-of-month", "--format", "json"])
-        #expect(run.status == 0)
+        #expect(run.status == 0, "\(run.standardError)")
         let document = try jsonObject(run.standardOutput)
         #expect(document["width"] as? Int == 352)
         let months = try #require(document["months"] as? [[String: Any]])
@@ -75,7 +75,7 @@ struct ReportFormatCommandTests {
     ])
     func formats(_ format: String, expected: String) throws {
         let run = try streakcal(["report", fixture("tutorial-sample.ics"), "--tz", "UTC", "--to", "2024-02-29", "--format", format])
-        #expect(run.status == 0)
+        #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardOutput.contains(expected))
     }
 
