@@ -268,17 +268,7 @@ struct ContentLineScanner {
         }
         while true {
             let count = bytes.count
-            var end = position
-            if let base = bytes.baseAddress, end < count {
-                // memchr for LF, then a CR in between (old Mac line ends) ends the line first.
-                let found = memchr(base + end, 0x0A, count - end)
-                let limit = found.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? count
-                if let carriageReturn = memchr(base + end, 0x0D, limit - end) {
-                    end = UnsafePointer(carriageReturn.assumingMemoryBound(to: UInt8.self)) - base
-                } else {
-                    end = limit
-                }
-            }
+            let end = Self.lineEnd(in: bytes, from: position)
             // A line end not yet read, or a CR whose LF may be in the next chunk: read more first.
             let needsMore = end == count || (end == count - 1 && bytes[end] == 0x0D)
             if needsMore, !input.isExhausted {
@@ -303,6 +293,16 @@ struct ContentLineScanner {
             physicalLine += 1
             return (start..<end, physicalLine)
         }
+    }
+
+    /// Where the physical line that starts at `start` ends: at the first LF or CR (a CR alone is an
+    /// old Mac line end), or at the end of `bytes`.
+    static func lineEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress, start < bytes.count else { return max(start, bytes.count) }
+        let found = memchr(base + start, 0x0A, bytes.count - start)
+        let limit = found.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? bytes.count
+        guard let carriageReturn = memchr(base + start, 0x0D, limit - start) else { return limit }
+        return UnsafePointer(carriageReturn.assumingMemoryBound(to: UInt8.self)) - base
     }
 
     /// Whether a physical line starts like a content line: a name, then `;` or `:`, or a name alone
@@ -373,14 +373,7 @@ struct ContentLineScanner {
 
     /// The uppercased name at the start of `bytes` (name characters only).
     private static func name(of bytes: UnsafeBufferPointer<UInt8>) -> String {
-        var end = 0
-        var hasLowercase = false
-        while end < bytes.count, isNameByte(bytes[end]) {
-            if bytes[end] >= 0x61 { hasLowercase = true }
-            end += 1
-        }
-        let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
-        return hasLowercase ? name.uppercased() : name
+        name(of: bytes, in: 0..<bytes.count)
     }
 
     /// `split(_:)` on a line's UTF-8 bytes, which is what the scanner has: no per-character work.

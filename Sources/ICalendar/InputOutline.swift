@@ -260,19 +260,10 @@ private struct RawOutlineScan {
     private mutating func nextPhysicalLine() -> Range<Int>? {
         while true {
             let count = bytes.count
-            var end = count
-            var sawNUL = false
-            if let base = bytes.baseAddress, position < count {
-                let found = memchr(base + position, 0x0A, count - position)
-                let limit = found.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? count
-                if let carriageReturn = memchr(base + position, 0x0D, limit - position) {
-                    end = UnsafePointer(carriageReturn.assumingMemoryBound(to: UInt8.self)) - base
-                } else {
-                    end = limit
-                }
-                sawNUL = memchr(base + position, 0, end - position) != nil
+            let end = ContentLineScanner.lineEnd(in: bytes, from: position)
+            if let base = bytes.baseAddress, position < end, memchr(base + position, 0, end - position) != nil {
+                hasNUL = true
             }
-            if sawNUL { hasNUL = true }
             let needsMore = end == count || (end == count - 1 && bytes[end] == 0x0D)
             if needsMore, !input.isExhausted, let shift = input.refill(keepingFrom: position) {
                 bytes = input.bytes
