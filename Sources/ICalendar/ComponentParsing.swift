@@ -1,11 +1,5 @@
-import Dispatch
-import Foundation
-
-/// Parses top-level components with libical on every core.
-///
-/// Components are split into contiguous chunks; each chunk is parsed, read into Swift values and
-/// freed on one thread (a libical tree never crosses threads), with its own diagnostics. The
-/// chunks' results are put back in input order, so the outcome does not depend on thread timing.
+/// Parses one top-level component with libical, reads it into Swift values and frees the tree, on
+/// the calling thread (`ImportPipeline` calls it on its workers; a libical tree never crosses threads).
 enum ComponentParsing {
     /// What one component became.
     enum Outcome: Sendable {
@@ -14,43 +8,6 @@ enum ComponentParsing {
         case timeZone(ZoneDefinition.Result?)
         /// libical found no component in the text.
         case unparsable
-    }
-
-    /// Components per chunk: large enough that scheduling costs nothing, small enough to balance.
-    static let chunkSize = 256
-
-    /// Parses `work` in parallel; outcomes are in the order of `work`, diagnostics in chunk order.
-    static func parse(
-        _ work: [(lines: ComponentLines, calendar: Int)], file: String, pointsProperty: String, parallel: Bool = true
-    ) -> (outcomes: [Outcome], diagnostics: [Diagnostic]) {
-        let chunkCount = (work.count + chunkSize - 1) / chunkSize
-        guard chunkCount > 1, parallel else {
-            var reader = ComponentReader(file: file, pointsProperty: pointsProperty)
-            let outcomes = work.map { parse($0.lines, reader: &reader) }
-            return (outcomes, reader.diagnostics)
-        }
-        // NSLock rather than Synchronization.Mutex: ThreadSanitizer on Linux reports false races
-        // when two threads contend for a Mutex.
-        let lock = NSLock()
-        nonisolated(unsafe) var results: [Int: (outcomes: [Outcome], diagnostics: [Diagnostic])] = [:]
-        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-            var reader = ComponentReader(file: file, pointsProperty: pointsProperty)
-            let range = chunk * chunkSize..<min(work.count, (chunk + 1) * chunkSize)
-            let outcomes = work[range].map { parse($0.lines, reader: &reader) }
-            let diagnostics = reader.diagnostics
-            lock.withLock { results[chunk] = (outcomes, diagnostics) }
-        }
-        return lock.withLock {
-            var outcomes: [Outcome] = []
-            var diagnostics: [Diagnostic] = []
-            outcomes.reserveCapacity(work.count)
-            for chunk in 0..<chunkCount {
-                guard let result = results[chunk] else { continue }
-                outcomes += result.outcomes
-                diagnostics += result.diagnostics
-            }
-            return (outcomes, diagnostics)
-        }
     }
 
     /// What a VEVENT hands libical.

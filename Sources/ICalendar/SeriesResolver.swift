@@ -3,13 +3,6 @@ import Foundation
 import Streaks
 
 extension SessionResolver {
-    /// Sessions for every event of an input, in input order: single events as they are, recurring
-    /// events expanded (with their RECURRENCE-ID overrides, matched by UID across the input), and
-    /// overrides whose recurring event is missing as single sessions.
-    mutating func sessions(from events: [(record: EventRecord, calendar: Int)], expansion: RecurrenceExpansion) -> [Session] {
-        sessionsInPlace(from: events, expansion: expansion).map(\.session)
-    }
-
     /// What one held event becomes, with the events it takes along.
     enum Unit: Sendable {
         /// A single event.
@@ -70,19 +63,15 @@ extension SessionResolver {
         }
     }
 
-    /// `sessions(from:expansion:)`, each with the line of the event whose place in the input it takes
-    /// (a series' instances and overrides all take their recurring event's place).
+    /// The sessions of `units` (from `units(of: events)`), in input order: single events as they
+    /// are, recurring events expanded (with their RECURRENCE-ID overrides, matched by UID across the
+    /// input), and overrides whose recurring event is missing as single sessions; each with the line
+    /// of the event whose place in the input it takes (a series' instances and overrides all take
+    /// their recurring event's place).
     ///
     /// With `parallel`, the recurring events are expanded on every core: each worker has its own
     /// copy of this resolver (zones, methods, notes said so far), and the results are put back in
     /// input order, notes given once per input kept only where they come first.
-    mutating func sessionsInPlace(
-        from events: [(record: EventRecord, calendar: Int)], expansion: RecurrenceExpansion, parallel: Bool = false
-    ) -> [(line: Int, session: Session)] {
-        sessions(of: Self.units(of: events)[...], in: events, expansion: expansion, parallel: parallel)
-    }
-
-    /// The sessions of `units` (from `units(of: events)`), in order; see `sessionsInPlace`.
     mutating func sessions(
         of units: ArraySlice<Unit>, in events: [(record: EventRecord, calendar: Int)], expansion: RecurrenceExpansion,
         parallel: Bool
