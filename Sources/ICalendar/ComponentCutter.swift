@@ -4,7 +4,7 @@ struct RawLines: Sendable {
     private var bytes: [UInt8] = []
     private var entries: [Entry] = []
 
-    private struct Entry: Sendable {
+    fileprivate struct Entry: Sendable {
         var end: Int32
         var line: Int32
         var isLatin1: Bool
@@ -15,6 +15,7 @@ struct RawLines: Sendable {
     /// Appends a line whose bytes are all printable ASCII; `false` (and nothing appended) otherwise.
     mutating func appendIfPrintableASCII(_ line: UnsafeBufferPointer<UInt8>, line number: Int) -> Bool {
         for byte in line where byte < 0x20 || byte >= 0x7F { return false }
+        reserveOnFirstLine()
         bytes.append(contentsOf: line)
         entries.append(Entry(end: Int32(bytes.count), line: Int32(number), isLatin1: false))
         return true
@@ -22,8 +23,44 @@ struct RawLines: Sendable {
 
     /// Appends an unfolded line (NUL bytes already removed).
     mutating func append(_ line: [UInt8], line number: Int, isLatin1: Bool) {
+        reserveOnFirstLine()
         bytes.append(contentsOf: line)
         entries.append(Entry(end: Int32(bytes.count), line: Int32(number), isLatin1: isLatin1))
+    }
+
+    /// Room for a typical event's kept lines at once, rather than growing a line at a time.
+    private mutating func reserveOnFirstLine() {
+        guard entries.isEmpty else { return }
+        bytes.reserveCapacity(256)
+        entries.reserveCapacity(8)
+    }
+
+    /// One line in place: its bytes (valid only while `withLines`' body runs), number and encoding.
+    struct Line {
+        var bytes: UnsafeBufferPointer<UInt8>
+        var line: Int
+        var isLatin1: Bool
+    }
+
+    /// The lines in place, in order.
+    struct Lines: RandomAccessCollection {
+        fileprivate let buffer: UnsafeBufferPointer<UInt8>
+        fileprivate let entries: [Entry]
+        var startIndex: Int { 0 }
+        var endIndex: Int { entries.count }
+
+        subscript(index: Int) -> Line {
+            let start = index == 0 ? 0 : Int(entries[index - 1].end)
+            let entry = entries[index]
+            return Line(
+                bytes: UnsafeBufferPointer(rebasing: buffer[start..<Int(entry.end)]), line: Int(entry.line),
+                isLatin1: entry.isLatin1)
+        }
+    }
+
+    /// The lines in place, for `body` to read without copies.
+    func withLines<Result>(_ body: (Lines) -> Result) -> Result {
+        bytes.withUnsafeBufferPointer { body(Lines(buffer: $0, entries: entries)) }
     }
 
     /// The lines, decoded and split.

@@ -1,3 +1,5 @@
+internal import CLibical
+
 /// Parses one top-level component with libical, reads it into Swift values and frees the tree, on
 /// the calling thread (`ImportPipeline` calls it on its workers; a libical tree never crosses threads).
 enum ComponentParsing {
@@ -42,6 +44,7 @@ enum ComponentParsing {
 
     /// Parses one component, reads it into Swift values and frees the tree.
     static func parse(_ lines: ComponentLines, reader: inout ComponentReader, reading: EventReading = .everyProperty) -> Outcome {
+        if reading == .sessionProperties, let outcome = parseSessionEvent(lines, reader: &reader) { return outcome }
         let lines = lines.materialized
         if lines.name == "VEVENT" {
             var needed = lines

@@ -87,10 +87,15 @@ struct ContentLineScanner {
                 keptFirstBytes[Int(first)] = true
                 if first >= 0x41, first <= 0x5A { keptFirstBytes[Int(first + 0x20)] = true }
             }
+            keptNameTable = PropertyNameTable(keptNames.map { ($0, ()) })
         }
     }
     /// Whether a kept name starts with a byte, either case: most skipped lines are known by it.
     private var keptFirstBytes = [Bool](repeating: true, count: 256)
+    /// `keptNames`, matched against a line's bytes.
+    private var keptNameTable = PropertyNameTable<Void>([])
+    private static let begin = Array("BEGIN".utf8)
+    private static let end = Array("END".utf8)
 
     /// Properties whose free text may carry a line break that a producer forgot to fold.
     private static let freeTextProperties: Set<String> = [
@@ -172,11 +177,13 @@ struct ContentLineScanner {
                 skipContinuations(firstLine: firstLine)
                 continue
             }
-            let name = Self.name(of: bytes, in: first)
-            if unreadLinesSkipped, !keptNames.contains(name), looksLikeContentLine(first) {
+            let nameEnd = Self.nameEnd(of: bytes, in: first)
+            if unreadLinesSkipped, !isKept(first.lowerBound..<nameEnd), looksLikeContentLine(first) {
                 skipContinuations(firstLine: firstLine)
                 continue
             }
+            let isBoundary = PropertyNameTable<Void>.equalsIgnoringCase(bytes, first.lowerBound..<nameEnd, Self.begin)
+                || PropertyNameTable<Void>.equalsIgnoringCase(bytes, first.lowerBound..<nameEnd, Self.end)
             var logical: [UInt8]?
             while let (following, followingLine) = nextPhysicalLine() {
                 if following.isEmpty {
@@ -186,7 +193,8 @@ struct ContentLineScanner {
                 if lead == 0x20 || lead == 0x09 {
                     if logical == nil { logical = Array(bytes[current]) }
                     logical!.append(contentsOf: bytes[following.dropFirst()])
-                } else if !looksLikeContentLine(following), ContentLineScanner.freeTextProperties.contains(name) {
+                } else if !looksLikeContentLine(following),
+                          ContentLineScanner.freeTextProperties.contains(Self.name(of: bytes, in: current)) {
                     warnMissingFold(following, line: followingLine, continuing: firstLine)
                     if logical == nil { logical = Array(bytes[current]) }
                     logical!.append(contentsOf: bytes[following])
@@ -195,7 +203,7 @@ struct ContentLineScanner {
                     break
                 }
             }
-            let sinks = sinking && name != "BEGIN" && name != "END"
+            let sinks = sinking && !isBoundary
             if logical == nil {
                 let range = current
                 if sinks {
@@ -205,7 +213,8 @@ struct ContentLineScanner {
                         continue
                     }
                 } else {
-                    let fast = Self.asciiLine(UnsafeBufferPointer(rebasing: bytes[range]), name: name, line: firstLine)
+                    let fast = Self.asciiLine(
+                        UnsafeBufferPointer(rebasing: bytes[range]), name: Self.name(of: bytes, in: range), line: firstLine)
                     if let fast {
                         lastLogicalLine = firstLine
                         return fast
@@ -314,18 +323,27 @@ struct ContentLineScanner {
         return index == range.upperBound || bytes[index] == 0x3A || bytes[index] == 0x3B
     }
 
-    private static func isNameByte(_ byte: UInt8) -> Bool {
+    static func isNameByte(_ byte: UInt8) -> Bool {
         (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D
+    }
+
+    /// Where the name at the start of `bytes[range]` ends (name characters only).
+    private static func nameEnd(of bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> Int {
+        var end = range.lowerBound
+        while end < range.upperBound, isNameByte(bytes[end]) { end += 1 }
+        return end
+    }
+
+    /// Whether the name in `bytes[range]` is one of `keptNames`, in any case.
+    private func isKept(_ range: Range<Int>) -> Bool {
+        keptNameTable.value(of: bytes, in: range) != nil
     }
 
     /// The uppercased name at the start of `bytes[range]` (name characters only).
     private static func name(of bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> String {
-        var end = range.lowerBound
+        let end = nameEnd(of: bytes, in: range)
         var hasLowercase = false
-        while end < range.upperBound, isNameByte(bytes[end]) {
-            if bytes[end] >= 0x61 { hasLowercase = true }
-            end += 1
-        }
+        for byte in bytes[range.lowerBound..<end] where byte >= 0x61 { hasLowercase = true }
         let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[range.lowerBound..<end]), as: UTF8.self)
         return hasLowercase ? name.uppercased() : name
     }

@@ -59,63 +59,80 @@ struct ComponentReader {
     let pointsProperty: String
     var diagnostics: [Diagnostic] = []
 
+    /// libical's kind for the points property (`ICAL_X_PROPERTY` for an X- name).
+    let pointsKind: icalproperty_kind
+    /// `ComponentParsing.parseSessionEvent`'s working storage, reused from event to event.
+    var sessionEventScratch = ComponentParsing.SessionEventScratch()
+    /// The session properties' roles (`ComponentParsing.parseSessionEvent`).
+    let sessionLineRoles: PropertyNameTable<ComponentParsing.SessionLineRole>
+
     init(file: String, pointsProperty: String) {
         self.file = file
         self.pointsProperty = pointsProperty.uppercased()
+        pointsKind = icalproperty_string_to_kind(self.pointsProperty)
+        sessionLineRoles = ComponentParsing.sessionLineRoles(pointsProperty: pointsProperty)
     }
 
     /// Reads a parsed VEVENT whose content lines are `lines`.
     mutating func readEvent(_ component: ComponentView, lines: ComponentLines) -> EventRecord {
         var record = EventRecord(begin: lines.begin)
-        let located = locate(component, lines: lines)
-        for (property, line) in located {
-            switch property.kind {
-            case ICAL_UID_PROPERTY:
-                record.uid = property.valueText
-            case ICAL_DTSTART_PROPERTY:
-                record.start = property.timeValue
-                record.startLine = line
-            case ICAL_DTEND_PROPERTY:
-                record.end = property.timeValue
-                record.endLine = line
-            case ICAL_DURATION_PROPERTY:
-                record.duration = property.durationValue
-                record.durationLine = line
-            case ICAL_STATUS_PROPERTY:
-                record.isCancelled = icalproperty_get_status(property.pointer) == ICAL_STATUS_CANCELLED
-            case ICAL_SUMMARY_PROPERTY:
-                record.summary = property.valueText
-            case ICAL_CATEGORIES_PROPERTY:
-                record.categories.append(contentsOf: property.valueText.split(separator: ",").map { $0.trimmingSpaces })
-            case ICAL_RRULE_PROPERTY:
-                record.recurrenceRules.append(property.encodedValueText)
-                record.recurrenceLine = record.recurrenceLine ?? line
-            case ICAL_EXRULE_PROPERTY:
-                record.exceptionRules.append(property.encodedValueText)
-                record.recurrenceLine = record.recurrenceLine ?? line
-            case ICAL_RDATE_PROPERTY:
-                if let date = property.recurrenceDate {
-                    record.recurrenceDates.append(date)
-                } else if let line {
-                    diagnostics.append(Diagnostic(
-                        .warning, .recurrence, at: line.location(file: file, column: line.valueColumn ?? 1),
-                        "RDATE value \(property.encodedValueText) cannot be read; it adds no instance", sourceLine: line.text))
-                }
-                record.recurrenceLine = record.recurrenceLine ?? line
-            case ICAL_EXDATE_PROPERTY:
-                if let time = property.timeValue { record.exceptionDates.append(time) }
-            case ICAL_RECURRENCEID_PROPERTY:
-                record.recurrenceID = property.timeValue
-                record.isThisAndFuture = property.isThisAndFuture
-            default:
-                break
-            }
-            if property.name == SessionImporter.annotationMarker { record.isAnnotation = true }
-            if property.name == pointsProperty, record.points == nil {
-                record.points = (property.valueText, line ?? lines.begin)
-            }
+        for (property, line) in locate(component, lines: lines) {
+            read(property, line: line, into: &record)
         }
         return record
+    }
+
+    /// Reads one of a VEVENT's properties (on `line`, if located) into its record.
+    mutating func read(_ property: PropertyView, line: ContentLine?, into record: inout EventRecord) {
+        let kind = property.kind
+        switch kind {
+        case ICAL_UID_PROPERTY:
+            record.uid = property.valueText
+        case ICAL_DTSTART_PROPERTY:
+            record.start = property.timeValue
+            record.startLine = line
+        case ICAL_DTEND_PROPERTY:
+            record.end = property.timeValue
+            record.endLine = line
+        case ICAL_DURATION_PROPERTY:
+            record.duration = property.durationValue
+            record.durationLine = line
+        case ICAL_STATUS_PROPERTY:
+            record.isCancelled = icalproperty_get_status(property.pointer) == ICAL_STATUS_CANCELLED
+        case ICAL_SUMMARY_PROPERTY:
+            record.summary = property.valueText
+        case ICAL_CATEGORIES_PROPERTY:
+            record.categories.append(contentsOf: property.valueText.split(separator: ",").map { $0.trimmingSpaces })
+        case ICAL_RRULE_PROPERTY:
+            record.recurrenceRules.append(property.encodedValueText)
+            record.recurrenceLine = record.recurrenceLine ?? line
+        case ICAL_EXRULE_PROPERTY:
+            record.exceptionRules.append(property.encodedValueText)
+            record.recurrenceLine = record.recurrenceLine ?? line
+        case ICAL_RDATE_PROPERTY:
+            if let date = property.recurrenceDate {
+                record.recurrenceDates.append(date)
+            } else if let line {
+                diagnostics.append(Diagnostic(
+                    .warning, .recurrence, at: line.location(file: file, column: line.valueColumn ?? 1),
+                    "RDATE value \(property.encodedValueText) cannot be read; it adds no instance", sourceLine: line.text))
+            }
+            record.recurrenceLine = record.recurrenceLine ?? line
+        case ICAL_EXDATE_PROPERTY:
+            if let time = property.timeValue { record.exceptionDates.append(time) }
+        case ICAL_RECURRENCEID_PROPERTY:
+            record.recurrenceID = property.timeValue
+            record.isThisAndFuture = property.isThisAndFuture
+        default:
+            break
+        }
+        // Only an X- property, or one of the points property's kind, can have either name.
+        guard kind == ICAL_X_PROPERTY || kind == pointsKind else { return }
+        let name = property.name
+        if name == SessionImporter.annotationMarker { record.isAnnotation = true }
+        if name == pointsProperty, record.points == nil {
+            record.points = (property.valueText, line ?? record.begin)
+        }
     }
 
     /// Reads the text properties libical was not given (`ComponentParsing.EventReading.sessionProperties`),

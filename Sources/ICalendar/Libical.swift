@@ -26,6 +26,14 @@ struct ParsedComponent: ~Copyable {
         pointer = parsed
     }
 
+    /// Parses one component's NUL-terminated UTF-8 text; `nil` if libical finds no component in it.
+    init?(parsing text: UnsafePointer<CChar>) {
+        _ = Libical.ready
+        streakcal_clear_icalerrno()
+        guard let parsed = icalparser_parse_string(text) else { return nil }
+        pointer = parsed
+    }
+
     deinit {
         icalcomponent_free(pointer)
     }
@@ -50,6 +58,18 @@ struct ComponentView {
             property = icalcomponent_get_next_property(pointer, ICAL_ANY_PROPERTY)
         }
         return result
+    }
+
+    /// Whether the component has no subcomponents and exactly one property of each of `kinds`, in
+    /// that order (no `X-LIC-ERROR`, nothing split, dropped or added).
+    func hasOnlyProperties(ofKinds kinds: some Sequence<icalproperty_kind>) -> Bool {
+        guard icalcomponent_get_first_component(pointer, ICAL_ANY_COMPONENT) == nil else { return false }
+        var property = icalcomponent_get_first_property(pointer, ICAL_ANY_PROPERTY)
+        for kind in kinds {
+            guard let current = property, icalproperty_isa(current) == kind else { return false }
+            property = icalcomponent_get_next_property(pointer, ICAL_ANY_PROPERTY)
+        }
+        return property == nil
     }
 
     /// The direct subcomponents, in order (walked with libical's component iterator).

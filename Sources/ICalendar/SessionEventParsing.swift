@@ -1,0 +1,293 @@
+internal import CLibical
+
+/// The session path for a VEVENT as the import pipeline cuts it: read from the bytes the cutter kept
+/// (`ComponentParsing.EventReading.sessionProperties`), on a worker, with as little around libical
+/// as possible.
+///
+/// - The text properties (UID, SUMMARY, CATEGORIES, the points property, the annotation marker) are
+///   decoded from the bytes (`TextValue`).
+/// - A DTSTART, DTEND, DURATION or STATUS line in its plain form (`NAME:value`, or with a TZID
+///   parameter, or `VALUE=DATE` on a date) becomes a libical property made from its value:
+///   `icalvalue_new_from_string` with the value type libical's parser would choose. That is the
+///   call libical's parser makes for such a line, without its search of the property and
+///   parameter tables by name, its line copies and its component.
+/// - Any other line (recurrence, other parameters, quoted or spaced values) sends the event's
+///   libical lines through libical's parser as one component, whose properties pair with the lines
+///   in order.
+///
+/// When neither fits, `parseSessionEvent` returns `nil` and `ComponentParsing.parse` takes the
+/// general path, which gives the same record the slow way: lines already made into `ContentLine`s,
+/// a line read as Latin-1, a name with other than name characters, a line without a value, a
+/// value libical rejects, or libical's tree not matching the lines one for one (an `X-LIC-ERROR`,
+/// a line it split or dropped), which needs `ComponentReader.locate` and its diagnostics.
+extension ComponentParsing {
+    /// What a VEVENT line kept for a session is to the session path.
+    enum SessionLineRole: Sendable {
+        /// A property libical reads, of this kind.
+        case libical(icalproperty_kind)
+        /// A text property read here, with what it stands for (the points property may also be one
+        /// of the others).
+        case text(TextRoles)
+    }
+
+    struct TextRoles: OptionSet, Sendable {
+        let rawValue: UInt8
+        static let uid = TextRoles(rawValue: 1)
+        static let summary = TextRoles(rawValue: 2)
+        static let categories = TextRoles(rawValue: 4)
+        static let points = TextRoles(rawValue: 8)
+        static let annotation = TextRoles(rawValue: 16)
+    }
+
+    /// The session properties' roles by name, for a points property.
+    static func sessionLineRoles(pointsProperty: String) -> PropertyNameTable<SessionLineRole> {
+        var text: [String: TextRoles] = ["UID": .uid, "SUMMARY": .summary, "CATEGORIES": .categories]
+        text[SessionImporter.annotationMarker, default: []].insert(.annotation)
+        text[pointsProperty.uppercased(), default: []].insert(.points)
+        var entries: [(String, SessionLineRole)] = libicalProperties.map {
+            ($0, .libical(icalproperty_string_to_kind($0)))
+        }
+        // A name libical reads goes to libical, whatever else it stands for (as in the general path).
+        entries += text.filter { !libicalProperties.contains($0.key) }.map { ($0.key, .text($0.value)) }
+        return PropertyNameTable(entries)
+    }
+
+    /// A line libical reads: where it is among the event's lines, its kind, where its name ends and
+    /// its value starts.
+    struct LibicalLine {
+        var index: Int
+        var kind: icalproperty_kind
+        var nameEnd: Int
+        var valueStart: Int
+    }
+
+    /// A text line: where it is, where its value starts, what it stands for.
+    struct TextLine {
+        var index: Int
+        var valueStart: Int
+        var roles: TextRoles
+    }
+
+    /// Working storage of `parseSessionEvent`, kept by the reader so that an event allocates none.
+    struct SessionEventScratch {
+        var libicalLines: [LibicalLine] = []
+        var textLines: [TextLine] = []
+        /// The text of the event handed to libical's parser, or one value, NUL-terminated.
+        var text: [UInt8] = []
+        /// Properties made from plain values, freed after reading.
+        var properties: [OpaquePointer] = []
+    }
+
+    /// The session path (see the extension's documentation); `nil` for the general path.
+    static func parseSessionEvent(_ lines: ComponentLines, reader: inout ComponentReader) -> Outcome? {
+        guard lines.name == "VEVENT", lines.properties.isEmpty else { return nil }
+        var scratch = SessionEventScratch()
+        swap(&scratch, &reader.sessionEventScratch)
+        defer { swap(&scratch, &reader.sessionEventScratch) }
+        return lines.raw.withLines { rawLines -> Outcome? in
+            guard classify(rawLines, roles: reader.sessionLineRoles, into: &scratch) else { return nil }
+            var record = EventRecord(begin: lines.begin)
+            let read = readPlainValues(rawLines, scratch: &scratch, reader: &reader, into: &record)
+                || readThroughParser(rawLines, scratch: &scratch, reader: &reader, into: &record)
+            guard read else { return nil }
+            readText(rawLines, scratch.textLines, into: &record)
+            return .event(record)
+        }
+    }
+
+    /// Sorts the lines into libical's and text ones; `false` for a line the session path does not take.
+    private static func classify(
+        _ rawLines: RawLines.Lines, roles: PropertyNameTable<SessionLineRole>, into scratch: inout SessionEventScratch
+    ) -> Bool {
+        scratch.libicalLines.removeAll(keepingCapacity: true)
+        scratch.textLines.removeAll(keepingCapacity: true)
+        for index in rawLines.indices {
+            let line = rawLines[index]
+            guard !line.isLatin1, let (nameEnd, valueStart) = Self.valueStart(in: line.bytes) else { return false }
+            switch roles.value(of: line.bytes, in: 0..<nameEnd) {
+            case .libical(let kind)?:
+                scratch.libicalLines.append(LibicalLine(index: index, kind: kind, nameEnd: nameEnd, valueStart: valueStart))
+            case .text(let roles)?:
+                scratch.textLines.append(TextLine(index: index, valueStart: valueStart, roles: roles))
+            case nil:
+                break
+            }
+        }
+        return true
+    }
+
+    /// Reads the libical lines as properties made from their values, when every one is plain;
+    /// `false` (nothing read) otherwise.
+    private static func readPlainValues(
+        _ rawLines: RawLines.Lines, scratch: inout SessionEventScratch, reader: inout ComponentReader,
+        into record: inout EventRecord
+    ) -> Bool {
+        var plain: [(valueKind: icalvalue_kind, timeZoneID: Range<Int>?)] = []
+        for line in scratch.libicalLines {
+            guard let form = plainForm(rawLines[line.index].bytes, line) else { return false }
+            plain.append(form)
+        }
+        scratch.properties.removeAll(keepingCapacity: true)
+        defer { scratch.properties.forEach { icalproperty_free($0) } }
+        for (line, form) in zip(scratch.libicalLines, plain) {
+            let bytes = rawLines[line.index].bytes
+            guard let value = cString(bytes[line.valueStart...], in: &scratch.text, { icalvalue_new_from_string(form.valueKind, $0) })
+            else { return false }
+            guard let property = icalproperty_new(line.kind) else {
+                icalvalue_free(value)
+                return false
+            }
+            scratch.properties.append(property)
+            icalproperty_set_value(property, value)
+            if let zone = form.timeZoneID {
+                cString(bytes[zone], in: &scratch.text) { icalproperty_add_parameter(property, icalparameter_new_tzid($0)) }
+            }
+        }
+        for (line, property) in zip(scratch.libicalLines, scratch.properties) {
+            let raw = rawLines[line.index]
+            reader.read(
+                PropertyView(pointer: property),
+                line: ContentLineScanner.contentLine(raw.bytes, line: raw.line, isLatin1: false), into: &record)
+        }
+        return true
+    }
+
+    /// The value type libical's parser gives a plain line, and its TZID's bytes; `nil` if the line
+    /// is not plain: a kind other than DTSTART, DTEND, DURATION, STATUS; a parameter other than one
+    /// TZID (on a date-time) and `VALUE=DATE` (on an eight-digit date); a TZID that is quoted,
+    /// empty, or has spaces or separators; a value with other than letters, digits, `+` and `-`.
+    private static func plainForm(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ line: LibicalLine
+    ) -> (valueKind: icalvalue_kind, timeZoneID: Range<Int>?)? {
+        let isTime = line.kind == ICAL_DTSTART_PROPERTY || line.kind == ICAL_DTEND_PROPERTY
+        guard isTime || line.kind == ICAL_DURATION_PROPERTY || line.kind == ICAL_STATUS_PROPERTY else { return nil }
+        let value = line.valueStart..<bytes.count
+        guard !value.isEmpty, value.allSatisfy({ isPlainValueByte(bytes[$0]) }) else { return nil }
+        var valueKind = icalproperty_kind_to_value_kind(line.kind)
+        var timeZoneID: Range<Int>?
+        var isDate = false
+        // Parameters: ";NAME=VALUE" from the end of the name to the colon before the value.
+        var index = line.nameEnd
+        let parametersEnd = line.valueStart - 1
+        while index < parametersEnd {
+            guard bytes[index] == 0x3B else { return nil }
+            let nameStart = index + 1
+            var equals = nameStart
+            while equals < parametersEnd, bytes[equals] != 0x3D { equals += 1 }
+            guard equals < parametersEnd else { return nil }
+            var end = equals + 1
+            while end < parametersEnd, bytes[end] != 0x3B { end += 1 }
+            let parameterValue = (equals + 1)..<end
+            guard !parameterValue.isEmpty, parameterValue.allSatisfy({ isPlainParameterByte(bytes[$0]) }) else { return nil }
+            if isTime, timeZoneID == nil, PropertyNameTable<Void>.equalsIgnoringCase(bytes, nameStart..<equals, tzidName) {
+                timeZoneID = parameterValue
+            } else if isTime, !isDate, PropertyNameTable<Void>.equalsIgnoringCase(bytes, nameStart..<equals, valueName),
+                      PropertyNameTable<Void>.equalsIgnoringCase(bytes, parameterValue, dateName),
+                      value.count == 8, value.allSatisfy({ bytes[$0] >= 0x30 && bytes[$0] <= 0x39 }) {
+                isDate = true
+                valueKind = ICAL_DATE_VALUE
+            } else {
+                return nil
+            }
+            index = end
+        }
+        return (valueKind, timeZoneID)
+    }
+
+    private static let tzidName = Array("TZID".utf8)
+    private static let valueName = Array("VALUE".utf8)
+    private static let dateName = Array("DATE".utf8)
+
+    /// A byte of a plain value: a letter, a digit, `+` or `-`.
+    private static func isPlainValueByte(_ byte: UInt8) -> Bool {
+        ContentLineScanner.isNameByte(byte) || byte == 0x2B
+    }
+
+    /// A byte of a plain parameter value: printable ASCII but space, `"`, `,`, `:`, `;`, `\`.
+    private static func isPlainParameterByte(_ byte: UInt8) -> Bool {
+        byte > 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x2C && byte != 0x3A && byte != 0x3B && byte != 0x5C
+    }
+
+    /// Calls `body` with `bytes` as a NUL-terminated C string, built in `storage`.
+    private static func cString<Result>(
+        _ bytes: Slice<UnsafeBufferPointer<UInt8>>, in storage: inout [UInt8], _ body: (UnsafePointer<CChar>) -> Result
+    ) -> Result {
+        storage.removeAll(keepingCapacity: true)
+        storage.append(contentsOf: bytes)
+        storage.append(0)
+        return storage.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) }
+        }
+    }
+
+    /// Reads the libical lines through libical's parser, as one VEVENT; `false` (nothing read) when
+    /// its properties are not the lines one for one.
+    private static func readThroughParser(
+        _ rawLines: RawLines.Lines, scratch: inout SessionEventScratch, reader: inout ComponentReader,
+        into record: inout EventRecord
+    ) -> Bool {
+        scratch.text.removeAll(keepingCapacity: true)
+        scratch.text.append(contentsOf: "BEGIN:VEVENT\r\n".utf8)
+        for line in scratch.libicalLines {
+            scratch.text.append(contentsOf: rawLines[line.index].bytes)
+            scratch.text.append(contentsOf: "\r\n".utf8)
+        }
+        scratch.text.append(contentsOf: "END:VEVENT\r\n".utf8)
+        scratch.text.append(0)
+        let libicalLines = scratch.libicalLines
+        return scratch.text.withUnsafeBufferPointer { buffer -> Bool in
+            guard let parsed = buffer.withMemoryRebound(to: CChar.self, { ParsedComponent(parsing: $0.baseAddress!) }) else {
+                return false
+            }
+            let component = ComponentView(pointer: parsed.pointer)
+            guard component.hasOnlyProperties(ofKinds: libicalLines.lazy.map(\.kind)) else { return false }
+            var property = icalcomponent_get_first_property(parsed.pointer, ICAL_ANY_PROPERTY)
+            for line in libicalLines {
+                guard let current = property else { break }
+                let raw = rawLines[line.index]
+                reader.read(
+                    PropertyView(pointer: current),
+                    line: ContentLineScanner.contentLine(raw.bytes, line: raw.line, isLatin1: false), into: &record)
+                property = icalcomponent_get_next_property(parsed.pointer, ICAL_ANY_PROPERTY)
+            }
+            return true
+        }
+    }
+
+    /// Reads the text lines as `ComponentReader.readText` reads text `ContentLine`s.
+    private static func readText(_ rawLines: RawLines.Lines, _ textLines: [TextLine], into record: inout EventRecord) {
+        for textLine in textLines {
+            let line = rawLines[textLine.index]
+            let value = UnsafeBufferPointer(rebasing: line.bytes[textLine.valueStart...])
+            let roles = textLine.roles
+            if roles.contains(.uid) { record.uid = TextValue.decode(bytes: value) }
+            if roles.contains(.summary) { record.summary = TextValue.decode(bytes: value) }
+            if roles.contains(.categories) {
+                record.categories += TextValue.decodeList(bytes: value).filter { !$0.isEmpty }
+            }
+            if roles.contains(.annotation) { record.isAnnotation = true }
+            if roles.contains(.points), record.points == nil {
+                record.points = (
+                    TextValue.decode(bytes: value), ContentLineScanner.contentLine(line.bytes, line: line.line, isLatin1: false))
+            }
+        }
+    }
+
+    /// Where a line's name ends and its value starts (after the first colon outside quotes), if the
+    /// name is made of name characters only and the line has a value.
+    private static func valueStart(in bytes: UnsafeBufferPointer<UInt8>) -> (nameEnd: Int, valueStart: Int)? {
+        var index = 0
+        while index < bytes.count, ContentLineScanner.isNameByte(bytes[index]) { index += 1 }
+        guard index > 0, index < bytes.count else { return nil }
+        let nameEnd = index
+        if bytes[index] == 0x3A { return (nameEnd, index + 1) }
+        guard bytes[index] == 0x3B else { return nil }
+        var inQuotes = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x22 { inQuotes.toggle() } else if byte == 0x3A, !inQuotes { return (nameEnd, index + 1) }
+            index += 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+@testable import ICalendar
+import Testing
+
+/// The session path (`ComponentParsing.parseSessionEvent`): events read from the cutter's bytes,
+/// with plain values made into libical properties from their values alone, must read exactly as
+/// the general path reads them through libical's parser.
+@Suite("Session path")
+struct SessionEventParsingTests {
+    private static let fixturesFolder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+
+    private static var files: [String] {
+        let fixtures = ((try? FileManager.default.contentsOfDirectory(atPath: fixturesFolder.path)) ?? [])
+            .filter { $0.hasSuffix(".ics") }.sorted().map { fixturesFolder.appendingPathComponent($0).path }
+        let corpus = fixturesFolder.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        let corpusFiles = (FileManager.default.enumerator(atPath: corpus.path)?.compactMap { $0 as? String } ?? [])
+            .filter { $0.hasSuffix(".ics") }.sorted().map { corpus.appendingPathComponent($0).path }
+        return fixtures + corpusFiles
+    }
+
+    /// Everything a record says, lines included, as text to compare.
+    private static func describe(_ record: EventRecord) -> String {
+        func line(_ line: ContentLine?) -> String { line.map { "\($0.line)|\($0.name)|\($0.valueColumn ?? -1)|\($0.text)" } ?? "-" }
+        return [
+            "uid \(record.uid ?? "-")", "start \(String(describing: record.start))", "end \(String(describing: record.end))",
+            "duration \(String(describing: record.duration))", "cancelled \(record.isCancelled)", "summary \(record.summary)",
+            "categories \(record.categories)", "points \(record.points?.text ?? "-") \(line(record.points?.line))",
+            "rules \(record.recurrenceRules) \(record.exceptionRules)", "rdates \(record.recurrenceDates.count)",
+            "exdates \(record.exceptionDates)", "recurrence-id \(String(describing: record.recurrenceID)) \(record.isThisAndFuture)",
+            "annotation \(record.isAnnotation)", "begin \(line(record.begin))", "start line \(line(record.startLine))",
+            "end line \(line(record.endLine))", "duration line \(line(record.durationLine))",
+            "recurrence line \(line(record.recurrenceLine))",
+        ].joined(separator: "\n")
+    }
+
+    /// Reads every VEVENT of `bytes` both ways; returns how many took the session path.
+    @discardableResult
+    private static func compareBothWays(_ bytes: [UInt8], file: String, pointsProperty: String = "X-POINTS") -> (events: Int, sessionPath: Int) {
+        var cutter = ComponentCutter(
+            scanner: ContentLineScanner(bytes: bytes, file: file), file: file,
+            eventProperties: ComponentParsing.sessionProperties(pointsProperty: pointsProperty), sinksPropertyLines: true)
+        var events = 0
+        var sessionPath = 0
+        while let item = cutter.next() {
+            guard case .component(let lines, _) = item, lines.name == "VEVENT" else { continue }
+            events += 1
+            var general = ComponentReader(file: file, pointsProperty: pointsProperty)
+            let expected = ComponentParsing.parse(lines.materialized, reader: &general, reading: .sessionProperties)
+            var own = ComponentReader(file: file, pointsProperty: pointsProperty)
+            guard let outcome = ComponentParsing.parseSessionEvent(lines, reader: &own) else { continue }
+            sessionPath += 1
+            let place = "\(file):\(lines.begin.line)"
+            guard case .event(let record) = outcome, case .event(let reference) = expected else {
+                Issue.record("\(place): the session path read no event where the general path did")
+                continue
+            }
+            #expect(describe(record) == describe(reference), "\(place)")
+            #expect(own.diagnostics == general.diagnostics, "\(place)")
+        }
+        return (events, sessionPath)
+    }
+
+    @Test("Every fixture and corpus event the session path takes reads as through libical's parser")
+    func fixturesAndCorpus() throws {
+        var events = 0
+        var sessionPath = 0
+        for path in Self.files {
+            guard let bytes = try? CalendarSource.read(path: path).bytes else { continue }  // (Data(contentsOf:) leaks on Linux)
+            let counts = Self.compareBothWays(bytes, file: path)
+            events += counts.events
+            sessionPath += counts.sessionPath
+        }
+        #expect(events > 1_000)
+        #expect(sessionPath > events / 2)
+    }
+
+    @Test("Plain and other forms of the date, duration and status lines read as through libical's parser", arguments: [
+        "DTSTART:20250301T090000Z\nDTEND:20250301T100000Z",
+        "DTSTART;TZID=Europe/Berlin:20250301T090000\nDURATION:PT45M",
+        "dtstart;tzid=America/New_York:20250301T090000\ndtend;tzid=America/New_York:20250301T093000",
+        "DTSTART;VALUE=DATE:20250301\nDTEND;VALUE=DATE:20250302",
+        "DTSTART:20250301\nDURATION:P1D",
+        "DTSTART;VALUE=DATE:20250301T090000\nDURATION:PT1H",
+        "DTSTART;TZID=\"Europe/Berlin\":20250301T090000\nDURATION:PT1H",
+        "DTSTART;TZID=W. Europe Standard Time:20250301T090000\nDURATION:PT1H",
+        "DTSTART;TZID=Europe/Berlin;TZID=Asia/Tokyo:20250301T090000\nDURATION:PT1H",
+        "DTSTART;X-FOO=bar:20250301T090000Z\nDURATION:PT1H",
+        "DTSTART:2025030\nDURATION:PT1H",
+        "DTSTART:20250301T250000Z\nDTEND:20250301T100000Z",
+        "DTSTART:20250301T090000Z\nDURATION:PT",
+        "DTSTART:20250301T090000Z\nDURATION:-P1W2DT3H",
+        "DTSTART:20250301T090000Z\nDURATION:1H",
+        "DTSTART:20250301T090000Z\nDURATION:PT1H\nSTATUS:cancelled",
+        "DTSTART:20250301T090000Z\nDURATION:PT1H\nSTATUS:TENTATIVE-ISH",
+        "DTSTART:20250301T090000Z\nDTSTART:20250302T090000Z\nDURATION:PT1H",
+        "DTSTART:20250301T090000Z\nDURATION:PT1H\nRRULE:FREQ=DAILY;COUNT=3\nEXDATE:20250302T090000Z,20250303T090000Z",
+        "DTSTART:20250301T090000Z\nDURATION:PT1H\nRECURRENCE-ID;RANGE=THISANDFUTURE:20250301T090000Z",
+        "DTSTART:20250301T090000Z\nDURATION:PT1H\nRDATE;VALUE=PERIOD:20250305T090000Z/PT2H",
+        "DTSTART:20250301T090000Z \nDURATION:PT1H",
+    ])
+    func lineForms(_ properties: String) throws {
+        let text = """
+            BEGIN:VCALENDAR
+            BEGIN:VEVENT
+            UID:form@example.com
+            SUMMARY:Scales\\, slowly
+            X-POINTS:12
+            \(properties)
+            END:VEVENT
+            END:VCALENDAR
+
+            """
+        let counts = Self.compareBothWays(Array(text.utf8), file: "forms.ics")
+        #expect(counts.events == 1)
+    }
+
+    @Test("The plain forms take the session path; a parameter it does not know or a bad value does not")
+    func plainFormsTakeTheSessionPath() {
+        func takesSessionPath(_ properties: String) -> Bool {
+            let text = "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:a\n\(properties)\nEND:VEVENT\nEND:VCALENDAR\n"
+            return Self.compareBothWays(Array(text.utf8), file: "forms.ics").sessionPath == 1
+        }
+        #expect(takesSessionPath("DTSTART;TZID=Europe/Berlin:20250301T090000\nDURATION:PT45M\nSTATUS:CONFIRMED"))
+        #expect(takesSessionPath("DTSTART;VALUE=DATE:20250301\nDTEND;VALUE=DATE:20250302"))
+        #expect(takesSessionPath("DTSTART:20250301T090000Z\nRRULE:FREQ=DAILY;COUNT=3"))  // through the parser
+        #expect(!takesSessionPath("DTSTART:2025030\nDURATION:PT1H"))  // libical rejects it: the general path says where
+        #expect(!takesSessionPath("DTSTART:20250301T090000Z\nEXDATE:20250302T090000Z,20250303T090000Z"))  // split in two
+    }
+}
