@@ -232,8 +232,19 @@ struct ComponentCutter {
         }
     }
 
+    /// The component a BEGIN or END line names, uppercased.
+    private mutating func componentName(of line: ContentLine) -> String {
+        if let known = componentNames.first(where: { $0.text == line.text }) { return known.name }
+        let name = line.value.trimmingSpaces.uppercased()
+        if componentNames.count < 16 { componentNames.append((line.text, name)) }
+        return name
+    }
+
+    /// The names of BEGIN and END lines read before, by their text: an input repeats a handful.
+    private var componentNames: [(text: String, name: String)] = []
+
     private mutating func begin(_ line: ContentLine) -> CalendarItem? {
-        let componentName = line.value.trimmingSpaces.uppercased()
+        let componentName = componentName(of: line)
         if componentName == "VCALENDAR" {
             let closed = stack.isEmpty ? nil : closeAll(because: "a new VCALENDAR begins", at: line.line)
             if inCalendar {
@@ -266,7 +277,7 @@ struct ComponentCutter {
     }
 
     private mutating func end(_ line: ContentLine) -> CalendarItem? {
-        let componentName = line.value.trimmingSpaces.uppercased()
+        let componentName = componentName(of: line)
         if componentName == "VCALENDAR" {
             let closed = stack.isEmpty ? nil : closeAll(because: "END:VCALENDAR comes first", at: line.line)
             if !inCalendar, closed == nil {

@@ -44,30 +44,37 @@ enum ComponentParsing {
 
     /// Parses one component, reads it into Swift values and frees the tree.
     static func parse(_ lines: ComponentLines, reader: inout ComponentReader, reading: EventReading = .everyProperty) -> Outcome {
-        if reading == .sessionProperties, let outcome = parseSessionEvent(lines, reader: &reader) { return outcome }
-        let lines = lines.materialized
         if lines.name == "VEVENT" {
-            var needed = lines
-            needed.children.removeAll()
-            var text: [ContentLine] = []
-            switch reading {
-            case .everyProperty:
-                needed.properties.removeAll { unreadProperties.contains($0.name) }
-            case .sessionProperties:
-                needed.properties.removeAll { line in
-                    guard line.valueColumn != nil, !libicalProperties.contains(line.name) else { return false }
-                    text.append(line)
-                    return true
-                }
-            }
-            guard let parsed = ParsedComponent(parsing: needed.icalendarText) else { return .unparsable }
-            var record = reader.readEvent(ComponentView(pointer: parsed.pointer), lines: needed)
-            reader.readText(text, into: &record)
+            guard let record = parseEvent(lines, reader: &reader, reading: reading) else { return .unparsable }
             return .event(record)
         }
+        let lines = lines.materialized
         guard let parsed = ParsedComponent(parsing: lines.icalendarText) else { return .unparsable }
         let component = ComponentView(pointer: parsed.pointer)
         _ = reader.locate(component, lines: lines)
         return .timeZone(ZoneDefinition.rules(from: component))
+    }
+
+    /// Parses a VEVENT, reads it into a record and frees the tree; `nil` if libical finds no
+    /// component in it.
+    static func parseEvent(_ lines: ComponentLines, reader: inout ComponentReader, reading: EventReading) -> EventRecord? {
+        if reading == .sessionProperties, let record = parseSessionEvent(lines, reader: &reader) { return record }
+        var needed = lines.materialized
+        needed.children.removeAll()
+        var text: [ContentLine] = []
+        switch reading {
+        case .everyProperty:
+            needed.properties.removeAll { unreadProperties.contains($0.name) }
+        case .sessionProperties:
+            needed.properties.removeAll { line in
+                guard line.valueColumn != nil, !libicalProperties.contains(line.name) else { return false }
+                text.append(line)
+                return true
+            }
+        }
+        guard let parsed = ParsedComponent(parsing: needed.icalendarText) else { return nil }
+        var record = reader.readEvent(ComponentView(pointer: parsed.pointer), lines: needed)
+        reader.readText(text, into: &record)
+        return record
     }
 }

@@ -94,6 +94,10 @@ struct ContentLineScanner {
     private var keptFirstBytes = [Bool](repeating: true, count: 256)
     /// `keptNames`, matched against a line's bytes.
     private var keptNameTable = PropertyNameTable<Void>([])
+    /// BEGIN and END lines read before, by their bytes: most inputs repeat a handful of them
+    /// (`BEGIN:VEVENT`, `END:VEVENT`, ...), which are then not decoded again.
+    private var boundaryLines: [(bytes: [UInt8], line: ContentLine)] = []
+    private static let boundaryLinesKept = 16
     private static let begin = Array("BEGIN".utf8)
     private static let end = Array("END".utf8)
 
@@ -213,9 +217,17 @@ struct ContentLineScanner {
                         continue
                     }
                 } else {
-                    let fast = Self.asciiLine(
-                        UnsafeBufferPointer(rebasing: bytes[range]), name: Self.name(of: bytes, in: range), line: firstLine)
+                    let lineBytes = UnsafeBufferPointer(rebasing: bytes[range])
+                    if isBoundary, var known = boundaryLines.first(where: { Self.equal($0.bytes, lineBytes) })?.line {
+                        known.line = firstLine
+                        lastLogicalLine = firstLine
+                        return known
+                    }
+                    let fast = Self.asciiLine(lineBytes, name: Self.name(of: bytes, in: range), line: firstLine)
                     if let fast {
+                        if isBoundary, boundaryLines.count < Self.boundaryLinesKept {
+                            boundaryLines.append((Array(lineBytes), fast))
+                        }
                         lastLogicalLine = firstLine
                         return fast
                     }
@@ -325,6 +337,12 @@ struct ContentLineScanner {
 
     static func isNameByte(_ byte: UInt8) -> Bool {
         (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D
+    }
+
+    /// Whether two byte sequences are the same.
+    private static func equal(_ known: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard known.count == bytes.count else { return false }
+        return known.withUnsafeBufferPointer { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
     }
 
     /// Where the name at the start of `bytes[range]` ends (name characters only).

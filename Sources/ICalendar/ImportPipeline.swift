@@ -135,21 +135,34 @@ final class ImportPipeline {
             sessions = []
             outcomes.reserveCapacity(items.count)
             sessions.reserveCapacity(items.count)
+            var told: (calendar: Int, method: String?)?  // the METHOD the resolver was last told, and its calendar
             for (index, item) in items.enumerated() {
                 guard case .component(let lines, let calendar) = item, lines.name == "VEVENT" || lines.name == "VTIMEZONE" else {
                     outcomes.append(nil)
                     sessions.append(.none)
                     continue
                 }
-                let outcome = ComponentParsing.parse(lines, reader: &reader, reading: .sessionProperties)
-                if case .event(let record) = outcome,
-                   ImportPipeline.resolvesOnWorker(record, method: methods[index], outline: settings.outline) {
-                    resolver.methods[calendar] = methods[index]
+                guard lines.name == "VEVENT" else {
+                    sessions.append(.none)
+                    outcomes.append(ComponentParsing.parse(lines, reader: &reader))
+                    continue
+                }
+                // The record is moved, never copied: an event record has many fields to retain.
+                guard let record = ComponentParsing.parseEvent(lines, reader: &reader, reading: .sessionProperties) else {
+                    sessions.append(.none)
+                    outcomes.append(.unparsable)
+                    continue
+                }
+                if ImportPipeline.resolvesOnWorker(record, method: methods[index], outline: settings.outline) {
+                    if told?.calendar != calendar || told?.method != methods[index] {
+                        resolver.methods[calendar] = methods[index]
+                        told = (calendar, methods[index])
+                    }
                     sessions.append(.some(record.isAnnotation ? nil : resolver.session(from: record, calendar: calendar)))
                     outcomes.append(nil)
                 } else {
                     sessions.append(.none)
-                    outcomes.append(outcome)
+                    outcomes.append(.event(record))
                 }
             }
             parseDiagnostics = reader.diagnostics + resolver.diagnostics

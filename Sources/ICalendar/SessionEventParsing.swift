@@ -59,6 +59,8 @@ extension ComponentParsing {
         var kind: icalproperty_kind
         var nameEnd: Int
         var valueStart: Int
+        /// The value type libical's parser gives the line and its TZID's bytes, when it is plain.
+        var plainForm: (valueKind: icalvalue_kind, timeZoneID: Range<Int>?)?
     }
 
     /// A text line: where it is, where its value starts, what it stands for.
@@ -72,26 +74,26 @@ extension ComponentParsing {
     struct SessionEventScratch {
         var libicalLines: [LibicalLine] = []
         var textLines: [TextLine] = []
-        /// The text of the event handed to libical's parser, or one value, NUL-terminated.
+        /// The text of the event handed to libical's parser, NUL-terminated.
         var text: [UInt8] = []
         /// Properties made from plain values, freed after reading.
         var properties: [OpaquePointer] = []
     }
 
     /// The session path (see the extension's documentation); `nil` for the general path.
-    static func parseSessionEvent(_ lines: ComponentLines, reader: inout ComponentReader) -> Outcome? {
+    static func parseSessionEvent(_ lines: ComponentLines, reader: inout ComponentReader) -> EventRecord? {
         guard lines.name == "VEVENT", lines.properties.isEmpty else { return nil }
         var scratch = SessionEventScratch()
         swap(&scratch, &reader.sessionEventScratch)
         defer { swap(&scratch, &reader.sessionEventScratch) }
-        return lines.raw.withLines { rawLines -> Outcome? in
+        return lines.raw.withLines { rawLines -> EventRecord? in
             guard classify(rawLines, roles: reader.sessionLineRoles, into: &scratch) else { return nil }
             var record = EventRecord(begin: lines.begin)
             let read = readPlainValues(rawLines, scratch: &scratch, reader: &reader, into: &record)
                 || readThroughParser(rawLines, scratch: &scratch, reader: &reader, into: &record)
             guard read else { return nil }
             readText(rawLines, scratch.textLines, into: &record)
-            return .event(record)
+            return record
         }
     }
 
@@ -106,7 +108,8 @@ extension ComponentParsing {
             guard !line.isLatin1, let (nameEnd, valueStart) = Self.valueStart(in: line.bytes) else { return false }
             switch roles.value(of: line.bytes, in: 0..<nameEnd) {
             case .libical(let kind)?:
-                scratch.libicalLines.append(LibicalLine(index: index, kind: kind, nameEnd: nameEnd, valueStart: valueStart))
+                scratch.libicalLines.append(
+                    LibicalLine(index: index, kind: kind, nameEnd: nameEnd, valueStart: valueStart, plainForm: nil))
             case .text(let roles)?:
                 scratch.textLines.append(TextLine(index: index, valueStart: valueStart, roles: roles))
             case nil:
@@ -122,16 +125,17 @@ extension ComponentParsing {
         _ rawLines: RawLines.Lines, scratch: inout SessionEventScratch, reader: inout ComponentReader,
         into record: inout EventRecord
     ) -> Bool {
-        var plain: [(valueKind: icalvalue_kind, timeZoneID: Range<Int>?)] = []
-        for line in scratch.libicalLines {
+        for index in scratch.libicalLines.indices {
+            let line = scratch.libicalLines[index]
             guard let form = plainForm(rawLines[line.index].bytes, line) else { return false }
-            plain.append(form)
+            scratch.libicalLines[index].plainForm = form
         }
         scratch.properties.removeAll(keepingCapacity: true)
         defer { scratch.properties.forEach { icalproperty_free($0) } }
-        for (line, form) in zip(scratch.libicalLines, plain) {
+        for line in scratch.libicalLines {
+            guard let form = line.plainForm else { return false }
             let bytes = rawLines[line.index].bytes
-            guard let value = cString(bytes[line.valueStart...], in: &scratch.text, { icalvalue_new_from_string(form.valueKind, $0) })
+            guard let value = cString(bytes[line.valueStart...], { icalvalue_new_from_string(form.valueKind, $0) })
             else { return false }
             guard let property = icalproperty_new(line.kind) else {
                 icalvalue_free(value)
@@ -140,7 +144,7 @@ extension ComponentParsing {
             scratch.properties.append(property)
             icalproperty_set_value(property, value)
             if let zone = form.timeZoneID {
-                cString(bytes[zone], in: &scratch.text) { icalproperty_add_parameter(property, icalparameter_new_tzid($0)) }
+                cString(bytes[zone]) { icalproperty_add_parameter(property, icalparameter_new_tzid($0)) }
             }
         }
         for (line, property) in zip(scratch.libicalLines, scratch.properties) {
@@ -163,7 +167,7 @@ extension ComponentParsing {
         guard isTime || line.kind == ICAL_DURATION_PROPERTY || line.kind == ICAL_STATUS_PROPERTY else { return nil }
         let value = line.valueStart..<bytes.count
         guard !value.isEmpty, value.allSatisfy({ isPlainValueByte(bytes[$0]) }) else { return nil }
-        var valueKind = icalproperty_kind_to_value_kind(line.kind)
+        var valueKind = defaultValueKind(of: line.kind)
         var timeZoneID: Range<Int>?
         var isDate = false
         // Parameters: ";NAME=VALUE" from the end of the name to the colon before the value.
@@ -194,6 +198,23 @@ extension ComponentParsing {
         return (valueKind, timeZoneID)
     }
 
+    /// The value type libical gives a property without a VALUE parameter (its own table, searched
+    /// linearly, looked up once for the kinds read here).
+    private static func defaultValueKind(of kind: icalproperty_kind) -> icalvalue_kind {
+        switch kind {
+        case ICAL_DTSTART_PROPERTY: dtstartValueKind
+        case ICAL_DTEND_PROPERTY: dtendValueKind
+        case ICAL_DURATION_PROPERTY: durationValueKind
+        case ICAL_STATUS_PROPERTY: statusValueKind
+        default: icalproperty_kind_to_value_kind(kind)
+        }
+    }
+
+    private static let dtstartValueKind = icalproperty_kind_to_value_kind(ICAL_DTSTART_PROPERTY)
+    private static let dtendValueKind = icalproperty_kind_to_value_kind(ICAL_DTEND_PROPERTY)
+    private static let durationValueKind = icalproperty_kind_to_value_kind(ICAL_DURATION_PROPERTY)
+    private static let statusValueKind = icalproperty_kind_to_value_kind(ICAL_STATUS_PROPERTY)
+
     private static let tzidName = Array("TZID".utf8)
     private static let valueName = Array("VALUE".utf8)
     private static let dateName = Array("DATE".utf8)
@@ -208,15 +229,17 @@ extension ComponentParsing {
         byte > 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x2C && byte != 0x3A && byte != 0x3B && byte != 0x5C
     }
 
-    /// Calls `body` with `bytes` as a NUL-terminated C string, built in `storage`.
+    /// Calls `body` with `bytes` as a NUL-terminated C string (on the stack when short).
     private static func cString<Result>(
-        _ bytes: Slice<UnsafeBufferPointer<UInt8>>, in storage: inout [UInt8], _ body: (UnsafePointer<CChar>) -> Result
+        _ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ body: (UnsafePointer<CChar>) -> Result
     ) -> Result {
-        storage.removeAll(keepingCapacity: true)
-        storage.append(contentsOf: bytes)
-        storage.append(0)
-        return storage.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) }
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytes.count + 1) { buffer in
+            let base = buffer.baseAddress!
+            bytes.withContiguousStorageIfAvailable { source in
+                source.withMemoryRebound(to: CChar.self) { base.initialize(from: $0.baseAddress!, count: source.count) }
+            }
+            base[bytes.count] = 0
+            return body(base)
         }
     }
 

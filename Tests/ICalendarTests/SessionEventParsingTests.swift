@@ -49,10 +49,10 @@ struct SessionEventParsingTests {
             var general = ComponentReader(file: file, pointsProperty: pointsProperty)
             let expected = ComponentParsing.parse(lines.materialized, reader: &general, reading: .sessionProperties)
             var own = ComponentReader(file: file, pointsProperty: pointsProperty)
-            guard let outcome = ComponentParsing.parseSessionEvent(lines, reader: &own) else { continue }
+            guard let record = ComponentParsing.parseSessionEvent(lines, reader: &own) else { continue }
             sessionPath += 1
             let place = "\(file):\(lines.begin.line)"
-            guard case .event(let record) = outcome, case .event(let reference) = expected else {
+            guard case .event(let reference) = expected else {
                 Issue.record("\(place): the session path read no event where the general path did")
                 continue
             }
