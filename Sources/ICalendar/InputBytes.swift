@@ -15,6 +15,10 @@ final class InputBytes {
     /// The descriptor still to read, or `nil` when everything is in memory.
     private var descriptor: Int32?
     private let ownsDescriptor: Bool
+    /// For a part of a file (`init(reading:from:to:chunkSize:)`): where the next read starts, and
+    /// where the part ends.
+    private var position: Int?
+    private var end: Int?
     /// Why reading stopped early, if it did.
     private(set) var readError: String?
 
@@ -44,6 +48,21 @@ final class InputBytes {
         count = 0
         self.descriptor = descriptor
         ownsDescriptor = owning
+        _ = readMore()
+    }
+
+    /// The bytes of `descriptor` from offset `start` up to `end` (or the end of the file), read with
+    /// `pread` as they are needed: parts of one file can be read at once. The descriptor's own offset
+    /// does not move, and it is not closed.
+    init(reading descriptor: Int32, from start: Int, to end: Int?, chunkSize: Int = defaultChunkSize) {
+        self.chunkSize = max(1, chunkSize)
+        capacity = 0
+        storage = .allocate(capacity: 1)
+        count = 0
+        self.descriptor = descriptor
+        ownsDescriptor = false
+        position = start
+        self.end = end
         _ = readMore()
     }
 
@@ -90,7 +109,15 @@ final class InputBytes {
         guard let descriptor else { return false }
         if capacity - count < min(chunkSize, 4096) { grow(descriptor: descriptor) }
         while true {
-            let got = read(descriptor, storage + count, min(chunkSize, capacity - count))
+            var wanted = min(chunkSize, capacity - count)
+            let got: Int
+            if let position {
+                if let end { wanted = min(wanted, end - position) }
+                got = wanted > 0 ? pread(descriptor, storage + count, wanted, off_t(position)) : 0
+                if got > 0 { self.position = position + got }
+            } else {
+                got = read(descriptor, storage + count, wanted)
+            }
             if got < 0, errno == EINTR { continue }
             if got < 0 { readError = String(cString: strerror(errno)) }
             if got <= 0 {
@@ -108,8 +135,11 @@ final class InputBytes {
         var newCapacity = count + chunkSize
         if capacity == 0 {
             var status = stat()
-            if fstat(descriptor, &status) == 0, status.st_size > 0, Int(status.st_size) < chunkSize {
-                newCapacity = Int(status.st_size) + 1  // one more byte, to see the end in one read
+            if fstat(descriptor, &status) == 0, status.st_size > 0 {
+                let size = min(Int(status.st_size), end ?? Int.max) - (position ?? 0)
+                if size >= 0, size < chunkSize {
+                    newCapacity = size + 1  // one more byte, to see the end in one read
+                }
             }
         } else {
             newCapacity = max(newCapacity, capacity + capacity / 2)

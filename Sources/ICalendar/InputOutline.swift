@@ -1,4 +1,5 @@
-import Glibc
+import Dispatch
+import Foundation
 
 /// What an import must know about the whole input before it can turn events into sessions as they
 /// come: which TZIDs a VTIMEZONE defines somewhere (an event may come before its zone), and which
@@ -34,6 +35,73 @@ struct InputOutline: Sendable {
         // NUL bytes: the scanner removes them from lines, which may join a name together; with
         // such an input (fuzzed or damaged) everything that might depend on later content waits.
         return raw.scan() ?? .unknown
+    }
+
+    /// Scans a file for its outline, `parts` stretches of it at once: the file is split at
+    /// `BEGIN:VEVENT` lines near equal offsets (no state of the scan crosses such a line but the
+    /// outline itself), each stretch is scanned on its own thread, and the outlines are merged. A
+    /// file smaller than `minimumSplitSize`, one without such a line near a split, or UTF-16 input
+    /// is scanned in one pass. Reads with `pread`: the descriptor's offset does not move.
+    static func scan(
+        descriptor: Int32, file: String, parts: Int, chunkSize: Int = InputBytes.defaultChunkSize,
+        minimumSplitSize: Int = 4 << 20
+    ) -> InputOutline {
+        var status = stat()
+        guard parts > 1, fstat(descriptor, &status) == 0, Int(status.st_size) >= minimumSplitSize else {
+            return scan(InputBytes(reading: descriptor, from: 0, to: nil, chunkSize: chunkSize), file: file)
+        }
+        let size = Int(status.st_size)
+        var head = [UInt8](repeating: 0, count: 2)
+        guard pread(descriptor, &head, 2, 0) == 2, head != [0xFF, 0xFE], head != [0xFE, 0xFF] else {
+            return scan(InputBytes(reading: descriptor, from: 0, to: nil, chunkSize: chunkSize), file: file)
+        }
+        var starts = [0]
+        for part in 1..<parts {
+            if let start = eventStart(in: descriptor, after: size / parts * part), start > starts.last!, start < size {
+                starts.append(start)
+            }
+        }
+        let stretches = starts.indices.map { index in
+            (starts[index], index + 1 < starts.count ? starts[index + 1] : nil as Int?)
+        }
+        let lock = NSLock()
+        nonisolated(unsafe) var results = [InputOutline??](repeating: nil, count: stretches.count)
+        DispatchQueue.concurrentPerform(iterations: stretches.count) { index in
+            var raw = RawOutlineScan(input: InputBytes(
+                reading: descriptor, from: stretches[index].0, to: stretches[index].1, chunkSize: chunkSize))
+            let part = raw.scan()
+            lock.withLock { results[index] = .some(part) }
+        }
+        var outline = InputOutline()
+        for case let part? in results {
+            // NUL bytes anywhere make the whole outline cautious, as one pass would.
+            guard let part else { return .unknown }
+            outline.timeZoneIDs.formUnion(part.timeZoneIDs)
+            outline.overriddenUIDs.formUnion(part.overriddenUIDs)
+            outline.hasUncertainTimeZoneIDs = outline.hasUncertainTimeZoneIDs || part.hasUncertainTimeZoneIDs
+            outline.hasOverrideWithoutUID = outline.hasOverrideWithoutUID || part.hasOverrideWithoutUID
+        }
+        return outline
+    }
+
+    /// The offset of the first line that is exactly `BEGIN:VEVENT` within 64 KiB after `offset`
+    /// (after a line end: LF, or CR for old Mac input), if any.
+    private static func eventStart(in descriptor: Int32, after offset: Int) -> Int? {
+        let marker = Array("BEGIN:VEVENT".utf8)
+        var window = [UInt8](repeating: 0, count: 64 << 10)
+        let got = window.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
+        guard got > marker.count + 1 else { return nil }
+        var index = 0
+        while index + marker.count + 1 < got {
+            let byte = window[index]
+            if byte == 0x0A || byte == 0x0D, window[index + 1] == 0x42,
+               window[(index + 1)..<(index + 1 + marker.count)].elementsEqual(marker),
+               window[index + 1 + marker.count] == 0x0D || window[index + 1 + marker.count] == 0x0A {
+                return offset + index + 1
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// The outline from the content-line scanner itself (slower; for UTF-16 input).

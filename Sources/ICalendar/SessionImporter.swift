@@ -131,31 +131,11 @@ public struct SessionImporter: Sendable {
         return input.array
     }
 
-    /// Opens a file for reading (`-`: standard input, copied to an unlinked temporary file so that it
-    /// can be read twice, as import's first pass needs).
+    /// Opens a file for reading. Standard input (`-`) and anything else that is not a regular file
+    /// (a named pipe, `/dev/stdin`, a process substitution) are copied to an unlinked temporary
+    /// file first, so that they can be read twice and in parts, as import's first pass needs.
     static func openInput(path: String) throws(CalendarReadError) -> Int32 {
-        if path == "-" {
-            guard let spool = tmpfile() else { throw CalendarReadError(path: path, reason: String(cString: strerror(errno))) }
-            let descriptor = dup(fileno(spool))
-            fclose(spool)
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            while true {
-                let count = chunk.withUnsafeMutableBytes { Glibc.read(STDIN_FILENO, $0.baseAddress, $0.count) }
-                if count < 0, errno == EINTR { continue }
-                if count < 0 {
-                    close(descriptor)
-                    throw CalendarReadError(path: path, reason: String(cString: strerror(errno)))
-                }
-                if count == 0 { break }
-                let written = chunk.withUnsafeBytes { write(descriptor, $0.baseAddress, count) }
-                if written != count {
-                    close(descriptor)
-                    throw CalendarReadError(path: path, reason: "cannot keep standard input in a temporary file: \(String(cString: strerror(errno)))")
-                }
-            }
-            lseek(descriptor, 0, SEEK_SET)
-            return descriptor
-        }
+        if path == "-" { return try spool(STDIN_FILENO, path: path) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CalendarReadError(path: path, reason: "no such file")
@@ -169,17 +149,47 @@ public struct SessionImporter: Sendable {
         guard descriptor >= 0 else {
             throw CalendarReadError(path: path, reason: String(cString: strerror(errno)))
         }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            defer { close(descriptor) }
+            return try spool(descriptor, path: path)
+        }
         return descriptor
     }
 
-    /// The pipeline for a file: its outline from a first pass, then the file again from the start.
+    /// A descriptor of an unlinked temporary file holding everything `source` gives, at offset 0.
+    private static func spool(_ source: Int32, path: String) throws(CalendarReadError) -> Int32 {
+        guard let file = tmpfile() else { throw CalendarReadError(path: path, reason: String(cString: strerror(errno))) }
+        let descriptor = dup(fileno(file))
+        fclose(file)
+        guard descriptor >= 0 else { throw CalendarReadError(path: path, reason: String(cString: strerror(errno))) }
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(source, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            if count < 0 {
+                close(descriptor)
+                throw CalendarReadError(path: path, reason: String(cString: strerror(errno)))
+            }
+            if count == 0 { break }
+            let written = chunk.withUnsafeBytes { write(descriptor, $0.baseAddress, count) }
+            if written != count {
+                close(descriptor)
+                throw CalendarReadError(
+                    path: path, reason: "cannot keep the input in a temporary file: \(String(cString: strerror(errno)))")
+            }
+        }
+        lseek(descriptor, 0, SEEK_SET)
+        return descriptor
+    }
+
+    /// The pipeline for a file: its outline from a first pass (`InputOutline.scan(descriptor:...)`,
+    /// on every core when parallel), then the file again from the start.
     func pipeline(path: String) throws(CalendarReadError) -> ImportPipeline {
         let descriptor = try Self.openInput(path: path)
-        let outline = InputOutline.scan(InputBytes(reading: descriptor, owning: false, chunkSize: readChunkSize), file: path)
-        guard lseek(descriptor, 0, SEEK_SET) == 0 else {
-            close(descriptor)
-            throw CalendarReadError(path: path, reason: String(cString: strerror(errno)))
-        }
+        let outline = InputOutline.scan(
+            descriptor: descriptor, file: path, parts: isParallel ? ProcessInfo.processInfo.activeProcessorCount : 1,
+            chunkSize: readChunkSize)
         return ImportPipeline(
             input: InputBytes(reading: descriptor, owning: true, chunkSize: readChunkSize), file: path, outline: outline, importer: self)
     }

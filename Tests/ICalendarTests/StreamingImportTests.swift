@@ -152,6 +152,69 @@ struct StreamingImportTests {
         #expect(checked > 20)
     }
 
+    @Test("The first pass split into stretches scanned at once finds what one pass finds, on every fixture and corpus file")
+    func splitOutlineEqualsOnePass() throws {
+        var split = 0
+        for path in Self.fixtures.map(\.path) + Self.corpusFiles {
+            let descriptor = open(path, O_RDONLY)
+            guard descriptor >= 0 else { continue }
+            defer { close(descriptor) }
+            let whole = InputOutline.scan(descriptor: descriptor, file: path, parts: 1)
+            for (parts, chunkSize) in [(2, 1 << 20), (3, 64), (7, 7)] {
+                let parted = InputOutline.scan(
+                    descriptor: descriptor, file: path, parts: parts, chunkSize: chunkSize, minimumSplitSize: 0)
+                let place = "\(path), \(parts) parts"
+                #expect(parted.timeZoneIDs == whole.timeZoneIDs, "\(place)")
+                #expect(parted.overriddenUIDs == whole.overriddenUIDs, "\(place)")
+                #expect(parted.hasUncertainTimeZoneIDs == whole.hasUncertainTimeZoneIDs, "\(place)")
+                #expect(parted.hasOverrideWithoutUID == whole.hasOverrideWithoutUID, "\(place)")
+            }
+            if whole.overriddenUIDs.count > 1 || whole.timeZoneIDs.count > 1 { split += 1 }
+        }
+        #expect(split > 10)
+    }
+
+    @Test("A split between an override and its master, and between a VTIMEZONE and its events, still finds both")
+    func splitOutlineAcrossStretches() throws {
+        var text = "BEGIN:VCALENDAR\r\n"
+        for index in 0..<400 {
+            text += "BEGIN:VEVENT\r\nUID:u\(index)\r\nDTSTART;TZID=Zone/\(index % 5):20250101T090000\r\nEND:VEVENT\r\n"
+        }
+        text += "BEGIN:VEVENT\r\nUID:u3\r\nRECURRENCE-ID:20250101T090000\r\nDTSTART:20250102T090000\r\nEND:VEVENT\r\n"
+        text += "BEGIN:VTIMEZONE\r\nTZID:Zone/2\r\nEND:VTIMEZONE\r\nEND:VCALENDAR\r\n"
+        let path = try Self.temporaryFile(text)
+        defer { unlink(path) }
+        let descriptor = open(path, O_RDONLY)
+        defer { close(descriptor) }
+        for parts in [1, 2, 5, 16] {
+            let outline = InputOutline.scan(descriptor: descriptor, file: path, parts: parts, minimumSplitSize: 0)
+            #expect(outline.overriddenUIDs == ["u3"], "\(parts) parts")
+            #expect(outline.timeZoneIDs == ["Zone/2"], "\(parts) parts")
+        }
+    }
+
+    @Test("A named pipe is read like a file: copied first, so that the first pass and the import can both read it")
+    func namedPipe() throws {
+        let fixture = try #require(Self.fixtures.first { $0.lastPathComponent == "recurring-with-moved-instance.ics" } ?? Self.fixtures.first)
+        let bytes = try CalendarSource.read(path: fixture.path).bytes
+        let path = NSTemporaryDirectory() + "streaming-pipe-\(UUID().uuidString)"
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        let writer = Thread {
+            let descriptor = open(path, O_WRONLY)
+            guard descriptor >= 0 else { return }
+            _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            close(descriptor)
+        }
+        writer.start()
+        let importer = SessionImporter(expansion: Self.expansion)
+        let piped = try importer.importCalendar(path: path)
+        let direct = try importer.importCalendar(path: fixture.path)
+        #expect(piped.sessions.map(\.id) == direct.sessions.map(\.id))
+        #expect(piped.sessions.map(\.points) == direct.sessions.map(\.points))
+        #expect(!direct.sessions.isEmpty)
+    }
+
     private static var corpusFiles: [String] {
         let corpus = fixturesDirectory.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("shared/corpus")
