@@ -69,7 +69,7 @@ public struct JSONReport: Encodable, Sendable {
             json.element(indent: 4, first: index == 0)
             json.open("{")
             json.key("date", indent: 6, first: true)
-            json.string(day.date.description)
+            json.date(day.date)
             json.key("points", indent: 6)
             json.integer(day.points)
             json.key("sessions", indent: 6)
@@ -155,7 +155,10 @@ private struct PrettyJSON {
         element(indent: indent, first: first)
         bytes.append(0x22)
         bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        bytes.append(contentsOf: [0x22, 0x20, 0x3A, 0x20])  // `" : `
+        bytes.append(0x22)  // `" : `
+        bytes.append(0x20)
+        bytes.append(0x3A)
+        bytes.append(0x20)
     }
 
     /// The start of an array element or member line.
@@ -166,7 +169,7 @@ private struct PrettyJSON {
     }
 
     private mutating func spaces(_ count: Int) {
-        bytes.append(contentsOf: repeatElement(0x20, count: count))
+        for _ in 0..<count { bytes.append(0x20) }
     }
 
     mutating func streak(_ streak: Streak, indent: Int) {
@@ -181,7 +184,42 @@ private struct PrettyJSON {
     }
 
     mutating func integer(_ value: Int) {
-        bytes.append(contentsOf: String(value).utf8)
+        guard value >= 0 else {
+            bytes.append(contentsOf: String(value).utf8)
+            return
+        }
+        digits(value, width: 1)
+    }
+
+    /// A day as `Day.description` writes it (`2025-03-01`), without making the string for the
+    /// common four-digit year.
+    mutating func date(_ day: Day) {
+        let (year, month, dayOfMonth) = day.components
+        guard (0...9999).contains(year) else { return string(day.description) }
+        bytes.append(0x22)
+        digits(year, width: 4)
+        bytes.append(0x2D)
+        digits(month, width: 2)
+        bytes.append(0x2D)
+        digits(dayOfMonth, width: 2)
+        bytes.append(0x22)
+    }
+
+    /// A non-negative number in decimal, padded with zeros to `width` digits.
+    private mutating func digits(_ value: Int, width: Int) {
+        var divisor = 1
+        var count = 1
+        while value / divisor >= 10 {
+            divisor *= 10
+            count += 1
+        }
+        for _ in count..<max(count, width) { bytes.append(0x30) }
+        var rest = value
+        while divisor > 0 {
+            bytes.append(0x30 + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 
     mutating func null() {
