@@ -23,11 +23,11 @@ internal import CLibical
 extension ComponentParsing {
     /// What a VEVENT line kept for a session is to the session path.
     enum SessionLineRole: Sendable {
-        /// A property libical reads, of this kind.
-        case libical(icalproperty_kind)
+        /// A property libical reads, of this kind, with its name.
+        case libical(icalproperty_kind, name: String)
         /// A text property read here, with what it stands for (the points property may also be one
-        /// of the others).
-        case text(TextRoles)
+        /// of the others) and its name.
+        case text(TextRoles, name: String)
     }
 
     struct TextRoles: OptionSet, Sendable {
@@ -45,10 +45,10 @@ extension ComponentParsing {
         text[SessionImporter.annotationMarker, default: []].insert(.annotation)
         text[pointsProperty.uppercased(), default: []].insert(.points)
         var entries: [(String, SessionLineRole)] = libicalProperties.map {
-            ($0, .libical(icalproperty_string_to_kind($0)))
+            ($0, .libical(icalproperty_string_to_kind($0), name: $0))
         }
         // A name libical reads goes to libical, whatever else it stands for (as in the general path).
-        entries += text.filter { !libicalProperties.contains($0.key) }.map { ($0.key, .text($0.value)) }
+        entries += text.filter { !libicalProperties.contains($0.key) }.map { ($0.key, .text($0.value, name: $0.key)) }
         return PropertyNameTable(entries)
     }
 
@@ -57,6 +57,8 @@ extension ComponentParsing {
     struct LibicalLine {
         var index: Int
         var kind: icalproperty_kind
+        /// The name, uppercased (`DTSTART`).
+        var name: String
         var nameEnd: Int
         var valueStart: Int
         /// The value type libical's parser gives the line and its TZID's bytes, when it is plain.
@@ -66,6 +68,8 @@ extension ComponentParsing {
     /// A text line: where it is, where its value starts, what it stands for.
     struct TextLine {
         var index: Int
+        /// The name, uppercased.
+        var name: String
         var valueStart: Int
         var roles: TextRoles
     }
@@ -107,11 +111,11 @@ extension ComponentParsing {
             let line = rawLines[index]
             guard !line.isLatin1, let (nameEnd, valueStart) = Self.valueStart(in: line.bytes) else { return false }
             switch roles.value(of: line.bytes, in: 0..<nameEnd) {
-            case .libical(let kind)?:
+            case .libical(let kind, let name)?:
                 scratch.libicalLines.append(
-                    LibicalLine(index: index, kind: kind, nameEnd: nameEnd, valueStart: valueStart, plainForm: nil))
-            case .text(let roles)?:
-                scratch.textLines.append(TextLine(index: index, valueStart: valueStart, roles: roles))
+                    LibicalLine(index: index, kind: kind, name: name, nameEnd: nameEnd, valueStart: valueStart, plainForm: nil))
+            case .text(let roles, let name)?:
+                scratch.textLines.append(TextLine(index: index, name: name, valueStart: valueStart, roles: roles))
             case nil:
                 break
             }
@@ -151,7 +155,7 @@ extension ComponentParsing {
             let raw = rawLines[line.index]
             reader.read(
                 PropertyView(pointer: property),
-                line: ContentLineScanner.contentLine(raw.bytes, line: raw.line, isLatin1: false), into: &record)
+                line: contentLine(raw, name: line.name, valueStart: line.valueStart), into: &record)
         }
         return true
     }
@@ -270,7 +274,7 @@ extension ComponentParsing {
                 let raw = rawLines[line.index]
                 reader.read(
                     PropertyView(pointer: current),
-                    line: ContentLineScanner.contentLine(raw.bytes, line: raw.line, isLatin1: false), into: &record)
+                    line: contentLine(raw, name: line.name, valueStart: line.valueStart), into: &record)
                 property = icalcomponent_get_next_property(parsed.pointer, ICAL_ANY_PROPERTY)
             }
             return true
@@ -291,9 +295,20 @@ extension ComponentParsing {
             if roles.contains(.annotation) { record.isAnnotation = true }
             if roles.contains(.points), record.points == nil {
                 record.points = (
-                    TextValue.decode(bytes: value), ContentLineScanner.contentLine(line.bytes, line: line.line, isLatin1: false))
+                    TextValue.decode(bytes: value), contentLine(line, name: textLine.name, valueStart: textLine.valueStart))
             }
         }
+    }
+
+    /// A kept line as the `ContentLine` the general path makes of it, from what `classify` found:
+    /// its name (uppercased) and where its value starts.
+    private static func contentLine(_ line: RawLines.Line, name: String, valueStart: Int) -> ContentLine {
+        // Columns count Unicode scalars: every byte that does not continue a UTF-8 sequence.
+        var column = 1
+        for byte in line.bytes[..<valueStart] where byte & 0xC0 != 0x80 { column += 1 }
+        return ContentLine(
+            text: String(decoding: line.bytes, as: UTF8.self), line: line.line, name: name, valueColumn: column,
+            valueOffset: valueStart)
     }
 
     /// Where a line's name ends and its value starts (after the first colon outside quotes), if the
