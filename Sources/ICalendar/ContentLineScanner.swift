@@ -320,10 +320,22 @@ struct ContentLineScanner {
     /// old Mac line end), or at the end of `bytes`.
     static func lineEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         guard let base = bytes.baseAddress, start < bytes.count else { return max(start, bytes.count) }
-        let found = memchr(base + start, 0x0A, bytes.count - start)
-        let limit = found.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? bytes.count
-        guard let carriageReturn = memchr(base + start, 0x0D, limit - start) else { return limit }
-        return UnsafePointer(carriageReturn.assumingMemoryBound(to: UInt8.self)) - base
+        let end = bytes.count
+        var index = start
+        // Eight bytes at a time: a byte equal to LF or CR is a zero byte of the word XORed with
+        // that byte repeated, and `(x - 0x01...) & ~x & 0x80...` marks zero bytes. A borrow can
+        // only mark bytes above the first zero byte, so the lowest mark is the first line end.
+        while index + 8 <= end {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            let lineFeeds = word ^ 0x0A0A_0A0A_0A0A_0A0A
+            let carriageReturns = word ^ 0x0D0D_0D0D_0D0D_0D0D
+            let marks = ((lineFeeds &- 0x0101_0101_0101_0101) & ~lineFeeds
+                | (carriageReturns &- 0x0101_0101_0101_0101) & ~carriageReturns) & 0x8080_8080_8080_8080
+            if marks != 0 { return index + marks.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        while index < end, base[index] != 0x0A, base[index] != 0x0D { index += 1 }
+        return index
     }
 
     /// Whether a physical line starts like a content line: a name, then `;` or `:`, or a name alone

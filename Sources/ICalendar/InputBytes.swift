@@ -21,6 +21,8 @@ final class InputBytes {
     private var end: Int?
     /// Why reading stopped early, if it did.
     private(set) var readError: String?
+    /// Whether any byte read so far is NUL (checked as each chunk comes in).
+    private(set) var sawNUL = false
 
     /// Bytes read per chunk by default.
     static let defaultChunkSize = 1 << 20
@@ -38,6 +40,7 @@ final class InputBytes {
         count = bytes.count
         descriptor = nil
         ownsDescriptor = false
+        sawNUL = memchr(storage, 0, count) != nil
     }
 
     /// Bytes read from an open descriptor as they are needed; closes it at the end when `owning`.
@@ -125,6 +128,7 @@ final class InputBytes {
                 self.descriptor = nil
                 return false
             }
+            if !sawNUL, memchr(storage + count, 0, got) != nil { sawNUL = true }
             count += got
             return true
         }

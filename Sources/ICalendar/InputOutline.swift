@@ -205,15 +205,13 @@ private struct RawOutlineScan {
                     break
                 }
             }
-            if hasNUL { return nil }
+            if input.sawNUL { return nil }
             handle(kind)
         }
-        if hasNUL { return nil }
+        if input.sawNUL { return nil }
         finishEvent()
         return outline
     }
-
-    private var hasNUL = false
 
     private enum Kind { case begin, end, uid, tzid, recurrenceID }
 
@@ -329,9 +327,6 @@ private struct RawOutlineScan {
         while true {
             let count = bytes.count
             let end = ContentLineScanner.lineEnd(in: bytes, from: position)
-            if let base = bytes.baseAddress, position < end, memchr(base + position, 0, end - position) != nil {
-                hasNUL = true
-            }
             let needsMore = end == count || (end == count - 1 && bytes[end] == 0x0D)
             if needsMore, !input.isExhausted, let shift = input.refill(keepingFrom: position) {
                 bytes = input.bytes

@@ -203,9 +203,11 @@ struct SessionResolver {
     /// The points property's value, read once per event (with its diagnostics); `nil` when the
     /// points rule does not read a property or the event has none.
     mutating func propertyPoints(of record: EventRecord) -> Int? {
-        guard case .property(let name) = pointsRule, let (text, line) = record.points else { return nil }
+        guard case .property(let name) = pointsRule, let text = record.points?.text else { return nil }
         sessionsWithPointsProperty += 1
+        if let value = Self.plainInteger(text) { return value }
         let trimmed = text.trimmingSpaces
+        let line = record.points?.line ?? record.begin
         if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
             if let value = Int(trimmed) { return value }
             diagnostics.append(Diagnostic(
@@ -218,6 +220,21 @@ struct SessionResolver {
             "\(name) value \"\(trimmed)\" is not a non-negative integer; the session counts 0 points",
             sourceLine: line.text))
         return 0
+    }
+
+    /// The value of digits alone (no spaces, no sign) that fit an `Int`, the common points value.
+    private static func plainInteger(_ text: String) -> Int? {
+        var value = 0
+        var digits = 0
+        for byte in text.utf8 {
+            guard byte &- 0x30 < 10 else { return nil }
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times.addingReportingOverflow(Int(byte &- 0x30))
+            guard !overflow, !carry else { return nil }
+            value = sum
+            digits += 1
+        }
+        return digits > 0 ? value : nil
     }
 
     /// A session's points under the points rule, given its property value.

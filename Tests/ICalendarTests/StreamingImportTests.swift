@@ -253,6 +253,25 @@ struct StreamingImportTests {
         #expect(events > 1_000)
     }
 
+    @Test("The line-end finder, eight bytes at a time, stops where a byte-by-byte search does")
+    func lineEndFinder() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = [0x0A, 0x0D, 0x00, 0x41, 0x20, 0xFF, 0x8A, 0x8D, 0x0B, 0x09]
+        for length in [0, 1, 7, 8, 9, 15, 16, 17, 40, 200] {
+            for _ in 0..<50 {
+                let bytes = (0..<length).map { _ in
+                    Bool.random(using: &generator) ? UInt8(0x41) : alphabet.randomElement(using: &generator)!
+                }
+                bytes.withUnsafeBufferPointer { buffer in
+                    for start in 0...length {
+                        let expected = bytes[start...].firstIndex { $0 == 0x0A || $0 == 0x0D } ?? length
+                        #expect(ContentLineScanner.lineEnd(in: buffer, from: start) == expected, "\(bytes) from \(start)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("TEXT values: RFC 5545 escapes, lists split at unescaped commas")
     func textValues() {
         #expect(TextValue.decode(#"a\,b\;c\\d\ne\Nf"#) == "a,b;c\\d\ne\nf")
