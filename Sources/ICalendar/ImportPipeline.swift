@@ -116,6 +116,8 @@ final class ImportPipeline {
         /// For each item, the session a worker resolved it to (see `ImportPipeline.resolvesOnWorker`):
         /// `.some(nil)` when the event stands for no session.
         var sessions: [Session??] = []
+        /// For each session a worker made, the line of its event's BEGIN (its place in the input).
+        var places: [Int] = []
         var parseDiagnostics: [Diagnostic] = []
         var sessionsWithPointsProperty = 0
         private let done = DispatchSemaphore(value: 0)
@@ -133,15 +135,19 @@ final class ImportPipeline {
             var resolver = SessionResolver(file: settings.file, pointsRule: settings.pointsRule)
             outcomes = []
             sessions = []
+            places = []
             outcomes.reserveCapacity(items.count)
             sessions.reserveCapacity(items.count)
+            places.reserveCapacity(items.count)
             var told: (calendar: Int, method: String?)?  // the METHOD the resolver was last told, and its calendar
             for (index, item) in items.enumerated() {
                 guard case .component(let lines, let calendar) = item, lines.name == "VEVENT" || lines.name == "VTIMEZONE" else {
                     outcomes.append(nil)
                     sessions.append(.none)
+                    places.append(0)
                     continue
                 }
+                places.append(lines.begin.line)
                 guard lines.name == "VEVENT" else {
                     sessions.append(.none)
                     outcomes.append(ComponentParsing.parse(lines, reader: &reader))
@@ -252,8 +258,16 @@ final class ImportPipeline {
         var batch = ImportBatch()
         var diagnostics = chunk.cutDiagnostics + chunk.parseDiagnostics
         workerSessionsWithPointsProperty += chunk.sessionsWithPointsProperty
-        for (index, item) in chunk.items.enumerated() {
-            switch item {
+        for index in chunk.items.indices {
+            // A session a worker made needs nothing more (and the item is not copied out).
+            if case .some(let resolved) = chunk.sessions[index] {
+                if let resolved {
+                    batch.sessions.append(resolved)
+                    batch.places.append(chunk.places[index])
+                }
+                continue
+            }
+            switch chunk.items[index] {
             case .calendarProperty(let line, let calendar):
                 if line.name == "METHOD" {
                     resolver.methods[calendar] = String(line.value).trimmingSpaces.uppercased()
@@ -263,13 +277,6 @@ final class ImportPipeline {
                     if !value.isEmpty { declaredTimeZone = value }
                 }
             case .component(let lines, let calendar):
-                if case .some(let resolved) = chunk.sessions[index] {
-                    if let resolved {
-                        batch.sessions.append(resolved)
-                        batch.places.append(lines.begin.line)
-                    }
-                    continue
-                }
                 switch chunk.outcomes[index] {
                 case .event(let record)?:
                     if mustWait(record, calendar: calendar) {

@@ -129,9 +129,8 @@ public struct ReportSettings: Sendable {
                 // warnings point, as in a whole import.
                 for session in batch.sessions {
                     guard let source = session.source else { continue }
-                    if firstSession == nil || (firstSession?.file == source.file && source.line < firstSession!.line) {
-                        firstSession = source
-                    }
+                    if let known = firstSession, source.line >= known.line || source.file != known.file { continue }
+                    firstSession = source
                 }
                 if totals == nil {
                     // The zone is chosen at the first session: X-WR-TIMEZONE comes before the events.

@@ -241,8 +241,8 @@ extension StreakReport {
 public struct DayTotals: Sendable {
     /// The zone and day start that decide each session's day, and the points a day needs.
     public let goal: StreakGoal
-    private var points: [Int: Int] = [:]
-    private var sessionCounts: [Int: Int] = [:]
+    /// Points and sessions by day (days since 1970), one lookup per session.
+    private var totals: [Int: (points: Int, sessions: Int)] = [:]
     /// The day of the earliest session added, if any.
     public private(set) var earliestDay: Day?
 
@@ -254,8 +254,13 @@ public struct DayTotals: Sendable {
     public mutating func add(_ session: Session) {
         let day = session.day(in: goal.timeZone, dayStart: goal.dayStart)
         if earliestDay.map({ day < $0 }) ?? true { earliestDay = day }
-        points[day.daysSince1970] = StreakReport.saturatingSum(points[day.daysSince1970, default: 0], session.points)
-        sessionCounts[day.daysSince1970, default: 0] += 1
+        Self.count(session.points, in: &totals[day.daysSince1970, default: (0, 0)])
+    }
+
+    /// Adds a session's points to its day's totals (in place: one dictionary lookup).
+    private static func count(_ points: Int, in totals: inout (points: Int, sessions: Int)) {
+        totals.points = StreakReport.saturatingSum(totals.points, points)
+        totals.sessions += 1
     }
 
     /// The report from `from` (default: the earliest session's day, or `to`) through `to`.
@@ -270,6 +275,6 @@ public struct DayTotals: Sendable {
         let days = first...window.upperBound.daysSince1970
         return StreakReport(
             goal: goal, firstDay: window.lowerBound,
-            points: days.map { points[$0] ?? 0 }, sessionCounts: days.map { sessionCounts[$0] ?? 0 })
+            points: days.map { totals[$0]?.points ?? 0 }, sessionCounts: days.map { totals[$0]?.sessions ?? 0 })
     }
 }
