@@ -1,38 +1,36 @@
 /// Property lines kept as bytes by the scanner, unfolded, for a worker to decode and split: the
 /// calling thread of an import only finds BEGIN and END lines.
+///
+/// One buffer holds every line, each after a header of nine bytes (its length and number, 32 bits
+/// each, little-endian, and a flag byte for Latin-1): a component's lines cost one allocation.
 struct RawLines: Sendable {
-    private var bytes: [UInt8] = []
-    private var entries: [Entry] = []
+    private var storage: [UInt8] = []
 
-    fileprivate struct Entry: Sendable {
-        var end: Int32
-        var line: Int32
-        var isLatin1: Bool
-    }
+    private static let headerSize = 9
 
-    var isEmpty: Bool { entries.isEmpty }
+    var isEmpty: Bool { storage.isEmpty }
 
     /// Appends a line whose bytes are all printable ASCII; `false` (and nothing appended) otherwise.
     mutating func appendIfPrintableASCII(_ line: UnsafeBufferPointer<UInt8>, line number: Int) -> Bool {
-        for byte in line where byte < 0x20 || byte >= 0x7F { return false }
-        reserveOnFirstLine()
-        bytes.append(contentsOf: line)
-        entries.append(Entry(end: Int32(bytes.count), line: Int32(number), isLatin1: false))
+        for byte in line where byte &- 0x20 >= 0x5F { return false }
+        appendLine(line, line: number, isLatin1: false)
         return true
     }
 
     /// Appends an unfolded line (NUL bytes already removed).
     mutating func append(_ line: [UInt8], line number: Int, isLatin1: Bool) {
-        reserveOnFirstLine()
-        bytes.append(contentsOf: line)
-        entries.append(Entry(end: Int32(bytes.count), line: Int32(number), isLatin1: isLatin1))
+        line.withUnsafeBufferPointer { appendLine($0, line: number, isLatin1: isLatin1) }
     }
 
-    /// Room for a typical event's kept lines at once, rather than growing a line at a time.
-    private mutating func reserveOnFirstLine() {
-        guard entries.isEmpty else { return }
-        bytes.reserveCapacity(256)
-        entries.reserveCapacity(8)
+    private mutating func appendLine(_ line: UnsafeBufferPointer<UInt8>, line number: Int, isLatin1: Bool) {
+        // Room for a typical event's kept lines at once, rather than growing a line at a time.
+        if storage.isEmpty { storage.reserveCapacity(320) }
+        let length = UInt32(truncatingIfNeeded: line.count)
+        let lineNumber = UInt32(truncatingIfNeeded: number)
+        for shift in stride(from: 0, to: 32, by: 8) { storage.append(UInt8(truncatingIfNeeded: length >> shift)) }
+        for shift in stride(from: 0, to: 32, by: 8) { storage.append(UInt8(truncatingIfNeeded: lineNumber >> shift)) }
+        storage.append(isLatin1 ? 1 : 0)
+        storage.append(contentsOf: line)
     }
 
     /// One line in place: its bytes (valid only while `withLines`' body runs), number and encoding.
@@ -43,35 +41,34 @@ struct RawLines: Sendable {
     }
 
     /// The lines in place, in order.
-    struct Lines: RandomAccessCollection {
+    struct Lines: Sequence, IteratorProtocol {
         fileprivate let buffer: UnsafeBufferPointer<UInt8>
-        fileprivate let entries: [Entry]
-        var startIndex: Int { 0 }
-        var endIndex: Int { entries.count }
+        fileprivate var offset = 0
 
-        subscript(index: Int) -> Line {
-            let start = index == 0 ? 0 : Int(entries[index - 1].end)
-            let entry = entries[index]
-            return Line(
-                bytes: UnsafeBufferPointer(rebasing: buffer[start..<Int(entry.end)]), line: Int(entry.line),
-                isLatin1: entry.isLatin1)
+        mutating func next() -> Line? {
+            guard offset + RawLines.headerSize <= buffer.count else { return nil }
+            func word(at position: Int) -> Int {
+                Int(buffer[position]) | Int(buffer[position + 1]) << 8 | Int(buffer[position + 2]) << 16
+                    | Int(buffer[position + 3]) << 24
+            }
+            let length = word(at: offset)
+            let number = word(at: offset + 4)
+            let isLatin1 = buffer[offset + 8] != 0
+            let start = offset + RawLines.headerSize
+            offset = start + length
+            return Line(bytes: UnsafeBufferPointer(rebasing: buffer[start..<offset]), line: number, isLatin1: isLatin1)
         }
     }
 
     /// The lines in place, for `body` to read without copies.
     func withLines<Result>(_ body: (Lines) -> Result) -> Result {
-        bytes.withUnsafeBufferPointer { body(Lines(buffer: $0, entries: entries)) }
+        storage.withUnsafeBufferPointer { body(Lines(buffer: $0)) }
     }
 
     /// The lines, decoded and split.
     var contentLines: [ContentLine] {
-        bytes.withUnsafeBufferPointer { buffer in
-            var start = 0
-            return entries.map { entry in
-                defer { start = Int(entry.end) }
-                return ContentLineScanner.contentLine(
-                    UnsafeBufferPointer(rebasing: buffer[start..<Int(entry.end)]), line: Int(entry.line), isLatin1: entry.isLatin1)
-            }
+        withLines { lines in
+            lines.map { ContentLineScanner.contentLine($0.bytes, line: $0.line, isLatin1: $0.isLatin1) }
         }
     }
 }

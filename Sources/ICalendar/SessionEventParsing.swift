@@ -55,7 +55,7 @@ extension ComponentParsing {
     /// A line libical reads: where it is among the event's lines, its kind, where its name ends and
     /// its value starts.
     struct LibicalLine {
-        var index: Int
+        var line: RawLines.Line
         var kind: icalproperty_kind
         /// The name, uppercased (`DTSTART`).
         var name: String
@@ -67,7 +67,7 @@ extension ComponentParsing {
 
     /// A text line: where it is, where its value starts, what it stands for.
     struct TextLine {
-        var index: Int
+        var line: RawLines.Line
         /// The name, uppercased.
         var name: String
         var valueStart: Int
@@ -75,6 +75,7 @@ extension ComponentParsing {
     }
 
     /// Working storage of `parseSessionEvent`, kept by the reader so that an event allocates none.
+    /// The lines it records point into the event's `RawLines`: they are valid during one call only.
     struct SessionEventScratch {
         var libicalLines: [LibicalLine] = []
         var textLines: [TextLine] = []
@@ -93,10 +94,10 @@ extension ComponentParsing {
         return lines.raw.withLines { rawLines -> EventRecord? in
             guard classify(rawLines, roles: reader.sessionLineRoles, into: &scratch) else { return nil }
             var record = EventRecord(begin: lines.begin)
-            let read = readPlainValues(rawLines, scratch: &scratch, reader: &reader, into: &record)
-                || readThroughParser(rawLines, scratch: &scratch, reader: &reader, into: &record)
+            let read = readPlainValues(scratch: &scratch, reader: &reader, into: &record)
+                || readThroughParser(scratch: &scratch, reader: &reader, into: &record)
             guard read else { return nil }
-            readText(rawLines, scratch.textLines, into: &record)
+            readText(scratch.textLines, into: &record)
             return record
         }
     }
@@ -107,15 +108,14 @@ extension ComponentParsing {
     ) -> Bool {
         scratch.libicalLines.removeAll(keepingCapacity: true)
         scratch.textLines.removeAll(keepingCapacity: true)
-        for index in rawLines.indices {
-            let line = rawLines[index]
+        for line in rawLines {
             guard !line.isLatin1, let (nameEnd, valueStart) = Self.valueStart(in: line.bytes) else { return false }
             switch roles.value(of: line.bytes, in: 0..<nameEnd) {
             case .libical(let kind, let name)?:
                 scratch.libicalLines.append(
-                    LibicalLine(index: index, kind: kind, name: name, nameEnd: nameEnd, valueStart: valueStart, plainForm: nil))
+                    LibicalLine(line: line, kind: kind, name: name, nameEnd: nameEnd, valueStart: valueStart, plainForm: nil))
             case .text(let roles, let name)?:
-                scratch.textLines.append(TextLine(index: index, name: name, valueStart: valueStart, roles: roles))
+                scratch.textLines.append(TextLine(line: line, name: name, valueStart: valueStart, roles: roles))
             case nil:
                 break
             }
@@ -126,19 +126,19 @@ extension ComponentParsing {
     /// Reads the libical lines as properties made from their values, when every one is plain;
     /// `false` (nothing read) otherwise.
     private static func readPlainValues(
-        _ rawLines: RawLines.Lines, scratch: inout SessionEventScratch, reader: inout ComponentReader,
+        scratch: inout SessionEventScratch, reader: inout ComponentReader,
         into record: inout EventRecord
     ) -> Bool {
         for index in scratch.libicalLines.indices {
             let line = scratch.libicalLines[index]
-            guard let form = plainForm(rawLines[line.index].bytes, line) else { return false }
+            guard let form = plainForm(line.line.bytes, line) else { return false }
             scratch.libicalLines[index].plainForm = form
         }
         scratch.properties.removeAll(keepingCapacity: true)
         defer { scratch.properties.forEach { icalproperty_free($0) } }
         for line in scratch.libicalLines {
             guard let form = line.plainForm else { return false }
-            let bytes = rawLines[line.index].bytes
+            let bytes = line.line.bytes
             guard let value = cString(bytes[line.valueStart...], { icalvalue_new_from_string(form.valueKind, $0) })
             else { return false }
             guard let property = icalproperty_new(line.kind) else {
@@ -152,7 +152,7 @@ extension ComponentParsing {
             }
         }
         for (line, property) in zip(scratch.libicalLines, scratch.properties) {
-            let raw = rawLines[line.index]
+            let raw = line.line
             reader.read(
                 PropertyView(pointer: property),
                 line: contentLine(raw, name: line.name, valueStart: line.valueStart), into: &record)
@@ -250,13 +250,13 @@ extension ComponentParsing {
     /// Reads the libical lines through libical's parser, as one VEVENT; `false` (nothing read) when
     /// its properties are not the lines one for one.
     private static func readThroughParser(
-        _ rawLines: RawLines.Lines, scratch: inout SessionEventScratch, reader: inout ComponentReader,
+        scratch: inout SessionEventScratch, reader: inout ComponentReader,
         into record: inout EventRecord
     ) -> Bool {
         scratch.text.removeAll(keepingCapacity: true)
         scratch.text.append(contentsOf: "BEGIN:VEVENT\r\n".utf8)
         for line in scratch.libicalLines {
-            scratch.text.append(contentsOf: rawLines[line.index].bytes)
+            scratch.text.append(contentsOf: line.line.bytes)
             scratch.text.append(contentsOf: "\r\n".utf8)
         }
         scratch.text.append(contentsOf: "END:VEVENT\r\n".utf8)
@@ -271,7 +271,7 @@ extension ComponentParsing {
             var property = icalcomponent_get_first_property(parsed.pointer, ICAL_ANY_PROPERTY)
             for line in libicalLines {
                 guard let current = property else { break }
-                let raw = rawLines[line.index]
+                let raw = line.line
                 reader.read(
                     PropertyView(pointer: current),
                     line: contentLine(raw, name: line.name, valueStart: line.valueStart), into: &record)
@@ -282,9 +282,9 @@ extension ComponentParsing {
     }
 
     /// Reads the text lines as `ComponentReader.readText` reads text `ContentLine`s.
-    private static func readText(_ rawLines: RawLines.Lines, _ textLines: [TextLine], into record: inout EventRecord) {
+    private static func readText(_ textLines: [TextLine], into record: inout EventRecord) {
         for textLine in textLines {
-            let line = rawLines[textLine.index]
+            let line = textLine.line
             let value = UnsafeBufferPointer(rebasing: line.bytes[textLine.valueStart...])
             let roles = textLine.roles
             if roles.contains(.uid) { record.uid = TextValue.decode(bytes: value) }
