@@ -181,13 +181,14 @@ struct ContentLineScanner {
                 skipContinuations(firstLine: firstLine)
                 continue
             }
-            let nameEnd = Self.nameEnd(of: bytes, in: first)
+            let nameEnd = nameRunEnd(first)
             if unreadLinesSkipped, !isKept(first.lowerBound..<nameEnd), looksLikeContentLine(first) {
                 skipContinuations(firstLine: firstLine)
                 continue
             }
-            let isBoundary = PropertyNameTable<Void>.equalsIgnoringCase(bytes, first.lowerBound..<nameEnd, Self.begin)
-                || PropertyNameTable<Void>.equalsIgnoringCase(bytes, first.lowerBound..<nameEnd, Self.end)
+            let isBoundary = (lead | 0x20 == 0x62 || lead | 0x20 == 0x65)  // b or e, either case
+                && (PropertyNameTable<Void>.equalsIgnoringCase(bytes, first.lowerBound..<nameEnd, Self.begin)
+                    || PropertyNameTable<Void>.equalsIgnoringCase(bytes, first.lowerBound..<nameEnd, Self.end))
             var logical: [UInt8]?
             while let (following, followingLine) = nextPhysicalLine() {
                 if following.isEmpty {
@@ -296,6 +297,7 @@ struct ContentLineScanner {
                 let keep = min(current.lowerBound, position)
                 if let shift = input.refill(keepingFrom: keep) {
                     bytes = input.bytes
+                    lastNameRun = nil
                     position -= shift
                     current = (current.lowerBound - shift)..<(current.upperBound - shift)
                     continue
@@ -340,12 +342,23 @@ struct ContentLineScanner {
 
     /// Whether a physical line starts like a content line: a name, then `;` or `:`, or a name alone
     /// (RFC 5545 allows a fold right after the name: `DTSTART` then ` :20020402T114500`).
-    private func looksLikeContentLine(_ range: Range<Int>) -> Bool {
-        var index = range.lowerBound
-        while index < range.upperBound, Self.isNameByte(bytes[index]) { index += 1 }
+    private mutating func looksLikeContentLine(_ range: Range<Int>) -> Bool {
+        let index = nameRunEnd(range)
         guard index > range.lowerBound else { return false }
         return index == range.upperBound || bytes[index] == 0x3A || bytes[index] == 0x3B
     }
+
+    /// Where the name at the start of a physical line ends; the last answer is kept, since a line
+    /// read ahead for folds is asked about again when it is read itself.
+    private mutating func nameRunEnd(_ range: Range<Int>) -> Int {
+        if let known = lastNameRun, known.line == range { return known.nameEnd }
+        let end = Self.nameEnd(of: bytes, in: range)
+        lastNameRun = (range, end)
+        return end
+    }
+
+    /// The physical line `nameRunEnd` last measured, and where its name ends (forgotten on refill).
+    private var lastNameRun: (line: Range<Int>, nameEnd: Int)?
 
     static func isNameByte(_ byte: UInt8) -> Bool {
         (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D

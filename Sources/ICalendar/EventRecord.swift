@@ -66,11 +66,16 @@ struct ComponentReader {
     /// The session properties' roles (`ComponentParsing.parseSessionEvent`).
     let sessionLineRoles: PropertyNameTable<ComponentParsing.SessionLineRole>
 
-    init(file: String, pointsProperty: String) {
+    /// - Parameter sessionLineRoles: `ComponentParsing.sessionLineRoles(pointsProperty:)`, when the
+    ///   caller has it already (the pipeline makes it once for all its readers).
+    init(
+        file: String, pointsProperty: String,
+        sessionLineRoles: PropertyNameTable<ComponentParsing.SessionLineRole>? = nil
+    ) {
         self.file = file
         self.pointsProperty = pointsProperty.uppercased()
         pointsKind = icalproperty_string_to_kind(self.pointsProperty)
-        sessionLineRoles = ComponentParsing.sessionLineRoles(pointsProperty: pointsProperty)
+        self.sessionLineRoles = sessionLineRoles ?? ComponentParsing.sessionLineRoles(pointsProperty: pointsProperty)
     }
 
     /// Reads a parsed VEVENT whose content lines are `lines`.

@@ -34,6 +34,8 @@ final class ImportPipeline {
     private let outline: InputOutline
     private let expansion: RecurrenceExpansion
     private let pointsProperty: String
+    /// The session properties' roles, made once for every worker's reader.
+    private let sessionLineRoles: PropertyNameTable<ComponentParsing.SessionLineRole>
     private let isParallel: Bool
     private var inFlight: [PendingChunk] = []
     /// Every chunk's work; waited for at the end, so that no worker still holds (and frees) a chunk
@@ -59,6 +61,7 @@ final class ImportPipeline {
         let pointsProperty: String
         if case .property(let name) = importer.pointsRule { pointsProperty = name } else { pointsProperty = "X-POINTS" }
         self.pointsProperty = pointsProperty
+        sessionLineRoles = ComponentParsing.sessionLineRoles(pointsProperty: pointsProperty)
         self.file = file
         self.outline = outline
         expansion = importer.expansion
@@ -131,7 +134,8 @@ final class ImportPipeline {
 
         /// Parses the components and resolves the events that need nothing read later.
         func parse(_ settings: Settings) {
-            var reader = ComponentReader(file: settings.file, pointsProperty: settings.pointsProperty)
+            var reader = ComponentReader(
+                file: settings.file, pointsProperty: settings.pointsProperty, sessionLineRoles: settings.sessionLineRoles)
             var resolver = SessionResolver(file: settings.file, pointsRule: settings.pointsRule)
             outcomes = []
             sessions = []
@@ -198,6 +202,7 @@ final class ImportPipeline {
         var pointsProperty: String
         var pointsRule: PointsRule
         var outline: InputOutline
+        var sessionLineRoles: PropertyNameTable<ComponentParsing.SessionLineRole>
     }
 
     /// Each calendar's METHOD as cut so far.
@@ -205,7 +210,9 @@ final class ImportPipeline {
 
     /// Cuts chunks until enough are in flight or the input ends.
     private func fill() {
-        let settings = Settings(file: file, pointsProperty: pointsProperty, pointsRule: resolver.pointsRule, outline: outline)
+        let settings = Settings(
+            file: file, pointsProperty: pointsProperty, pointsRule: resolver.pointsRule, outline: outline,
+            sessionLineRoles: sessionLineRoles)
         while !cutterFinished, inFlight.count < (isParallel ? Self.chunksInFlight : 1) {
             var items: [CalendarItem] = []
             var methods: [String?] = []
