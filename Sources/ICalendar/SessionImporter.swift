@@ -282,7 +282,7 @@ extension CalendarImport {
         var warning: Diagnostic?
         if let requested {
             name = requested
-        } else if let declared, TimeZone(identifier: declared) != nil {
+        } else if let declared, TimeZoneDatabase.shared.rules(for: declared) != nil {
             name = declared
         } else {
             name = TimeZone.current.identifier
@@ -292,7 +292,8 @@ extension CalendarImport {
                     "X-WR-TIMEZONE \"\(declared)\" is not an IANA time zone; the report uses \(name)")
             }
         }
-        return (TimeZoneRules(identifier: name) ?? .utc, warning)
+        // The database keeps each zone's table: a batch of files in one zone builds it once.
+        return (TimeZoneDatabase.shared.rules(for: name) ?? .utc, warning)
     }
 
     /// The warning for an input where no session carries the points property, if that is so.

@@ -96,7 +96,7 @@ public struct BatchReport: Sendable {
         let results = run(writingTo: directory, progress: progress).map(\.result)
         var summary = BatchSummary(format: format, files: results)
         if recordsElapsedTime { summary.elapsedSeconds = Self.seconds(clock.now - start) }
-        try AtomicFile.write(try summary.json(), to: URL(fileURLWithPath: directory).appendingPathComponent(Self.summaryFileName).path)
+        try AtomicFile.write(summary.json(), to: URL(fileURLWithPath: directory).appendingPathComponent(Self.summaryFileName).path)
         return summary
     }
 

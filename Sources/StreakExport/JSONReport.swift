@@ -135,7 +135,7 @@ public struct JSONReport: Encodable, Sendable {
 /// JSON text in `JSONEncoder`'s pretty-printed layout, as bytes: two-space indents,
 /// `"key" : value`, empty arrays and objects as an opening and a closing line with a blank line
 /// between. The caller writes keys in sorted order.
-private struct PrettyJSON {
+struct PrettyJSON {
     var bytes: [UInt8] = []
 
     mutating func open(_ bracket: StaticString) {
@@ -220,6 +220,13 @@ private struct PrettyJSON {
             rest %= divisor
             divisor /= 10
         }
+    }
+
+    /// A number as `JSONEncoder` writes a `Double`: its shortest round-trip text, without `.0`.
+    mutating func number(_ value: Double) {
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        bytes.append(contentsOf: text.utf8)
     }
 
     mutating func null() {

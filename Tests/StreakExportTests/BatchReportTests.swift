@@ -218,6 +218,33 @@ struct BatchReportTests {
         #expect((files[0]["longestStreak"] as? [String: Any])?["length"] as? Int == 2)
     }
 
+    @Test("summary.json is JSONEncoder's text byte for byte: nulls, escapes, timings, no files")
+    func summaryJSONAgainstEncoder() throws {
+        var timed = BatchFileResult(input: "folder/a \"quoted\" name\\with/slash\n.ics")
+        timed.output = "folder__a.json"
+        timed.sessions = 12
+        timed.points = 1_234
+        timed.days = 30
+        timed.daysMet = 4
+        timed.currentStreak = Streak(from: Day(year: 2025, month: 3, day: 1), through: Day(year: 2025, month: 3, day: 4))
+        timed.longestStreak = Streak(start: nil, end: nil)
+        timed.diagnostics = DiagnosticCounts(errors: 1, warnings: 2, notes: 3)
+        timed.elapsedSeconds = 0.001234
+        var failed = BatchFileResult(input: "gone.ics")
+        failed.error = "cannot read gone.ics: no such file \u{1}"
+        failed.elapsedSeconds = 12.0
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        for summary in [
+            BatchSummary(format: .json, files: [timed, failed], elapsedSeconds: 3e-05),
+            BatchSummary(format: .md, files: [failed, timed], elapsedSeconds: nil),
+            BatchSummary(format: .html, files: [], elapsedSeconds: 100.5),
+        ] {
+            let expected = String(decoding: try encoder.encode(summary), as: UTF8.self) + "\n"
+            #expect(summary.json() == expected)
+        }
+    }
+
     @Test("The table: one line per calendar, figures right-aligned, errors last, totals")
     func table() throws {
         var tutorial = BatchFileResult(input: "tutorial-sample.ics")
