@@ -279,17 +279,20 @@ private struct RawOutlineScan {
         return Substring(String(bytes.lazy.map { Character(Unicode.Scalar($0)) }))
     }
 
+    private static let beginEvent = Array("BEGIN:VEVENT".utf8)
+    private static let endEvent = Array("END:VEVENT".utf8)
+
     private mutating func handle(_ kind: Kind) {
         switch kind {
         case .begin:
-            if valueIs("VEVENT") {
+            if logical == Self.beginEvent || valueIs("VEVENT") {  // the common line first, as it is
                 finishEvent()
                 inEvent = true
             } else if valueIsTopLevelOrCalendar {
                 finishEvent()
             }
         case .end:
-            if valueIs("VEVENT") || valueIs("VCALENDAR") { finishEvent() }
+            if logical == Self.endEvent || valueIs("VEVENT") || valueIs("VCALENDAR") { finishEvent() }
         case .uid:
             if inEvent {
                 uid.removeAll(keepingCapacity: true)
