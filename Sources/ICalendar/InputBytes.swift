@@ -44,28 +44,26 @@ final class InputBytes {
     }
 
     /// Bytes read from an open descriptor as they are needed; closes it at the end when `owning`.
-    init(reading descriptor: Int32, owning: Bool, chunkSize: Int = defaultChunkSize) {
+    convenience init(reading descriptor: Int32, owning: Bool, chunkSize: Int = defaultChunkSize) {
+        self.init(descriptor: descriptor, owning: owning, stretch: nil, chunkSize: chunkSize)
+    }
+
+    /// The bytes of `descriptor` from offset `start` up to `end` (or the end of the file), read with
+    /// `pread` as they are needed: parts of one file can be read at once. The descriptor's own offset
+    /// does not move, and it is not closed.
+    convenience init(reading descriptor: Int32, from start: Int, to end: Int?, chunkSize: Int = defaultChunkSize) {
+        self.init(descriptor: descriptor, owning: false, stretch: (start, end), chunkSize: chunkSize)
+    }
+
+    private init(descriptor: Int32, owning: Bool, stretch: (start: Int, end: Int?)?, chunkSize: Int) {
         self.chunkSize = max(1, chunkSize)
         capacity = 0
         storage = .allocate(capacity: 1)
         count = 0
         self.descriptor = descriptor
         ownsDescriptor = owning
-        _ = readMore()
-    }
-
-    /// The bytes of `descriptor` from offset `start` up to `end` (or the end of the file), read with
-    /// `pread` as they are needed: parts of one file can be read at once. The descriptor's own offset
-    /// does not move, and it is not closed.
-    init(reading descriptor: Int32, from start: Int, to end: Int?, chunkSize: Int = defaultChunkSize) {
-        self.chunkSize = max(1, chunkSize)
-        capacity = 0
-        storage = .allocate(capacity: 1)
-        count = 0
-        self.descriptor = descriptor
-        ownsDescriptor = false
-        position = start
-        self.end = end
+        position = stretch?.start
+        end = stretch?.end
         _ = readMore()
     }
 

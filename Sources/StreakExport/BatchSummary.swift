@@ -53,14 +53,10 @@ public struct BatchSummary: Hashable, Sendable {
             json.key("daysMet", indent: 6)
             optional(file.daysMet, in: &json) { $1.integer($0) }
             json.key("diagnostics", indent: 6)
-            json.open("{")
-            json.key("errors", indent: 8, first: true)
-            json.integer(file.diagnostics.errors)
-            json.key("notes", indent: 8)
-            json.integer(file.diagnostics.notes)
-            json.key("warnings", indent: 8)
-            json.integer(file.diagnostics.warnings)
-            json.close("}", indent: 6, empty: false)
+            json.integerObject([
+                ("errors", file.diagnostics.errors), ("notes", file.diagnostics.notes),
+                ("warnings", file.diagnostics.warnings),
+            ], indent: 6)
             json.key("elapsedSeconds", indent: 6)
             optional(file.elapsedSeconds, in: &json) { $1.number($0) }
             json.key("error", indent: 6)
@@ -81,18 +77,10 @@ public struct BatchSummary: Hashable, Sendable {
         json.key("format", indent: 2)
         json.string(format.rawValue)
         json.key("totals", indent: 2)
-        json.open("{")
-        json.key("daysMet", indent: 4, first: true)
-        json.integer(totals.daysMet)
-        json.key("failed", indent: 4)
-        json.integer(totals.failed)
-        json.key("files", indent: 4)
-        json.integer(totals.files)
-        json.key("points", indent: 4)
-        json.integer(totals.points)
-        json.key("sessions", indent: 4)
-        json.integer(totals.sessions)
-        json.close("}", indent: 2, empty: false)
+        json.integerObject([
+            ("daysMet", totals.daysMet), ("failed", totals.failed), ("files", totals.files),
+            ("points", totals.points), ("sessions", totals.sessions),
+        ], indent: 2)
         json.close("}", indent: 0, empty: false)
         json.bytes.append(0x0A)
         return String(decoding: json.bytes, as: UTF8.self)

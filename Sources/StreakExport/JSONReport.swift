@@ -114,18 +114,10 @@ public struct JSONReport: Encodable, Sendable {
         json.key("to", indent: 2)
         json.string(to.description)
         json.key("totals", indent: 2)
-        json.open("{")
-        json.key("daysMet", indent: 4, first: true)
-        json.integer(totals.daysMet)
-        json.key("daysNone", indent: 4)
-        json.integer(totals.daysNone)
-        json.key("daysPartial", indent: 4)
-        json.integer(totals.daysPartial)
-        json.key("points", indent: 4)
-        json.integer(totals.points)
-        json.key("sessions", indent: 4)
-        json.integer(totals.sessions)
-        json.close("}", indent: 2, empty: false)
+        json.integerObject([
+            ("daysMet", totals.daysMet), ("daysNone", totals.daysNone), ("daysPartial", totals.daysPartial),
+            ("points", totals.points), ("sessions", totals.sessions),
+        ], indent: 2)
         json.close("}", indent: 0, empty: false)
         json.bytes.append(0x0A)
         return String(decoding: json.bytes, as: UTF8.self)
@@ -181,6 +173,16 @@ struct PrettyJSON {
         key("start", indent: indent + 2)
         if let start = streak.start { string(start.description) } else { null() }
         close("}", indent: indent, empty: false)
+    }
+
+    /// An object of integer members (keys in sorted order), its members at `indent + 2`.
+    mutating func integerObject(_ members: [(key: StaticString, value: Int)], indent: Int) {
+        open("{")
+        for (index, member) in members.enumerated() {
+            key(member.key, indent: indent + 2, first: index == 0)
+            integer(member.value)
+        }
+        close("}", indent: indent, empty: members.isEmpty)
     }
 
     mutating func integer(_ value: Int) {
