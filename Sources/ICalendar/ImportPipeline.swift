@@ -119,7 +119,8 @@ final class ImportPipeline {
         /// For each item, the session a worker resolved it to (see `ImportPipeline.resolvesOnWorker`):
         /// `.some(nil)` when the event stands for no session.
         var sessions: [Session??] = []
-        /// For each session a worker made, the line of its event's BEGIN (its place in the input).
+        /// For each item, the line of its BEGIN (0 for a calendar property): where a session a worker
+        /// made stands in the input.
         var places: [Int] = []
         var parseDiagnostics: [Diagnostic] = []
         var sessionsWithPointsProperty = 0
