@@ -166,8 +166,8 @@ struct InputOutline: Sendable {
     }
 }
 
-/// The first pass without the scanner: physical lines found with memchr, and only lines starting
-/// with B, E, U, T or R (either case) looked at.
+/// The first pass without the scanner: physical lines found eight bytes at a time, and only lines
+/// starting with B, E, U, T or R (either case) looked at.
 private struct RawOutlineScan {
     let input: InputBytes
     /// `input.bytes`, refreshed after every read.
