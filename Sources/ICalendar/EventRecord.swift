@@ -38,6 +38,18 @@ struct EventRecord: Sendable {
 
     /// Whether the event has recurrence properties (RRULE, RDATE; EXRULE and EXDATE only subtract).
     var isRecurring: Bool { !recurrenceRules.isEmpty || !recurrenceDates.isEmpty }
+
+    /// Reads a text property's value (its UTF-8 bytes) for what its name stands for: the last UID
+    /// and SUMMARY, every CATEGORIES value, the first points property (on `line`, made only then).
+    mutating func readText(
+        _ value: UnsafeBufferPointer<UInt8>, roles: ComponentParsing.TextRoles, line: @autoclosure () -> ContentLine
+    ) {
+        if roles.contains(.uid) { uid = TextValue.decode(bytes: value) }
+        if roles.contains(.summary) { summary = TextValue.decode(bytes: value) }
+        if roles.contains(.categories) { categories += TextValue.decodeList(bytes: value).filter { !$0.isEmpty } }
+        if roles.contains(.annotation) { isAnnotation = true }
+        if roles.contains(.points), points == nil { points = (TextValue.decode(bytes: value), line()) }
+    }
 }
 
 /// One RDATE value.
@@ -145,20 +157,11 @@ struct ComponentReader {
     /// first points property.
     func readText(_ lines: [ContentLine], into record: inout EventRecord) {
         for line in lines {
-            switch line.name {
-            case "UID":
-                record.uid = TextValue.decode(line.value)
-            case "SUMMARY":
-                record.summary = TextValue.decode(line.value)
-            case "CATEGORIES":
-                record.categories += TextValue.decodeList(line.value).filter { !$0.isEmpty }
-            default:
-                break
-            }
-            if line.name == SessionImporter.annotationMarker { record.isAnnotation = true }
-            if line.name == pointsProperty, record.points == nil {
-                record.points = (TextValue.decode(line.value), line)
-            }
+            var name = line.name
+            let role = name.withUTF8 { sessionLineRoles.value(of: $0, in: 0..<$0.count) }
+            guard case .text(let roles, _)? = role else { continue }
+            var value = line.value
+            value.withUTF8 { record.readText($0, roles: roles, line: line) }
         }
     }
 

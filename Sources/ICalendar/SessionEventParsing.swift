@@ -285,18 +285,9 @@ extension ComponentParsing {
     private static func readText(_ textLines: [TextLine], into record: inout EventRecord) {
         for textLine in textLines {
             let line = textLine.line
-            let value = UnsafeBufferPointer(rebasing: line.bytes[textLine.valueStart...])
-            let roles = textLine.roles
-            if roles.contains(.uid) { record.uid = TextValue.decode(bytes: value) }
-            if roles.contains(.summary) { record.summary = TextValue.decode(bytes: value) }
-            if roles.contains(.categories) {
-                record.categories += TextValue.decodeList(bytes: value).filter { !$0.isEmpty }
-            }
-            if roles.contains(.annotation) { record.isAnnotation = true }
-            if roles.contains(.points), record.points == nil {
-                record.points = (
-                    TextValue.decode(bytes: value), contentLine(line, name: textLine.name, valueStart: textLine.valueStart))
-            }
+            record.readText(
+                UnsafeBufferPointer(rebasing: line.bytes[textLine.valueStart...]), roles: textLine.roles,
+                line: contentLine(line, name: textLine.name, valueStart: textLine.valueStart))
         }
     }
 
