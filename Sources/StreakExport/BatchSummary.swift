@@ -40,37 +40,37 @@ public struct BatchSummary: Hashable, Sendable {
         json.bytes.reserveCapacity(512 + files.count * 520)
         json.open("{")
         json.key("elapsedSeconds", indent: 2, first: true)
-        optional(elapsedSeconds, in: &json) { $1.number($0) }
+        json.optional(elapsedSeconds) { $0.number($1) }
         json.key("files", indent: 2)
         json.open("[")
         for (index, file) in files.enumerated() {
             json.element(indent: 4, first: index == 0)
             json.open("{")
             json.key("currentStreak", indent: 6, first: true)
-            optional(file.currentStreak, in: &json) { $1.streak($0, indent: 6) }
+            json.optional(file.currentStreak) { $0.streak($1, indent: 6) }
             json.key("days", indent: 6)
-            optional(file.days, in: &json) { $1.integer($0) }
+            json.optional(file.days) { $0.integer($1) }
             json.key("daysMet", indent: 6)
-            optional(file.daysMet, in: &json) { $1.integer($0) }
+            json.optional(file.daysMet) { $0.integer($1) }
             json.key("diagnostics", indent: 6)
             json.integerObject([
                 ("errors", file.diagnostics.errors), ("notes", file.diagnostics.notes),
                 ("warnings", file.diagnostics.warnings),
             ], indent: 6)
             json.key("elapsedSeconds", indent: 6)
-            optional(file.elapsedSeconds, in: &json) { $1.number($0) }
+            json.optional(file.elapsedSeconds) { $0.number($1) }
             json.key("error", indent: 6)
-            optional(file.error, in: &json) { $1.string($0) }
+            json.optional(file.error) { $0.string($1) }
             json.key("input", indent: 6)
             json.string(file.input)
             json.key("longestStreak", indent: 6)
-            optional(file.longestStreak, in: &json) { $1.streak($0, indent: 6) }
+            json.optional(file.longestStreak) { $0.streak($1, indent: 6) }
             json.key("output", indent: 6)
-            optional(file.output, in: &json) { $1.string($0) }
+            json.optional(file.output) { $0.string($1) }
             json.key("points", indent: 6)
-            optional(file.points, in: &json) { $1.integer($0) }
+            json.optional(file.points) { $0.integer($1) }
             json.key("sessions", indent: 6)
-            optional(file.sessions, in: &json) { $1.integer($0) }
+            json.optional(file.sessions) { $0.integer($1) }
             json.close("}", indent: 4, empty: false)
         }
         json.close("]", indent: 2, empty: files.isEmpty)
@@ -81,14 +81,7 @@ public struct BatchSummary: Hashable, Sendable {
             ("daysMet", totals.daysMet), ("failed", totals.failed), ("files", totals.files),
             ("points", totals.points), ("sessions", totals.sessions),
         ], indent: 2)
-        json.close("}", indent: 0, empty: false)
-        json.bytes.append(0x0A)
-        return String(decoding: json.bytes, as: UTF8.self)
-    }
-
-    /// `write` for a value, or `null`.
-    private func optional<Value>(_ value: Value?, in json: inout PrettyJSON, _ write: (Value, inout PrettyJSON) -> Void) {
-        if let value { write(value, &json) } else { json.null() }
+        return json.document()
     }
 
     /// The sums over the calendars that did not fail to read.

@@ -118,9 +118,7 @@ public struct JSONReport: Encodable, Sendable {
             ("daysMet", totals.daysMet), ("daysNone", totals.daysNone), ("daysPartial", totals.daysPartial),
             ("points", totals.points), ("sessions", totals.sessions),
         ], indent: 2)
-        json.close("}", indent: 0, empty: false)
-        json.bytes.append(0x0A)
-        return String(decoding: json.bytes, as: UTF8.self)
+        return json.document()
     }
 }
 
@@ -167,12 +165,24 @@ struct PrettyJSON {
     mutating func streak(_ streak: Streak, indent: Int) {
         open("{")
         key("end", indent: indent + 2, first: true)
-        if let end = streak.end { string(end.description) } else { null() }
+        optional(streak.end) { $0.string($1.description) }
         key("length", indent: indent + 2)
         integer(streak.length)
         key("start", indent: indent + 2)
-        if let start = streak.start { string(start.description) } else { null() }
+        optional(streak.start) { $0.string($1.description) }
         close("}", indent: indent, empty: false)
+    }
+
+    /// `write` for a value, or `null`.
+    mutating func optional<Value>(_ value: Value?, _ write: (inout PrettyJSON, Value) -> Void) {
+        if let value { write(&self, value) } else { null() }
+    }
+
+    /// The text of a document whose outermost object is still open: closed, with a final newline.
+    mutating func document() -> String {
+        close("}", indent: 0, empty: false)
+        bytes.append(0x0A)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// An object of integer members (keys in sorted order), its members at `indent + 2`.
