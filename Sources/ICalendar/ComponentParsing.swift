@@ -7,7 +7,7 @@ enum ComponentParsing {
     enum Outcome: Sendable {
         case event(EventRecord)
         /// A VTIMEZONE's rules, or `nil` when it has no TZID.
-        case timeZone(ZoneDefinition.Result?)
+        case timeZone(ZoneDefinition?)
         /// libical found no component in the text.
         case unparsable
     }
@@ -52,7 +52,7 @@ enum ComponentParsing {
         guard let parsed = ParsedComponent(parsing: lines.icalendarText) else { return .unparsable }
         let component = ComponentView(pointer: parsed.pointer)
         _ = reader.locate(component, lines: lines)
-        return .timeZone(ZoneDefinition.rules(from: component))
+        return .timeZone(ZoneDefinition.read(from: component))
     }
 
     /// Parses a VEVENT, reads it into a record and frees the tree; `nil` if libical finds no

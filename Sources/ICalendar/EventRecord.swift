@@ -13,10 +13,10 @@ struct EventRecord: Sendable {
     var categories: [String] = []
     /// The points property's value and the line it is on, if the event has one.
     var points: (text: String, line: ContentLine)?
-    /// RRULE values as written (re-parsed by libical when the series is expanded).
-    var recurrenceRules: [String] = []
-    /// EXRULE values as written.
-    var exceptionRules: [String] = []
+    /// RRULE values as written, with their lines (read by `RecurrenceRule` when the series is expanded).
+    var recurrenceRules: [RuleText] = []
+    /// EXRULE values as written, with their lines.
+    var exceptionRules: [RuleText] = []
     /// RDATE values: DATE, DATE-TIME, or PERIOD (a start with its own end or duration).
     var recurrenceDates: [RecurrenceDate] = []
     /// EXDATE values.
@@ -49,6 +49,19 @@ struct EventRecord: Sendable {
         if roles.contains(.categories) { categories += TextValue.decodeList(bytes: value).filter { !$0.isEmpty } }
         if roles.contains(.annotation) { isAnnotation = true }
         if roles.contains(.points), points == nil { points = (TextValue.decode(bytes: value), line()) }
+    }
+}
+
+/// An RRULE or EXRULE value as written, and its line (for diagnostics that name the rule).
+struct RuleText: Sendable {
+    var text: String
+    var line: ContentLine?
+
+    /// The value from its content line when there is one: libical writes back its own reading
+    /// (a COUNT beyond 32 bits wrapped, for one), so the line is what the rule says.
+    init(_ property: PropertyView, line: ContentLine?) {
+        text = line.map { String($0.value).trimmingSpaces } ?? property.encodedValueText
+        self.line = line
     }
 }
 
@@ -121,10 +134,10 @@ struct ComponentReader {
         case ICAL_CATEGORIES_PROPERTY:
             record.categories.append(contentsOf: property.valueText.split(separator: ",").map { $0.trimmingSpaces })
         case ICAL_RRULE_PROPERTY:
-            record.recurrenceRules.append(property.encodedValueText)
+            record.recurrenceRules.append(RuleText(property, line: line))
             record.recurrenceLine = record.recurrenceLine ?? line
         case ICAL_EXRULE_PROPERTY:
-            record.exceptionRules.append(property.encodedValueText)
+            record.exceptionRules.append(RuleText(property, line: line))
             record.recurrenceLine = record.recurrenceLine ?? line
         case ICAL_RDATE_PROPERTY:
             if let date = property.recurrenceDate {

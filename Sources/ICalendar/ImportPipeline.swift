@@ -66,7 +66,10 @@ final class ImportPipeline {
         self.outline = outline
         expansion = importer.expansion
         isParallel = importer.isParallel
-        resolver = SessionResolver(file: file, pointsRule: importer.pointsRule)
+        // Zones are expanded a year past the window: a session just outside it still gets its day.
+        resolver = SessionResolver(
+            file: file, pointsRule: importer.pointsRule,
+            zones: CalendarZones(lastYear: min(RecurrenceIterator.lastYear, expansion.through.year + 1)))
         cutter = ComponentCutter(
             scanner: ContentLineScanner(input: input, file: file), file: file,
             eventProperties: ComponentParsing.sessionProperties(pointsProperty: pointsProperty), sinksPropertyLines: true)
@@ -315,14 +318,14 @@ final class ImportPipeline {
         if record.isRecurring || record.recurrenceID != nil || outline.mayHaveOverrides(record.uid) { return true }
         for time in [record.start, record.end] {
             guard let time, !time.isDate, !time.isUTC, let tzid = time.timeZoneID else { continue }
-            if outline.mustWait(for: tzid, definedInCalendar: resolver.calendarZones[calendar]?[tzid] != nil) {
+            if outline.mustWait(for: tzid, definedInCalendar: resolver.zones.defines(tzid, calendar: calendar)) {
                 return true
             }
         }
         return false
     }
 
-    private func define(_ definition: ZoneDefinition.Result?, lines: ComponentLines, calendar: Int, diagnostics: inout [Diagnostic]) {
+    private func define(_ definition: ZoneDefinition?, lines: ComponentLines, calendar: Int, diagnostics: inout [Diagnostic]) {
         guard let definition else {
             diagnostics.append(Diagnostic(
                 .warning, .badTimeZone, at: lines.begin.location(file: file),
@@ -334,7 +337,7 @@ final class ImportPipeline {
                 .warning, .badTimeZone, at: lines.begin.location(file: file),
                 "VTIMEZONE \(definition.timeZoneID): \(problem)", sourceLine: lines.begin.text))
         }
-        resolver.define(definition.rules, timeZoneID: definition.timeZoneID, calendar: calendar)
+        resolver.zones.define(definition, begin: lines.begin, calendar: calendar)
     }
 
     /// The held events, resolved now that every VTIMEZONE and override is known, and the

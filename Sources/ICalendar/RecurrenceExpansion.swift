@@ -1,5 +1,3 @@
-internal import CLibical
-import Foundation
 public import Streaks
 
 /// How far recurring events are expanded into sessions.
@@ -80,110 +78,90 @@ enum SeriesClock {
     }
 }
 
-/// Wall-clock instance starts from libical's recurrence iterator, with RFC 5545's rules that libical
-/// leaves to its caller: UNTIL is compared in the series' own clock, DTSTART is always the first
-/// instance, and the window bounds the work.
+/// The wall-clock starts one RRULE or EXRULE gives within a window, with RFC 5545's rules for the
+/// recurrence set: UNTIL is compared on the series' own clock, DTSTART is always the first instance
+/// and counts toward COUNT, and the cost is bounded by the window, the cap and a budget of steps.
 struct RuleIterator {
-    enum Outcome: Equatable {
-        case finished
-        case capped
-        /// libical cannot iterate the rule (it has no instances, e.g. February 30).
-        case impossible
-        /// libical cannot read the rule at all.
-        case unreadable
+    /// What stopped a rule early or changed how it was read; each becomes a warning that names the rule.
+    enum Problem: Hashable, Sendable {
+        /// More than the cap of instances fell in the window; the rest are left out.
+        case capped(Int)
+        /// The rule took more than its budget of steps (it matches rarely or never).
+        case overBudget(steps: Int)
+        /// No date can match the rule's parts; only DTSTART counts.
+        case impossible(String)
+        /// The rule cannot be read; it adds nothing.
+        case unreadable(String)
+        /// A part that cannot apply to the rule's frequency, and how it was read.
+        case misplaced(String)
     }
+
+    /// Steps one rule may take at least: about 40 ms of work, years of a rule that matches rarely.
+    static let minimumStepBudget = 2_000_000
 
     /// The starts (wall clock) a rule gives within `window`; with `includesStart` (an RRULE), DTSTART
     /// is the first of them whether the rule matches it or not.
+    ///
+    /// - Parameters:
+    ///   - window: The wall-clock range whose instances are wanted (the report window with its margins).
+    ///   - counted: The days whose instances count toward `cap`; instances in the margins outside them
+    ///     are kept too, and bounded by a cap of their own.
+    ///   - cap: The most instances the rule may add to `counted`.
     static func starts(
         rule text: String, dtstart: LocalDateTime, isDate: Bool, clock: SeriesClock,
-        window: ClosedRange<LocalDateTime>?, cap: Int, includesStart: Bool = true
-    ) -> (starts: [LocalDateTime], outcome: Outcome) {
-        _ = Libical.ready
-        var rule = text.withCString { icalrecurrencetype_from_string($0) }
-        // icalrecurrencetype_from_string strdup()s an RSCALE; the caller frees it.
-        defer { free(rule.rscale) }
-        guard rule.freq != ICAL_NO_RECURRENCE else { return ([], .unreadable) }
-        let until = rule.until
-        rule.until = icaltime_null_time()
-        let count = Int(rule.count)
-        // libical 3.0 puts the weeks of a WEEKLY rule with INTERVAL > 1 and WKST=SA in the wrong
-        // place; every other week start is right. Such a rule is iterated week by week and every
-        // INTERVAL-th week (counted from the Saturday on or before DTSTART) kept here, COUNT included.
-        var weekFilter: (interval: Int, firstWeek: Day)?
-        if rule.freq == ICAL_WEEKLY_RECURRENCE, rule.interval > 1, rule.week_start == ICAL_SATURDAY_WEEKDAY,
-           rule.by_set_pos.0 == Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue) {
-            weekFilter = (Int(rule.interval), dtstart.day.advanced(by: -dtstart.day.weekday.daysSince(.saturday)))
-            rule.interval = 1
-            rule.week_start = ICAL_MONDAY_WEEKDAY
-            rule.count = 0
-            // libical keeps BYDAY sorted from the week start: parse the changed rule anew to re-sort it.
-            if let text = icalrecurrencetype_as_string_r(&rule) {
-                defer { icalmemory_free_buffer(text) }
-                free(rule.rscale)
-                rule = icalrecurrencetype_from_string(text)
-            }
+        window: ClosedRange<LocalDateTime>?, counted: ClosedRange<Day>? = nil, cap: Int, includesStart: Bool = true
+    ) -> (starts: [LocalDateTime], problems: [Problem]) {
+        let rule: RecurrenceRule
+        do {
+            rule = try RecurrenceRule(parsing: text)
+        } catch {
+            let startCounts = includesStart && (window.map { $0.contains(dtstart) } ?? true)
+            return (startCounts ? [dtstart] : [], [Problem.unreadable(error.description)])
         }
-        let untilLimit = untilLimit(until, clock: clock, isDate: isDate)
-
-        var start = ICalTime(local: dtstart, isDate: isDate, isUTC: false, timeZoneID: nil).libicalTime
-        start.zone = nil
-        guard let iterator = icalrecur_iterator_new(rule, start) else {
-            // The rule has no instances of its own; DTSTART still is one (RFC 5545 3.8.5.3).
-            let startCounts = includesStart && (untilLimit?(dtstart) ?? true) && (window.map { $0.contains(dtstart) } ?? true)
-            return (startCounts ? [dtstart] : [], .impossible)
-        }
-        defer { icalrecur_iterator_free(iterator) }
-
-        // Without COUNT, libical can jump to the window instead of walking up to it.
-        if count == 0, let window, window.lowerBound > dtstart {
-            var jump = ICalTime(local: window.lowerBound, isDate: isDate, isUTC: false, timeZoneID: nil).libicalTime
-            jump.zone = nil
-            _ = icalrecur_iterator_set_start(iterator, jump)
-        }
+        var problems = rule.misplacedParts.map(Problem.misplaced)
+        let withinUntil = rule.until.map { untilLimit($0, clock: clock) }
+        let startCounts = includesStart && (withinUntil?(dtstart) ?? true)
         var starts: [LocalDateTime] = []
-        var produced = 0
-        var first = true
-        var remaining = count > 0 ? count : Int.max
-        // DTSTART is always the first instance and counts toward COUNT (RFC 5545 3.3.10, 3.8.5.3).
-        if includesStart, untilLimit?(dtstart) ?? true {
-            if window.map({ $0.contains(dtstart) }) ?? true { starts.append(dtstart) }
-            remaining -= 1
+        if startCounts, window.map({ $0.contains(dtstart) }) ?? true { starts.append(dtstart) }
+        if let reason = rule.impossibility {
+            // The rule has no instances of its own; DTSTART still is one (RFC 5545 3.8.5.3).
+            return (starts, problems + [.impossible(reason)])
         }
-        // Each call to libical is bounded by the cap too, so that skipping to the window cannot run away.
-        var calls = 0
-        while remaining > 0 {
-            calls += 1
-            if calls > cap * 4 { return (starts, .capped) }
-            let next = icalrecur_iterator_next(iterator)
-            if icaltime_is_null_time(next) != 0 { return (starts, .finished) }
-            guard let time = ICalTime(next, timeZoneID: nil) else { return (starts, .finished) }
-            let local = time.local
-            if first {
-                first = false
-                // libical gives DTSTART first when it matches the rule; it is already counted.
-                if local == dtstart, includesStart { continue }
-            }
-            if let untilLimit, !untilLimit(local) { return (starts, .finished) }
-            if let window, local > window.upperBound { return (starts, .finished) }
-            if let weeks = weekFilter, (weeks.firstWeek.distance(to: local.day) / 7) % weeks.interval != 0 {
-                continue  // instances never precede DTSTART, so the distance is never negative
-            }
+        let (budget, overflow) = cap.multipliedReportingOverflow(by: 4)
+        var iterator = RecurrenceIterator(
+            rule: rule, dtstart: dtstart, isDate: isDate, stepBudget: overflow ? Int.max : max(budget, minimumStepBudget))
+        // Without COUNT, the iterator can jump to the window instead of walking up to it.
+        if rule.count == nil, let window { iterator.skip(toward: window.lowerBound) }
+        var remaining = rule.count ?? Int.max
+        if startCounts { remaining -= 1 }
+        var inCounted = 0
+        var inMargins = 0
+        while remaining > 0, let local = iterator.next() {
+            // DTSTART is the first instance, counted already, whether the rule gives it or not.
+            if local == dtstart, includesStart { continue }
+            if let withinUntil, !withinUntil(local) { break }
+            if let window, local > window.upperBound { break }
             remaining -= 1
-            if local < dtstart { continue }
-            if window.map({ $0.contains(local) }) ?? true {
-                produced += 1
-                if produced > cap { return (starts, .capped) }
-                starts.append(local)
+            guard window.map({ $0.contains(local) }) ?? true else { continue }
+            if counted.map({ $0.contains(local.day) }) ?? true {
+                inCounted += 1
+                if inCounted > cap {
+                    problems.append(.capped(cap))
+                    break
+                }
+            } else {
+                inMargins += 1
+                if inMargins > cap { continue }
             }
+            starts.append(local)
         }
-        return (starts, .finished)
+        if iterator.isOverBudget { problems.append(.overBudget(steps: iterator.stepBudget)) }
+        return (starts, problems)
     }
 
-    /// UNTIL as a test on the series' clock (inclusive); `nil` without UNTIL. A UTC UNTIL is compared
-    /// with each instance's instant, so that an instance in a DST gap is judged by when it really is.
-    private static func untilLimit(_ until: icaltimetype, clock: SeriesClock, isDate: Bool) -> ((LocalDateTime) -> Bool)? {
-        guard icaltime_is_null_time(until) == 0, let value = ICalTime(until, timeZoneID: nil) else { return nil }
+    /// UNTIL as a test on the series' clock (inclusive). A UTC UNTIL is compared with each instance's
+    /// instant, so that an instance in a DST gap is judged by when it really is.
+    private static func untilLimit(_ value: ICalTime, clock: SeriesClock) -> (LocalDateTime) -> Bool {
         if value.isDate {
             // A DATE UNTIL includes its whole day, also for a timed series (as Exchange writes it).
             let lastDay = value.day

@@ -188,14 +188,15 @@ extension SessionResolver {
             starts[clock.key(dtstart)] = dtstart
         }
         for rule in master.recurrenceRules {
-            let (ruleStarts, outcome) = RuleIterator.starts(
-                rule: rule, dtstart: dtstart, isDate: clock.isDate, clock: clock, window: window, cap: cap)
+            let (ruleStarts, problems) = RuleIterator.starts(
+                rule: rule.text, dtstart: dtstart, isDate: clock.isDate, clock: clock, window: window,
+                counted: Self.countedDays(expansion), cap: cap)
             for local in ruleStarts { starts[clock.key(local)] = local }
-            report(outcome, rule: "RRULE", line: seriesLine, cap: cap)
+            report(problems, rule: "RRULE", text: rule.text, line: rule.line ?? seriesLine)
         }
         for (index, date) in master.recurrenceDates.enumerated() {
             if index >= cap {
-                report(.capped, rule: "RDATE", line: seriesLine, cap: cap)
+                report([.capped(cap)], rule: "RDATE", text: "…", line: seriesLine)
                 break
             }
             let local = self.local(of: date.start, on: clock, calendar: calendar)
@@ -220,11 +221,11 @@ extension SessionResolver {
             }
         }
         for rule in master.exceptionRules {
-            let (ruleStarts, outcome) = RuleIterator.starts(
-                rule: rule, dtstart: dtstart, isDate: clock.isDate, clock: clock, window: window, cap: cap,
-                includesStart: false)
+            let (ruleStarts, problems) = RuleIterator.starts(
+                rule: rule.text, dtstart: dtstart, isDate: clock.isDate, clock: clock, window: window,
+                counted: Self.countedDays(expansion), cap: cap, includesStart: false)
             for local in ruleStarts { excludedKeys.insert(clock.key(local)) }
-            report(outcome, rule: "EXRULE", line: seriesLine, cap: cap)
+            report(problems, rule: "EXRULE", text: rule.text, line: rule.line ?? seriesLine)
         }
         func isExcluded(_ key: Int64, _ local: LocalDateTime) -> Bool {
             excludedKeys.contains(key) || excludedDays.contains(local.day)
@@ -363,18 +364,29 @@ extension SessionResolver {
         clock.key(local(of: time, on: clock, calendar: calendar))
     }
 
-    private mutating func report(_ outcome: RuleIterator.Outcome, rule: String, line: ContentLine, cap: Int) {
-        let message: String
-        switch outcome {
-        case .finished: return
-        case .capped:
-            message = "\(rule) gives more than \(cap) instances in the report's window; the rest are not counted (see --max-instances)"
-        case .impossible:
-            message = "\(rule) has no instances (libical cannot iterate it); only DTSTART counts"
-        case .unreadable:
-            message = "\(rule) cannot be read; it adds nothing"
+    private mutating func report(_ problems: [RuleIterator.Problem], rule: String, text: String, line: ContentLine) {
+        for problem in problems {
+            let message: String
+            switch problem {
+            case .capped(let cap):
+                message = "\(rule):\(text) gives more than \(cap) instances in the report's window; the rest are not counted (see --max-instances)"
+            case .overBudget(let steps):
+                message = "\(rule):\(text) matches too rarely to expand: it was given up after \(steps) steps; the instances found before are counted"
+            case .impossible(let reason):
+                message = "\(rule):\(text) has no instances (\(reason)); only DTSTART counts"
+            case .unreadable(let reason):
+                message = "\(rule):\(text) cannot be read (\(reason)); it adds nothing"
+            case .misplaced(let reason):
+                message = "\(rule):\(text): \(reason) (RFC 5545 3.3.10)"
+            }
+            diagnostics.append(Diagnostic(.warning, .recurrence, at: line.location(file: file), message, sourceLine: line.text))
         }
-        diagnostics.append(Diagnostic(.warning, .recurrence, at: line.location(file: file), message, sourceLine: line.text))
+    }
+
+    /// The days whose instances count toward the cap: the report's window without its margins.
+    private static func countedDays(_ expansion: RecurrenceExpansion) -> ClosedRange<Day>? {
+        guard let from = expansion.from else { return nil }
+        return min(from, expansion.through)...expansion.through
     }
 
     /// The wall-clock range whose instances become sessions.

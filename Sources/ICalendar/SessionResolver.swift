@@ -18,8 +18,8 @@ public enum PointsRule: Hashable, Sendable {
 struct SessionResolver {
     let file: String
     let pointsRule: PointsRule
-    /// VTIMEZONE rules by calendar index, then TZID.
-    var calendarZones: [Int: [String: TimeZoneRules]] = [:]
+    /// The input's VTIMEZONEs, expanded when first used; shared by copies of this resolver.
+    var zones: CalendarZones
     var diagnostics: [Diagnostic] = []
     var sessionsWithPointsProperty = 0
     var reportedTimeZoneIDs: Set<String> = []
@@ -43,20 +43,18 @@ struct SessionResolver {
     /// iTIP methods whose VEVENTs may leave DTSTART out: such events are not sessions, and no error.
     private static let methodsWithoutStart: Set<String> = ["REPLY", "REFRESH", "CANCEL", "COUNTER", "DECLINECOUNTER"]
 
-    init(file: String, pointsRule: PointsRule) {
+    /// - Parameter zones: The input's VTIMEZONEs; none by default (a worker resolves only events
+    ///   whose zones no VTIMEZONE defines).
+    init(file: String, pointsRule: PointsRule, zones: CalendarZones = CalendarZones(lastYear: 2200)) {
         self.file = file
         self.pointsRule = pointsRule
+        self.zones = zones
     }
 
     /// The diagnostics since the last call.
     mutating func takeDiagnostics() -> [Diagnostic] {
         defer { diagnostics.removeAll() }
         return diagnostics
-    }
-
-    /// Records a calendar's VTIMEZONE.
-    mutating func define(_ rules: TimeZoneRules, timeZoneID: String, calendar: Int) {
-        calendarZones[calendar, default: [:]][timeZoneID] = rules
     }
 
     /// The session an event stands for, or `nil` (cancelled, or no usable start).
@@ -181,19 +179,23 @@ struct SessionResolver {
     }
 
     /// The rules for a TZID: the calendar's own VTIMEZONE, another VTIMEZONE of the same input, the
-    /// IANA database, or a Windows, display or vendor-prefixed name for an IANA zone.
-    func zone(named tzid: String, calendar: Int) -> TimeZoneRules? {
-        if let rules = calendarZones[calendar]?[tzid] { return rules }
-        for key in calendarZones.keys.sorted() {
-            if let rules = calendarZones[key]?[tzid] { return rules }
+    /// IANA database, or a Windows, display or vendor-prefixed name for an IANA zone. A VTIMEZONE's
+    /// first use expands it, and what is wrong with it is said then, at its BEGIN line.
+    mutating func zone(named tzid: String, calendar: Int) -> TimeZoneRules? {
+        if let (rules, problems) = zones.rules(for: tzid, calendar: calendar) {
+            for (problem, begin) in problems {
+                diagnostics.append(Diagnostic(
+                    .warning, .badTimeZone, at: begin.location(file: file), "VTIMEZONE \(tzid): \(problem)",
+                    sourceLine: begin.text))
+            }
+            return rules
         }
         return TimeZoneDatabase.shared.resolve(tzid)?.rules
     }
 
     /// Notes once per TZID that a name was read as the IANA zone it stands for.
     private mutating func noteAlias(_ tzid: String, calendar: Int, line: ContentLine) {
-        guard calendarZones[calendar]?[tzid] == nil, !calendarZones.values.contains(where: { $0[tzid] != nil }),
-              let alias = TimeZoneDatabase.shared.resolve(tzid)?.alias,
+        guard !zones.definesAnywhere(tzid), let alias = TimeZoneDatabase.shared.resolve(tzid)?.alias,
               reportedTimeZoneIDs.insert(tzid).inserted else { return }
         noteOnce(key: "tz:\(tzid)", Diagnostic(
             .note, .timeZoneName, at: line.location(file: file),

@@ -1,95 +1,204 @@
 internal import CLibical
+import Foundation
 import Streaks
 
-/// Turns a calendar's VTIMEZONE into `TimeZoneRules`: every STANDARD and DAYLIGHT onset (DTSTART, its
-/// RRULE expanded by libical's recurrence iterator up to 2200, its RDATEs) becomes a transition.
-enum ZoneDefinition {
-    /// The last year whose transitions are tabulated.
-    static let lastYear = 2200
-    /// Onsets per STANDARD or DAYLIGHT rule at most (a yearly rule to 2200 needs about 400).
-    static let maximumOnsetsPerRule = 5_000
-
-    struct Result: Sendable {
-        var timeZoneID: String
-        var rules: TimeZoneRules
-        var problems: [String]
+/// A calendar's VTIMEZONE as read: its STANDARD and DAYLIGHT observances, not yet expanded.
+///
+/// Reading one is cheap; `rules(throughYear:onsetBudget:)` expands its onsets (each observance's
+/// DTSTART, its RRULEs by `RecurrenceIterator`, its RDATEs) into `TimeZoneRules`, which an import
+/// does only for the zones its times use (`CalendarZones`).
+struct ZoneDefinition: Sendable {
+    /// One STANDARD or DAYLIGHT.
+    struct Observance: Sendable {
+        var name: String
+        /// DTSTART: the first onset, a wall-clock time in the offset in force before it.
+        var start: LocalDateTime
+        var offsetFrom: Int
+        var offsetTo: Int
+        /// RRULE values as written.
+        var rules: [String]
+        /// RDATE values.
+        var onsets: [ICalTime]
     }
 
+    var timeZoneID: String
+    var observances: [Observance]
+    /// Problems found while reading (an observance without DTSTART or TZOFFSETTO).
+    var problems: [String]
+
+    /// Onsets one STANDARD or DAYLIGHT rule gives at most (a yearly rule over 600 years needs 600).
+    static let maximumOnsetsPerRule = 5_000
+    /// Steps one onset rule may take (`RecurrenceIterator`): a rule that rarely matches is given up.
+    static let stepBudgetPerRule = 200_000
+
     /// Reads a parsed VTIMEZONE; `nil` when it has no TZID.
-    static func rules(from component: ComponentView) -> Result? {
+    static func read(from component: ComponentView) -> ZoneDefinition? {
         var timeZoneID: String?
         for property in component.properties where property.kind == ICAL_TZID_PROPERTY {
             timeZoneID = property.valueText
         }
         guard let timeZoneID, !timeZoneID.isEmpty else { return nil }
-
-        var problems: [String] = []
-        var transitions: [(instant: Int64, offset: Int)] = []
-        var earliest: (instant: Int64, offsetFrom: Int)?
-        for observance in component.children {
-            let kind = icalcomponent_isa(observance.pointer)
+        var definition = ZoneDefinition(timeZoneID: timeZoneID, observances: [], problems: [])
+        for child in component.children {
+            let kind = icalcomponent_isa(child.pointer)
             guard kind == ICAL_XSTANDARD_COMPONENT || kind == ICAL_XDAYLIGHT_COMPONENT else { continue }
+            let name = child.kindName ?? "observance"
             var start: ICalTime?
             var offsetFrom: Int?
             var offsetTo: Int?
-            var recurrenceRules: [icalrecurrencetype] = []
-            var extraOnsets: [ICalTime] = []
-            for property in observance.properties {
+            var rules: [String] = []
+            var onsets: [ICalTime] = []
+            for property in child.properties {
                 switch property.kind {
                 case ICAL_DTSTART_PROPERTY: start = property.timeValue
                 case ICAL_TZOFFSETFROM_PROPERTY: offsetFrom = property.utcOffsetValue
                 case ICAL_TZOFFSETTO_PROPERTY: offsetTo = property.utcOffsetValue
-                case ICAL_RRULE_PROPERTY: recurrenceRules.append(icalproperty_get_rrule(property.pointer))
+                case ICAL_RRULE_PROPERTY: rules.append(property.encodedValueText)
                 case ICAL_RDATE_PROPERTY:
                     let value = icalproperty_get_rdate(property.pointer)
-                    if let time = ICalTime(value.time, timeZoneID: nil) { extraOnsets.append(time) }
+                    if let time = ICalTime(value.time, timeZoneID: nil) { onsets.append(time) }
                 default: break
                 }
             }
             guard let start, let offsetTo else {
-                problems.append("a \((observance.kindName ?? "observance")) without DTSTART or TZOFFSETTO is ignored")
+                definition.problems.append("a \(name) without DTSTART or TZOFFSETTO is ignored")
                 continue
             }
-            let from = offsetFrom ?? offsetTo
-            var onsets: [LocalDateTime] = [start.local]
-            for rule in recurrenceRules {
-                let (expanded, capped) = expand(rule, from: start)
-                onsets.append(contentsOf: expanded)
-                if capped {
-                    problems.append("a \((observance.kindName ?? "observance")) rule has more than \(maximumOnsetsPerRule) onsets; later ones are ignored")
+            definition.observances.append(Observance(
+                name: name, start: start.local, offsetFrom: offsetFrom ?? offsetTo, offsetTo: offsetTo,
+                rules: rules, onsets: onsets))
+        }
+        if definition.observances.isEmpty {
+            definition.problems.append("it has no usable STANDARD or DAYLIGHT; times in it are read as UTC+00:00")
+        }
+        return definition
+    }
+
+    /// The zone's rules with every onset up to the end of `lastYear`, taking at most `onsetBudget`
+    /// onsets (and lowering it by those taken); what was left out is said in `problems`.
+    func rules(throughYear lastYear: Int, onsetBudget: inout Int) -> (rules: TimeZoneRules, problems: [String]) {
+        var problems: [String] = []
+        var transitions: [(instant: Int64, offset: Int)] = []
+        var earliest: (instant: Int64, offsetFrom: Int)?
+        let horizon = LocalDateTime(day: Day(year: lastYear + 1, month: 1, day: 1), secondOfDay: 0)
+        var budgetNoted = false
+        func add(_ onset: LocalDateTime, _ observance: Observance) -> Bool {
+            guard onsetBudget > 0 else {
+                if !budgetNoted {
+                    budgetNoted = true
+                    problems.append("the file's time zones have more onsets than \(CalendarZones.maximumOnsetsPerFile); later ones are ignored")
+                }
+                return false
+            }
+            onsetBudget -= 1
+            // An onset is a wall-clock time in the offset in force before it.
+            let instant = onset.secondsSince1970 - Int64(observance.offsetFrom)
+            transitions.append((instant, observance.offsetTo))
+            if earliest.map({ instant < $0.instant }) ?? true { earliest = (instant, observance.offsetFrom) }
+            return true
+        }
+        for observance in observances {
+            guard add(observance.start, observance) else { break }
+            for text in observance.rules {
+                let rule: RecurrenceRule
+                do {
+                    rule = try RecurrenceRule(parsing: text)
+                } catch {
+                    problems.append("the \(observance.name) rule \(text) cannot be read (\(error)); it is ignored")
+                    continue
+                }
+                if let reason = rule.impossibility {
+                    problems.append("the \(observance.name) rule \(text) has no onsets (\(reason))")
+                    continue
+                }
+                var iterator = RecurrenceIterator(
+                    rule: rule, dtstart: observance.start, isDate: false, stepBudget: Self.stepBudgetPerRule)
+                var count = 0
+                var remaining = rule.count.map { $0 - 1 } ?? Int.max
+                let until = rule.until.map { $0.isUTC ? $0.local.advanced(bySeconds: Int64(observance.offsetFrom)) : $0.local }
+                while remaining > 0, let onset = iterator.next(), onset < horizon {
+                    if onset == observance.start { continue }
+                    if let until, onset > until { break }
+                    remaining -= 1
+                    count += 1
+                    if count > Self.maximumOnsetsPerRule {
+                        problems.append("the \(observance.name) rule \(text) has more than \(Self.maximumOnsetsPerRule) onsets; later ones are ignored")
+                        break
+                    }
+                    guard add(onset, observance) else { break }
+                }
+                if iterator.isOverBudget {
+                    problems.append("the \(observance.name) rule \(text) matches too rarely; it was given up after \(iterator.stepBudget) steps")
                 }
             }
-            onsets.append(contentsOf: extraOnsets.map { $0.isUTC ? $0.local.advanced(bySeconds: Int64(from)) : $0.local })
-            for onset in onsets {
-                // An onset is a wall-clock time in the offset in force before it.
-                let instant = onset.secondsSince1970 - Int64(from)
-                transitions.append((instant, offsetTo))
-                if earliest.map({ instant < $0.instant }) ?? true { earliest = (instant, from) }
+            for onset in observance.onsets {
+                let local = onset.isUTC ? onset.local.advanced(bySeconds: Int64(observance.offsetFrom)) : onset.local
+                guard add(local, observance) else { break }
             }
         }
         guard let earliest else {
-            problems.append("it has no usable STANDARD or DAYLIGHT; times in it are read as UTC+00:00")
-            return Result(timeZoneID: timeZoneID, rules: .fixed(identifier: timeZoneID, offset: 0), problems: problems)
+            return (.fixed(identifier: timeZoneID, offset: 0), problems)
         }
-        let rules = TimeZoneRules(identifier: timeZoneID, initialOffset: earliest.offsetFrom, transitions: transitions)
-        return Result(timeZoneID: timeZoneID, rules: rules, problems: problems)
+        return (TimeZoneRules(identifier: timeZoneID, initialOffset: earliest.offsetFrom, transitions: transitions), problems)
+    }
+}
+
+/// The VTIMEZONEs of one import, by calendar and TZID, expanded into rules the first time a time
+/// uses them, up to a year after the import's window and within one budget of onsets per file.
+///
+/// Copies of a `SessionResolver` working in parallel share one store, so a zone is expanded once;
+/// what its expansion has to say is handed to the first caller only.
+final class CalendarZones: @unchecked Sendable {
+    /// Onsets all of a file's zones may have together.
+    static let maximumOnsetsPerFile = 200_000
+
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var definitions: [Int: [String: (definition: ZoneDefinition, begin: ContentLine)]] = [:]
+    private var expanded: [Int: [String: TimeZoneRules]] = [:]
+    private var onsetBudget = CalendarZones.maximumOnsetsPerFile
+    /// The last year whose onsets are computed.
+    let lastYear: Int
+
+    init(lastYear: Int) {
+        self.lastYear = lastYear
     }
 
-    /// The onsets after DTSTART that a STANDARD or DAYLIGHT RRULE gives, up to `lastYear`.
-    private static func expand(_ rule: icalrecurrencetype, from start: ICalTime) -> ([LocalDateTime], capped: Bool) {
-        var dtstart = start.libicalTime
-        dtstart.zone = nil
-        dtstart.is_date = 0
-        guard let iterator = icalrecur_iterator_new(rule, dtstart) else { return ([], false) }
-        defer { icalrecur_iterator_free(iterator) }
-        var onsets: [LocalDateTime] = []
-        while onsets.count <= maximumOnsetsPerRule {
-            let next = icalrecur_iterator_next(iterator)
-            if icaltime_is_null_time(next) != 0 || next.year > lastYear { return (onsets, false) }
-            if let time = ICalTime(next, timeZoneID: nil), time.local != start.local {
-                onsets.append(time.local)
-            }
+    /// Records a calendar's VTIMEZONE (a later one of the same TZID in the same calendar replaces it).
+    func define(_ definition: ZoneDefinition, begin: ContentLine, calendar: Int) {
+        lock.withLock {
+            definitions[calendar, default: [:]][definition.timeZoneID] = (definition, begin)
+            expanded[calendar]?[definition.timeZoneID] = nil
         }
-        return (onsets, true)
+    }
+
+    /// Whether `calendar` defines `timeZoneID`.
+    func defines(_ timeZoneID: String, calendar: Int) -> Bool {
+        lock.withLock { definitions[calendar]?[timeZoneID] != nil }
+    }
+
+    /// Whether any calendar of the input defines `timeZoneID`.
+    func definesAnywhere(_ timeZoneID: String) -> Bool {
+        lock.withLock { definitions.values.contains { $0[timeZoneID] != nil } }
+    }
+
+    /// The rules for a TZID: `calendar`'s own VTIMEZONE, else another calendar's (the first by
+    /// index); `nil` if none defines it. A zone's first use expands it; its problems come with it.
+    func rules(for timeZoneID: String, calendar: Int) -> (rules: TimeZoneRules, problems: [(String, ContentLine)])? {
+        lock.withLock {
+            let owner: Int
+            if definitions[calendar]?[timeZoneID] != nil {
+                owner = calendar
+            } else if let other = definitions.keys.sorted().first(where: { definitions[$0]?[timeZoneID] != nil }) {
+                owner = other
+            } else {
+                return nil
+            }
+            if let rules = expanded[owner]?[timeZoneID] { return (rules, []) }
+            guard let (definition, begin) = definitions[owner]?[timeZoneID] else { return nil }
+            let (rules, problems) = definition.rules(throughYear: lastYear, onsetBudget: &onsetBudget)
+            expanded[owner, default: [:]][timeZoneID] = rules
+            return (rules, problems.map { ($0, begin) })
+        }
     }
 }

@@ -1,0 +1,392 @@
+import Streaks
+
+/// The wall-clock starts one recurrence rule gives from its DTSTART, in order, at a bounded cost.
+///
+/// RFC 5545 §3.3.10 computes a rule period by period (a year, a month, a week, a day, an hour, a
+/// minute or a second, every INTERVAL-th one): the BYxxx parts expand or limit the dates and times
+/// of each period, BYSETPOS picks among them, and what the rule leaves out is taken from DTSTART
+/// (`FREQ=YEARLY` alone recurs on DTSTART's month and day; `FREQ=YEARLY;BYWEEKNO=20` on DTSTART's
+/// weekday of week 20). Dates that do not exist (February 30) are passed over.
+///
+/// Each period looked at and each candidate date tested is a step; past `stepBudget` steps the
+/// iterator stops and says so (`isOverBudget`), so no rule — one that never matches, such as
+/// `FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30`, or one that matches once in years — costs more than its
+/// budget. Sub-daily rules step over whole days, hours and minutes that cannot match.
+///
+/// ```swift
+/// let rule = try RecurrenceRule(parsing: "FREQ=MONTHLY;BYDAY=-1FR")
+/// var iterator = RecurrenceIterator(rule: rule, dtstart: LocalDateTime(year: 2024, month: 1, day: 1, hour: 9),
+///                                   isDate: false, stepBudget: 10_000)
+/// print(iterator.next()!, iterator.next()!)
+/// // Prints "2024-01-26T09:00:00 2024-02-23T09:00:00"
+/// ```
+struct RecurrenceIterator {
+    let rule: RecurrenceRule
+    let dtstart: LocalDateTime
+    let isDate: Bool
+    let stepBudget: Int
+    /// Steps taken so far.
+    private(set) var steps = 0
+    /// The budget ran out before the rule did.
+    private(set) var isOverBudget = false
+
+    /// The day parts with DTSTART's defaults filled in.
+    private let weekdays: [RecurrenceRule.WeekdayNumber]
+    private let monthDays: [Int]
+    private let months: [Int]
+    /// Seconds of the day an instance of a daily or longer period may start at, sorted.
+    private let timesOfDay: [Int]
+    /// For sub-daily rules: the first period's start and a period's length in seconds.
+    private let subDailyBase: Int64
+    private let subDailyLength: Int64
+    /// The first day of DTSTART's week (by WKST), for weekly periods.
+    private let firstWeekStart: Day
+
+    private var period = 0
+    private var pending: [LocalDateTime] = []
+    private var pendingIndex = 0
+    private var finished = false
+
+    /// The last year RFC 5545's four-digit years can name.
+    static let lastYear = 9999
+
+    init(rule: RecurrenceRule, dtstart: LocalDateTime, isDate: Bool, stepBudget: Int) {
+        self.rule = rule
+        self.dtstart = dtstart
+        self.isDate = isDate
+        self.stepBudget = stepBudget
+        let start = dtstart.day
+        let (_, startMonth, startDayOfMonth) = start.components
+        var weekdays = rule.weekdays
+        var monthDays = rule.monthDays
+        var months = rule.months
+        let noDayParts = weekdays.isEmpty && monthDays.isEmpty && rule.yearDays.isEmpty && rule.weekNumbers.isEmpty
+        switch rule.frequency {
+        case .weekly where noDayParts:
+            weekdays = [.init(ordinal: 0, weekday: start.weekday)]
+        case .monthly where noDayParts:
+            monthDays = [startDayOfMonth]
+        case .yearly where noDayParts:
+            monthDays = [startDayOfMonth]
+            if months.isEmpty { months = [startMonth] }
+        case .yearly where weekdays.isEmpty && monthDays.isEmpty && rule.yearDays.isEmpty:
+            // BYWEEKNO names weeks; the day within them comes from DTSTART (RFC 5545 §3.3.10).
+            weekdays = [.init(ordinal: 0, weekday: start.weekday)]
+        default:
+            break
+        }
+        self.weekdays = weekdays
+        self.monthDays = monthDays
+        self.months = months.sorted()
+
+        let (hour, minute, second) = dtstart.timeOfDay
+        if isDate {
+            timesOfDay = [0]
+        } else {
+            let hours = rule.hours.isEmpty ? [hour] : rule.hours
+            let minutes = rule.minutes.isEmpty ? [minute] : rule.minutes
+            let seconds = (rule.seconds.isEmpty ? [second] : rule.seconds).map { min($0, 59) }
+            timesOfDay = Array(Set(hours.flatMap { h in minutes.flatMap { m in seconds.map { h * 3600 + m * 60 + $0 } } })).sorted()
+        }
+        let unit: Int64
+        switch rule.frequency {
+        case .secondly: unit = 1
+        case .minutely: unit = 60
+        case .hourly: unit = 3600
+        default: unit = 86_400
+        }
+        subDailyLength = unit * Int64(rule.interval)
+        subDailyBase = dtstart.secondsSince1970 - ((dtstart.secondsSince1970 % unit) + unit) % unit
+        firstWeekStart = start.advanced(by: -start.weekday.daysSince(rule.weekStart))
+    }
+
+    /// Moves ahead to the period that holds `local` (or the one before it), skipping the periods in
+    /// between at no cost; never moves back. Only for rules without COUNT, which counts every instance.
+    mutating func skip(toward local: LocalDateTime) {
+        guard local > dtstart else { return }
+        let interval = rule.interval
+        let target: Int
+        switch rule.frequency {
+        case .yearly:
+            // A week-numbered year can begin in the December before.
+            target = Self.floorDivide(local.day.year - 1 - dtstart.day.year, interval)
+        case .monthly:
+            let (year, month, _) = local.day.components
+            let (startYear, startMonth, _) = dtstart.day.components
+            target = Self.floorDivide((year * 12 + month) - (startYear * 12 + startMonth), interval)
+        case .weekly:
+            target = Self.floorDivide(firstWeekStart.distance(to: local.day), 7 * interval)
+        case .daily:
+            target = Self.floorDivide(dtstart.day.distance(to: local.day), interval)
+        case .hourly, .minutely, .secondly:
+            target = Int(Self.floorDivide(local.secondsSince1970 - subDailyBase, subDailyLength))
+        }
+        if target > period {
+            period = target
+            pending.removeAll(keepingCapacity: true)
+            pendingIndex = 0
+        }
+    }
+
+    /// The next start, or `nil` when the rule has no more (past year 9999) or the budget is spent.
+    mutating func next() -> LocalDateTime? {
+        while pendingIndex >= pending.count {
+            guard !finished else { return nil }
+            pending.removeAll(keepingCapacity: true)
+            pendingIndex = 0
+            fillNextPeriod()
+        }
+        defer { pendingIndex += 1 }
+        return pending[pendingIndex]
+    }
+
+    /// Counts a step; `false` (and the iterator finished) once the budget is spent.
+    private mutating func step(_ count: Int = 1) -> Bool {
+        steps += count
+        if steps > stepBudget {
+            isOverBudget = true
+            finished = true
+            return false
+        }
+        return true
+    }
+
+    // MARK: Periods
+
+    private mutating func fillNextPeriod() {
+        switch rule.frequency {
+        case .yearly, .monthly, .weekly, .daily:
+            fillDayPeriod()
+        case .hourly, .minutely, .secondly:
+            fillSubDailyPeriod()
+        }
+    }
+
+    /// One period of a daily or longer rule: its days, then their times, BYSETPOS, and nothing before DTSTART.
+    private mutating func fillDayPeriod() {
+        guard step() else { return }
+        let index = period
+        period += 1
+        var days: [Day] = []
+        switch rule.frequency {
+        case .yearly:
+            let year = dtstart.day.year + index * rule.interval
+            guard year <= Self.lastYear else { return finish() }
+            days = yearDays(of: year)
+        case .monthly:
+            let (startYear, startMonth, _) = dtstart.day.components
+            let monthIndex = startYear * 12 + (startMonth - 1) + index * rule.interval
+            let year = Self.floorDivide(monthIndex, 12)
+            let month = monthIndex - year * 12 + 1
+            guard year <= Self.lastYear else { return finish() }
+            if !months.isEmpty, !months.contains(month) { return }
+            let first = Day(year: year, month: month, day: 1)
+            let length = Day.daysInMonth(year: year, month: month)
+            days = matchingDays(first..<first.advanced(by: length), scope: .month)
+        case .weekly:
+            let first = firstWeekStart.advanced(by: 7 * index * rule.interval)
+            guard first.year <= Self.lastYear else { return finish() }
+            days = matchingDays(first..<first.advanced(by: 7), scope: .none)
+        default:
+            let day = dtstart.day.advanced(by: index * rule.interval)
+            guard day.year <= Self.lastYear else { return finish() }
+            days = matchingDays(day..<day.advanced(by: 1), scope: .none)
+        }
+        guard !days.isEmpty, !isOverBudget else { return }
+        var candidates: [LocalDateTime] = []
+        candidates.reserveCapacity(days.count * timesOfDay.count)
+        for day in days {
+            for time in timesOfDay { candidates.append(LocalDateTime(day: day, secondOfDay: time)) }
+        }
+        emit(candidates)
+    }
+
+    /// The days of a yearly period: the year's days that match, or with BYWEEKNO the days of the
+    /// named weeks of the week-numbering year (ISO 8601 weeks starting on WKST), which can begin in
+    /// December before and end in January after.
+    private mutating func yearDays(of year: Int) -> [Day] {
+        if !rule.weekNumbers.isEmpty {
+            let firstWeek = Self.firstWeekStart(of: year, weekStart: rule.weekStart)
+            let weekCount = firstWeek.distance(to: Self.firstWeekStart(of: year + 1, weekStart: rule.weekStart)) / 7
+            var days: [Day] = []
+            for number in Set(rule.weekNumbers.map { $0 > 0 ? $0 : weekCount + 1 + $0 }).sorted()
+            where number >= 1 && number <= weekCount {
+                let start = firstWeek.advanced(by: 7 * (number - 1))
+                days += matchingDays(start..<start.advanced(by: 7), scope: .none)
+            }
+            return days
+        }
+        if !months.isEmpty {
+            var days: [Day] = []
+            for month in months {
+                let first = Day(year: year, month: month, day: 1)
+                days += matchingDays(first..<first.advanced(by: Day.daysInMonth(year: year, month: month)), scope: .month)
+            }
+            return days
+        }
+        let first = Day(year: year, month: 1, day: 1)
+        return matchingDays(first..<Day(year: year + 1, month: 1, day: 1), scope: .year)
+    }
+
+    /// The first day of week 1 of a week-numbering year: the week (from `weekStart`) that has at
+    /// least four days of the year.
+    static func firstWeekStart(of year: Int, weekStart: Weekday) -> Day {
+        let januaryFirst = Day(year: year, month: 1, day: 1)
+        let offset = januaryFirst.weekday.daysSince(weekStart)
+        return januaryFirst.advanced(by: offset <= 3 ? -offset : 7 - offset)
+    }
+
+    /// Where a BYDAY ordinal counts from: the month, the year, or nowhere (ordinals are ignored).
+    private enum OrdinalScope {
+        case month, year, none
+    }
+
+    private mutating func matchingDays(_ range: Range<Day>, scope: OrdinalScope) -> [Day] {
+        guard step(range.count) else { return [] }
+        var days: [Day] = []
+        for number in range.lowerBound.daysSince1970..<range.upperBound.daysSince1970 {
+            let day = Day(daysSince1970: number)
+            if matches(day, scope: scope) { days.append(day) }
+        }
+        return days
+    }
+
+    /// Whether a day passes the rule's day parts (each one limits; a period's days are those of its range).
+    private func matches(_ day: Day, scope: OrdinalScope) -> Bool {
+        let (year, month, dayOfMonth) = day.components
+        if !months.isEmpty, !months.contains(month) { return false }
+        if !monthDays.isEmpty {
+            let length = Day.daysInMonth(year: year, month: month)
+            if !monthDays.contains(dayOfMonth), !monthDays.contains(dayOfMonth - length - 1) { return false }
+        }
+        if !rule.yearDays.isEmpty {
+            let dayOfYear = Day(year: year, month: 1, day: 1).distance(to: day) + 1
+            let length = Day.isLeapYear(year) ? 366 : 365
+            if !rule.yearDays.contains(dayOfYear), !rule.yearDays.contains(dayOfYear - length - 1) { return false }
+        }
+        if !rule.weekNumbers.isEmpty, rule.frequency != .yearly, !Self.isInWeeks(day, rule.weekNumbers, weekStart: rule.weekStart) {
+            return false
+        }
+        if !weekdays.isEmpty {
+            let weekday = day.weekday
+            let found = weekdays.contains { wanted in
+                guard wanted.weekday == weekday else { return false }
+                guard wanted.ordinal != 0 else { return true }
+                switch scope {
+                case .none:
+                    return true
+                case .month:
+                    let length = Day.daysInMonth(year: year, month: month)
+                    return wanted.ordinal > 0
+                        ? (dayOfMonth - 1) / 7 + 1 == wanted.ordinal
+                        : (length - dayOfMonth) / 7 + 1 == -wanted.ordinal
+                case .year:
+                    let dayOfYear = Day(year: year, month: 1, day: 1).distance(to: day)
+                    let length = Day.isLeapYear(year) ? 366 : 365
+                    return wanted.ordinal > 0
+                        ? dayOfYear / 7 + 1 == wanted.ordinal
+                        : (length - 1 - dayOfYear) / 7 + 1 == -wanted.ordinal
+                }
+            }
+            if !found { return false }
+        }
+        return true
+    }
+
+    /// Whether a day lies in one of the numbered weeks of its own week-numbering year.
+    private static func isInWeeks(_ day: Day, _ numbers: [Int], weekStart: Weekday) -> Bool {
+        var year = day.year + 1
+        var firstWeek = firstWeekStart(of: year, weekStart: weekStart)
+        while day < firstWeek {
+            year -= 1
+            firstWeek = firstWeekStart(of: year, weekStart: weekStart)
+        }
+        let weekCount = firstWeek.distance(to: firstWeekStart(of: year + 1, weekStart: weekStart)) / 7
+        let number = firstWeek.distance(to: day) / 7 + 1
+        return numbers.contains(number) || numbers.contains(number - weekCount - 1)
+    }
+
+    /// One period of an hourly, minutely or secondly rule. A period on a day, hour or minute that
+    /// cannot match moves straight on to the first period of the next one.
+    private mutating func fillSubDailyPeriod() {
+        while !finished {
+            guard step() else { return }
+            let start = LocalDateTime(secondsSince1970: subDailyBase + Int64(period) * subDailyLength)
+            let day = start.day
+            guard day.year <= Self.lastYear else { return finish() }
+            let (hour, minute, second) = start.timeOfDay
+            if !matches(day, scope: .none) {
+                skipSubDaily(to: LocalDateTime(day: day.advanced(by: 1), secondOfDay: 0))
+                continue
+            }
+            if !rule.hours.isEmpty, !rule.hours.contains(hour) {
+                skipSubDaily(to: LocalDateTime(day: day, secondOfDay: (hour + 1) * 3600))
+                continue
+            }
+            if rule.frequency <= .minutely, !rule.minutes.isEmpty, !rule.minutes.contains(minute) {
+                skipSubDaily(to: LocalDateTime(day: day, secondOfDay: hour * 3600 + (minute + 1) * 60))
+                continue
+            }
+            if rule.frequency == .secondly, !rule.seconds.isEmpty, !rule.seconds.contains(second) {
+                period += 1
+                continue
+            }
+            period += 1
+            let (_, startMinute, startSecond) = dtstart.timeOfDay
+            let seconds = (rule.seconds.isEmpty ? [startSecond] : rule.seconds).map { min($0, 59) }
+            var candidates: [LocalDateTime] = []
+            switch rule.frequency {
+            case .hourly:
+                let minutes = rule.minutes.isEmpty ? [startMinute] : rule.minutes
+                for minute in minutes {
+                    for second in seconds {
+                        candidates.append(LocalDateTime(day: day, secondOfDay: hour * 3600 + minute * 60 + second))
+                    }
+                }
+            case .minutely:
+                for second in seconds {
+                    candidates.append(LocalDateTime(day: day, secondOfDay: hour * 3600 + minute * 60 + second))
+                }
+            default:
+                candidates.append(start)
+            }
+            candidates = Array(Set(candidates)).sorted()
+            emit(candidates)
+            if !pending.isEmpty { return }
+        }
+    }
+
+    /// Moves to the first sub-daily period that starts at `local` or later.
+    private mutating func skipSubDaily(to local: LocalDateTime) {
+        let distance = local.secondsSince1970 - subDailyBase
+        let target = Int((distance + subDailyLength - 1) / subDailyLength)
+        period = max(period + 1, target)
+    }
+
+    /// A period's candidates (sorted) after BYSETPOS, without those before DTSTART.
+    private mutating func emit(_ candidates: [LocalDateTime]) {
+        guard step(candidates.count) else { return }
+        var chosen = candidates
+        if !rule.setPositions.isEmpty {
+            var picked: Set<Int> = []
+            for position in rule.setPositions {
+                let index = position > 0 ? position - 1 : candidates.count + position
+                if index >= 0, index < candidates.count { picked.insert(index) }
+            }
+            chosen = picked.sorted().map { candidates[$0] }
+        }
+        for candidate in chosen where candidate >= dtstart {
+            pending.append(candidate)
+        }
+    }
+
+    private mutating func finish() {
+        finished = true
+    }
+
+    /// Integer division rounding towards negative infinity.
+    private static func floorDivide<Value: BinaryInteger>(_ value: Value, _ divisor: Value) -> Value {
+        let quotient = value / divisor
+        return value % divisor != 0 && (value < 0) != (divisor < 0) ? quotient - 1 : quotient
+    }
+}
