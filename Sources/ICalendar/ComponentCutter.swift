@@ -118,6 +118,12 @@ struct ComponentLines: Sendable {
     func property(named name: String) -> ContentLine? {
         properties.first { $0.name == name }
     }
+
+    /// The first of the component's own property lines with `name` (uppercased), also among those
+    /// still kept as bytes.
+    func materializedProperty(named name: String) -> ContentLine? {
+        property(named: name) ?? raw.contentLines.first { $0.name == name }
+    }
 }
 
 /// What the cutter finds at the top level of an input.

@@ -48,11 +48,17 @@ enum ComponentParsing {
             guard let record = parseEvent(lines, reader: &reader, reading: reading) else { return .unparsable }
             return .event(record)
         }
-        let lines = lines.materialized
+        var lines = lines.materialized
+        let dropped = lines.limitObservanceRules(to: ZoneDefinition.maximumRulesPerObservance)
         guard let parsed = ParsedComponent(parsing: lines.icalendarText) else { return .unparsable }
         let component = ComponentView(pointer: parsed.pointer)
         _ = reader.locate(component, lines: lines)
-        return .timeZone(ZoneDefinition.read(from: component))
+        var definition = ZoneDefinition.read(from: component)
+        if dropped > 0 {
+            definition?.problems.append(
+                "\(dropped) RRULEs beyond \(ZoneDefinition.maximumRulesPerObservance) in one STANDARD or DAYLIGHT are ignored")
+        }
+        return .timeZone(definition)
     }
 
     /// Parses a VEVENT, reads it into a record and frees the tree; `nil` if libical finds no
@@ -76,5 +82,23 @@ enum ComponentParsing {
         var record = reader.readEvent(ComponentView(pointer: parsed.pointer), lines: needed)
         reader.readText(text, into: &record)
         return record
+    }
+}
+
+extension ComponentLines {
+    /// Keeps at most `limit` RRULE lines in each subcomponent (a VTIMEZONE's STANDARD and DAYLIGHT
+    /// have one or two; libical holds each in over two kilobytes); returns how many were dropped.
+    mutating func limitObservanceRules(to limit: Int) -> Int {
+        var dropped = 0
+        for index in children.indices {
+            var kept = 0
+            children[index].properties.removeAll { line in
+                guard line.name == "RRULE" else { return false }
+                kept += 1
+                if kept > limit { dropped += 1 }
+                return kept > limit
+            }
+        }
+        return dropped
     }
 }

@@ -165,6 +165,7 @@ struct ContentLineScanner {
 
     private mutating func next(sinkingInto sink: inout RawLines, sinking: Bool) -> ContentLine? {
         while true {
+            if unreadLinesSkipped, pending == nil, skipUnreadLine() { continue }
             guard let (first, firstLine) = nextPhysicalLine() else { return nil }
             if first.isEmpty { continue }  // blank lines carry nothing
             current = first
@@ -190,22 +191,23 @@ struct ContentLineScanner {
                 && (PropertyNameTable<Void>.equalsIgnoringCase(bytes, first.lowerBound..<nameEnd, Self.begin)
                     || PropertyNameTable<Void>.equalsIgnoringCase(bytes, first.lowerBound..<nameEnd, Self.end))
             var logical: [UInt8]?
-            while let (following, followingLine) = nextPhysicalLine() {
-                if following.isEmpty {
+            // The lines that follow are looked at before they are read: one that is not part of this
+            // line stays where it is, so that a line that is skipped is never buffered whole.
+            while pending == nil {
+                let ahead = peekLine()
+                guard let lead = ahead.first.map({ self.bytes[$0] }) else { break }
+                let isFold = lead == 0x20 || lead == 0x09
+                if !isFold, looksLikeContentLine(ahead)
+                    || !ContentLineScanner.freeTextProperties.contains(Self.name(of: bytes, in: current)) {
                     break
                 }
-                let lead = bytes[following.lowerBound]
-                if lead == 0x20 || lead == 0x09 {
-                    if logical == nil { logical = Array(bytes[current]) }
+                guard let (following, followingLine) = nextPhysicalLine() else { break }
+                if logical == nil { logical = Array(bytes[current]) }
+                if isFold {
                     logical!.append(contentsOf: bytes[following.dropFirst()])
-                } else if !looksLikeContentLine(following),
-                          ContentLineScanner.freeTextProperties.contains(Self.name(of: bytes, in: current)) {
-                    warnMissingFold(following, line: followingLine, continuing: firstLine)
-                    if logical == nil { logical = Array(bytes[current]) }
-                    logical!.append(contentsOf: bytes[following])
                 } else {
-                    pending = (following, followingLine)
-                    break
+                    warnMissingFold(following, line: followingLine, continuing: firstLine)
+                    logical!.append(contentsOf: bytes[following])
                 }
             }
             let sinks = sinking && !isBoundary
@@ -259,6 +261,85 @@ struct ContentLineScanner {
         }
     }
 
+    // MARK: Skipping without keeping
+
+    /// Bytes looked at ahead of a line to tell whether it is skipped: room for any real name.
+    private static let peekLength = 256
+
+    /// The start of the line at `position`, with at least `peekLength` bytes buffered when the input
+    /// has them; empty at the end of the input.
+    private mutating func peekLine() -> Range<Int> {
+        // Read on until the look-ahead is buffered, or the line's end (a CR needs the byte after it).
+        while bytes.count - position < Self.peekLength, !input.isExhausted,
+              Self.lineEnd(in: bytes, from: position) >= bytes.count - 1 {
+            let keep = min(current.lowerBound, position)
+            guard let shift = input.refill(keepingFrom: keep) else { break }
+            bytes = input.bytes
+            lastNameRun = nil
+            position -= shift
+            current = (current.lowerBound - shift)..<(current.upperBound - shift)
+        }
+        let end = min(bytes.count, position + Self.peekLength)
+        return position..<Self.lineEnd(in: UnsafeBufferPointer(rebasing: bytes[..<end]), from: position)
+    }
+
+    /// Steps over the line at `position` and its folds without keeping their bytes, when it is a
+    /// line no one reads (see `unreadLinesSkipped`); `false`, with nothing consumed, otherwise. A
+    /// skipped line costs a scan however long it is, never a copy.
+    private mutating func skipUnreadLine() -> Bool {
+        let start = peekLine()
+        guard let lead = start.first.map({ bytes[$0] }), lead != 0x20, lead != 0x09 else { return false }
+        let nameEnd = Self.nameEnd(of: bytes, in: start)
+        // A name followed by its parameters or value within the look-ahead; anything else the usual way.
+        guard nameEnd > start.lowerBound, nameEnd < start.upperBound, bytes[nameEnd] == 0x3A || bytes[nameEnd] == 0x3B else {
+            return false
+        }
+        if keptFirstBytes[Int(lead)], isKept(start.lowerBound..<nameEnd) { return false }
+        let isFreeText = ContentLineScanner.freeTextProperties.contains(Self.name(of: bytes, in: start.lowerBound..<nameEnd))
+        let firstLine = skipPhysicalLine()
+        // Its folds, and for free text the lines a producer forgot to fold, go with it.
+        while true {
+            let next = peekLine()
+            guard let nextLead = next.first.map({ bytes[$0] }) else { return true }
+            if nextLead == 0x20 || nextLead == 0x09 {
+                _ = skipPhysicalLine()
+            } else if isFreeText, !looksLikeContentLine(next) {
+                warnMissingFold(next, line: physicalLine + 1, continuing: firstLine)
+                _ = skipPhysicalLine()
+            } else {
+                return true
+            }
+        }
+    }
+
+    /// Moves `position` past the physical line there and its line end, dropping the buffered bytes
+    /// as it goes; returns the line's number.
+    private mutating func skipPhysicalLine() -> Int {
+        physicalLine += 1
+        var resume = position
+        while true {
+            let count = bytes.count
+            let end = Self.lineEnd(in: bytes, from: resume)
+            let needsMore = end == count || (end == count - 1 && bytes[end] == 0x0D)
+            if needsMore, !input.isExhausted {
+                // Nothing before the end found so far is needed again; a CR at the very end is.
+                if let shift = input.refill(keepingFrom: end) {
+                    bytes = input.bytes
+                    lastNameRun = nil
+                    position = 0
+                    resume = end - shift
+                    current = 0..<0
+                    continue
+                }
+            }
+            position = end
+            if position < count {
+                position += bytes[position] == 0x0D && position + 1 < count && bytes[position + 1] == 0x0A ? 2 : 1
+            }
+            return physicalLine
+        }
+    }
+
     /// Steps over the continuation lines of a skipped line (the one at `current`).
     private mutating func skipContinuations(firstLine: Int) {
         while let (following, followingLine) = nextPhysicalLine() {
@@ -275,7 +356,7 @@ struct ContentLineScanner {
     }
 
     private mutating func warnMissingFold(_ range: Range<Int>, line: Int, continuing firstLine: Int) {
-        let text = decode(Array(bytes[range]), line: line)
+        let text = decode(Array(bytes[range].prefix(Diagnostic.sourceLineLimit)), line: line)
         diagnostics.append(Diagnostic(
             .warning, .malformedLine, at: SourceLocation(file: file, line: line),
             "line does not start with a property name; read as the continuation of line \(firstLine) (a fold without its leading space?)",
@@ -288,9 +369,11 @@ struct ContentLineScanner {
             self.pending = nil
             return pending
         }
+        // Where the search for the line's end resumes after a refill: a long line is searched once.
+        var resume = position
         while true {
             let count = bytes.count
-            let end = Self.lineEnd(in: bytes, from: position)
+            let end = Self.lineEnd(in: bytes, from: resume)
             // A line end not yet read, or a CR whose LF may be in the next chunk: read more first.
             let needsMore = end == count || (end == count - 1 && bytes[end] == 0x0D)
             if needsMore, !input.isExhausted {
@@ -299,6 +382,7 @@ struct ContentLineScanner {
                     bytes = input.bytes
                     lastNameRun = nil
                     position -= shift
+                    resume = end - shift
                     current = (current.lowerBound - shift)..<(current.upperBound - shift)
                     continue
                 }

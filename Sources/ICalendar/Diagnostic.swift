@@ -51,7 +51,16 @@ public struct Diagnostic: Hashable, Sendable {
         self.code = code
         self.location = location
         self.message = message
-        self.sourceLine = sourceLine
+        self.sourceLine = sourceLine.map(Self.shortened)
+    }
+
+    /// The most characters of a source line a diagnostic keeps: a line of a gigabyte is quoted by
+    /// its start, not copied.
+    public static let sourceLineLimit = 1_000
+
+    private static func shortened(_ line: String) -> String {
+        guard line.utf8.count > sourceLineLimit else { return line }
+        return String(line.prefix(sourceLineLimit)) + "…"
     }
 }
 

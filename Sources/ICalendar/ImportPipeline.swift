@@ -158,7 +158,13 @@ final class ImportPipeline {
                 places.append(lines.begin.line)
                 guard lines.name == "VEVENT" else {
                     sessions.append(.none)
-                    outcomes.append(ComponentParsing.parse(lines, reader: &reader))
+                    // A VTIMEZONE no time of the input names is not read at all (a file may hold thousands).
+                    let timeZoneLine = lines.materializedProperty(named: "TZID")
+                    if let timeZoneLine, !settings.outline.mayUse(timeZoneLine: timeZoneLine.value) {
+                        outcomes.append(nil)
+                    } else {
+                        outcomes.append(ComponentParsing.parse(lines, reader: &reader))
+                    }
                     continue
                 }
                 // The record is moved, never copied: an event record has many fields to retain.

@@ -20,9 +20,15 @@ struct InputOutline: Sendable {
     var hasUncertainTimeZoneIDs = false
     /// Some override's UID could not be read: any event with a UID must wait for the end.
     var hasOverrideWithoutUID = false
+    /// The TZIDs that DTSTART, DTEND, DUE, RDATE, EXDATE and RECURRENCE-ID lines name: the zones the
+    /// import may need. A VTIMEZONE of any other TZID need not be read.
+    var referencedTimeZoneIDs: Set<String> = []
+    /// Some TZID parameter could not be read for certain (quotes, non-ASCII, parameters folded):
+    /// every VTIMEZONE is read.
+    var hasUncertainReferences = false
 
     /// An outline that knows nothing, so everything that might depend on later content waits.
-    static let unknown = InputOutline(hasUncertainTimeZoneIDs: true, hasOverrideWithoutUID: true)
+    static let unknown = InputOutline(hasUncertainTimeZoneIDs: true, hasOverrideWithoutUID: true, hasUncertainReferences: true)
 
     /// Scans an input for its outline.
     static func scan(_ input: InputBytes, file: String) -> InputOutline {
@@ -80,6 +86,8 @@ struct InputOutline: Sendable {
             outline.overriddenUIDs.formUnion(part.overriddenUIDs)
             outline.hasUncertainTimeZoneIDs = outline.hasUncertainTimeZoneIDs || part.hasUncertainTimeZoneIDs
             outline.hasOverrideWithoutUID = outline.hasOverrideWithoutUID || part.hasOverrideWithoutUID
+            outline.referencedTimeZoneIDs.formUnion(part.referencedTimeZoneIDs)
+            outline.hasUncertainReferences = outline.hasUncertainReferences || part.hasUncertainReferences
         }
         return outline
     }
@@ -109,7 +117,8 @@ struct InputOutline: Sendable {
         var scanner = ContentLineScanner(input: input, file: file)
         scanner.keptNames = ["BEGIN", "END", "UID", "TZID", "RECURRENCE-ID"]
         scanner.unreadLinesSkipped = true
-        var outline = InputOutline()
+        // This path does not look at TZID parameters: every VTIMEZONE is read.
+        var outline = InputOutline(hasUncertainReferences: true)
         var inEvent = false
         var uid: String?
         var hasRecurrenceID = false
@@ -159,6 +168,15 @@ struct InputOutline: Sendable {
         return hasUncertainTimeZoneIDs || timeZoneIDs.contains(timeZoneID)
     }
 
+    /// Whether the VTIMEZONE of `timeZoneID` (its TZID line's value as written) may be needed: some
+    /// time names it, or that cannot be ruled out.
+    func mayUse(timeZoneLine value: Substring) -> Bool {
+        guard !hasUncertainReferences, !value.utf8.contains(where: { $0 == 0x5C || $0 == 0x22 || $0 >= 0x80 }) else {
+            return true
+        }
+        return referencedTimeZoneIDs.contains(value.trimmingSpaces)
+    }
+
     /// Whether an event with `uid` may be the master of an override later in the input.
     func mayHaveOverrides(_ uid: String?) -> Bool {
         guard let uid, !uid.isEmpty else { return false }
@@ -197,7 +215,7 @@ private struct RawOutlineScan {
             // Gather the folds of an interesting line.
             logical.removeAll(keepingCapacity: true)
             logical.append(contentsOf: bytes[line])
-            while let next = nextPhysicalLine() {
+            while let next = nextPhysicalLine(keepingFolds: true) {
                 if let first = next.first.map({ bytes[$0] }), first == 0x20 || first == 0x09 {
                     logical.append(contentsOf: bytes[next.dropFirst()])
                 } else {
@@ -213,7 +231,7 @@ private struct RawOutlineScan {
         return outline
     }
 
-    private enum Kind { case begin, end, uid, tzid, recurrenceID }
+    private enum Kind { case begin, end, uid, tzid, recurrenceID, timeReference }
 
     /// Which interesting name a physical line starts with (followed by `;` or `:`), if any.
     private static func kind(of line: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Kind? {
@@ -222,14 +240,21 @@ private struct RawOutlineScan {
             guard let first = line.first else { return nil }
             switch first & 0xDF {
             case 0x42: return matches(line, "BEGIN") ? .begin : nil
-            case 0x45: return matches(line, "END") ? .end : nil
+            case 0x45: return matches(line, "END") ? .end : matches(line, "EXDATE") ? .timeReference : nil
             case 0x55: return matches(line, "UID") ? .uid : nil
             case 0x54: return matches(line, "TZID") ? .tzid : nil
-            case 0x52: return matches(line, "RECURRENCE-ID") ? .recurrenceID : nil
+            case 0x52:
+                if matches(line, "RECURRENCE-ID") { return .recurrenceID }
+                return matches(line, "RDATE") ? .timeReference : nil
+            case 0x44:
+                return matches(line, "DTSTART") || matches(line, "DTEND") || matches(line, "DUE") ? .timeReference : nil
             default: return nil
             }
         }
     }
+
+    /// Enough of a line to tell its name: `RECURRENCE-ID` and its `;` or `:`.
+    private static let longestName = 16
 
     /// Whether `line` starts with `name` in any case, then `;` or `:`.
     private static func matches(_ line: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
@@ -301,6 +326,9 @@ private struct RawOutlineScan {
             }
         case .recurrenceID:
             if inEvent { hasRecurrenceID = true }
+            noteTimeZoneReference()
+        case .timeReference:
+            noteTimeZoneReference()
         case .tzid:
             let text = valueText
             if text.utf8.contains(where: { $0 == 0x5C || $0 == 0x22 || $0 >= 0x80 }) {
@@ -308,6 +336,43 @@ private struct RawOutlineScan {
             }
             outline.timeZoneIDs.insert(TextValue.decode(text))
         }
+    }
+
+    /// Notes the TZID parameter of a line that holds times (`DTSTART;TZID=Europe/Berlin:...`), if any.
+    private mutating func noteTimeZoneReference() {
+        // The parameters: after the name, up to the first colon outside quotes.
+        var index = 0
+        while index < logical.count, logical[index] != 0x3B, logical[index] != 0x3A { index += 1 }
+        guard index < logical.count, logical[index] == 0x3B else { return }
+        index += 1
+        var inQuotes = false
+        var parameterStart = index
+        while index < logical.count {
+            let byte = logical[index]
+            if byte == 0x22 {
+                inQuotes.toggle()
+            } else if !inQuotes, byte == 0x3B || byte == 0x3A {
+                let parameter = logical[parameterStart..<index]
+                if parameter.count > 5, Self.startsWithTZID(parameter) {
+                    let value = parameter.dropFirst(5)
+                    if value.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 >= 0x80 }) {
+                        outline.hasUncertainReferences = true
+                    } else {
+                        outline.referencedTimeZoneIDs.insert(String(decoding: value, as: UTF8.self).trimmingSpaces)
+                    }
+                }
+                if byte == 0x3A { return }
+                parameterStart = index + 1
+            }
+            index += 1
+        }
+    }
+
+    /// Whether a parameter starts with `TZID=` in any case.
+    private static func startsWithTZID(_ parameter: ArraySlice<UInt8>) -> Bool {
+        let name: [UInt8] = [0x54, 0x5A, 0x49, 0x44]
+        for (byte, upper) in zip(parameter.prefix(4), name) where byte & 0xDF != upper { return false }
+        return parameter[parameter.startIndex + 4] == 0x3D
     }
 
     private mutating func finishEvent() {
@@ -325,16 +390,39 @@ private struct RawOutlineScan {
         hasRecurrenceID = false
     }
 
-    /// The next physical line (ended by LF, CR LF or a lone CR), valid until the next call.
-    private mutating func nextPhysicalLine() -> Range<Int>? {
+    /// The next physical line (ended by LF, CR LF or a lone CR), valid until the next call. A line
+    /// that starts like no line the outline reads (nor a fold) is only scanned past, not kept, and
+    /// comes back empty: a line of a gigabyte costs a scan, not a copy.
+    private mutating func nextPhysicalLine(keepingFolds: Bool = false) -> Range<Int>? {
+        var resume = position
+        var keepsLine = true
+        var decided = false
         while true {
             let count = bytes.count
-            let end = ContentLineScanner.lineEnd(in: bytes, from: position)
+            if !decided, count - position >= Self.longestName || input.isExhausted {
+                decided = true
+                if position < count {
+                    let lead = bytes[position]
+                    let isFold = lead == 0x20 || lead == 0x09
+                    keepsLine = isFold ? keepingFolds
+                        : Self.kind(of: position..<min(count, position + Self.longestName), in: bytes) != nil
+                }
+            }
+            let end = ContentLineScanner.lineEnd(in: bytes, from: resume)
             let needsMore = end == count || (end == count - 1 && bytes[end] == 0x0D)
-            if needsMore, !input.isExhausted, let shift = input.refill(keepingFrom: position) {
+            if needsMore, !input.isExhausted, let shift = input.refill(keepingFrom: keepsLine ? position : end) {
                 bytes = input.bytes
-                position -= shift
+                position = keepsLine ? position - shift : 0
+                resume = end - shift
                 continue
+            }
+            if !keepsLine {
+                // Only its end is needed: the line comes back empty, at the end.
+                position = end
+                if position < count {
+                    position += bytes[position] == 0x0D && position + 1 < count && bytes[position + 1] == 0x0A ? 2 : 1
+                }
+                return end..<end
             }
             guard position < count else { return nil }
             let start = position

@@ -107,9 +107,12 @@ struct RuleIterator {
     ///   - counted: The days whose instances count toward `cap`; instances in the margins outside them
     ///     are kept too, and bounded by a cap of their own.
     ///   - cap: The most instances the rule may add to `counted`.
+    ///   - budget: Steps the rule may take; lowered by those it takes. A series' rules share one
+    ///     budget (`stepBudget(cap:)`), so that many rules in one event cost no more than one.
     static func starts(
         rule text: String, dtstart: LocalDateTime, isDate: Bool, clock: SeriesClock,
-        window: ClosedRange<LocalDateTime>?, counted: ClosedRange<Day>? = nil, cap: Int, includesStart: Bool = true
+        window: ClosedRange<LocalDateTime>?, counted: ClosedRange<Day>? = nil, cap: Int, includesStart: Bool = true,
+        budget: inout Int
     ) -> (starts: [LocalDateTime], problems: [Problem]) {
         let rule: RecurrenceRule
         do {
@@ -127,9 +130,8 @@ struct RuleIterator {
             // The rule has no instances of its own; DTSTART still is one (RFC 5545 3.8.5.3).
             return (starts, problems + [.impossible(reason)])
         }
-        let (budget, overflow) = cap.multipliedReportingOverflow(by: 4)
-        var iterator = RecurrenceIterator(
-            rule: rule, dtstart: dtstart, isDate: isDate, stepBudget: overflow ? Int.max : max(budget, minimumStepBudget))
+        var iterator = RecurrenceIterator(rule: rule, dtstart: dtstart, isDate: isDate, stepBudget: max(0, budget))
+        defer { budget -= iterator.steps }
         // Without COUNT, the iterator can jump to the window instead of walking up to it.
         if rule.count == nil, let window { iterator.skip(toward: window.lowerBound) }
         var remaining = rule.count ?? Int.max
@@ -157,6 +159,24 @@ struct RuleIterator {
         }
         if iterator.isOverBudget { problems.append(.overBudget(steps: iterator.stepBudget)) }
         return (starts, problems)
+    }
+
+    /// The steps one series' rules may take together: four per instance the cap allows, and at
+    /// least `minimumStepBudget`.
+    static func stepBudget(cap: Int) -> Int {
+        let (budget, overflow) = cap.multipliedReportingOverflow(by: 4)
+        return overflow ? Int.max : max(budget, minimumStepBudget)
+    }
+
+    /// The same for a single rule on its own.
+    static func starts(
+        rule text: String, dtstart: LocalDateTime, isDate: Bool, clock: SeriesClock,
+        window: ClosedRange<LocalDateTime>?, counted: ClosedRange<Day>? = nil, cap: Int, includesStart: Bool = true
+    ) -> (starts: [LocalDateTime], problems: [Problem]) {
+        var budget = stepBudget(cap: cap)
+        return starts(
+            rule: text, dtstart: dtstart, isDate: isDate, clock: clock, window: window, counted: counted, cap: cap,
+            includesStart: includesStart, budget: &budget)
     }
 
     /// UNTIL as a test on the series' clock (inclusive). A UTC UNTIL is compared with each instance's

@@ -187,10 +187,17 @@ extension SessionResolver {
         if master.recurrenceRules.isEmpty, window.contains(dtstart) {
             starts[clock.key(dtstart)] = dtstart
         }
+        // The series' rules share one budget of steps: an event with thousands of rules costs no more than one.
+        var budget = RuleIterator.stepBudget(cap: cap)
+        var unexpanded = 0
         for rule in master.recurrenceRules {
+            guard budget > 0 else {
+                unexpanded += 1
+                continue
+            }
             let (ruleStarts, problems) = RuleIterator.starts(
                 rule: rule.text, dtstart: dtstart, isDate: clock.isDate, clock: clock, window: window,
-                counted: Self.countedDays(expansion), cap: cap)
+                counted: Self.countedDays(expansion), cap: cap, budget: &budget)
             for local in ruleStarts { starts[clock.key(local)] = local }
             report(problems, rule: "RRULE", text: rule.text, line: rule.line ?? seriesLine)
         }
@@ -221,11 +228,21 @@ extension SessionResolver {
             }
         }
         for rule in master.exceptionRules {
+            guard budget > 0 else {
+                unexpanded += 1
+                continue
+            }
             let (ruleStarts, problems) = RuleIterator.starts(
                 rule: rule.text, dtstart: dtstart, isDate: clock.isDate, clock: clock, window: window,
-                counted: Self.countedDays(expansion), cap: cap, includesStart: false)
+                counted: Self.countedDays(expansion), cap: cap, includesStart: false, budget: &budget)
             for local in ruleStarts { excludedKeys.insert(clock.key(local)) }
             report(problems, rule: "EXRULE", text: rule.text, line: rule.line ?? seriesLine)
+        }
+        if unexpanded > 0 {
+            diagnostics.append(Diagnostic(
+                .warning, .recurrence, at: seriesLine.location(file: file),
+                "\(unexpanded) more RRULE and EXRULE lines of this event are not expanded: its rules used up their budget of \(RuleIterator.stepBudget(cap: cap)) steps",
+                sourceLine: seriesLine.text))
         }
         func isExcluded(_ key: Int64, _ local: LocalDateTime) -> Bool {
             excludedKeys.contains(key) || excludedDays.contains(local.day)

@@ -28,6 +28,8 @@ struct ZoneDefinition: Sendable {
 
     /// Onsets one STANDARD or DAYLIGHT rule gives at most (a yearly rule over 600 years needs 600).
     static let maximumOnsetsPerRule = 5_000
+    /// RRULEs read in one STANDARD or DAYLIGHT; RFC 5545 zones have one, real ones at most a few.
+    static let maximumRulesPerObservance = 16
     /// Steps one onset rule may take (`RecurrenceIterator`): a rule that rarely matches is given up.
     static let stepBudgetPerRule = 200_000
 
