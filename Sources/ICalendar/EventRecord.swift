@@ -27,6 +27,9 @@ struct EventRecord: Sendable {
     var isThisAndFuture = false
     /// The event is a day annotation StreakCal wrote (`X-STREAKCAL-ANNOTATION`), not a session.
     var isAnnotation = false
+    /// A DTSTART, DTEND or RECURRENCE-ID names a date or time that does not exist (February 30,
+    /// 25:00): the reader has said so where it is, and the event stands for no session.
+    var hasImpossibleTime = false
     /// The first recurrence property's line, for diagnostics about the series.
     var recurrenceLine: ContentLine?
     /// The BEGIN:VEVENT line.
@@ -119,14 +122,17 @@ struct ComponentReader {
         case ICAL_UID_PROPERTY:
             record.uid = property.valueText
         case ICAL_DTSTART_PROPERTY:
-            record.start = property.timeValue
-            record.startLine = line
+            guard isFirst(property, line: line, earlier: record.startLine, in: &record) else { break }
+            record.start = time(of: property, line: line, in: &record)
+            record.startLine = line ?? record.begin
         case ICAL_DTEND_PROPERTY:
-            record.end = property.timeValue
-            record.endLine = line
+            guard isFirst(property, line: line, earlier: record.endLine, in: &record) else { break }
+            record.end = time(of: property, line: line, in: &record)
+            record.endLine = line ?? record.begin
         case ICAL_DURATION_PROPERTY:
-            record.duration = property.durationValue
-            record.durationLine = line
+            guard isFirst(property, line: line, earlier: record.durationLine, in: &record) else { break }
+            record.duration = duration(of: property, line: line, in: &record)
+            record.durationLine = line ?? record.begin
         case ICAL_STATUS_PROPERTY:
             record.isCancelled = icalproperty_get_status(property.pointer) == ICAL_STATUS_CANCELLED
         case ICAL_SUMMARY_PROPERTY:
@@ -149,9 +155,16 @@ struct ComponentReader {
             }
             record.recurrenceLine = record.recurrenceLine ?? line
         case ICAL_EXDATE_PROPERTY:
-            if let time = property.timeValue { record.exceptionDates.append(time) }
+            if let time = property.timeValue {
+                record.exceptionDates.append(time)
+            } else if property.hasDateValue, let line {
+                diagnostics.append(Diagnostic(
+                    .warning, .recurrence, at: line.location(file: file, column: line.valueColumn ?? 1),
+                    "EXDATE value \(property.encodedValueText) is not a real date or time; it removes nothing",
+                    sourceLine: line.text))
+            }
         case ICAL_RECURRENCEID_PROPERTY:
-            record.recurrenceID = property.timeValue
+            record.recurrenceID = time(of: property, line: line, in: &record)
             record.isThisAndFuture = property.isThisAndFuture
         default:
             break
@@ -162,6 +175,53 @@ struct ComponentReader {
         if name == SessionImporter.annotationMarker { record.isAnnotation = true }
         if name == pointsProperty, record.points == nil {
             record.points = (property.valueText, line ?? record.begin)
+        }
+    }
+
+    /// Whether a DTSTART, DTEND or DURATION is the event's first; a second one is a warning that
+    /// says which one is used (RFC 5545 allows one).
+    private mutating func isFirst(_ property: PropertyView, line: ContentLine?, earlier: ContentLine?, in record: inout EventRecord) -> Bool {
+        guard let earlier else { return true }
+        let name = property.name
+        let here = line ?? record.begin
+        diagnostics.append(Diagnostic(
+            .warning, name == "DURATION" ? .badEnd : name == "DTSTART" ? .missingStart : .badEnd,
+            at: here.location(file: file),
+            "a second \(name) in one event; the first, on line \(earlier.line), is used", sourceLine: here.text))
+        return false
+    }
+
+    /// A DTSTART, DTEND or RECURRENCE-ID value; one that names no real date and time is an error
+    /// at its line, and the event stands for no session.
+    private mutating func time(of property: PropertyView, line: ContentLine?, in record: inout EventRecord) -> ICalTime? {
+        if let time = property.timeValue { return time }
+        if property.hasDateValue {
+            let here = line ?? record.begin
+            record.hasImpossibleTime = true
+            diagnostics.append(Diagnostic(
+                .error, property.kind == ICAL_DTSTART_PROPERTY ? .missingStart : property.kind == ICAL_DTEND_PROPERTY ? .badEnd : .recurrence,
+                at: here.location(file: file, column: here.valueColumn ?? 1),
+                "\(property.name) \(property.encodedValueText) is not a real date and time; the event is skipped",
+                sourceLine: here.text))
+        }
+        return nil
+    }
+
+    /// A DURATION, read from its line as written when there is one: libical keeps a duration's
+    /// parts in 32 bits and wraps longer ones (`PT4294967356S` as one minute).
+    private mutating func duration(of property: PropertyView, line: ContentLine?, in record: inout EventRecord) -> ICalDuration? {
+        guard let line else { return property.durationValue }
+        let text = String(line.value).trimmingSpaces
+        switch ICalDuration.reading(text) {
+        case .duration(let exact):
+            return exact
+        case .malformed:
+            return property.durationValue  // libical's reading of a form it accepts
+        case .tooLong:
+            diagnostics.append(Diagnostic(
+                .warning, .badEnd, at: line.location(file: file, column: line.valueColumn ?? 1),
+                "DURATION \(text) is too long to count; the session is kept without a length", sourceLine: line.text))
+            return ICalDuration(isNegative: false, days: 0, seconds: 0)
         }
     }
 

@@ -180,6 +180,12 @@ struct PropertyView {
         return RecurrenceDate(start: start, end: nil, duration: nil)
     }
 
+    /// Whether the value is a DATE or DATE-TIME (real or not).
+    var hasDateValue: Bool {
+        guard let value = icalproperty_get_value(pointer) else { return false }
+        return [ICAL_DATE_VALUE, ICAL_DATETIME_VALUE, ICAL_DATETIMEDATE_VALUE].contains(icalvalue_isa(value))
+    }
+
     /// Whether a DATE or DATE-TIME value is a real calendar date and time of day.
     var hasValidTime: Bool {
         guard let value = icalproperty_get_value(pointer) else { return false }
@@ -220,13 +226,18 @@ struct ICalTime: Hashable, Sendable {
         self.timeZoneID = timeZoneID
     }
 
+    /// A real date and time of libical's; `nil` for a null time and for one that does not exist
+    /// (February 30, day 32, 25:00, minute 60), which libical keeps as written.
     init?(_ time: icaltimetype, timeZoneID: String?) {
-        guard icaltime_is_null_time(time) == 0, (1...12).contains(time.month), time.day >= 1 else { return nil }
+        guard icaltime_is_null_time(time) == 0, (1...12).contains(time.month), time.day >= 1,
+              time.day <= Int32(Day.daysInMonth(year: Int(time.year), month: Int(time.month))),
+              time.is_date != 0 || (0...23).contains(time.hour) && (0...59).contains(time.minute) && (0...60).contains(time.second)
+        else { return nil }
         self.local = LocalDateTime(
             year: Int(time.year), month: Int(time.month), day: Int(time.day),
             hour: time.is_date != 0 ? 0 : Int(time.hour),
             minute: time.is_date != 0 ? 0 : Int(time.minute),
-            second: time.is_date != 0 ? 0 : Int(time.second))
+            second: time.is_date != 0 ? 0 : min(59, Int(time.second)))
         self.isDate = time.is_date != 0
         self.isUTC = time.is_date == 0 && icaltime_is_utc(time) != 0
         self.timeZoneID = isUTC || isDate ? nil : timeZoneID
@@ -271,6 +282,73 @@ struct ICalDuration: Hashable, Sendable {
 
     /// The sign as a factor.
     var sign: Int { isNegative ? -1 : 1 }
+
+    /// How a duration's text reads.
+    enum Reading: Equatable {
+        case duration(ICalDuration)
+        /// Well formed, but too long to count in seconds (past `Int`).
+        case tooLong
+        /// Not an RFC 5545 duration.
+        case malformed
+    }
+
+    /// Reads a DURATION value as written (`P1W`, `-PT15M`, `P1DT2H`, `PT4294967356S`), exactly.
+    static func reading(_ text: String) -> Reading {
+        var bytes = Array(text.utf8)[...]
+        var isNegative = false
+        if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+            isNegative = sign == UInt8(ascii: "-")
+            bytes = bytes.dropFirst()
+        }
+        guard let p = bytes.first, p | 0x20 == UInt8(ascii: "p") else { return .malformed }
+        bytes = bytes.dropFirst()
+        var days = 0
+        var seconds = 0
+        var inTime = false
+        var number: Int?
+        var sawPart = false
+        for byte in bytes {
+            if byte >= 0x30, byte <= 0x39 {
+                let (times, overflow) = (number ?? 0).multipliedReportingOverflow(by: 10)
+                let (sum, carry) = times.addingReportingOverflow(Int(byte - 0x30))
+                guard !overflow, !carry else { return .tooLong }
+                number = sum
+                continue
+            }
+            let unit = byte | 0x20
+            if unit == UInt8(ascii: "t"), number == nil, !inTime {
+                inTime = true
+                continue
+            }
+            guard let value = number else { return .malformed }
+            let (factor, isDays): (Int, Bool)
+            switch (unit, inTime) {
+            case (UInt8(ascii: "w"), false): (factor, isDays) = (7, true)
+            case (UInt8(ascii: "d"), false): (factor, isDays) = (1, true)
+            case (UInt8(ascii: "h"), true): (factor, isDays) = (3600, false)
+            case (UInt8(ascii: "m"), true): (factor, isDays) = (60, false)
+            case (UInt8(ascii: "s"), true): (factor, isDays) = (1, false)
+            default: return .malformed
+            }
+            let (scaled, overflow) = value.multipliedReportingOverflow(by: factor)
+            guard !overflow else { return .tooLong }
+            if isDays {
+                let (sum, carry) = days.addingReportingOverflow(scaled)
+                guard !carry else { return .tooLong }
+                days = sum
+            } else {
+                let (sum, carry) = seconds.addingReportingOverflow(scaled)
+                guard !carry else { return .tooLong }
+                seconds = sum
+            }
+            number = nil
+            sawPart = true
+        }
+        guard sawPart, number == nil else { return .malformed }
+        // Days become seconds when the session's end is computed: keep that within Int64 too.
+        guard days <= 100_000_000, seconds <= Int(Int64.max / 4) else { return .tooLong }
+        return .duration(ICalDuration(isNegative: isNegative, days: days, seconds: seconds))
+    }
 }
 
 extension Libical {

@@ -18,7 +18,7 @@ extension SessionResolver {
     static func units(of events: [(record: EventRecord, calendar: Int)]) -> [Unit] {
         var overridesByUID: [String: [Int]] = [:]
         var masterUIDs: Set<String> = []
-        for (index, event) in events.enumerated() {
+        for (index, event) in events.enumerated() where !event.record.hasImpossibleTime {
             guard let uid = event.record.uid, !uid.isEmpty else { continue }
             if event.record.recurrenceID != nil {
                 overridesByUID[uid, default: []].append(index)
@@ -28,7 +28,8 @@ extension SessionResolver {
         }
         var claimed: Set<String> = []
         var units: [Unit] = []
-        for (index, event) in events.enumerated() where !event.record.isAnnotation {
+        // An event with an impossible date was reported where it is and stands for nothing.
+        for (index, event) in events.enumerated() where !event.record.isAnnotation && !event.record.hasImpossibleTime {
             let uid = event.record.uid ?? ""
             if event.record.recurrenceID != nil {
                 if uid.isEmpty || !masterUIDs.contains(uid) { units.append(.orphan(index)) }  // else: with its series
@@ -148,7 +149,7 @@ extension SessionResolver {
             _ = session(from: master, calendar: calendar)
             return overrides.flatMap { orphanOverride($0.record, calendar: $0.calendar) }
         }
-        if master.isCancelled { return [] }
+        if master.isCancelled || master.hasImpossibleTime { return [] }
         let uid = master.uid ?? "\(file):\(master.begin.line)"
         let startLine = master.startLine ?? master.begin
         let firstStart = resolve(startValue, line: startLine, calendar: calendar)

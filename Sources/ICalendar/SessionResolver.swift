@@ -59,7 +59,7 @@ struct SessionResolver {
 
     /// The session an event stands for, or `nil` (cancelled, or no usable start).
     mutating func session(from record: EventRecord, calendar: Int, id explicitID: String? = nil) -> Session? {
-        if record.isCancelled { return nil }
+        if record.isCancelled || record.hasImpossibleTime { return nil }
         let method = methods[calendar]
         if method == "CANCEL" {
             if notedCancelMethod.insert(calendar).inserted {

@@ -1,0 +1,187 @@
+import Foundation
+@testable import ICalendar
+import Streaks
+import Testing
+
+/// An event's lines inside a VCALENDAR, CRLF.
+private func calendar(_ lines: [String]) -> String {
+    (["BEGIN:VCALENDAR", "VERSION:2.0"] + lines + ["END:VCALENDAR"]).joined(separator: "\r\n") + "\r\n"
+}
+
+private func importText(_ text: String, from: String = "2024-01-01", through: String = "2024-12-31", cap: Int = 200_000,
+                        chunkSize: Int? = nil) -> CalendarImport {
+    var importer = SessionImporter(expansion: RecurrenceExpansion(from: day(from), through: day(through), maximumInstancesPerRule: cap))
+    if let chunkSize { importer.readChunkSize = chunkSize }
+    return importer.importCalendar(text: text, fileName: "repro.ics")
+}
+
+/// Regression tests built from `../shared/repro` (each named after its reproducer): what the
+/// import does with the inputs that once lost data, hung or crashed.
+@Suite("Reproducers: import")
+struct ReproducerImportTests {
+    @Test("invalid-date-feb30.ics and kin: an impossible date or time is a located error and no session", arguments: [
+        ("DTSTART:20240230T100000Z", "DTSTART 20240230T100000Z is not a real date and time; the event is skipped"),
+        ("DTSTART:20240132T090000Z", "DTSTART 20240132T090000Z is not a real date and time; the event is skipped"),
+        ("DTSTART:20240101T250000Z", "DTSTART 20240101T250000Z is not a real date and time; the event is skipped"),
+        ("DTSTART:20240101T096000Z", "DTSTART 20240101T096000Z is not a real date and time; the event is skipped"),
+        ("DTSTART;VALUE=DATE:20230229", "DTSTART 20230229 is not a real date and time; the event is skipped"),
+    ])
+    func impossibleDates(start: String, message: String) {
+        let result = importText(calendar(["BEGIN:VEVENT", "UID:bad", start, "X-POINTS:100", "END:VEVENT",
+                                          "BEGIN:VEVENT", "UID:good", "DTSTART:20240301T100000Z", "X-POINTS:7", "END:VEVENT"]))
+        #expect(result.sessions.map(\.id) == ["good"])
+        #expect(result.diagnostics.map { "\($0.location.line):\($0.location.column):\($0.severity):\($0.message)" }
+                == ["5:\(start.firstIndex(of: ":")!.utf16Offset(in: start) + 2):error:\(message)"])
+    }
+
+    @Test("An impossible DTEND or RECURRENCE-ID also skips its event, and an impossible override does not become a master")
+    func impossibleEndAndOverride() {
+        let result = importText(calendar([
+            "BEGIN:VEVENT", "UID:end", "DTSTART:20240301T100000Z", "DTEND:20240230T110000Z", "X-POINTS:1", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:series", "DTSTART:20240301T100000Z", "RRULE:FREQ=DAILY;COUNT=2", "X-POINTS:2", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:series", "RECURRENCE-ID:20240231T100000Z", "DTSTART:20240305T100000Z", "X-POINTS:50", "END:VEVENT",
+        ]))
+        #expect(result.sessions.map(\.id) == ["series/20240301T100000Z", "series/20240302T100000Z"])
+        #expect(result.diagnostics.map(\.severity) == [.error, .error])
+        #expect(result.diagnostics.map(\.location.line) == [6, 17])
+    }
+
+    @Test("A second DTSTART is a warning that says the first is used")
+    func secondStart() {
+        let result = importText(calendar([
+            "BEGIN:VEVENT", "UID:twice", "DTSTART:20240301T100000Z", "DTSTART:20240302T100000Z", "X-POINTS:1", "END:VEVENT",
+        ]))
+        #expect(result.sessions.map(\.start) == [.instant(secondsSince1970: utc(2024, 3, 1, 10))])
+        #expect(result.diagnostics.map(\.message) == ["a second DTSTART in one event; the first, on line 5, is used"])
+        #expect(result.diagnostics.map(\.location.line) == [6])
+    }
+
+    @Test("duration-wraps-32bit.ics: a DURATION past 32 bits is read exactly (libical reads PT4294967356S as a minute)")
+    func durationPast32Bits() {
+        var importer = SessionImporter(pointsRule: .minutes, expansion: RecurrenceExpansion(through: day("2024-12-31")))
+        importer.isParallel = false
+        let result = importer.importCalendar(text: calendar([
+            "BEGIN:VEVENT", "UID:a", "DTSTART:20240101T090000Z", "DURATION:PT4294967356S", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:b", "DTSTART:20240101T090000Z", "DURATION:P99999999999999999999W", "END:VEVENT",
+        ]), fileName: "repro.ics")
+        #expect(result.sessions.map(\.end) == [
+            .instant(secondsSince1970: utc(2024, 1, 1, 9) + 4_294_967_356), .instant(secondsSince1970: utc(2024, 1, 1, 9)),
+        ])
+        #expect(result.sessions.map(\.points) == [4_294_967_356 / 60, 0])
+        #expect(result.diagnostics.map(\.message) == ["DURATION P99999999999999999999W is too long to count; the session is kept without a length"])
+    }
+
+    @Test("Durations read as RFC 5545 writes them", arguments: [
+        ("P1W", ICalDuration.Reading.duration(.init(isNegative: false, days: 7, seconds: 0))),
+        ("-PT15M", .duration(.init(isNegative: true, days: 0, seconds: 900))),
+        ("P1DT2H3M4S", .duration(.init(isNegative: false, days: 1, seconds: 7384))),
+        ("+PT4294967356S", .duration(.init(isNegative: false, days: 0, seconds: 4_294_967_356))),
+        ("PT", .malformed), ("P1H", .malformed), ("1D", .malformed), ("P99999999999999999999D", .tooLong),
+    ])
+    func durations(text: String, expected: ICalDuration.Reading) {
+        #expect(ICalDuration.reading(text) == expected)
+    }
+
+    @Test("max-instances-window.ics: --max-instances N gives N instances inside the window, not in its margin days")
+    func capInsideWindow() {
+        let result = importText(calendar([
+            "BEGIN:VEVENT", "UID:daily@example.com", "DTSTART:20240101T100000Z", "RRULE:FREQ=DAILY", "X-POINTS:100", "END:VEVENT",
+        ]), from: "2024-01-10", through: "2024-01-20", cap: 3)
+        let inWindow = result.sessions.filter { (day("2024-01-10")...day("2024-01-20")).contains($0.day(in: .utc, dayStart: .midnight)) }
+        #expect(inWindow.map(\.id) == ["daily@example.com/20240110T100000Z", "daily@example.com/20240111T100000Z", "daily@example.com/20240112T100000Z"])
+        #expect(result.diagnostics.map(\.code) == [.recurrence])
+    }
+
+    @Test("hang-*.ics, slow-rrule-secondly-rare.ics: rules that never or rarely match end at once, with a warning naming the rule", arguments: [
+        ("RRULE:FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30", 1, "RRULE:FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30 has no instances (BYMONTHDAY=30 is in no month of BYMONTH=2); only DTSTART counts"),
+        ("RRULE:FREQ=MINUTELY;BYDAY=2SA", 1, "RRULE:FREQ=MINUTELY;BYDAY=2SA cannot be read (BYDAY=2SA: a weekday with an ordinal is only allowed with FREQ=MONTHLY, or YEARLY without BYWEEKNO (RFC 5545 3.3.10)); it adds nothing"),
+        ("RRULE:FREQ=HOURLY;BYDAY=5SA", 1, "RRULE:FREQ=HOURLY;BYDAY=5SA cannot be read (BYDAY=5SA: a weekday with an ordinal is only allowed with FREQ=MONTHLY, or YEARLY without BYWEEKNO (RFC 5545 3.3.10)); it adds nothing"),
+        ("RRULE:FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=29;BYHOUR=3;BYMINUTE=0;BYSECOND=0", 2, ""),
+    ])
+    func hangingRules(rule: String, sessions: Int, message: String) {
+        let result = importText(calendar(["BEGIN:VEVENT", "UID:a", "DTSTART:20240101T000000Z", rule, "X-POINTS:1", "END:VEVENT"]))
+        #expect(result.sessions.count == sessions)
+        #expect(result.diagnostics.map(\.message) == (message.isEmpty ? [] : [message]))
+    }
+
+    @Test("hang-vtimezone-rrule.ics: a VTIMEZONE rule that never matches is said once, where the zone is, and the zone still works")
+    func hangingZoneRule() {
+        let result = importText(calendar([
+            "BEGIN:VTIMEZONE", "TZID:Bad", "BEGIN:STANDARD", "DTSTART:20000101T000000", "TZOFFSETFROM:+0100", "TZOFFSETTO:+0100",
+            "RRULE:FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30", "END:STANDARD", "END:VTIMEZONE",
+            "BEGIN:VEVENT", "UID:a", "DTSTART;TZID=Bad:20240101T090000", "X-POINTS:1", "END:VEVENT",
+        ]))
+        #expect(result.sessions.map(\.start) == [.instant(secondsSince1970: utc(2024, 1, 1, 8))])
+        #expect(result.diagnostics.map { "\($0.location.line):\($0.message)" } == [
+            "3:VTIMEZONE Bad: the STANDARD rule FREQ=SECONDLY;BYMONTHDAY=30;BYMONTH=2 has no onsets (BYMONTHDAY=30 is in no month of BYMONTH=2)",
+        ])
+    }
+
+    @Test("gen-vtz-many.py: VTIMEZONEs no time names are not read; the one that is used is")
+    func unusedZones() {
+        var lines: [String] = []
+        for index in 0..<2_000 {
+            lines += ["BEGIN:VTIMEZONE", "TZID:Z\(index)", "BEGIN:STANDARD", "DTSTART:16011028T030000", "TZOFFSETFROM:+0200",
+                      "TZOFFSETTO:+0100", "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU", "END:STANDARD",
+                      // Broken on purpose: only a zone that is read can be diagnosed.
+                      "BEGIN:DAYLIGHT", "END:DAYLIGHT", "END:VTIMEZONE"]
+        }
+        lines += ["BEGIN:VEVENT", "UID:a", "DTSTART;TZID=Z5:20240101T090000", "X-POINTS:1", "END:VEVENT"]
+        let result = importText(calendar(lines))
+        #expect(result.sessions.map(\.start) == [.instant(secondsSince1970: utc(2024, 1, 1, 8))])
+        #expect(result.diagnostics.map { "\($0.location.line):\($0.message)" } == [
+            "58:VTIMEZONE Z5: a DAYLIGHT without DTSTART or TZOFFSETTO is ignored",
+        ])
+        let outline = InputOutline.scan(InputBytes(bytes: Array(calendar(lines).utf8)), file: "repro.ics")
+        #expect(outline.referencedTimeZoneIDs == ["Z5"])
+        #expect(!outline.hasUncertainReferences)
+    }
+
+    @Test("TZID parameters the first pass cannot read for certain make every VTIMEZONE count", arguments: [
+        ("DTSTART;TZID=\"Z5\":20240101T090000", true, [String]()),
+        ("DTSTART;VALUE=DATE-TIME;TZID=Z5:20240101T090000", false, ["Z5"]),
+        ("dtend;tzid=Z6:20240101T090000", false, ["Z6"]),
+        ("EXDATE;TZID=Zürich:20240101T090000", true, []),
+    ])
+    func referenceReading(line: String, uncertain: Bool, references: [String]) {
+        let text = calendar(["BEGIN:VEVENT", "UID:a", line, "END:VEVENT"])
+        let outline = InputOutline.scan(InputBytes(bytes: Array(text.utf8)), file: "repro.ics")
+        #expect(outline.hasUncertainReferences == uncertain)
+        #expect(outline.referencedTimeZoneIDs == Set(references))
+    }
+
+    @Test("gen-vtz-secondly.py: one STANDARD with thousands of RRULEs reads 16 and says so")
+    func manyZoneRules() {
+        let result = importText(calendar(
+            ["BEGIN:VTIMEZONE", "TZID:Sec", "BEGIN:STANDARD", "DTSTART:20000101T030000", "TZOFFSETFROM:+0200", "TZOFFSETTO:+0100"]
+                + Array(repeating: "RRULE:FREQ=SECONDLY", count: 2_000)
+                + ["END:STANDARD", "END:VTIMEZONE", "BEGIN:VEVENT", "UID:a", "DTSTART;TZID=Sec:20240101T090000", "X-POINTS:1", "END:VEVENT"]))
+        #expect(result.sessions.count == 1)
+        #expect(result.diagnostics.map(\.message).first == "VTIMEZONE Sec: 1984 RRULEs beyond 16 in one STANDARD or DAYLIGHT are ignored")
+        #expect(result.diagnostics.allSatisfy { $0.code == .badTimeZone && $0.location.line == 3 })
+    }
+
+    @Test("An event with thousands of rules costs one budget of steps, and says how many rules were left")
+    func manyEventRules() {
+        let rules = (0..<5_000).map { "RRULE:FREQ=SECONDLY;INTERVAL=\($0 + 2);BYSECOND=1" }
+        let result = importText(calendar(["BEGIN:VEVENT", "UID:a", "DTSTART:20240101T090000Z"] + rules + ["X-POINTS:1", "END:VEVENT"]))
+        #expect(result.sessions.count >= 1)
+        #expect(result.diagnostics.last?.message.hasSuffix("more RRULE and EXRULE lines of this event are not expanded: its rules used up their budget of 2000000 steps") == true)
+    }
+
+    @Test("gen-long-line.py: a long unread line is stepped over, whatever the chunk size, and the event is read", arguments: [1, 7, 4096, 1 << 20])
+    func longLine(chunkSize: Int) throws {
+        let description = String(repeating: "A", count: 3 << 20)
+        let text = calendar(["BEGIN:VEVENT", "UID:a", "DTSTART:20240101T090000Z", "DURATION:PT30M", "X-POINTS:100",
+                             "DESCRIPTION:" + description, " folded on", "X-AFTER:1", "SUMMARY:kept", "END:VEVENT"])
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("long-line-\(chunkSize).ics").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var importer = SessionImporter(expansion: RecurrenceExpansion(from: day("2024-01-01"), through: day("2024-01-31")))
+        importer.readChunkSize = chunkSize
+        let result = try importer.importCalendar(path: path)
+        #expect(result.sessions.map(\.summary) == ["kept"])
+        #expect(result.sessions.map(\.points) == [100])
+        #expect(result.diagnostics.isEmpty)
+    }
+}
