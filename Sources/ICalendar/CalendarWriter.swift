@@ -55,8 +55,15 @@ public struct AllDayEvent: Hashable, Sendable {
     }
 }
 
-/// Writes calendars back out through libical: every component of the inputs (VTIMEZONEs included),
-/// earlier output of this writer replaced, new all-day events added.
+/// Writes calendars back out: every component and property of the inputs that can be valid
+/// iCalendar (VTIMEZONEs once per TZID), earlier output of this writer replaced, new all-day
+/// events added.
+///
+/// Lines are written as the inputs have them (unfolded, the name uppercased), each checked first:
+/// libical must read it without error, its dates must exist, its durations must be countable,
+/// its name must be an iCalendar name. What fails is left out with a warning. The writer folds the
+/// lines itself, at 75 octets and never inside a UTF-8 character: libical 3.0's own folding joins
+/// the next line to a value of exactly 73 characters.
 ///
 /// ```swift
 /// let writer = CalendarWriter(ownedPropertyPrefix: "X-STREAKCAL-", annotationMarker: "X-STREAKCAL-ANNOTATION")
@@ -82,7 +89,7 @@ public struct CalendarWriter: Sendable {
     public struct Output: Sendable {
         /// The iCalendar text: CRLF lines folded at 75 octets, never inside a UTF-8 character.
         public var text: String
-        /// Problems found while copying the inputs (unreadable components, libical errors).
+        /// Problems found while copying the inputs (lines left out), at most 100 of a kind per input.
         public var diagnostics: [Diagnostic]
     }
 
@@ -99,80 +106,91 @@ public struct CalendarWriter: Sendable {
         timestamp: Int64
     ) -> Output {
         _ = Libical.ready
-        let root = OutputTree()
+        var properties = FoldedText()
+        var components = FoldedText()
         var diagnostics: [Diagnostic] = []
         var calendarProperties: Set<String> = []
         var copiedLines: Set<String> = []
         var timeZones: Set<String> = []
         for source in sources {
+            var limit = DiagnosticLimit(file: source.name)
+            var problems: [Diagnostic] = []
             var cutter = ComponentCutter(scanner: ContentLineScanner(bytes: source.bytes, file: source.name), file: source.name)
             while let item = cutter.next() {
                 switch item {
                 case .calendarProperty(let line, _):
                     guard !line.name.hasPrefix(ownedPropertyPrefix),
-                          Self.isSingleValued(line.name) ? calendarProperties.insert(line.name).inserted
-                                                         : copiedLines.insert(line.text).inserted
+                          Self.isSingleValued(line.name) ? !calendarProperties.contains(line.name)
+                                                         : !copiedLines.contains(line.text)
                     else { continue }
-                    calendarProperties.insert(line.name)
-                    if !root.addProperty(parsing: line.text) {
-                        diagnostics.append(Diagnostic(
+                    let (written, found) = LineCheck.check(line)
+                    for problem in found {
+                        problems.append(Diagnostic(
                             .warning, .libical, at: line.location(file: source.name),
-                            "libical cannot read this calendar property; it is not copied", sourceLine: line.text))
+                            "calendar property: \(problem); not copied", sourceLine: line.text))
                     }
+                    guard !written.isEmpty else { continue }
+                    calendarProperties.insert(line.name)
+                    copiedLines.insert(line.text)
+                    for text in written { properties.append(line: text) }
                 case .component(let lines, _):
-                    guard let parsed = ParsedComponent(parsing: lines.icalendarText) else {
-                        diagnostics.append(Diagnostic(
-                            .warning, .libical, at: lines.begin.location(file: source.name),
-                            "libical cannot read this \(lines.name); it is not copied", sourceLine: lines.begin.text))
-                        continue
-                    }
-                    let component = ComponentView(pointer: parsed.pointer)
-                    if component.hasProperty(named: annotationMarker) { continue }
+                    if lines.properties.contains(where: { $0.name == annotationMarker }) { continue }
                     if lines.name == "VTIMEZONE", let tzid = lines.property(named: "TZID")?.value.trimmingSpaces,
                        !timeZones.insert(tzid).inserted {
                         continue
                     }
-                    component.removeProperties { $0.isError || $0.name.hasPrefix(ownedPropertyPrefix) }
-                    for problem in component.removeInvalidProperties() {
-                        diagnostics.append(Diagnostic(
-                            .warning, .libical, at: lines.begin.location(file: source.name),
-                            "\(problem); not copied", sourceLine: lines.begin.text))
-                    }
+                    var extra: [WrittenProperty] = []
                     if lines.name == "VEVENT", let uid = lines.property(named: "UID")?.value.trimmingSpaces,
-                       let extra = marks[uid], !component.isRecurrenceComponent {
-                        for property in extra { component.add(property) }
+                       let marked = marks[uid],
+                       !lines.properties.contains(where: { ["RRULE", "RDATE", "RECURRENCE-ID"].contains($0.name) }) {
+                        extra = marked
                     }
-                    root.adopt(parsed)
+                    copy(lines, adding: extra, file: source.name, into: &components, problems: &problems)
                 }
             }
-            diagnostics += cutter.allDiagnostics.filter { $0.severity > .note }
+            problems += cutter.allDiagnostics.filter { $0.severity > .note }
+            diagnostics += limit.admit(SessionImporter.inSourceOrder(problems)) + limit.notes
         }
-        if !calendarProperties.contains("VERSION") { root.addProperty(icalproperty_new_version("2.0")) }
-        if !calendarProperties.contains("PRODID") { root.addProperty(icalproperty_new_prodid(productID)) }
-        let stamp = icaltime_from_timet_with_zone(time_t(timestamp), 0, icaltimezone_get_utc_timezone())
+        var text = FoldedText()
+        text.append(line: "BEGIN:VCALENDAR")
+        if !calendarProperties.contains("VERSION") { text.append(line: "VERSION:2.0") }
+        if !calendarProperties.contains("PRODID") { text.append(line: "PRODID:" + LineCheck.escapedText(productID)) }
+        text.append(properties)
+        text.append(components)
+        let stamp = SessionResolver.recurrenceIDText(LocalDateTime(secondsSince1970: timestamp), isDate: false, isUTC: true)
         for event in events {
-            root.adopt(Self.makeEvent(event, stamp: stamp))
+            Self.append(event, stamp: stamp, to: &text)
         }
-        return Output(text: Self.withoutControlCharacters(root.text), diagnostics: diagnostics)
+        text.append(line: "END:VCALENDAR")
+        return Output(text: text.text, diagnostics: diagnostics)
     }
 
-    /// The text with control characters inside lines (RFC 5545 3.1 allows none but HTAB) made spaces.
-    ///
-    /// libical writes some values as they are, control characters and all, which would break the
-    /// CRLF line structure; a space takes each one's octet, so folding stays within 75 octets.
-    static func withoutControlCharacters(_ text: String) -> String {
-        var bytes = Array(text.utf8)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == 0x0D, index + 1 < bytes.count, bytes[index + 1] == 0x0A {
-                index += 2
-                continue
-            }
-            if byte < 0x20 && byte != 0x09 || byte == 0x7F { bytes[index] = 0x20 }
-            index += 1
+    /// Copies a component: its BEGIN and END, the lines that pass `LineCheck` (not the writer's own),
+    /// `extra` after its own properties, and its subcomponents (never deeper than the cutter allows).
+    private func copy(
+        _ lines: ComponentLines, adding extra: [WrittenProperty], file: String, into text: inout FoldedText,
+        problems: inout [Diagnostic]
+    ) {
+        guard LineCheck.isName(lines.name) else {
+            problems.append(Diagnostic(
+                .warning, .structure, at: lines.begin.location(file: file),
+                "component name \"\(lines.name)\" is not an iCalendar name; the component is not copied", sourceLine: lines.begin.text))
+            return
         }
-        return String(decoding: bytes, as: UTF8.self)
+        text.append(line: "BEGIN:" + lines.name)
+        for line in lines.properties where !line.name.hasPrefix(ownedPropertyPrefix) && line.name != "X-LIC-ERROR" {
+            let (written, found) = LineCheck.check(line)
+            for problem in found {
+                problems.append(Diagnostic(
+                    .warning, .libical, at: line.location(file: file), "\(problem); not copied", sourceLine: line.text))
+            }
+            for written in written { text.append(line: written) }
+        }
+        for property in extra { text.append(line: property.contentLine) }
+        for child in lines.children {
+            copy(child, adding: [], file: file, into: &text, problems: &problems)
+        }
+        text.append(line: "END:" + lines.name)
     }
 
     /// Calendar properties a VCALENDAR has once (RFC 5545 3.7, RFC 7986 5, and Apple's and Google's
@@ -182,133 +200,31 @@ public struct CalendarWriter: Sendable {
             .contains(name) || name.hasPrefix("X-WR-")
     }
 
-    private static func makeEvent(_ event: AllDayEvent, stamp: icaltimetype) -> OpaquePointer {
-        let component = ComponentView(pointer: icalcomponent_new(ICAL_VEVENT_COMPONENT))
-        component.add(icalproperty_new_uid(event.uid))
-        component.add(icalproperty_new_dtstamp(stamp))
-        component.add(icalproperty_new_dtstart(dateValue(event.day)))
-        component.add(icalproperty_new_dtend(dateValue(event.day.advanced(by: 1))))
-        component.add(icalproperty_new_summary(event.summary))
-        component.add(icalproperty_new_transp(ICAL_TRANSP_TRANSPARENT))
-        if let color = event.color { component.add(icalproperty_new_color(color)) }
-        if !event.categories.isEmpty { component.add(icalproperty_new_categories(event.categories.joined(separator: ","))) }
-        for property in event.properties { component.add(property) }
-        return component.pointer
+    private static func append(_ event: AllDayEvent, stamp: String, to text: inout FoldedText) {
+        text.append(line: "BEGIN:VEVENT")
+        text.append(line: "UID:" + LineCheck.escapedText(event.uid))
+        text.append(line: "DTSTAMP:" + stamp)
+        text.append(line: "DTSTART;VALUE=DATE:" + dateText(event.day))
+        text.append(line: "DTEND;VALUE=DATE:" + dateText(event.day.advanced(by: 1)))
+        text.append(line: "SUMMARY:" + LineCheck.escapedText(event.summary))
+        text.append(line: "TRANSP:TRANSPARENT")
+        if let color = event.color { text.append(line: "COLOR:" + LineCheck.escapedText(color)) }
+        if !event.categories.isEmpty {
+            text.append(line: "CATEGORIES:" + event.categories.map(LineCheck.escapedText).joined(separator: ","))
+        }
+        for property in event.properties { text.append(line: property.contentLine) }
+        text.append(line: "END:VEVENT")
     }
 
-    private static func dateValue(_ day: Day) -> icaltimetype {
-        ICalTime(local: LocalDateTime(day: day, secondOfDay: 0), isDate: true, isUTC: false, timeZoneID: nil).libicalTime
+    private static func dateText(_ day: Day) -> String {
+        SessionResolver.recurrenceIDText(LocalDateTime(day: day, secondOfDay: 0), isDate: true, isUTC: false)
     }
 }
 
-/// The one owner of the tree being written; components added to it are owned by it (libical frees
-/// a child with its parent, and never frees a component that has one).
-private struct OutputTree: ~Copyable {
-    let pointer: OpaquePointer
-
-    init() {
-        pointer = icalcomponent_new(ICAL_VCALENDAR_COMPONENT)
-    }
-
-    deinit {
-        icalcomponent_free(pointer)
-    }
-
-    /// Takes over a parsed component: from now on the tree frees it.
-    func adopt(_ component: consuming ParsedComponent) {
-        icalcomponent_add_component(pointer, component.releasingOwnership())
-    }
-
-    /// Takes over a component made here.
-    func adopt(_ component: OpaquePointer) {
-        icalcomponent_add_component(pointer, component)
-    }
-
-    func addProperty(_ property: OpaquePointer?) {
-        if let property { icalcomponent_add_property(pointer, property) }
-    }
-
-    /// Adds a calendar property parsed from its content line; `false` if libical cannot read it.
-    func addProperty(parsing line: String) -> Bool {
-        guard let property = line.withCString({ icalproperty_new_from_string($0) }) else { return false }
-        if icalproperty_isa(property) == ICAL_XLICERROR_PROPERTY {
-            icalproperty_free(property)
-            return false
-        }
-        icalcomponent_add_property(pointer, property)
-        return true
-    }
-
-    /// The tree as iCalendar text, CRLF, folded by libical at 75 octets on character boundaries.
-    var text: String {
-        guard let text = icalcomponent_as_ical_string_r(pointer) else { return "" }
-        defer { icalmemory_free_buffer(text) }
-        return String(cString: text)
-    }
-}
-
-extension ParsedComponent {
-    /// Gives up ownership: the caller (a parent component) frees the tree from now on.
-    consuming func releasingOwnership() -> OpaquePointer {
-        let pointer = self.pointer
-        discard self
-        return pointer
-    }
-}
-
-extension ComponentView {
-    func hasProperty(named name: String) -> Bool {
-        properties.contains { $0.name == name }
-    }
-
-    /// Whether the component is part of a recurring series (RRULE, RDATE or RECURRENCE-ID).
-    var isRecurrenceComponent: Bool {
-        properties.contains { [ICAL_RRULE_PROPERTY, ICAL_RDATE_PROPERTY, ICAL_RECURRENCEID_PROPERTY].contains($0.kind) }
-    }
-
-    /// Removes (and frees) this component's properties that `shouldRemove` picks, and those of its
-    /// subcomponents.
-    func removeProperties(where shouldRemove: (PropertyView) -> Bool) {
-        for property in properties where shouldRemove(property) {
-            icalcomponent_remove_property(pointer, property.pointer)
-            icalproperty_free(property.pointer)
-        }
-        for child in children { child.removeProperties(where: shouldRemove) }
-    }
-
-    func add(_ property: OpaquePointer?) {
-        if let property { icalcomponent_add_property(pointer, property) }
-    }
-
-    /// Removes properties whose name is not an iCalendar name, whose DATE or DATE-TIME is no real date
-    /// (libical keeps month 0 or day 40 as written), or whose DURATION libical has wrapped around;
-    /// returns what was removed, for diagnostics.
-    func removeInvalidProperties() -> [String] {
-        var removed: [String] = []
-        removeProperties { property in
-            let name = property.name
-            if name.isEmpty || !name.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }) {
-                removed.append("property name \"\(name)\" is not an iCalendar name")
-                return true
-            }
-            if let value = icalproperty_get_value(property.pointer),
-               [ICAL_DATE_VALUE, ICAL_DATETIME_VALUE].contains(icalvalue_isa(value)), !property.hasValidTime {
-                removed.append("\(name) \(property.encodedValueText) is not a real date")
-                return true
-            }
-            // libical stores a duration's parts in ints and wraps longer ones without a word.
-            if let duration = property.durationValue, duration.days > 1_000_000 {
-                removed.append("\(name) \(property.encodedValueText) is longer than libical can hold")
-                return true
-            }
-            return false
-        }
-        return removed
-    }
-
-    func add(_ property: WrittenProperty) {
-        let written = icalproperty_new_x(property.value)
-        icalproperty_set_x_name(written, property.name)
-        add(written)
+extension WrittenProperty {
+    /// The property as a content line: its name (made an iCalendar name), its value as TEXT.
+    var contentLine: String {
+        let name = String(name.uppercased().unicodeScalars.map { LineCheck.isNameScalar($0) ? Character($0) : "-" })
+        return (name.isEmpty ? "X-" : name) + ":" + LineCheck.escapedText(value)
     }
 }

@@ -23,8 +23,10 @@ struct RawLines: Sendable {
     }
 
     private mutating func appendLine(_ line: UnsafeBufferPointer<UInt8>, line number: Int, isLatin1: Bool) {
-        // Room for a typical event's kept lines at once, rather than growing a line at a time.
-        if storage.isEmpty { storage.reserveCapacity(320) }
+        // Room for a typical event's kept lines at once, rather than growing a line at a time; a
+        // long line gets just the room it needs.
+        if storage.isEmpty { storage.reserveCapacity(max(320, Self.headerSize + line.count)) }
+        if line.count > 1 << 16 { storage.reserveCapacity(storage.count + Self.headerSize + line.count) }
         let length = UInt32(truncatingIfNeeded: line.count)
         let lineNumber = UInt32(truncatingIfNeeded: number)
         for shift in stride(from: 0, to: 32, by: 8) { storage.append(UInt8(truncatingIfNeeded: length >> shift)) }
@@ -148,6 +150,13 @@ struct ComponentCutter {
     private var noted: Set<String> = []
     private(set) var diagnostics: [Diagnostic] = []
 
+    /// How deep components may nest inside a top-level one (a VEVENT's VALARM is 2); deeper ones
+    /// are skipped with an error, so that nothing that walks a component (or frees it) goes deep.
+    static let maximumDepth = 32
+
+    /// While skipping a component nested too deep: how many of its BEGINs are still open.
+    private var skippedDepth = 0
+
     /// Components that only ever stand at the top level of a calendar: a BEGIN of one of these
     /// inside another component means the other's END is missing.
     static let topLevelComponents: Set<String> = [
@@ -217,6 +226,7 @@ struct ComponentCutter {
     }
 
     private mutating func consume(_ line: ContentLine) -> CalendarItem? {
+        if skippedDepth > 0, !endsSkip(line) { return nil }
         switch line.name {
         case "BEGIN":
             return begin(line)
@@ -233,6 +243,28 @@ struct ComponentCutter {
             warn(.structure, line: line.line, "content outside any component; ignored", sourceLine: line.text)
             return nil
         }
+    }
+
+    /// Whether a line ends the skipping of a component nested too deep: a BEGIN of a top-level
+    /// component or VCALENDAR, an END of a component still open above it, or the skipped
+    /// component's own last END. Other lines inside it are passed over.
+    private mutating func endsSkip(_ line: ContentLine) -> Bool {
+        guard line.name == "BEGIN" || line.name == "END" else { return false }
+        let name = componentName(of: line)
+        if line.name == "BEGIN" {
+            if name == "VCALENDAR" || ComponentCutter.topLevelComponents.contains(name) {
+                skippedDepth = 0
+                return true
+            }
+            skippedDepth += 1
+            return false
+        }
+        if name == "VCALENDAR" || stack.contains(where: { $0.name == name }) {
+            skippedDepth = 0
+            return true
+        }
+        skippedDepth -= 1
+        return false
     }
 
     /// The component a BEGIN or END line names, uppercased.
@@ -267,6 +299,14 @@ struct ComponentCutter {
         var closed: CalendarItem?
         if !stack.isEmpty, ComponentCutter.topLevelComponents.contains(componentName) {
             closed = closeAll(because: "BEGIN:\(componentName) starts", at: line.line)
+        }
+        if stack.count > Self.maximumDepth {
+            diagnostics.append(Diagnostic(
+                .error, .structure, at: line.location(file: file),
+                "BEGIN:\(componentName) is nested deeper than \(Self.maximumDepth) components; it and what it holds are skipped",
+                sourceLine: line.text))
+            skippedDepth = 1
+            return closed
         }
         if stack.isEmpty, !inCalendar {
             if calendarIndex < 0 { calendarIndex = 0 }

@@ -29,8 +29,11 @@ enum ComponentParsing {
 
     /// The VEVENT properties libical reads for a session.
     static let libicalProperties: Set<String> = [
-        "DTSTART", "DTEND", "DURATION", "STATUS", "RRULE", "EXRULE", "RDATE", "EXDATE", "RECURRENCE-ID",
+        "DTSTART", "DTEND", "DURATION", "STATUS", "RRULE", "EXRULE", "RECURRENCE-ID",
     ]
+
+    /// The VEVENT properties whose lists of dates StreakCal reads itself (`DateListValue`).
+    static let dateListProperties: Set<String> = ["RDATE", "EXDATE"]
 
     /// The VEVENT properties a session uses that are plain text.
     static func textProperties(pointsProperty: String) -> Set<String> {
@@ -39,7 +42,7 @@ enum ComponentParsing {
 
     /// Every VEVENT property a session uses: what the cutter keeps with `.sessionProperties`.
     static func sessionProperties(pointsProperty: String) -> Set<String> {
-        libicalProperties.union(textProperties(pointsProperty: pointsProperty))
+        libicalProperties.union(textProperties(pointsProperty: pointsProperty)).union(dateListProperties)
     }
 
     /// Parses one component, reads it into Swift values and frees the tree.
@@ -70,7 +73,13 @@ enum ComponentParsing {
         var text: [ContentLine] = []
         switch reading {
         case .everyProperty:
-            needed.properties.removeAll { unreadProperties.contains($0.name) }
+            needed.properties.removeAll { line in
+                if dateListProperties.contains(line.name), line.valueColumn != nil {
+                    text.append(line)
+                    return true
+                }
+                return unreadProperties.contains(line.name)
+            }
         case .sessionProperties:
             needed.properties.removeAll { line in
                 guard line.valueColumn != nil, !libicalProperties.contains(line.name) else { return false }

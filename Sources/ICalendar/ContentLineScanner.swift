@@ -191,18 +191,27 @@ struct ContentLineScanner {
                 && (PropertyNameTable<Void>.equalsIgnoringCase(bytes, first.lowerBound..<nameEnd, Self.begin)
                     || PropertyNameTable<Void>.equalsIgnoringCase(bytes, first.lowerBound..<nameEnd, Self.end))
             var logical: [UInt8]?
+            var isFreeText: Bool?
             // The lines that follow are looked at before they are read: one that is not part of this
             // line stays where it is, so that a line that is skipped is never buffered whole.
             while pending == nil {
                 let ahead = peekLine()
                 guard let lead = ahead.first.map({ self.bytes[$0] }) else { break }
                 let isFold = lead == 0x20 || lead == 0x09
-                if !isFold, looksLikeContentLine(ahead)
-                    || !ContentLineScanner.freeTextProperties.contains(Self.name(of: bytes, in: current)) {
-                    break
+                if !isFold {
+                    if looksLikeContentLine(ahead) { break }
+                    if isFreeText == nil {
+                        isFreeText = ContentLineScanner.freeTextProperties.contains(
+                            Self.name(of: self.bytes, in: logical == nil ? current : 0..<0, or: logical))
+                    }
+                    if isFreeText != true { break }
                 }
                 guard let (following, followingLine) = nextPhysicalLine() else { break }
-                if logical == nil { logical = Array(bytes[current]) }
+                if logical == nil {
+                    logical = Array(bytes[current])
+                    // From here on the line is in `logical`: the buffer need not keep its start.
+                    current = position..<position
+                }
                 if isFold {
                     logical!.append(contentsOf: bytes[following.dropFirst()])
                 } else {
@@ -248,7 +257,7 @@ struct ContentLineScanner {
             }
             if sinks {
                 // Decided here, where the once-per-input encoding warning is kept.
-                let isUTF8 = String(validating: bytes, as: UTF8.self) != nil
+                let isUTF8 = Self.isValidUTF8(bytes)
                 if !isUTF8 { _ = decode(bytes, line: firstLine) }
                 sink.append(bytes, line: firstLine, isLatin1: !isUTF8)
                 lastLogicalLine = firstLine
@@ -466,6 +475,12 @@ struct ContentLineScanner {
         keptNameTable.value(of: bytes, in: range) != nil
     }
 
+    /// The uppercased name at the start of `logical` when given, else of `bytes[range]`.
+    private static func name(of bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>, or logical: [UInt8]?) -> String {
+        guard let logical else { return name(of: bytes, in: range) }
+        return logical.withUnsafeBufferPointer { name(of: $0, in: 0..<$0.count) }
+    }
+
     /// The uppercased name at the start of `bytes[range]` (name characters only).
     private static func name(of bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> String {
         let end = nameEnd(of: bytes, in: range)
@@ -473,6 +488,20 @@ struct ContentLineScanner {
         for byte in bytes[range.lowerBound..<end] where byte >= 0x61 { hasLowercase = true }
         let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[range.lowerBound..<end]), as: UTF8.self)
         return hasLowercase ? name.uppercased() : name
+    }
+
+    /// Whether bytes are valid UTF-8, without making a string of them (a line can be very long).
+    static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
+        if bytes.count < 4_096 { return String(validating: bytes, as: UTF8.self) != nil }
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
     }
 
     private mutating func decode(_ bytes: [UInt8], line: Int) -> String {

@@ -39,8 +39,11 @@ struct EventRecord: Sendable {
     var endLine: ContentLine?
     var durationLine: ContentLine?
 
+    /// The event has an RDATE line (its values may all lie outside the window, or be unreadable).
+    var hasRecurrenceDates = false
+
     /// Whether the event has recurrence properties (RRULE, RDATE; EXRULE and EXDATE only subtract).
-    var isRecurring: Bool { !recurrenceRules.isEmpty || !recurrenceDates.isEmpty }
+    var isRecurring: Bool { !recurrenceRules.isEmpty || hasRecurrenceDates }
 
     /// Reads a text property's value (its UTF-8 bytes) for what its name stands for: the last UID
     /// and SUMMARY, every CATEGORIES value, the first points property (on `line`, made only then).
@@ -89,6 +92,8 @@ struct ComponentReader {
 
     /// libical's kind for the points property (`ICAL_X_PROPERTY` for an X- name).
     let pointsKind: icalproperty_kind
+    /// The days whose RDATE and EXDATE values are kept: the import's window with margins (`nil`: all).
+    var wantedDays: ClosedRange<Day>?
     /// `ComponentParsing.parseSessionEvent`'s working storage, reused from event to event.
     var sessionEventScratch = ComponentParsing.SessionEventScratch()
     /// The session properties' roles (`ComponentParsing.parseSessionEvent`).
@@ -145,24 +150,6 @@ struct ComponentReader {
         case ICAL_EXRULE_PROPERTY:
             record.exceptionRules.append(RuleText(property, line: line))
             record.recurrenceLine = record.recurrenceLine ?? line
-        case ICAL_RDATE_PROPERTY:
-            if let date = property.recurrenceDate {
-                record.recurrenceDates.append(date)
-            } else if let line {
-                diagnostics.append(Diagnostic(
-                    .warning, .recurrence, at: line.location(file: file, column: line.valueColumn ?? 1),
-                    "RDATE value \(property.encodedValueText) cannot be read; it adds no instance", sourceLine: line.text))
-            }
-            record.recurrenceLine = record.recurrenceLine ?? line
-        case ICAL_EXDATE_PROPERTY:
-            if let time = property.timeValue {
-                record.exceptionDates.append(time)
-            } else if property.hasDateValue, let line {
-                diagnostics.append(Diagnostic(
-                    .warning, .recurrence, at: line.location(file: file, column: line.valueColumn ?? 1),
-                    "EXDATE value \(property.encodedValueText) is not a real date or time; it removes nothing",
-                    sourceLine: line.text))
-            }
         case ICAL_RECURRENCEID_PROPERTY:
             record.recurrenceID = time(of: property, line: line, in: &record)
             record.isThisAndFuture = property.isThisAndFuture
@@ -227,15 +214,42 @@ struct ComponentReader {
 
     /// Reads the text properties libical was not given (`ComponentParsing.EventReading.sessionProperties`),
     /// as `readEvent` reads them from libical: the last UID and SUMMARY, every CATEGORIES value, the
-    /// first points property.
-    func readText(_ lines: [ContentLine], into record: inout EventRecord) {
+    /// first points property; and the RDATE and EXDATE lines (`readDateList`).
+    mutating func readText(_ lines: [ContentLine], into record: inout EventRecord) {
         for line in lines {
             var name = line.name
             let role = name.withUTF8 { sessionLineRoles.value(of: $0, in: 0..<$0.count) }
-            guard case .text(let roles, _)? = role else { continue }
-            var value = line.value
-            value.withUTF8 { record.readText($0, roles: roles, line: line) }
+            switch role {
+            case .text(let roles, _)?:
+                var value = line.value
+                value.withUTF8 { record.readText($0, roles: roles, line: line) }
+            case .dateList?:
+                readDateList(line, into: &record)
+            default:
+                break
+            }
         }
+    }
+
+    /// Reads an RDATE or EXDATE line (`DateListValue`): values outside `wantedDays` are not kept,
+    /// since no instance of the window can come of them; those that name no real date or time are
+    /// one warning for the line.
+    mutating func readDateList(_ line: ContentLine, into record: inout EventRecord) {
+        let list = DateListValue(line, keeping: wantedDays)
+        let isRecurrence = line.name == "RDATE"
+        if isRecurrence {
+            record.recurrenceDates += list.values
+            record.hasRecurrenceDates = true
+            record.recurrenceLine = record.recurrenceLine ?? line
+        } else {
+            record.exceptionDates += list.values.map(\.start)
+        }
+        guard let first = list.firstUnreadable else { return }
+        let what = list.unreadableCount == 1 ? "value \(first)" : "values \(first) and \(list.unreadableCount - 1) more"
+        diagnostics.append(Diagnostic(
+            .warning, .recurrence, at: line.location(file: file, column: line.valueColumn ?? 1),
+            "\(line.name) \(what) cannot be read; \(isRecurrence ? "it adds no instance" : "it removes nothing")",
+            sourceLine: line.text))
     }
 
     /// Reports every `X-LIC-ERROR` in a component and its subcomponents; returns the component's own

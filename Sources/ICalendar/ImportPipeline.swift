@@ -46,8 +46,7 @@ final class ImportPipeline {
     /// Events that wait for the end: recurring series, overrides, their possible masters, and events
     /// whose zone a later VTIMEZONE defines.
     private var held: [(record: EventRecord, calendar: Int)] = []
-    private var diagnosticCounts: [Diagnostic.Code: Int] = [:]
-    private var lastDiagnosticLine = 1
+    private var limit: DiagnosticLimit
     /// The first `X-WR-TIMEZONE` read so far.
     private(set) var declaredTimeZone: String?
 
@@ -64,6 +63,8 @@ final class ImportPipeline {
         sessionLineRoles = ComponentParsing.sessionLineRoles(pointsProperty: pointsProperty)
         self.file = file
         self.outline = outline
+        limit = DiagnosticLimit(file: file)
+        limit.perKind = SessionImporter.diagnosticsPerKind
         expansion = importer.expansion
         isParallel = importer.isParallel
         // Zones are expanded a year past the window: a session just outside it still gets its day.
@@ -140,6 +141,7 @@ final class ImportPipeline {
         func parse(_ settings: Settings) {
             var reader = ComponentReader(
                 file: settings.file, pointsProperty: settings.pointsProperty, sessionLineRoles: settings.sessionLineRoles)
+            reader.wantedDays = settings.wantedDays
             var resolver = SessionResolver(file: settings.file, pointsRule: settings.pointsRule)
             outcomes = []
             sessions = []
@@ -213,6 +215,8 @@ final class ImportPipeline {
         var pointsRule: PointsRule
         var outline: InputOutline
         var sessionLineRoles: PropertyNameTable<ComponentParsing.SessionLineRole>
+        /// The days whose RDATE and EXDATE values can matter (`ComponentReader.wantedDays`).
+        var wantedDays: ClosedRange<Day>
     }
 
     /// Each calendar's METHOD as cut so far.
@@ -222,7 +226,7 @@ final class ImportPipeline {
     private func fill() {
         let settings = Settings(
             file: file, pointsProperty: pointsProperty, pointsRule: resolver.pointsRule, outline: outline,
-            sessionLineRoles: sessionLineRoles)
+            sessionLineRoles: sessionLineRoles, wantedDays: expansion.wantedDays)
         while !cutterFinished, inFlight.count < (isParallel ? Self.chunksInFlight : 1) {
             var items: [CalendarItem] = []
             var methods: [String?] = []
@@ -314,7 +318,7 @@ final class ImportPipeline {
             }
         }
         diagnostics += resolver.takeDiagnostics()
-        batch.diagnostics = limited(SessionImporter.inSourceOrder(diagnostics))
+        batch.diagnostics = limit.admit(SessionImporter.inSourceOrder(diagnostics))
         return batch
     }
 
@@ -360,7 +364,7 @@ final class ImportPipeline {
         let placed = resolver.sessions(of: units, in: held, expansion: expansion, parallel: isParallel)
         batch.sessions = placed.map(\.session)
         batch.places = placed.map(\.line)
-        batch.diagnostics = limited(SessionImporter.inSourceOrder(resolver.takeDiagnostics()))
+        batch.diagnostics = limit.admit(SessionImporter.inSourceOrder(resolver.takeDiagnostics()))
         return batch
     }
 
@@ -371,25 +375,11 @@ final class ImportPipeline {
         var diagnostics = cutter.takeDiagnostics() + resolver.takeDiagnostics()
         if let reason = cutter.readError {
             diagnostics.append(Diagnostic(
-                .error, .input, at: SourceLocation(file: file, line: lastDiagnosticLine),
+                .error, .input, at: SourceLocation(file: file, line: limit.lastLine),
                 "reading stopped before the end of the input: \(reason); what came before is imported"))
         }
-        batch.diagnostics = limited(SessionImporter.inSourceOrder(diagnostics))
-        let limit = SessionImporter.diagnosticsPerKind
-        for (code, count) in diagnosticCounts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where count > limit {
-            batch.diagnostics.append(Diagnostic(
-                .note, code, at: SourceLocation(file: file, line: lastDiagnosticLine),
-                "\(count - limit) more \(code) diagnostics in this file are not shown (\(count) in all)"))
-        }
+        batch.diagnostics = limit.admit(SessionImporter.inSourceOrder(diagnostics)) + limit.notes
         return batch
     }
 
-    /// The diagnostics still within their kind's limit for this input; the rest are only counted.
-    private func limited(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
-        diagnostics.filter { diagnostic in
-            lastDiagnosticLine = max(lastDiagnosticLine, diagnostic.location.line)
-            diagnosticCounts[diagnostic.code, default: 0] += 1
-            return diagnosticCounts[diagnostic.code, default: 0] <= SessionImporter.diagnosticsPerKind
-        }
-    }
 }

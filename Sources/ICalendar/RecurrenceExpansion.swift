@@ -36,6 +36,14 @@ public struct RecurrenceExpansion: Hashable, Sendable {
     /// Days of margin either side of the window: a report zone and day start can move an instance's
     /// day by up to a day and a half from its UTC or wall-clock date.
     public static let marginDays = 2
+
+    /// The dates whose RDATE and EXDATE values can give or take an instance of the window (with a
+    /// day more than the margins, for values in another zone than their series').
+    var wantedDays: ClosedRange<Day> {
+        let margin = Self.marginDays + 1
+        let last = through.advanced(by: margin)
+        return min(from.map { $0.advanced(by: -margin) } ?? Day(daysSince1970: -1 << 40), last)...last
+    }
 }
 
 /// The clock a series is computed on: RFC 5545 computes instances in the start's own time zone.

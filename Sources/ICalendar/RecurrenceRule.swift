@@ -248,7 +248,13 @@ extension ICalTime {
     /// A DATE (`20240131`) or DATE-TIME (`20240131T090000`, `...Z`) as written in a value, or `nil`
     /// unless it is a real date and time of day.
     init?(iCalendarText text: String) {
-        let bytes = Array(text.utf8)
+        var text = text
+        guard let time = text.withUTF8({ ICalTime(iCalendarBytes: $0) }) else { return nil }
+        self = time
+    }
+
+    /// `init(iCalendarText:)` on the value's UTF-8 bytes.
+    init?(iCalendarBytes bytes: UnsafeBufferPointer<UInt8>) {
         func number(_ range: Range<Int>) -> Int? {
             guard range.upperBound <= bytes.count else { return nil }
             var value = 0

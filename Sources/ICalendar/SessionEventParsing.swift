@@ -28,6 +28,8 @@ extension ComponentParsing {
         /// A text property read here, with what it stands for (the points property may also be one
         /// of the others) and its name.
         case text(TextRoles, name: String)
+        /// An RDATE or EXDATE, read here (`DateListValue`).
+        case dateList(name: String)
     }
 
     struct TextRoles: OptionSet, Sendable {
@@ -48,7 +50,9 @@ extension ComponentParsing {
             ($0, .libical(icalproperty_string_to_kind($0), name: $0))
         }
         // A name libical reads goes to libical, whatever else it stands for (as in the general path).
-        entries += text.filter { !libicalProperties.contains($0.key) }.map { ($0.key, .text($0.value, name: $0.key)) }
+        entries += text.filter { !libicalProperties.contains($0.key) && !dateListProperties.contains($0.key) }
+            .map { ($0.key, .text($0.value, name: $0.key)) }
+        entries += dateListProperties.map { ($0, .dateList(name: $0)) }
         return PropertyNameTable(entries)
     }
 
@@ -79,6 +83,8 @@ extension ComponentParsing {
     struct SessionEventScratch {
         var libicalLines: [LibicalLine] = []
         var textLines: [TextLine] = []
+        /// RDATE and EXDATE lines (their `roles` are empty).
+        var dateListLines: [TextLine] = []
         /// The text of the event handed to libical's parser, NUL-terminated.
         var text: [UInt8] = []
         /// Properties made from plain values, freed after reading.
@@ -98,6 +104,10 @@ extension ComponentParsing {
                 || readThroughParser(scratch: &scratch, reader: &reader, into: &record)
             guard read else { return nil }
             readText(scratch.textLines, into: &record)
+            for dateList in scratch.dateListLines {
+                reader.readDateList(
+                    contentLine(dateList.line, name: dateList.name, valueStart: dateList.valueStart), into: &record)
+            }
             return record
         }
     }
@@ -108,6 +118,7 @@ extension ComponentParsing {
     ) -> Bool {
         scratch.libicalLines.removeAll(keepingCapacity: true)
         scratch.textLines.removeAll(keepingCapacity: true)
+        scratch.dateListLines.removeAll(keepingCapacity: true)
         for line in rawLines {
             guard !line.isLatin1, let (nameEnd, valueStart) = Self.valueStart(in: line.bytes) else { return false }
             switch roles.value(of: line.bytes, in: 0..<nameEnd) {
@@ -116,6 +127,8 @@ extension ComponentParsing {
                     LibicalLine(line: line, kind: kind, name: name, nameEnd: nameEnd, valueStart: valueStart, plainForm: nil))
             case .text(let roles, let name)?:
                 scratch.textLines.append(TextLine(line: line, name: name, valueStart: valueStart, roles: roles))
+            case .dateList(let name)?:
+                scratch.dateListLines.append(TextLine(line: line, name: name, valueStart: valueStart, roles: []))
             case nil:
                 break
             }

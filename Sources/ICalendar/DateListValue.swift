@@ -1,0 +1,101 @@
+import Streaks
+
+/// An RDATE or EXDATE line read by StreakCal rather than libical (which keeps 500 values of a line
+/// and holds each in its own property): its TZID and VALUE parameters, and each value as a
+/// DATE, a DATE-TIME or a PERIOD (RFC 5545 3.8.5.1, 3.8.5.2).
+///
+/// ```swift
+/// let line = ContentLine(text: "RDATE;TZID=Europe/Berlin:20240605T090000,20240606T090000", line: 7,
+///                        name: "RDATE", valueColumn: 26)
+/// print(DateListValue(line).values.count)
+/// // Prints "2"
+/// ```
+struct DateListValue {
+    /// The values that name real dates, in order (a PERIOD with its end or duration).
+    var values: [RecurrenceDate] = []
+    /// The first value that does not, as written.
+    var firstUnreadable: String?
+    /// How many values do not.
+    var unreadableCount = 0
+
+    /// Reads the line's values, keeping those whose start falls on `wanted` days (all when `nil`).
+    /// The values are read in place, a byte at a time: a line of a million values costs no more
+    /// than the line.
+    init(_ line: ContentLine, keeping wanted: ClosedRange<Day>? = nil) {
+        let timeZoneID = Self.parameters(of: line).first { $0.name == "TZID" }?.value
+        var text = line.text
+        let valueStart = text.utf8.count - line.value.utf8.count
+        text.withUTF8 { bytes in
+            var start = valueStart
+            while start <= bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != 0x2C { end += 1 }
+                var first = start
+                var last = end
+                while first < last, bytes[first] == 0x20 || bytes[first] == 0x09 { first += 1 }
+                while last > first, bytes[last - 1] == 0x20 || bytes[last - 1] == 0x09 { last -= 1 }
+                if first < last || end < bytes.count {
+                    let item = UnsafeBufferPointer(rebasing: bytes[first..<last])
+                    if let value = Self.value(item, timeZoneID: timeZoneID) {
+                        if wanted.map({ $0.contains(value.start.day) }) ?? true { values.append(value) }
+                    } else {
+                        unreadableCount += 1
+                        if firstUnreadable == nil { firstUnreadable = String(decoding: item.prefix(64), as: UTF8.self) }
+                    }
+                }
+                start = end + 1
+            }
+        }
+    }
+
+    /// One value: `20240605`, `20240605T090000[Z]`, or a PERIOD of a DATE-TIME and an end or a duration.
+    private static func value(_ bytes: UnsafeBufferPointer<UInt8>, timeZoneID: String?) -> RecurrenceDate? {
+        func time(_ part: UnsafeBufferPointer<UInt8>) -> ICalTime? {
+            guard var time = ICalTime(iCalendarBytes: part) else { return nil }
+            if !time.isDate, !time.isUTC { time.timeZoneID = timeZoneID }
+            return time
+        }
+        guard let slash = bytes.firstIndex(of: 0x2F) else {
+            return time(bytes).map { RecurrenceDate(start: $0, end: nil, duration: nil) }
+        }
+        // A PERIOD is made of DATE-TIMEs (RFC 5545 3.3.9).
+        guard let start = time(UnsafeBufferPointer(rebasing: bytes[..<slash])), !start.isDate else { return nil }
+        let rest = UnsafeBufferPointer(rebasing: bytes[(slash + 1)...])
+        if let end = time(rest), !end.isDate { return RecurrenceDate(start: start, end: end, duration: nil) }
+        if case .duration(let duration) = ICalDuration.reading(String(decoding: rest, as: UTF8.self)) {
+            return RecurrenceDate(start: start, end: nil, duration: duration)
+        }
+        return nil
+    }
+
+    /// The line's parameters (`;NAME=VALUE`, the value unquoted), names uppercased.
+    static func parameters(of line: ContentLine) -> [(name: String, value: String)] {
+        let head = line.text.utf8.prefix(line.text.utf8.count - line.value.utf8.count - (line.valueColumn == nil ? 0 : 1))
+        var result: [(name: String, value: String)] = []
+        var current: [UInt8] = []
+        var inQuotes = false
+        func finish() {
+            if let equals = current.firstIndex(of: 0x3D) {
+                let name = String(decoding: current[..<equals], as: UTF8.self).uppercased()
+                let value = current[(equals + 1)...].filter { $0 != 0x22 }
+                result.append((name, String(decoding: value, as: UTF8.self)))
+            }
+            current.removeAll()
+        }
+        var afterName = false
+        for byte in head {
+            if !afterName {
+                afterName = byte == 0x3B
+                continue
+            }
+            if byte == 0x22 { inQuotes.toggle() }
+            if byte == 0x3B, !inQuotes {
+                finish()
+            } else {
+                current.append(byte)
+            }
+        }
+        if afterName { finish() }
+        return result
+    }
+}
