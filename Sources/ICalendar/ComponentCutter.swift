@@ -150,8 +150,8 @@ struct ComponentCutter {
     private var noted: Set<String> = []
     private(set) var diagnostics: [Diagnostic] = []
 
-    /// How deep components may nest inside a top-level one (a VEVENT's VALARM is 2); deeper ones
-    /// are skipped with an error, so that nothing that walks a component (or frees it) goes deep.
+    /// How deep components may nest, a top-level one counting 1 (a VEVENT's VALARM is 2); deeper
+    /// ones are skipped with an error, so that nothing that walks a component (or frees it) goes deep.
     static let maximumDepth = 32
 
     /// While skipping a component nested too deep: how many of its BEGINs are still open.
@@ -245,9 +245,9 @@ struct ComponentCutter {
         }
     }
 
-    /// Whether a line ends the skipping of a component nested too deep: a BEGIN of a top-level
-    /// component or VCALENDAR, an END of a component still open above it, or the skipped
-    /// component's own last END. Other lines inside it are passed over.
+    /// Whether a line ends the skipping of a component nested too deep: a BEGIN or END of a
+    /// top-level component or VCALENDAR. The skipped component's own last END ends it too, and is
+    /// passed over with every other line inside it.
     private mutating func endsSkip(_ line: ContentLine) -> Bool {
         guard line.name == "BEGIN" || line.name == "END" else { return false }
         let name = componentName(of: line)
@@ -259,7 +259,9 @@ struct ComponentCutter {
             skippedDepth += 1
             return false
         }
-        if name == "VCALENDAR" || stack.contains(where: { $0.name == name }) {
+        // An END of a component that only stands at the top level closes whatever is still open
+        // inside it; any other END closes one of the skipped components.
+        if name == "VCALENDAR" || ComponentCutter.topLevelComponents.contains(name) {
             skippedDepth = 0
             return true
         }
@@ -300,7 +302,7 @@ struct ComponentCutter {
         if !stack.isEmpty, ComponentCutter.topLevelComponents.contains(componentName) {
             closed = closeAll(because: "BEGIN:\(componentName) starts", at: line.line)
         }
-        if stack.count > Self.maximumDepth {
+        if stack.count >= Self.maximumDepth {
             diagnostics.append(Diagnostic(
                 .error, .structure, at: line.location(file: file),
                 "BEGIN:\(componentName) is nested deeper than \(Self.maximumDepth) components; it and what it holds are skipped",

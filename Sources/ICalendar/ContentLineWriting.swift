@@ -72,6 +72,10 @@ enum LineCheck {
         if line.text.utf8.count > longLine {
             return longTextLine(line, head: head)
         }
+        if line.value.trimmingSpaces.isEmpty, valueIsText(line.name) {
+            // An empty text value is allowed (RFC 5545 3.3.11), though libical drops the property.
+            return longTextLine(line, head: head)
+        }
         var written: [String] = []
         var problems: [String] = []
         for part in valueLists(line, head: head) {
@@ -91,8 +95,9 @@ enum LineCheck {
         return (written, problems)
     }
 
-    /// A line too long for libical: copied when its value is text, with its parameters as libical
-    /// writes them and its value as written (TEXT escaped as RFC 5545 wants).
+    /// A line too long for libical (or with an empty value, which libical drops): copied when its
+    /// value is text, with its parameters as libical writes them and its value as written (TEXT
+    /// escaped as RFC 5545 wants).
     private static func longTextLine(_ line: ContentLine, head: String) -> (written: [String], problems: [String]) {
         guard valueIsText(line.name), head.utf8.count < longLine else {
             return ([], ["the \(line.name) line is \(line.text.utf8.count) octets long"])
