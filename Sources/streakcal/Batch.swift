@@ -83,7 +83,7 @@ extension StreakCalCommand {
                 bar?.clear()
                 throw CommandFailure(error.description)
             }
-            FileHandle.standardOutput.write(Data(summary.table().utf8))
+            try emit(summary.table(), to: nil)
             let failures = summary.failed.count
             if failures > 0 {
                 StandardError.print("streakcal: error: \(failures) of \(summary.files.count) \(summary.files.count == 1 ? "file" : "files") failed")
@@ -125,12 +125,12 @@ final class ProgressBar: @unchecked Sendable {
         if progress.failed > 0 { line += ", \(progress.failed) failed" }
         if let rate = progress.filesPerSecond { line += String(format: "  %.1f files/s", rate) }
         if let left = progress.estimatedTimeRemaining { line += "  \(Self.clockTime(left)) left" }
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        try? StandardStream.error.write("\r\u{1B}[K" + line)
     }
 
     /// Erases the bar.
     func clear() {
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        try? StandardStream.error.write("\r\u{1B}[K")
     }
 
     /// "0:07", "12:30", "1:02:03".

@@ -89,7 +89,7 @@ extension StreakCalCommand {
                 let (imported, goal) = try calendar.load(from: day, through: day)
                 let cards = SessionCards(day: day, goal: goal, from: imported.sessions)
                 let failed = calendar.printDiagnostics(imported.diagnostics)
-                FileHandle.standardOutput.write(Data(cards.render().utf8))
+                try emit(cards.render(), to: nil)
                 if failed { throw ExitCode(1) }
             }
         }

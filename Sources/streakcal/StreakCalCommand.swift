@@ -133,10 +133,15 @@ func parseDay(_ text: String?, option: String) throws -> Day? {
     return day
 }
 
-/// Writes a command's output to standard output, or atomically to `path`.
+/// Writes a command's output to standard output, or atomically to `path`; a failure is a
+/// `CommandFailure` (one line on standard error, exit status 1).
 func emit(_ text: String, to path: String?) throws {
     guard let path else {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        do {
+            try StandardStream.output.write(text)
+        } catch {
+            throw CommandFailure(error.description)
+        }
         return
     }
     do {
@@ -152,9 +157,11 @@ struct CommandFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// Lines for people on standard error.
 enum StandardError {
+    /// Writes `text` and a newline; if standard error itself cannot be written, there is no one to tell.
     static func print(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        try? StandardStream.error.write(text + "\n")
     }
 }
 
