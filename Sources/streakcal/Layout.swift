@@ -37,7 +37,7 @@ extension StreakCalCommand {
         @Option(help: "Output format.")
         var format: Format = .text
 
-        @Option(name: [.short, .long], help: "Write the layout to this file (atomically) instead of standard output.")
+        @Option(name: [.short, .long], help: "Write the layout to this file, atomically (through symbolic links; devices, pipes and folders are refused); default, - or /dev/stdout: standard output.")
         var output: String?
 
         @OptionGroup var presentation: PresentationOptions

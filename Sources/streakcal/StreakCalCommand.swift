@@ -133,10 +133,16 @@ func parseDay(_ text: String?, option: String) throws -> Day? {
     return day
 }
 
-/// Writes a command's output to standard output, or atomically to `path`; a failure is a
-/// `CommandFailure` (one line on standard error, exit status 1).
+/// Whether an `--output` value means standard output: none, `-`, or `/dev/stdout` (written as a
+/// stream: following that link would replace whatever file standard output is, or fail on a pipe).
+func meansStandardOutput(_ path: String?) -> Bool {
+    path == nil || path == "-" || path == "/dev/stdout"
+}
+
+/// Writes a command's output to standard output, or atomically to `path` (``AtomicFile``); a
+/// failure is a `CommandFailure` (one line on standard error, exit status 1).
 func emit(_ text: String, to path: String?) throws {
-    guard let path else {
+    guard let path, !meansStandardOutput(path) else {
         do {
             try StandardStream.output.write(text)
         } catch {

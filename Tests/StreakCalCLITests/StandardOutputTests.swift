@@ -9,6 +9,7 @@ struct StandardOutputTests {
     /// Each command, with what it needs to print something on standard output.
     static let commands: [[String]] = [
         ["report", clean, "--tz", "UTC", "--to", "2024-03-31"],
+        ["report", clean, "--tz", "UTC", "--to", "2024-03-31", "--format", "svg", "-o", "-"],
         ["sessions", clean, "--on", "2024-03-01", "--tz", "UTC"],
         ["annotate", clean, "--tz", "UTC", "--to", "2024-03-31"],
         ["layout", "--month", "2024-02", "--format", "json"],
