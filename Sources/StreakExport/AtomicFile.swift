@@ -113,7 +113,7 @@ public enum AtomicFile {
                 }
                 current = destination.hasPrefix("/") ? destination : folder(of: current) + "/" + destination
             case let kind:
-                throw WriteError(path: path, reason: "\(describe(kind)), not a regular file")
+                throw WriteError(path: path, reason: "\(describeFileType(kind)), not a regular file")
             }
         }
         throw WriteError(path: path, reason: String(cString: strerror(ELOOP)))
@@ -148,16 +148,18 @@ public enum AtomicFile {
         let folder = folder(of: target)
         return (folder == "/" ? "/" : folder + "/") + "." + String(kept) + suffix
     }
+}
 
-    /// A file type in words: "a folder", "a named pipe (FIFO)", ...
-    static func describe(_ kind: mode_t) -> String {
-        switch kind {
-        case S_IFDIR: "a folder"
-        case S_IFCHR: "a character device"
-        case S_IFBLK: "a block device"
-        case S_IFIFO: "a named pipe (FIFO)"
-        case S_IFSOCK: "a socket"
-        default: "a special file"
-        }
+/// A file type (`st_mode & S_IFMT`) in words: "a folder", "a named pipe (FIFO)", ...
+func describeFileType(_ kind: mode_t) -> String {
+    switch kind {
+    case S_IFREG: "a regular file"
+    case S_IFDIR: "a folder"
+    case S_IFLNK: "a symbolic link"
+    case S_IFCHR: "a character device"
+    case S_IFBLK: "a block device"
+    case S_IFIFO: "a named pipe (FIFO)"
+    case S_IFSOCK: "a socket"
+    default: "a special file"
     }
 }

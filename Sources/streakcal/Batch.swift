@@ -7,12 +7,14 @@ extension StreakCalCommand {
         static let configuration = CommandConfiguration(
             abstract: "Writes one report per calendar file into a folder, in parallel, and a summary.",
             discussion: """
-                Folders are searched at any depth for *.ics files (any case), in sorted order; a file \
-                named on its own is read whatever its extension. Each report is named after its input's \
-                path relative to the folder the inputs share (folders joined with __, -2, -3, ... on a \
-                clash), and every file is written atomically. DIR also gets summary.json; the table \
-                goes to standard output. A file that cannot be read fails alone: the exit status is 1 \
-                once all the others are done. Content problems count as diagnostics (failures with --strict).
+                Folders are searched at any depth for *.ics files (any case), in sorted order; entries \
+                that are not regular files (named pipes, sockets, devices) are skipped with a note and \
+                listed in summary.json. A file named on its own is read whatever its extension or type \
+                (a named pipe as a stream). Each report is named after its input's path relative to the \
+                folder the inputs share (folders joined with __, -2, -3, ... on a clash), and every file \
+                is written atomically. DIR also gets summary.json; the table goes to standard output. A \
+                file that cannot be read fails alone: the exit status is 1 once all the others are done. \
+                Content problems count as diagnostics (failures with --strict).
                 """)
 
         @Argument(help: "iCalendar files and folders (searched at any depth for *.ics).")
@@ -70,6 +72,9 @@ extension StreakCalCommand {
                 paths: paths, settings: settings, format: format,
                 jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, strict: strict,
                 recordsElapsedTime: !noTimings)
+            for skip in batch.skipped {
+                StandardError.print("streakcal: note: skipped \(skip.input): \(skip.reason)")
+            }
             if batch.inputs.isEmpty {
                 StandardError.print("streakcal: warning: no *.ics files in \(paths.joined(separator: ", "))")
             }
