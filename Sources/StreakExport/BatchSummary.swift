@@ -110,14 +110,19 @@ public struct BatchSummary: Hashable, Sendable {
     }
 
     /// A table of the calendars, one line each, and a line of totals.
+    ///
+    /// Text for a terminal: control characters in file names and errors, tabs included, are shown
+    /// as `\u{XX}` (`String.escapingControlCharacters`), so every row is one line and a name
+    /// cannot act on the terminal.
     public func table() -> String {
         let header = ["FILE", "SESSIONS", "DAYS MET", "CURRENT", "LONGEST", "DIAGNOSTICS", "ERROR"]
         let rows = files.map { file -> [String] in
             let figure = { (value: Int?) in value.map(String.init) ?? "-" }
             return [
-                file.input, figure(file.sessions), figure(file.daysMet),
+                file.input.escapingControlCharacters(keepingTabs: false), figure(file.sessions), figure(file.daysMet),
                 figure(file.currentStreak?.length), figure(file.longestStreak?.length),
-                file.sessions == nil ? "-" : file.diagnostics.description, file.error ?? "",
+                file.sessions == nil ? "-" : file.diagnostics.description,
+                (file.error ?? "").escapingControlCharacters(keepingTabs: false),
             ]
         }
         let all = [header] + rows

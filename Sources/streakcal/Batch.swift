@@ -73,10 +73,10 @@ extension StreakCalCommand {
                 jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, strict: strict,
                 recordsElapsedTime: !noTimings)
             for skip in batch.skipped {
-                StandardError.print("streakcal: note: skipped \(skip.input): \(skip.reason)")
+                StandardError.print("streakcal: note: skipped \(skip.input): \(skip.reason)".escapingControlCharacters(keepingTabs: false))
             }
             if batch.inputs.isEmpty {
-                StandardError.print("streakcal: warning: no *.ics files in \(paths.joined(separator: ", "))")
+                StandardError.print("streakcal: warning: no *.ics files in \(paths.joined(separator: ", "))".escapingControlCharacters(keepingTabs: false))
             }
             let bar = isatty(STDERR_FILENO) == 1 ? ProgressBar() : nil
             var progress: (@Sendable (BatchProgress) -> Void)?

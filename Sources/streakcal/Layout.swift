@@ -52,7 +52,7 @@ extension StreakCalCommand {
         var tz: String?
 
         func validate() throws {
-            guard firstMonth != nil else { throw ValidationError("--month takes YYYY-MM, not '\(month)'.") }
+            guard firstMonth != nil else { throw ValidationError("--month takes YYYY-MM, not '\(month.escapingControlCharacters())'.") }
             guard (1...1200).contains(months) else { throw ValidationError("--months must be 1 to 1200, not \(months).") }
             guard (7...100_000).contains(width) else { throw ValidationError("--width must be 7 to 100000 points, not \(width).") }
             guard (0...10_000).contains(headerHeight) else { throw ValidationError("--header-height must be 0 to 10000, not \(headerHeight).") }

@@ -42,10 +42,10 @@ struct ScoringOptions: ParsableArguments {
     func validate() throws {
         guard required >= 1 else { throw ValidationError("--required must be at least 1, not \(required).") }
         guard maxInstances >= 1 else { throw ValidationError("--max-instances must be at least 1, not \(maxInstances).") }
-        guard DayStart(dayStart) != nil else { throw ValidationError("--day-start takes HH:MM from 00:00 to 23:59, not '\(dayStart)'.") }
-        if let tz, TimeZone(identifier: tz) == nil { throw ValidationError("--tz: unknown time zone '\(tz)'; use an IANA name such as Europe/Berlin.") }
+        guard DayStart(dayStart) != nil else { throw ValidationError("--day-start takes HH:MM from 00:00 to 23:59, not '\(dayStart.escapingControlCharacters())'.") }
+        if let tz, TimeZone(identifier: tz) == nil { throw ValidationError("--tz: unknown time zone '\(tz.escapingControlCharacters())'; use an IANA name such as Europe/Berlin.") }
         guard pointsProperty.range(of: #"^[A-Za-z0-9-]+$"#, options: .regularExpression) != nil else {
-            throw ValidationError("--points-property takes a property name such as X-POINTS, not '\(pointsProperty)'.")
+            throw ValidationError("--points-property takes a property name such as X-POINTS, not '\(pointsProperty.escapingControlCharacters())'.")
         }
     }
 
@@ -129,7 +129,7 @@ struct CalendarOptions: ParsableArguments {
 /// Parses a `YYYY-MM-DD` option.
 func parseDay(_ text: String?, option: String) throws -> Day? {
     guard let text else { return nil }
-    guard let day = Day(text) else { throw ValidationError("\(option) takes a date YYYY-MM-DD, not '\(text)'.") }
+    guard let day = Day(text) else { throw ValidationError("\(option) takes a date YYYY-MM-DD, not '\(text.escapingControlCharacters())'.") }
     return day
 }
 
@@ -172,12 +172,13 @@ enum StandardError {
 }
 
 extension ParsableCommand {
-    /// Runs `body`, turning a `CommandFailure` into one line on standard error and exit status 1.
+    /// Runs `body`, turning a `CommandFailure` into one line on standard error (control
+    /// characters of paths and reasons shown as `\u{XX}`) and exit status 1.
     func failing(_ body: () throws -> Void) throws {
         do {
             try body()
         } catch let failure as CommandFailure {
-            StandardError.print("streakcal: error: \(failure.description)")
+            StandardError.print("streakcal: error: \(failure.description.escapingControlCharacters(keepingTabs: false))")
             throw ExitCode(1)
         }
     }
