@@ -154,7 +154,7 @@ struct RuleIterator {
         var calls = 0
         while remaining > 0 {
             calls += 1
-            if calls > cap * 4 { return (starts, .capped) }
+            if calls > (cap.multipliedReportingOverflow(by: 4).overflow ? Int.max : cap * 4) { return (starts, .capped) }
             let next = icalrecur_iterator_next(iterator)
             if icaltime_is_null_time(next) != 0 { return (starts, .finished) }
             guard let time = ICalTime(next, timeZoneID: nil) else { return (starts, .finished) }

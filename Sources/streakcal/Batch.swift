@@ -23,7 +23,9 @@ extension StreakCalCommand {
         @Option(help: ArgumentHelp("The folder the reports and summary.json go to (created if need be).", valueName: "dir"))
         var out: String
 
-        @Option(help: "How many files to work on at once, at most one per processor (default: the number of processors).")
+        @Option(parsing: .unconditional, help: ArgumentHelp(
+            "How many files to work on at once, \(OptionRange.text(OptionRange.jobs)); no more than the processors run at once (default: the number of processors).",
+            valueName: "n"))
         var jobs: Int?
 
         @Option(help: "Format of each report.")
@@ -49,7 +51,7 @@ extension StreakCalCommand {
             guard !paths.isEmpty else { throw ValidationError("Name at least one iCalendar file or folder.") }
             guard !paths.contains("-") else { throw ValidationError("batch reads files and folders, not standard input (-).") }
             guard !out.isEmpty else { throw ValidationError("--out needs a folder.") }
-            if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs).") }
+            if let jobs { try OptionRange.check(jobs, OptionRange.jobs, option: "--jobs") }
             let first = try parseDay(from, option: "--from")
             let last = try parseDay(to, option: "--to")
             if let first, let last, first > last {

@@ -11,6 +11,37 @@ struct StreakCalCommand: ParsableCommand {
         defaultSubcommand: Report.self)
 }
 
+/// The documented range of every numeric option, checked in `validate()` (exit status 64 outside it).
+///
+/// Numeric options read their value unconditionally, so `--required -5` reaches the check
+/// (instead of `-5` being taken for an option) and gets its message.
+enum OptionRange {
+    /// `--required`: points a day needs.
+    static let required = 1...1_000_000_000
+    /// `--max-instances`: instances one recurrence rule may add.
+    static let maxInstances = 1...10_000_000
+    /// `--jobs`: calendars a batch works on at once.
+    static let jobs = 1...256
+    /// `layout --months`: months (or weeks) laid out.
+    static let months = 1...1200
+    /// `layout --width`: points across.
+    static let width = 7...100_000
+    /// `layout --header-height`: points per month header.
+    static let headerHeight = 0...10_000
+
+    /// "1 to 10000000", as help texts and messages print a range.
+    static func text(_ range: ClosedRange<Int>) -> String {
+        "\(range.lowerBound) to \(range.upperBound)"
+    }
+
+    /// Throws a usage error naming the option, the value and the range when `value` is outside `range`.
+    static func check(_ value: Int, _ range: ClosedRange<Int>, option: String) throws {
+        guard range.contains(value) else {
+            throw ValidationError("\(option) must be \(text(range)), not \(value).")
+        }
+    }
+}
+
 /// Where points come from, as the CLI spells it.
 enum PointsOption: String, ExpressibleByArgument, CaseIterable {
     case xPoints = "x-points"
@@ -21,7 +52,7 @@ enum PointsOption: String, ExpressibleByArgument, CaseIterable {
 /// How days are scored: the goal, where points come from, the zone and the day start, and how far
 /// recurrence goes (report, sessions, annotate, batch).
 struct ScoringOptions: ParsableArguments {
-    @Option(help: "Points a day needs to count as met.")
+    @Option(parsing: .unconditional, help: ArgumentHelp("Points a day needs to count as met (\(OptionRange.text(OptionRange.required))).", valueName: "n"))
     var required: Int = 100
 
     @Option(help: "Where points come from: x-points (a property), minutes (length), count (1 per session).")
@@ -36,12 +67,12 @@ struct ScoringOptions: ParsableArguments {
     @Option(help: "When a day begins, HH:MM: with 04:00, 00:00 to 03:59 belongs to the previous day.")
     var dayStart: String = "00:00"
 
-    @Option(help: "Most instances one recurrence rule may add to the report's window.")
+    @Option(parsing: .unconditional, help: ArgumentHelp("Most instances one recurrence rule may add to the report's window (\(OptionRange.text(OptionRange.maxInstances))).", valueName: "n"))
     var maxInstances: Int = RecurrenceExpansion.defaultMaximumInstancesPerRule
 
     func validate() throws {
-        guard required >= 1 else { throw ValidationError("--required must be at least 1, not \(required).") }
-        guard maxInstances >= 1 else { throw ValidationError("--max-instances must be at least 1, not \(maxInstances).") }
+        try OptionRange.check(required, OptionRange.required, option: "--required")
+        try OptionRange.check(maxInstances, OptionRange.maxInstances, option: "--max-instances")
         guard DayStart(dayStart) != nil else { throw ValidationError("--day-start takes HH:MM from 00:00 to 23:59, not '\(dayStart.escapingControlCharacters())'.") }
         if let tz, TimeZone(identifier: tz) == nil { throw ValidationError("--tz: unknown time zone '\(tz.escapingControlCharacters())'; use an IANA name such as Europe/Berlin.") }
         guard pointsProperty.range(of: #"^[A-Za-z0-9-]+$"#, options: .regularExpression) != nil else {
