@@ -115,13 +115,20 @@ extension Diagnostic {
 
 extension Diagnostic: CustomStringConvertible {
     /// `file:line:column: severity: message`, then the source line and a caret under the column.
+    ///
+    /// Text for a terminal: control characters of the file name, message and source line (ESC,
+    /// carriage return, C1 controls, bidi overrides, ...) are shown as `\u{XX}`
+    /// (`String.escapingControlCharacters`), and the caret stays under its character.
     public var description: String {
-        var text = "\(location): \(severity.rawValue): \(message)"
+        var text = "\(location): \(severity.rawValue): \(message)".escapingControlCharacters()
         if let sourceLine {
-            let shown = sourceLine.count > 160 ? String(sourceLine.prefix(159)) + "…" : sourceLine
+            let line = sourceLine.count > 160 ? String(sourceLine.prefix(159)) + "…" : sourceLine
+            let shown = line.escapingControlCharacters()
+            // The column counts the source line's scalars; the caret goes after their escaped form.
+            let before = String(String.UnicodeScalarView(line.unicodeScalars.prefix(max(location.column, 1) - 1)))
+            let caretColumn = min(before.escapingControlCharacters().count + 1, shown.count + 1)
             let gutter = String(location.line)
             let pad = String(repeating: " ", count: gutter.count)
-            let caretColumn = min(max(location.column, 1), shown.count + 1)
             text += "\n \(gutter) | \(shown)\n \(pad) | \(String(repeating: " ", count: caretColumn - 1))^"
         }
         return text

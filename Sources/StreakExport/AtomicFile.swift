@@ -1,40 +1,165 @@
 public import Foundation
 
 /// Writes files so that a reader sees the old content or the new, never a half-written file.
+///
+/// The bytes go to a new temporary file beside the target (`open` with `O_CREAT|O_EXCL`, a
+/// `write(2)` loop, `fsync`), which is then renamed over the target. What is at the path decides
+/// the target:
+/// - nothing: a new file, with the mode `creat` would give it (`0666` less the umask);
+/// - a regular file: replaced, keeping its permission bits (and, where the process may set them,
+///   such as when running as root, its owner and group);
+/// - a symbolic link: written through, at the file the link finally leads to (created if the
+///   link dangles); the link stays a link. A loop of links is an error;
+/// - anything else (a folder, a device such as `/dev/null`, a named pipe, a socket): refused,
+///   and left as it is.
+///
+/// Any failure — a full disk, an I/O error, a rename that fails — removes the temporary file and
+/// leaves the target as it was.
+///
+/// ```swift
+/// do {
+///     try AtomicFile.write("date,points,sessions,status\r\n", to: "/dev/null")
+/// } catch {
+///     print(error)
+///     // Prints "cannot write /dev/null: a character device, not a regular file"
+/// }
+/// ```
 public enum AtomicFile {
     /// Why a write failed.
     public struct WriteError: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The path as it was given.
         public var path: String
+        /// What went wrong, such as `No space left on device`.
         public var reason: String
         public var description: String { "cannot write \(path): \(reason)" }
+
+        public init(path: String, reason: String) {
+            self.path = path
+            self.reason = reason
+        }
     }
 
-    /// Writes `data` to a temporary file beside `path`, then renames it over `path`.
+    /// Writes `data` to `path` atomically (see ``AtomicFile``).
     public static func write(_ data: Data, to path: String) throws(WriteError) {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent()
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        do {
-            try data.write(to: temporary, options: [.withoutOverwriting])
-        } catch {
-            throw WriteError(path: path, reason: Self.reason(error))
-        }
-        if rename(temporary.path, url.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw WriteError(path: path, reason: reason)
-        }
+        let result = data.withUnsafeBytes { bytes in Result { () throws(WriteError) in try write(bytes, to: path) } }
+        try result.get()
     }
 
-    /// Writes UTF-8 text atomically.
+    /// Writes UTF-8 text to `path` atomically (see ``AtomicFile``).
     public static func write(_ text: String, to path: String) throws(WriteError) {
-        try write(Data(text.utf8), to: path)
+        var text = text
+        let result = text.withUTF8 { bytes in
+            Result { () throws(WriteError) in try write(UnsafeRawBufferPointer(bytes), to: path) }
+        }
+        try result.get()
     }
 
-    private static func reason(_ error: any Error) -> String {
-        if let cocoa = error as? CocoaError, let underlying = cocoa.underlying as? POSIXError {
-            return String(cString: strerror(underlying.code.rawValue))
+    /// Most symbolic links followed to find the target, as the kernel's own limit (`ELOOP`).
+    static let maximumLinks = 40
+
+    private static func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws(WriteError) {
+        let (target, existing) = try resolve(path)
+        func failure(_ code: Int32) -> WriteError {
+            let reason = String(cString: strerror(code))
+            return WriteError(path: path, reason: target == path ? reason : "\(reason) (writing \(target), where the link leads)")
         }
-        return (error as NSError).localizedDescription
+        let temporary = temporaryPath(for: target)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o666)
+        guard descriptor >= 0 else { throw failure(errno) }
+        /// Closes (if still open) and removes the temporary file; the target is untouched.
+        func abandon(_ code: Int32, closing: Bool = true) -> WriteError {
+            if closing { close(descriptor) }
+            unlink(temporary)
+            return failure(code)
+        }
+        if let existing {
+            // Owner and group first: changing them clears set-user-ID and set-group-ID bits.
+            if existing.st_uid != geteuid() || existing.st_gid != getegid() {
+                _ = fchown(descriptor, existing.st_uid, existing.st_gid)  // Where permitted; else the writer's.
+            }
+            // A file system without Unix modes (FAT) refuses; there the file system decides.
+            if fchmod(descriptor, existing.st_mode & 0o7777) != 0, errno != EPERM, errno != EOPNOTSUPP {
+                throw abandon(errno)
+            }
+        }
+        if let code = FileDescriptorOutput.write(bytes, to: descriptor) { throw abandon(code) }
+        while fsync(descriptor) != 0 {
+            if errno == EINTR { continue }
+            if errno == EINVAL { break }  // A file system that cannot sync has nothing to sync.
+            throw abandon(errno)
+        }
+        // Linux frees the descriptor even when close is interrupted: never retry it.
+        if close(descriptor) != 0, errno != EINTR { throw abandon(errno, closing: false) }
+        if rename(temporary, target) != 0 { throw abandon(errno, closing: false) }
+    }
+
+    /// The file to replace (following symbolic links) and its status if it exists; throws for
+    /// anything but a regular file or nothing, and for a loop of links.
+    static func resolve(_ path: String) throws(WriteError) -> (target: String, existing: stat?) {
+        var current = path
+        for _ in 0...maximumLinks {
+            var status = stat()
+            guard lstat(current, &status) == 0 else {
+                let code = errno
+                if code == ENOENT { return (current, nil) }
+                throw WriteError(path: path, reason: String(cString: strerror(code)))
+            }
+            switch status.st_mode & S_IFMT {
+            case S_IFREG:
+                return (current, status)
+            case S_IFLNK:
+                guard let destination = linkDestination(current) else {
+                    throw WriteError(path: path, reason: String(cString: strerror(errno)))
+                }
+                current = destination.hasPrefix("/") ? destination : folder(of: current) + "/" + destination
+            case let kind:
+                throw WriteError(path: path, reason: "\(describeFileType(kind)), not a regular file")
+            }
+        }
+        throw WriteError(path: path, reason: String(cString: strerror(ELOOP)))
+    }
+
+    /// What a symbolic link holds.
+    private static func linkDestination(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink(path, &buffer, buffer.count - 1)
+        guard length >= 0 else { return nil }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The folder part of a path: everything before the last `/` (`.` without one, `/` for the root's files).
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// A hidden name beside `target` that no other writer picks: `.name.UUID.tmp`, the name cut
+    /// so that the whole stays within 255 bytes.
+    static func temporaryPath(for target: String) -> String {
+        let name = target.lastIndex(of: "/").map { String(target[target.index(after: $0)...]) } ?? target
+        let suffix = "." + UUID().uuidString + ".tmp"
+        var kept = String.UnicodeScalarView()
+        var bytes = 1 + suffix.utf8.count
+        for scalar in name.unicodeScalars {
+            bytes += UTF8.width(scalar)
+            if bytes > 255 { break }
+            kept.append(scalar)
+        }
+        let folder = folder(of: target)
+        return (folder == "/" ? "/" : folder + "/") + "." + String(kept) + suffix
+    }
+}
+
+/// A file type (`st_mode & S_IFMT`) in words: "a folder", "a named pipe (FIFO)", ...
+func describeFileType(_ kind: mode_t) -> String {
+    switch kind {
+    case S_IFREG: "a regular file"
+    case S_IFDIR: "a folder"
+    case S_IFLNK: "a symbolic link"
+    case S_IFCHR: "a character device"
+    case S_IFBLK: "a block device"
+    case S_IFIFO: "a named pipe (FIFO)"
+    case S_IFSOCK: "a socket"
+    default: "a special file"
     }
 }

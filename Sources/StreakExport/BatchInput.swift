@@ -35,6 +35,32 @@ public struct BatchInput: Sendable {
     }
 }
 
+/// A file a folder walk passed over, and why: a `*.ics` entry that is not a regular file.
+///
+/// ```swift
+/// print(BatchInput.walk(["exports"]).skipped)
+/// // Prints "[SkippedInput(input: "exports/live.ics", reason: "a named pipe (FIFO), not a regular file")]"
+/// ```
+public struct SkippedInput: Hashable, Sendable, Codable {
+    /// The path as found (the folder argument joined with the path inside it).
+    public var input: String
+    /// Why it was not read, such as `a named pipe (FIFO), not a regular file`.
+    public var reason: String
+
+    public init(input: String, reason: String) {
+        self.input = input
+        self.reason = reason
+    }
+}
+
+/// What a walk over files and folders found: the calendars, and the files it passed over.
+public struct BatchDiscovery: Sendable {
+    /// The calendars, in order, with their output names.
+    public var inputs: [BatchInput]
+    /// The `*.ics` entries of folders that are not regular files (named pipes, sockets, devices), in walk order.
+    public var skipped: [SkippedInput]
+}
+
 extension BatchInput {
     /// The calendars named by `paths`, in order, each named once: a file as it is (whatever its
     /// extension), a folder as its `*.ics` files (any case) at any depth, sorted by path.
@@ -43,16 +69,27 @@ extension BatchInput {
     /// visited is not entered again, so links never make the walk loop. A path that does not exist, and a folder that cannot be listed, become
     /// inputs that fail with the reason. Output names come from ``outputNames(for:reserving:)``.
     ///
+    /// Inside folders only regular files are taken: a named pipe, socket or device called `*.ics`
+    /// (or a link to one) is passed over, as ``BatchDiscovery/skipped`` in ``walk(_:reserving:fileExtension:)``
+    /// lists — reading it could wait forever or never end. A path named on its own is read whatever
+    /// it is, so a named pipe given by name is read as a stream.
+    ///
     /// - Parameters:
     ///   - paths: Files and folders.
     ///   - reserving: Output file names (with extension) the reports must not take, compared
     ///     ignoring case, such as `summary.json`.
     ///   - fileExtension: The extension the reports will have, for the comparison with `reserving`.
     public static func discover(_ paths: [String], reserving: Set<String> = [], fileExtension: String = "") -> [BatchInput] {
+        walk(paths, reserving: reserving, fileExtension: fileExtension).inputs
+    }
+
+    /// ``discover(_:reserving:fileExtension:)``, also returning the entries of folders it passed over.
+    public static func walk(_ paths: [String], reserving: Set<String> = [], fileExtension: String = "") -> BatchDiscovery {
         var walk = CalendarWalk()
         for path in paths { walk.add(path) }
         let names = outputNames(for: walk.found.map(\.name), reserving: reserving, fileExtension: fileExtension)
-        return zip(walk.found, names).map { BatchInput(name: $0.name, outputName: $1, content: $0.content) }
+        let inputs = zip(walk.found, names).map { BatchInput(name: $0.name, outputName: $1, content: $0.content) }
+        return BatchDiscovery(inputs: inputs, skipped: walk.skipped)
     }
 
     /// Calendars already in memory, in order, named after their sources.
@@ -152,9 +189,12 @@ extension BatchInput {
 /// A walk over files and folders that finds each calendar once and never loops.
 struct CalendarWalk {
     var found: [(name: String, content: BatchInput.Content)] = []
+    /// `*.ics` entries of folders that are not regular files, in walk order.
+    var skipped: [SkippedInput] = []
     /// Files and folders seen, by device and inode.
     private var seenFiles: Set<FileIdentity> = []
     private var seenFolders: Set<FileIdentity> = []
+    private var seenSkipped: Set<FileIdentity> = []
     /// Paths seen that could not be identified (they do not exist), as written.
     private var seenMissing: Set<String> = []
 
@@ -165,16 +205,17 @@ struct CalendarWalk {
 
     /// Adds a path the user named: a file whatever its extension, a folder walked for `*.ics`.
     mutating func add(_ path: String) {
-        guard let (identity, isFolder) = Self.identify(path) else {
+        guard let (identity, kind) = Self.identify(path) else {
             if seenMissing.insert(path).inserted {
                 let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
                 found.append((path, .unreadable(reason: "cannot read \(path): \(reason)")))
             }
             return
         }
-        if isFolder {
+        if kind == S_IFDIR {
             enter(path, identity: identity)
         } else if seenFiles.insert(identity).inserted {
+            // Named on its own: read whatever it is (a named pipe as a stream).
             found.append((path, .file(path: path)))
         }
     }
@@ -192,18 +233,22 @@ struct CalendarWalk {
         for entry in entries.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
             let path = folder.hasSuffix("/") ? folder + entry : folder + "/" + entry
             let isCalendar = entry.lowercased().hasSuffix(".ics")
-            guard let (identity, isFolder) = Self.identify(path) else {
+            guard let (identity, kind) = Self.identify(path) else {
                 // A dangling link or a file that vanished: worth reporting only if it looks like a calendar.
                 if isCalendar, seenMissing.insert(path).inserted {
                     found.append((path, .unreadable(reason: "cannot read \(path): a broken link or a vanished file")))
                 }
                 continue
             }
-            if isFolder {
+            if kind == S_IFDIR {
                 if Self.isLink(path), Self.leadsUp(from: folder, to: path) { continue }
                 enter(path, identity: identity)
-            } else if isCalendar, seenFiles.insert(identity).inserted {
-                found.append((path, .file(path: path)))
+            } else if isCalendar, kind == S_IFREG {
+                if seenFiles.insert(identity).inserted { found.append((path, .file(path: path))) }
+            } else if isCalendar, seenSkipped.insert(identity).inserted {
+                // Opening a named pipe waits for a writer; a device may never end. Named on its
+                // own (`add`), the same file is still read.
+                skipped.append(SkippedInput(input: path, reason: "\(describeFileType(kind)), not a regular file"))
             }
         }
     }
@@ -226,12 +271,12 @@ struct CalendarWalk {
         return String(cString: resolved)
     }
 
-    /// The file's identity and whether it is a folder, following links; `nil` if it cannot be reached.
-    static func identify(_ path: String) -> (FileIdentity, isFolder: Bool)? {
+    /// The file's identity and type (`S_IFDIR`, `S_IFREG`, ...), following links; `nil` if it cannot be reached.
+    static func identify(_ path: String) -> (FileIdentity, kind: mode_t)? {
         var information = stat()
         guard stat(path, &information) == 0 else { return nil }
         let identity = FileIdentity(device: UInt64(information.st_dev), inode: UInt64(information.st_ino))
-        return (identity, (information.st_mode & S_IFMT) == S_IFDIR)
+        return (identity, information.st_mode & S_IFMT)
     }
 
     private static func reason(_ error: any Error) -> String {

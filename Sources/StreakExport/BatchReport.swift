@@ -16,6 +16,8 @@ public import ICalendar
 public struct BatchReport: Sendable {
     /// The calendars, in the order their results are given.
     public let inputs: [BatchInput]
+    /// Entries of the folders walked that are not regular files, passed over (listed in the summary).
+    public let skipped: [SkippedInput]
     /// The report options every calendar is scored with.
     public let settings: ReportSettings
     /// The format of each report.
@@ -33,8 +35,9 @@ public struct BatchReport: Sendable {
     public static let summaryFileName = "summary.json"
 
     /// A batch over inputs already named; their output names are made safe and distinct again.
+    /// `skipped` are files passed over before, for the summary.
     public init(
-        inputs: [BatchInput], settings: ReportSettings = ReportSettings(), format: ReportFormat = .text,
+        inputs: [BatchInput], skipped: [SkippedInput] = [], settings: ReportSettings = ReportSettings(), format: ReportFormat = .text,
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, strict: Bool = false,
         recordsElapsedTime: Bool = true, now: Int64? = nil
     ) {
@@ -42,6 +45,7 @@ public struct BatchReport: Sendable {
             inputs.map { BatchInput.safeFileName(BatchInput.sanitized($0.outputName)) },
             reserving: [Self.summaryFileName], suffix: "." + format.fileExtension)
         self.inputs = zip(inputs, names).map { BatchInput(name: $0.name, outputName: $1, content: $0.content) }
+        self.skipped = skipped
         self.settings = settings
         self.format = format
         self.jobs = max(1, jobs)
@@ -50,14 +54,16 @@ public struct BatchReport: Sendable {
         self.now = now ?? ReportSettings.now()
     }
 
-    /// A batch over files and folders (see ``BatchInput/discover(_:reserving:fileExtension:)``).
+    /// A batch over files and folders (see ``BatchInput/walk(_:reserving:fileExtension:)``); the
+    /// entries of folders that are not regular files are passed over, as ``skipped`` lists.
     public init(
         paths: [String], settings: ReportSettings = ReportSettings(), format: ReportFormat = .text,
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, strict: Bool = false,
         recordsElapsedTime: Bool = true, now: Int64? = nil
     ) {
+        let discovery = BatchInput.walk(paths, reserving: [Self.summaryFileName], fileExtension: format.fileExtension)
         self.init(
-            inputs: BatchInput.discover(paths, reserving: [Self.summaryFileName], fileExtension: format.fileExtension),
+            inputs: discovery.inputs, skipped: discovery.skipped,
             settings: settings, format: format, jobs: jobs, strict: strict, recordsElapsedTime: recordsElapsedTime, now: now)
     }
 
@@ -94,7 +100,7 @@ public struct BatchReport: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         let results = run(writingTo: directory, progress: progress).map(\.result)
-        var summary = BatchSummary(format: format, files: results)
+        var summary = BatchSummary(format: format, files: results, skipped: skipped)
         if recordsElapsedTime { summary.elapsedSeconds = Self.seconds(clock.now - start) }
         try AtomicFile.write(summary.json(), to: URL(fileURLWithPath: directory).appendingPathComponent(Self.summaryFileName).path)
         return summary

@@ -5,7 +5,8 @@ public import Streaks
 /// What a batch did with each calendar, in input order, as `summary.json` and as a table.
 ///
 /// The JSON keys are a contract: `format`, `files` (each ``BatchFileResult``), `totals` (`files`,
-/// `failed`, `sessions`, `points`, `daysMet`) and `elapsedSeconds` (`null` without timings).
+/// `failed`, `sessions`, `points`, `daysMet`), `elapsedSeconds` (`null` without timings) and
+/// `skipped` (each ``SkippedInput``: `input` and `reason`; empty when nothing was passed over).
 ///
 /// ```swift
 /// print(summary.table(), terminator: "")
@@ -21,11 +22,14 @@ public struct BatchSummary: Hashable, Sendable {
     public var files: [BatchFileResult]
     /// The whole batch's wall time, when timed.
     public var elapsedSeconds: Double?
+    /// Entries of the folders walked that were passed over (not regular files), in walk order.
+    public var skipped: [SkippedInput]
 
-    public init(format: ReportFormat, files: [BatchFileResult], elapsedSeconds: Double? = nil) {
+    public init(format: ReportFormat, files: [BatchFileResult], elapsedSeconds: Double? = nil, skipped: [SkippedInput] = []) {
         self.format = format
         self.files = files
         self.elapsedSeconds = elapsedSeconds
+        self.skipped = skipped
     }
 
     /// The calendars that failed: unreadable, unwritable, or with problems under `strict`.
@@ -76,6 +80,18 @@ public struct BatchSummary: Hashable, Sendable {
         json.close("]", indent: 2, empty: files.isEmpty)
         json.key("format", indent: 2)
         json.string(format.rawValue)
+        json.key("skipped", indent: 2)
+        json.open("[")
+        for (index, skip) in skipped.enumerated() {
+            json.element(indent: 4, first: index == 0)
+            json.open("{")
+            json.key("input", indent: 6, first: true)
+            json.string(skip.input)
+            json.key("reason", indent: 6)
+            json.string(skip.reason)
+            json.close("}", indent: 4, empty: false)
+        }
+        json.close("]", indent: 2, empty: skipped.isEmpty)
         json.key("totals", indent: 2)
         json.integerObject([
             ("daysMet", totals.daysMet), ("failed", totals.failed), ("files", totals.files),
@@ -94,14 +110,19 @@ public struct BatchSummary: Hashable, Sendable {
     }
 
     /// A table of the calendars, one line each, and a line of totals.
+    ///
+    /// Text for a terminal: control characters in file names and errors, tabs included, are shown
+    /// as `\u{XX}` (`String.escapingControlCharacters`), so every row is one line and a name
+    /// cannot act on the terminal.
     public func table() -> String {
         let header = ["FILE", "SESSIONS", "DAYS MET", "CURRENT", "LONGEST", "DIAGNOSTICS", "ERROR"]
         let rows = files.map { file -> [String] in
             let figure = { (value: Int?) in value.map(String.init) ?? "-" }
             return [
-                file.input, figure(file.sessions), figure(file.daysMet),
+                file.input.escapingControlCharacters(keepingTabs: false), figure(file.sessions), figure(file.daysMet),
                 figure(file.currentStreak?.length), figure(file.longestStreak?.length),
-                file.sessions == nil ? "-" : file.diagnostics.description, file.error ?? "",
+                file.sessions == nil ? "-" : file.diagnostics.description,
+                (file.error ?? "").escapingControlCharacters(keepingTabs: false),
             ]
         }
         let all = [header] + rows
@@ -125,13 +146,14 @@ public struct BatchSummary: Hashable, Sendable {
         }
         let failures = failed.count
         text += "\(files.count) \(files.count == 1 ? "file" : "files"), \(failures) failed"
+        if !skipped.isEmpty { text += ", \(skipped.count) skipped" }
         if let elapsedSeconds { text += ", in \(String(format: "%.2f", elapsedSeconds)) s" }
         return text + "\n"
     }
 }
 
 extension BatchSummary: Codable {
-    private enum CodingKeys: String, CodingKey { case format, files, totals, elapsedSeconds }
+    private enum CodingKeys: String, CodingKey { case format, files, totals, elapsedSeconds, skipped }
 
     /// The sums over the calendars that did not fail to read.
     fileprivate struct Totals: Codable {
@@ -147,7 +169,8 @@ extension BatchSummary: Codable {
         self.init(
             format: try container.decode(ReportFormat.self, forKey: .format),
             files: try container.decode([BatchFileResult].self, forKey: .files),
-            elapsedSeconds: try container.decodeIfPresent(Double.self, forKey: .elapsedSeconds))
+            elapsedSeconds: try container.decodeIfPresent(Double.self, forKey: .elapsedSeconds),
+            skipped: try container.decodeIfPresent([SkippedInput].self, forKey: .skipped) ?? [])
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -156,6 +179,7 @@ extension BatchSummary: Codable {
         try container.encode(files, forKey: .files)
         try container.encode(totals, forKey: .totals)
         try container.encode(elapsedSeconds, forKey: .elapsedSeconds)
+        try container.encode(skipped, forKey: .skipped)
     }
 }
 

@@ -50,7 +50,9 @@ public struct CSVReport: Sendable {
     }
 
     /// `value` as one RFC 4180 field: unchanged, or in double quotes with its quotes doubled when it
-    /// holds a comma, a quote, CR or LF.
+    /// holds a comma, a quote, CR or LF. Other control characters, which RFC 4180 text does not
+    /// hold and which would act on a terminal showing the file (ESC, C1, bidi overrides, ...), are
+    /// shown as `\u{XX}` (`String.escapingControlCharacters`); tab stays.
     ///
     /// ```swift
     /// print(CSVReport.field("plain"))
@@ -60,6 +62,18 @@ public struct CSVReport: Sendable {
     /// // "a, ""b"""
     /// ```
     public static func field(_ value: String) -> String {
+        var value = value
+        if value.unicodeScalars.contains(where: { $0.isTerminalControl() && $0 != "\r" && $0 != "\n" }) {
+            var visible = ""
+            for scalar in value.unicodeScalars {
+                if scalar == "\r" || scalar == "\n" {
+                    visible.unicodeScalars.append(scalar)
+                } else {
+                    visible += String(scalar).escapingControlCharacters()
+                }
+            }
+            value = visible
+        }
         let needsQuotes = value.unicodeScalars.contains { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" }
         guard needsQuotes else { return value }
         return "\"" + value.replacing("\"", with: "\"\"") + "\""

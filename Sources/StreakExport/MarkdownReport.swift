@@ -72,23 +72,25 @@ public struct MarkdownReport: Sendable {
     }
 
     /// `text` with the characters Markdown gives a meaning inside a table cell backslash-escaped
-    /// (emphasis, code, links, HTML, entities, cell breaks); line breaks become spaces.
+    /// (emphasis, code, links, HTML, entities, cell breaks); line breaks become spaces, and other
+    /// control characters (ESC, C1, bidi overrides, ...) are shown as `\u{XX}`
+    /// (`String.escapingControlCharacters`), so the file is also safe to read on a terminal.
     ///
     /// ```swift
-    /// print(MarkdownReport.escape("a|b *c* <d>"))
-    /// // Prints "a\|b \*c\* \<d\>"
+    /// print(MarkdownReport.escape("a|b *c* <d>\u{1B}[2J"))
+    /// // Prints "a\|b \*c\* \<d\>\u{1B}\[2J"
     /// ```
     public static func escape(_ text: String) -> String {
         var result = ""
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "\\", "`", "*", "_", "[", "]", "<", ">", "|", "~", "&":
                 result.append("\\")
-                result.append(character)
+                result.unicodeScalars.append(scalar)
             case "\r", "\n":
                 result.append(" ")
             default:
-                result.append(character)
+                result += String(scalar).escapingControlCharacters()
             }
         }
         return result

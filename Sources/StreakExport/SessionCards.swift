@@ -2,6 +2,10 @@ public import Streaks
 
 /// One day's sessions in start order, with points and local start and end times: the tutorial's session cards.
 ///
+/// Text for a terminal: control characters in summaries, UIDs and the zone's name are shown as
+/// `\u{XX}` (`String.escapingControlCharacters`), so a calendar cannot move the cursor, clear the
+/// screen or make links.
+///
 /// ```
 /// Sessions on 2024-02-25 (UTC): 100 of 100 points, met
 ///   03:12–04:04     20 points  Early practice
@@ -32,14 +36,15 @@ public struct SessionCards: Sendable {
     /// The cards as text, ending with a newline.
     public func render() -> String {
         let status = goal.status(forPoints: points)
-        var lines = ["Sessions on \(day) (\(goal.timeZone.identifier)): \(points) of \(goal.requiredPoints) points, \(status.rawValue)"]
+        let zone = goal.timeZone.identifier.escapingControlCharacters()
+        var lines = ["Sessions on \(day) (\(zone)): \(points) of \(goal.requiredPoints) points, \(status.rawValue)"]
         if sessions.isEmpty {
             lines.append("  no sessions")
         }
         for session in sessions {
             let points = String(session.points)
             let paddedPoints = String(repeating: " ", count: max(0, 6 - points.count)) + points
-            let title = session.summary.isEmpty ? session.id : session.summary
+            let title = (session.summary.isEmpty ? session.id : session.summary).escapingControlCharacters()
             lines.append("  \(timeRange(of: session))  \(paddedPoints) \(session.points == 1 ? "point " : "points")  \(title)")
         }
         return lines.joined(separator: "\n") + "\n"

@@ -7,6 +7,9 @@ public import Streaks
 /// (the rule's `terminalStyle`); otherwise each day carries the rule's mark: `✓` met, `◐` partial,
 /// `·` none.
 ///
+/// Text from outside (the zone's name, rule labels and marks) has its control characters shown as
+/// `\u{XX}` (`String.escapingControlCharacters`); only the colours are escape sequences.
+///
 /// The grids have `cal`'s geometry: each day is two digits and one column after them, which holds
 /// the mark (or a space), so with the marks blanked a month is exactly what `cal` prints.
 ///
@@ -51,7 +54,7 @@ public struct TextReport: Sendable {
     public func render() -> String {
         var lines: [String] = []
         let goal = report.goal
-        lines.append("Streak report: \(report.from) to \(report.to), \(goal.timeZone.identifier)"
+        lines.append("Streak report: \(report.from) to \(report.to), \(goal.timeZone.identifier.escapingControlCharacters())"
             + (goal.dayStart == .midnight ? "" : ", days start at \(goal.dayStart)")
             + ", goal \(goal.requiredPoints) points a day")
         lines.append("")
@@ -119,16 +122,16 @@ public struct TextReport: Sendable {
         if colors {
             return "\u{1B}[\(presentation.terminalStyle)m" + number + "\u{1B}[0m "
         }
-        return number + String(presentation.mark)
+        return number + String(presentation.mark).escapingControlCharacters()
     }
 
     private func legend() -> String {
         if colors {
             return rules.legend.map {
-                "\u{1B}[\($0.terminalStyle)m" + "  " + "\u{1B}[0m " + $0.label
+                "\u{1B}[\($0.terminalStyle)m" + "  " + "\u{1B}[0m " + $0.label.escapingControlCharacters()
             }.joined(separator: "  ")
         }
-        return rules.legend.map { "\($0.mark) \($0.label)" }.joined(separator: "  ")
+        return rules.legend.map { "\($0.mark) \($0.label)".escapingControlCharacters() }.joined(separator: "  ")
     }
 
     private func summary() -> [String] {

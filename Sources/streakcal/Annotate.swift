@@ -21,7 +21,7 @@ extension StreakCalCommand {
         @Option(help: "Last day to annotate, YYYY-MM-DD (default: today in the report's zone).")
         var to: String?
 
-        @Option(name: [.short, .long], help: "Write the annotated calendar here (atomically); default: standard output.")
+        @Option(name: [.short, .long], help: "Write the annotated calendar to this file, atomically (through symbolic links; devices, pipes and folders are refused); default, - or /dev/stdout: standard output.")
         var output: String?
 
         @Flag(help: "Annotate every day of the window, also days without sessions.")

@@ -7,12 +7,14 @@ extension StreakCalCommand {
         static let configuration = CommandConfiguration(
             abstract: "Writes one report per calendar file into a folder, in parallel, and a summary.",
             discussion: """
-                Folders are searched at any depth for *.ics files (any case), in sorted order; a file \
-                named on its own is read whatever its extension. Each report is named after its input's \
-                path relative to the folder the inputs share (folders joined with __, -2, -3, ... on a \
-                clash), and every file is written atomically. DIR also gets summary.json; the table \
-                goes to standard output. A file that cannot be read fails alone: the exit status is 1 \
-                once all the others are done. Content problems count as diagnostics (failures with --strict).
+                Folders are searched at any depth for *.ics files (any case), in sorted order; entries \
+                that are not regular files (named pipes, sockets, devices) are skipped with a note and \
+                listed in summary.json. A file named on its own is read whatever its extension or type \
+                (a named pipe as a stream). Each report is named after its input's path relative to the \
+                folder the inputs share (folders joined with __, -2, -3, ... on a clash), and every file \
+                is written atomically. DIR also gets summary.json; the table goes to standard output. A \
+                file that cannot be read fails alone: the exit status is 1 once all the others are done. \
+                Content problems count as diagnostics (failures with --strict).
                 """)
 
         @Argument(help: "iCalendar files and folders (searched at any depth for *.ics).")
@@ -21,7 +23,9 @@ extension StreakCalCommand {
         @Option(help: ArgumentHelp("The folder the reports and summary.json go to (created if need be).", valueName: "dir"))
         var out: String
 
-        @Option(help: "How many files to work on at once, at most one per processor (default: the number of processors).")
+        @Option(parsing: .unconditional, help: ArgumentHelp(
+            "How many files to work on at once, \(OptionRange.text(OptionRange.jobs)); no more than the processors run at once (default: the number of processors).",
+            valueName: "n"))
         var jobs: Int?
 
         @Option(help: "Format of each report.")
@@ -47,7 +51,7 @@ extension StreakCalCommand {
             guard !paths.isEmpty else { throw ValidationError("Name at least one iCalendar file or folder.") }
             guard !paths.contains("-") else { throw ValidationError("batch reads files and folders, not standard input (-).") }
             guard !out.isEmpty else { throw ValidationError("--out needs a folder.") }
-            if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs).") }
+            if let jobs { try OptionRange.check(jobs, OptionRange.jobs, option: "--jobs") }
             let first = try parseDay(from, option: "--from")
             let last = try parseDay(to, option: "--to")
             if let first, let last, first > last {
@@ -70,8 +74,11 @@ extension StreakCalCommand {
                 paths: paths, settings: settings, format: format,
                 jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, strict: strict,
                 recordsElapsedTime: !noTimings)
+            for skip in batch.skipped {
+                StandardError.print("streakcal: note: skipped \(skip.input): \(skip.reason)".escapingControlCharacters(keepingTabs: false))
+            }
             if batch.inputs.isEmpty {
-                StandardError.print("streakcal: warning: no *.ics files in \(paths.joined(separator: ", "))")
+                StandardError.print("streakcal: warning: no *.ics files in \(paths.joined(separator: ", "))".escapingControlCharacters(keepingTabs: false))
             }
             let bar = isatty(STDERR_FILENO) == 1 ? ProgressBar() : nil
             var progress: (@Sendable (BatchProgress) -> Void)?
@@ -83,7 +90,7 @@ extension StreakCalCommand {
                 bar?.clear()
                 throw CommandFailure(error.description)
             }
-            FileHandle.standardOutput.write(Data(summary.table().utf8))
+            try emit(summary.table(), to: nil)
             let failures = summary.failed.count
             if failures > 0 {
                 StandardError.print("streakcal: error: \(failures) of \(summary.files.count) \(summary.files.count == 1 ? "file" : "files") failed")
@@ -125,12 +132,12 @@ final class ProgressBar: @unchecked Sendable {
         if progress.failed > 0 { line += ", \(progress.failed) failed" }
         if let rate = progress.filesPerSecond { line += String(format: "  %.1f files/s", rate) }
         if let left = progress.estimatedTimeRemaining { line += "  \(Self.clockTime(left)) left" }
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        try? StandardStream.error.write("\r\u{1B}[K" + line)
     }
 
     /// Erases the bar.
     func clear() {
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        try? StandardStream.error.write("\r\u{1B}[K")
     }
 
     /// "0:07", "12:30", "1:02:03".

@@ -13,7 +13,9 @@ extension StreakCalCommand {
         @Option(help: "The first month, YYYY-MM.")
         var month: String
 
-        @Option(help: "How many months (or, with --mode week, weeks) to lay out, stacked top to bottom.")
+        @Option(parsing: .unconditional, help: ArgumentHelp(
+            "How many months (or, with --mode week, weeks) to lay out, stacked top to bottom (\(OptionRange.text(OptionRange.months))).",
+            valueName: "n"))
         var months: Int = 1
 
         @Option(help: "month: whole months; week: one row, the week containing --date.")
@@ -28,16 +30,19 @@ extension StreakCalCommand {
         @Flag(help: "Hide the days of neighbouring months (their cells keep their dates, with inMonth false).")
         var hideOutOfMonth = false
 
-        @Option(help: "The width to lay out, in points: 7 columns that differ by at most one point.")
+        @Option(parsing: .unconditional, help: ArgumentHelp(
+            "The width to lay out, in points: 7 columns that differ by at most one point (\(OptionRange.text(OptionRange.width))).",
+            valueName: "w"))
         var width: Int = 350
 
-        @Option(help: "The height of each month's header, in points.")
+        @Option(parsing: .unconditional, help: ArgumentHelp(
+            "The height of each month's header, in points (\(OptionRange.text(OptionRange.headerHeight))).", valueName: "h"))
         var headerHeight: Int = LayoutMetrics.defaultHeaderHeight
 
         @Option(help: "Output format.")
         var format: Format = .text
 
-        @Option(name: [.short, .long], help: "Write the layout to this file (atomically) instead of standard output.")
+        @Option(name: [.short, .long], help: "Write the layout to this file, atomically (through symbolic links; devices, pipes and folders are refused); default, - or /dev/stdout: standard output.")
         var output: String?
 
         @OptionGroup var presentation: PresentationOptions
@@ -45,17 +50,19 @@ extension StreakCalCommand {
         @Option(help: ArgumentHelp("Colour the days by this calendar's (repeatable; - for standard input).", valueName: "file"))
         var calendar: [String] = []
 
-        @Option(help: "With --calendar: points a day needs to count as met.")
+        @Option(parsing: .unconditional, help: ArgumentHelp(
+            "With --calendar: points a day needs to count as met (\(OptionRange.text(OptionRange.required))).", valueName: "n"))
         var required: Int = 100
 
         @Option(help: "With --calendar: IANA time zone of the days (default: the calendar's X-WR-TIMEZONE, else the system zone).")
         var tz: String?
 
         func validate() throws {
-            guard firstMonth != nil else { throw ValidationError("--month takes YYYY-MM, not '\(month)'.") }
-            guard (1...1200).contains(months) else { throw ValidationError("--months must be 1 to 1200, not \(months).") }
-            guard (7...100_000).contains(width) else { throw ValidationError("--width must be 7 to 100000 points, not \(width).") }
-            guard (0...10_000).contains(headerHeight) else { throw ValidationError("--header-height must be 0 to 10000, not \(headerHeight).") }
+            guard firstMonth != nil else { throw ValidationError("--month takes YYYY-MM, not '\(month.escapingControlCharacters())'.") }
+            try OptionRange.check(months, OptionRange.months, option: "--months")
+            try OptionRange.check(width, OptionRange.width, option: "--width")
+            try OptionRange.check(headerHeight, OptionRange.headerHeight, option: "--header-height")
+            try OptionRange.check(required, OptionRange.required, option: "--required")
             _ = try parseDay(date, option: "--date")
         }
 

@@ -32,7 +32,7 @@ struct PresentationOptions: ParsableArguments {
         for (status, option, value) in [(DayStatus.met, "--met-color", metColor), (.partial, "--partial-color", partialColor), (.none, "--none-color", noneColor)] {
             guard let value else { continue }
             guard let color = RGBColor(hex: value) else {
-                throw ValidationError("\(option) takes a colour #RRGGBB (or #RGB), not '\(value)'.")
+                throw ValidationError("\(option) takes a colour #RRGGBB (or #RGB), not '\(value.escapingControlCharacters())'.")
             }
             rules = rules.filling(status, with: color)
         }

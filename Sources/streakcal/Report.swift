@@ -22,7 +22,7 @@ extension StreakCalCommand {
         @Option(help: "Output format.")
         var format: Format = .text
 
-        @Option(name: [.short, .long], help: "Write the report to this file (atomically) instead of standard output.")
+        @Option(name: [.short, .long], help: "Write the report to this file, atomically (through symbolic links; devices, pipes and folders are refused); default, - or /dev/stdout: standard output.")
         var output: String?
 
         @OptionGroup var presentation: PresentationOptions
@@ -49,7 +49,7 @@ extension StreakCalCommand {
                 let text: String
                 switch format {
                 case .text:
-                    let colors = output == nil && isatty(STDOUT_FILENO) == 1
+                    let colors = meansStandardOutput(output) && isatty(STDOUT_FILENO) == 1
                         && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
                     text = TextReport(report: report, colors: colors, firstWeekday: firstWeekday, rules: rules).render()
                 case .json:
@@ -89,7 +89,7 @@ extension StreakCalCommand {
                 let (imported, goal) = try calendar.load(from: day, through: day)
                 let cards = SessionCards(day: day, goal: goal, from: imported.sessions)
                 let failed = calendar.printDiagnostics(imported.diagnostics)
-                FileHandle.standardOutput.write(Data(cards.render().utf8))
+                try emit(cards.render(), to: nil)
                 if failed { throw ExitCode(1) }
             }
         }

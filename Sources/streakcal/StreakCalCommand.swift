@@ -11,6 +11,37 @@ struct StreakCalCommand: ParsableCommand {
         defaultSubcommand: Report.self)
 }
 
+/// The documented range of every numeric option, checked in `validate()` (exit status 64 outside it).
+///
+/// Numeric options read their value unconditionally, so `--required -5` reaches the check
+/// (instead of `-5` being taken for an option) and gets its message.
+enum OptionRange {
+    /// `--required`: points a day needs.
+    static let required = 1...1_000_000_000
+    /// `--max-instances`: instances one recurrence rule may add.
+    static let maxInstances = 1...10_000_000
+    /// `--jobs`: calendars a batch works on at once.
+    static let jobs = 1...256
+    /// `layout --months`: months (or weeks) laid out.
+    static let months = 1...1200
+    /// `layout --width`: points across.
+    static let width = 7...100_000
+    /// `layout --header-height`: points per month header.
+    static let headerHeight = 0...10_000
+
+    /// "1 to 10000000", as help texts and messages print a range.
+    static func text(_ range: ClosedRange<Int>) -> String {
+        "\(range.lowerBound) to \(range.upperBound)"
+    }
+
+    /// Throws a usage error naming the option, the value and the range when `value` is outside `range`.
+    static func check(_ value: Int, _ range: ClosedRange<Int>, option: String) throws {
+        guard range.contains(value) else {
+            throw ValidationError("\(option) must be \(text(range)), not \(value).")
+        }
+    }
+}
+
 /// Where points come from, as the CLI spells it.
 enum PointsOption: String, ExpressibleByArgument, CaseIterable {
     case xPoints = "x-points"
@@ -21,7 +52,7 @@ enum PointsOption: String, ExpressibleByArgument, CaseIterable {
 /// How days are scored: the goal, where points come from, the zone and the day start, and how far
 /// recurrence goes (report, sessions, annotate, batch).
 struct ScoringOptions: ParsableArguments {
-    @Option(help: "Points a day needs to count as met.")
+    @Option(parsing: .unconditional, help: ArgumentHelp("Points a day needs to count as met (\(OptionRange.text(OptionRange.required))).", valueName: "n"))
     var required: Int = 100
 
     @Option(help: "Where points come from: x-points (a property), minutes (length), count (1 per session).")
@@ -36,16 +67,16 @@ struct ScoringOptions: ParsableArguments {
     @Option(help: "When a day begins, HH:MM: with 04:00, 00:00 to 03:59 belongs to the previous day.")
     var dayStart: String = "00:00"
 
-    @Option(help: "Most instances one recurrence rule may add to the report's window.")
+    @Option(parsing: .unconditional, help: ArgumentHelp("Most instances one recurrence rule may add to the report's window (\(OptionRange.text(OptionRange.maxInstances))).", valueName: "n"))
     var maxInstances: Int = RecurrenceExpansion.defaultMaximumInstancesPerRule
 
     func validate() throws {
-        guard required >= 1 else { throw ValidationError("--required must be at least 1, not \(required).") }
-        guard maxInstances >= 1 else { throw ValidationError("--max-instances must be at least 1, not \(maxInstances).") }
-        guard DayStart(dayStart) != nil else { throw ValidationError("--day-start takes HH:MM from 00:00 to 23:59, not '\(dayStart)'.") }
-        if let tz, TimeZone(identifier: tz) == nil { throw ValidationError("--tz: unknown time zone '\(tz)'; use an IANA name such as Europe/Berlin.") }
+        try OptionRange.check(required, OptionRange.required, option: "--required")
+        try OptionRange.check(maxInstances, OptionRange.maxInstances, option: "--max-instances")
+        guard DayStart(dayStart) != nil else { throw ValidationError("--day-start takes HH:MM from 00:00 to 23:59, not '\(dayStart.escapingControlCharacters())'.") }
+        if let tz, TimeZone(identifier: tz) == nil { throw ValidationError("--tz: unknown time zone '\(tz.escapingControlCharacters())'; use an IANA name such as Europe/Berlin.") }
         guard pointsProperty.range(of: #"^[A-Za-z0-9-]+$"#, options: .regularExpression) != nil else {
-            throw ValidationError("--points-property takes a property name such as X-POINTS, not '\(pointsProperty)'.")
+            throw ValidationError("--points-property takes a property name such as X-POINTS, not '\(pointsProperty.escapingControlCharacters())'.")
         }
     }
 
@@ -129,14 +160,25 @@ struct CalendarOptions: ParsableArguments {
 /// Parses a `YYYY-MM-DD` option.
 func parseDay(_ text: String?, option: String) throws -> Day? {
     guard let text else { return nil }
-    guard let day = Day(text) else { throw ValidationError("\(option) takes a date YYYY-MM-DD, not '\(text)'.") }
+    guard let day = Day(text) else { throw ValidationError("\(option) takes a date YYYY-MM-DD, not '\(text.escapingControlCharacters())'.") }
     return day
 }
 
-/// Writes a command's output to standard output, or atomically to `path`.
+/// Whether an `--output` value means standard output: none, `-`, or `/dev/stdout` (written as a
+/// stream: following that link would replace whatever file standard output is, or fail on a pipe).
+func meansStandardOutput(_ path: String?) -> Bool {
+    path == nil || path == "-" || path == "/dev/stdout"
+}
+
+/// Writes a command's output to standard output, or atomically to `path` (``AtomicFile``); a
+/// failure is a `CommandFailure` (one line on standard error, exit status 1).
 func emit(_ text: String, to path: String?) throws {
-    guard let path else {
-        FileHandle.standardOutput.write(Data(text.utf8))
+    guard let path, !meansStandardOutput(path) else {
+        do {
+            try StandardStream.output.write(text)
+        } catch {
+            throw CommandFailure(error.description)
+        }
         return
     }
     do {
@@ -152,19 +194,22 @@ struct CommandFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// Lines for people on standard error.
 enum StandardError {
+    /// Writes `text` and a newline; if standard error itself cannot be written, there is no one to tell.
     static func print(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        try? StandardStream.error.write(text + "\n")
     }
 }
 
 extension ParsableCommand {
-    /// Runs `body`, turning a `CommandFailure` into one line on standard error and exit status 1.
+    /// Runs `body`, turning a `CommandFailure` into one line on standard error (control
+    /// characters of paths and reasons shown as `\u{XX}`) and exit status 1.
     func failing(_ body: () throws -> Void) throws {
         do {
             try body()
         } catch let failure as CommandFailure {
-            StandardError.print("streakcal: error: \(failure.description)")
+            StandardError.print("streakcal: error: \(failure.description.escapingControlCharacters(keepingTabs: false))")
             throw ExitCode(1)
         }
     }

@@ -176,3 +176,85 @@ struct BatchCommandTests {
         #expect(blocked.standardError.contains("streakcal: error: cannot write \(folder.path("in/notes.txt")): not a folder"))
     }
 }
+
+@Suite("streakcal batch and named pipes")
+struct BatchNamedPipeTests {
+    /// A folder `in/` with the tutorial's calendar as `a.ics` and a named pipe `b.ics`, removed when the test ends.
+    private final class PipeFolder {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("batch-fifo-\(UUID().uuidString)")
+
+        init() throws {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent("in"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: fixture("tutorial-sample.ics"), toPath: path("in/a.ics"))
+            #expect(mkfifo(path("in/b.ics"), 0o644) == 0)
+        }
+
+        deinit { try? FileManager.default.removeItem(at: root) }
+
+        func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+
+        func summary() throws -> [String: Any] {
+            try jsonObject(String(decoding: try Data(contentsOf: root.appendingPathComponent("out/summary.json")), as: UTF8.self))
+        }
+    }
+
+    @Test("A named pipe called *.ics in a folder (repro/batch-fifo.sh): skipped with a note, the batch ends promptly and reports the rest")
+    func pipeInFolder() throws {
+        let folder = try PipeFolder()
+        let result = try streakcal(
+            ["batch", folder.path("in"), "--out", folder.path("out"), "--no-timings", "--tz", "UTC", "--to", "2024-02-29"],
+            timeLimit: .seconds(15))
+        #expect(!result.timedOut, "batch still blocked on the named pipe after 15 s")
+        #expect(result.status == 0)
+        #expect(result.standardError.contains(
+            "streakcal: note: skipped \(folder.path("in/b.ics")): a named pipe (FIFO), not a regular file\n"))
+        #expect(result.standardOutput.hasSuffix("1 file, 0 failed, 1 skipped\n"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("out")).sorted() == ["a.txt", "summary.json"])
+        let summary = try folder.summary()
+        let skipped = try #require(summary["skipped"] as? [[String: String]])
+        #expect(skipped == [["input": folder.path("in/b.ics"), "reason": "a named pipe (FIFO), not a regular file"]])
+        let files = try #require(summary["files"] as? [[String: Any]])
+        #expect(files.map { $0["input"] as? String } == [folder.path("in/a.ics")])
+        #expect(files.first?["sessions"] as? Int == 5)
+    }
+
+    @Test("A named pipe named on the command line is read as a stream, fed by a writer")
+    func pipeArgument() throws {
+        let folder = try PipeFolder()
+        let pipe = folder.path("in/b.ics")
+        let calendar = try Data(contentsOf: URL(fileURLWithPath: fixture("tutorial-sample.ics")))
+        let written = DispatchSemaphore(value: 0)
+        // Opening for writing waits for the reader: streakcal.
+        Thread.detachNewThread {
+            let descriptor = open(pipe, O_WRONLY)
+            if descriptor >= 0 {
+                calendar.withUnsafeBytes { bytes in
+                    var offset = 0
+                    while offset < bytes.count {
+                        let count = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                        if count <= 0 { break }
+                        offset += count
+                    }
+                }
+                close(descriptor)
+            }
+            written.signal()
+        }
+        let result = try streakcal(
+            ["batch", pipe, "--out", folder.path("out"), "--no-timings", "--tz", "UTC", "--to", "2024-02-29"],
+            timeLimit: .seconds(15))
+        if written.wait(timeout: .now() + 5) == .timedOut {
+            // streakcal never opened the pipe: open it for reading to release the writer, then fail.
+            close(open(pipe, O_RDONLY | O_NONBLOCK))
+            Issue.record("streakcal did not read the named pipe")
+        }
+        #expect(!result.timedOut)
+        #expect(result.status == 0)
+        #expect(!result.standardError.contains("skipped"))
+        let files = try #require(try folder.summary()["files"] as? [[String: Any]])
+        #expect(files.map { $0["input"] as? String } == [pipe])
+        #expect(files.first?["sessions"] as? Int == 5)
+        #expect(files.first?["daysMet"] as? Int == 3)
+        #expect(files.first?["output"] as? String == "b.txt")
+    }
+}

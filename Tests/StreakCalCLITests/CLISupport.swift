@@ -11,21 +11,47 @@ func fixture(_ name: String) -> String {
 
 /// What a run of `streakcal` printed and returned.
 struct CommandResult {
+    /// The exit status, or the signal's number when a signal ended the process.
     var status: Int32
     var standardOutput: String
     var standardError: String
+    /// Whether a signal ended the process (then `status` is the signal's number).
+    var killedBySignal = false
+    /// Whether the process outlived its time limit and was killed.
+    var timedOut = false
 }
 
-/// Runs the `streakcal` built beside the test bundle, without a terminal and without colours.
-func streakcal(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:]) throws -> CommandResult {
+/// The `streakcal` built beside the test bundle.
+func streakcalPath() throws -> String {
     let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     var executable = directory.appendingPathComponent("streakcal")
     if !FileManager.default.fileExists(atPath: executable.path) {
         // swift-testing may run from inside the .xctest bundle.
         executable = directory.deletingLastPathComponent().appendingPathComponent("streakcal")
     }
+    return executable.path
+}
+
+/// Runs the `streakcal` built beside the test bundle, without a terminal and without colours.
+///
+/// - Parameters:
+///   - standardOutput: Where the process writes its standard output instead of a pipe (then the
+///     result's `standardOutput` is empty), such as a handle on `/dev/full`.
+///   - timeLimit: Kill the process (`SIGKILL`) if it runs longer; the result says `timedOut`.
+func streakcal(
+    _ arguments: [String], input: String? = nil, environment extra: [String: String] = [:],
+    standardOutput target: FileHandle? = nil, timeLimit: Duration? = nil
+) throws -> CommandResult {
+    try run(try streakcalPath(), arguments, input: input, environment: extra, standardOutput: target, timeLimit: timeLimit)
+}
+
+/// Runs `executable` as ``streakcal(_:input:environment:standardOutput:timeLimit:)`` runs `streakcal`.
+func run(
+    _ executable: String, _ arguments: [String], input: String? = nil, environment extra: [String: String] = [:],
+    standardOutput target: FileHandle? = nil, timeLimit: Duration? = nil
+) throws -> CommandResult {
     let process = Process()
-    process.executableURL = executable
+    process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     var environment = ProcessInfo.processInfo.environment
     environment["NO_COLOR"] = "1"
@@ -35,19 +61,30 @@ func streakcal(_ arguments: [String], input: String? = nil, environment extra: [
     let output = Pipe()
     let error = Pipe()
     let standardInput = Pipe()
-    process.standardOutput = output
+    process.standardOutput = target ?? output
     process.standardError = error
     process.standardInput = standardInput
     try process.run()
+    let identifier = process.processIdentifier
+    let watchdog = DispatchWorkItem { _ = kill(identifier, SIGKILL) }
+    if let timeLimit {
+        let (seconds, attoseconds) = timeLimit.components
+        DispatchQueue.global().asyncAfter(
+            deadline: .now() + .milliseconds(Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)), execute: watchdog)
+    }
     if let input { standardInput.fileHandleForWriting.write(Data(input.utf8)) }
     try standardInput.fileHandleForWriting.close()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let outputData = target == nil ? output.fileHandleForReading.readDataToEndOfFile() : Data()
     let errorData = error.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
+    watchdog.cancel()
+    let signalled = process.terminationReason == .uncaughtSignal
     return CommandResult(
         status: process.terminationStatus,
         standardOutput: String(decoding: outputData, as: UTF8.self),
-        standardError: String(decoding: errorData, as: UTF8.self))
+        standardError: String(decoding: errorData, as: UTF8.self),
+        killedBySignal: signalled,
+        timedOut: signalled && process.terminationStatus == SIGKILL)
 }
 
 /// The JSON object printed by `report --format json`.

@@ -126,6 +126,36 @@ struct BatchInputTests {
     }
 }
 
+extension BatchInputTests {
+    @Test("Inside folders, *.ics entries that are not regular files are passed over with the reason; named on their own they are read")
+    func specialFiles() throws {
+        try withTemporaryFolder { folder in
+            try populate(folder, ["cals/a.ics": "all-day-events.ics", "cals/c.ics": "folding.ics"])
+            let cals = folder.appendingPathComponent("cals").path
+            #expect(mkfifo(cals + "/b.ics", 0o644) == 0)
+            #expect(mkfifo(cals + "/pipe.txt", 0o644) == 0)  // not a calendar name: ignored without a word
+            try FileManager.default.createSymbolicLink(atPath: cals + "/d.ics", withDestinationPath: "/dev/zero")
+            let discovery = BatchInput.walk([cals, cals + "/b.ics"])
+            #expect(discovery.inputs.map(\.name) == [cals + "/a.ics", cals + "/c.ics", cals + "/b.ics"])
+            #expect(discovery.skipped == [
+                SkippedInput(input: cals + "/b.ics", reason: "a named pipe (FIFO), not a regular file"),
+                SkippedInput(input: cals + "/d.ics", reason: "a character device, not a regular file"),
+            ])
+            #expect(BatchInput.discover([cals]).map(\.name) == [cals + "/a.ics", cals + "/c.ics"])
+
+            // The batch carries them into its summary (JSON and table), after every report.
+            let batch = BatchReport(paths: [cals], settings: settings, recordsElapsedTime: false)
+            #expect(batch.skipped == discovery.skipped)
+            let summary = try batch.write(to: folder.appendingPathComponent("out").path)
+            #expect(summary.skipped == discovery.skipped)
+            #expect(summary.files.map(\.input) == [cals + "/a.ics", cals + "/c.ics"])
+            #expect(summary.table().hasSuffix("2 files, 0 failed, 2 skipped\n"))
+            let written = try Data(contentsOf: folder.appendingPathComponent("out/summary.json"))
+            #expect(try JSONDecoder().decode(BatchSummary.self, from: written) == summary)
+        }
+    }
+}
+
 @Suite("Batch reports")
 struct BatchReportTests {
     @Test("Without writing: each calendar's figures and text, as a report of it alone gives them")
@@ -203,8 +233,10 @@ struct BatchReportTests {
             settings: settings, format: .md, recordsElapsedTime: false)
         let summary = BatchSummary(format: .md, files: batch.render().map(\.result))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(summary.json().utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["elapsedSeconds", "files", "format", "skipped", "totals"])
         #expect(object["format"] as? String == "md")
         #expect(object["elapsedSeconds"] is NSNull)
+        #expect((object["skipped"] as? [Any])?.isEmpty == true)
         let totals = try #require(object["totals"] as? [String: Int])
         #expect(totals == ["files": 2, "failed": 1, "sessions": 5, "points": 350, "daysMet": 3])
         let files = try #require(object["files"] as? [[String: Any]])
@@ -235,8 +267,13 @@ struct BatchReportTests {
         failed.elapsedSeconds = 12.0
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let skipped = [
+            SkippedInput(input: "in/live.ics", reason: "a named pipe (FIFO), not a regular file"),
+            SkippedInput(input: "in/\"odd\"\n.ics", reason: "a socket, not a regular file"),
+        ]
         for summary in [
-            BatchSummary(format: .json, files: [timed, failed], elapsedSeconds: 3e-05),
+            BatchSummary(format: .json, files: [timed, failed], elapsedSeconds: 3e-05, skipped: skipped),
+            BatchSummary(format: .csv, files: [timed], elapsedSeconds: nil, skipped: [skipped[0]]),
             BatchSummary(format: .md, files: [failed, timed], elapsedSeconds: nil),
             BatchSummary(format: .html, files: [], elapsedSeconds: 100.5),
         ] {

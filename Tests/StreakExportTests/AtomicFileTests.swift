@@ -1,0 +1,69 @@
+import Foundation
+import StreakExport
+import Testing
+
+/// A fresh folder under the temporary directory, removed after `body`.
+private func inTemporaryFolder<T>(_ body: (String) throws -> T) throws -> T {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    return try body(folder)
+}
+
+@Suite("Atomic files: names, folders, links, devices")
+struct AtomicFileTargetTests {
+    @Test("Empty text makes an empty file")
+    func empty() throws {
+        try inTemporaryFolder { (folder: String) throws(any Error) in
+            try AtomicFile.write("", to: folder + "/empty.txt")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/empty.txt")) == Data())
+        }
+    }
+
+    @Test("A 255-byte name still gets a temporary file beside it (its name is cut to fit)")
+    func longName() throws {
+        try inTemporaryFolder { (folder: String) throws(any Error) in
+            let name = String(repeating: "ä", count: 125) + "x.txt"  // 250 + 5 bytes
+            #expect(name.utf8.count == 255)
+            try AtomicFile.write("long\n", to: folder + "/" + name)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [name])
+        }
+    }
+
+    @Test("A folder that does not exist: the system's reason, and nothing is made")
+    func missingFolder() throws {
+        try inTemporaryFolder { (folder: String) throws(any Error) in
+            #expect(throws: AtomicFile.WriteError(path: folder + "/gone/report.txt", reason: "No such file or directory")) {
+                try AtomicFile.write("x", to: folder + "/gone/report.txt")
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == [])
+        }
+    }
+
+    @Test("A dangling link into a missing folder says where the link leads")
+    func danglingIntoNowhere() throws {
+        try inTemporaryFolder { (folder: String) throws(any Error) in
+            try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: "gone/target")
+            #expect(throws: AtomicFile.WriteError(
+                path: folder + "/link", reason: "No such file or directory (writing \(folder)/gone/target, where the link leads)")) {
+                try AtomicFile.write("x", to: folder + "/link")
+            }
+        }
+    }
+
+    @Test("The error reads as one line: cannot write PATH: REASON")
+    func description() {
+        #expect(AtomicFile.WriteError(path: "/dev/null", reason: "a character device, not a regular file").description
+            == "cannot write /dev/null: a character device, not a regular file")
+    }
+
+    @Test("/dev/null itself is refused, and stays a device")
+    func deviceNull() throws {
+        #expect(throws: AtomicFile.WriteError(path: "/dev/null", reason: "a character device, not a regular file")) {
+            try AtomicFile.write("x", to: "/dev/null")
+        }
+        var status = stat()
+        #expect(stat("/dev/null", &status) == 0)
+        #expect(status.st_mode & S_IFMT == S_IFCHR)
+    }
+}
