@@ -110,6 +110,8 @@ extension Diagnostic {
         public static let missingUID = Code("missing-uid")
         /// The input could not be read to its end (a read error part-way).
         public static let input = Code("input")
+        /// Sessions lie before the first day of a report whose window was not given.
+        public static let reportWindow = Code("report-window")
     }
 }
 

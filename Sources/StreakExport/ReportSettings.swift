@@ -93,11 +93,24 @@ public struct ReportSettings: Sendable {
     /// - Parameter now: The instant "today" is taken from, in seconds since 1970 (default: now).
     public func scored(_ imported: CalendarImport, now: Int64? = nil) -> ScoredCalendar {
         let now = now ?? Self.now()
-        let (result, zone) = imported.inReportZone(requested: timeZone)
+        let (zoned, zone) = imported.inReportZone(requested: timeZone)
+        var result = zoned
         let goal = StreakGoal(requiredPoints: requiredPoints, timeZone: zone, dayStart: dayStart)
-        let window = StreakReport.window(
-            for: result.sessions, goal: goal, from: from, to: to ?? goal.day(containing: now))
+        let last = to ?? goal.day(containing: now)
+        let window = StreakReport.window(for: result.sessions, goal: goal, from: from, to: last)
+        result.diagnostics += Self.windowNote(
+            from: from, earliest: StreakReport.earliestDay(of: result.sessions, goal: goal), to: last,
+            at: result.sessions.first?.source)
         return ScoredCalendar(imported: result, report: StreakReport(sessions: result.sessions, goal: goal, window: window))
+    }
+
+    /// The warning for a report whose default window cuts off its earliest sessions, if it does.
+    public static func windowNote(from: Day?, earliest: Day?, to: Day, at location: SourceLocation?) -> [Diagnostic] {
+        guard from == nil, let cutOff = StreakReport.defaultWindow(earliestSessionDay: earliest, to: to).cutOff else { return [] }
+        let start = StreakReport.defaultWindow(earliestSessionDay: earliest, to: to).window.lowerBound
+        return [Diagnostic(
+            .warning, .reportWindow, at: SourceLocation(file: location?.file ?? "-", line: location?.line ?? 1),
+            "sessions go back to \(cutOff), but without a first day a report covers at most \(StreakReport.maximumDefaultDays) days: it starts on \(start); give --from to include the earlier days")]
     }
 
     /// Reads and scores files as a stream, exactly as `scored(_:now:)` scores their import, without
@@ -158,7 +171,9 @@ public struct ReportSettings: Sendable {
             requiredPoints: requiredPoints, timeZone: CalendarImport.reportZone(
                 requested: timeZone, declared: imported.declaredTimeZone, firstSession: nil).zone,
             dayStart: dayStart)
-        let report = (totals ?? DayTotals(goal: goal)).report(from: from, to: to ?? goal.day(containing: now))
+        let last = to ?? goal.day(containing: now)
+        let report = (totals ?? DayTotals(goal: goal)).report(from: from, to: last)
+        imported.diagnostics += Self.windowNote(from: from, earliest: totals?.earliestDay, to: last, at: firstSession)
         return ScoredCalendar(imported: imported, report: report)
     }
 

@@ -207,8 +207,29 @@ public struct StreakReport: Hashable, Sendable {
 }
 
 extension StreakReport {
-    /// The window a report covers when the user names no bounds: from the day of the earliest
-    /// session (or `to`, if there is none, or it is later) to `to`.
+    /// The most days a report covers when the user names no first day: ten years up to its last
+    /// day. A calendar with an event in year 1 would otherwise make a report of 2,000 years (a
+    /// gigabyte of SVG); say so when it cuts (`defaultWindow(earliestSessionDay:to:)`).
+    public static let maximumDefaultDays = 3_653
+
+    /// The window a report covers when the user names no first day: from the day of the earliest
+    /// session (or `to`, if there is none, or it is later) to `to`, at most `maximumDefaultDays`
+    /// long; `cutOff` is the earliest session's day when the window starts after it.
+    ///
+    /// ```swift
+    /// let (window, cutOff) = StreakReport.defaultWindow(
+    ///     earliestSessionDay: Day(year: 1, month: 1, day: 1), to: Day(year: 2024, month: 12, day: 31))
+    /// print(window.lowerBound, cutOff!)
+    /// // Prints "2015-01-01 0001-01-01"
+    /// ```
+    public static func defaultWindow(earliestSessionDay: Day?, to: Day) -> (window: ClosedRange<Day>, cutOff: Day?) {
+        let earliest = min(earliestSessionDay ?? to, to)
+        let limit = to.advanced(by: -(maximumDefaultDays - 1))
+        return earliest < limit ? (limit...to, earliest) : (earliest...to, nil)
+    }
+
+    /// The window a report covers: `from...to` when the user names a first day, else
+    /// `defaultWindow(earliestSessionDay:to:)`'s.
     ///
     /// - Parameters:
     ///   - sessions: The sessions to be totalled.
@@ -219,12 +240,17 @@ extension StreakReport {
         for sessions: S, goal: StreakGoal, from: Day?, to: Day
     ) -> ClosedRange<Day> where S.Element == Session {
         if let from { return from...max(from, to) }
+        return defaultWindow(earliestSessionDay: earliestDay(of: sessions, goal: goal), to: to).window
+    }
+
+    /// The day of the earliest session, in the goal's zone and day start.
+    public static func earliestDay<S: Sequence>(of sessions: S, goal: StreakGoal) -> Day? where S.Element == Session {
         var earliest: Day?
         for session in sessions {
             let day = session.day(in: goal.timeZone, dayStart: goal.dayStart)
             if earliest.map({ day < $0 }) ?? true { earliest = day }
         }
-        return min(earliest ?? to, to)...to
+        return earliest
     }
 }
 
@@ -265,12 +291,7 @@ public struct DayTotals: Sendable {
 
     /// The report from `from` (default: the earliest session's day, or `to`) through `to`.
     public func report(from: Day?, to: Day) -> StreakReport {
-        let window: ClosedRange<Day>
-        if let from {
-            window = from...max(from, to)
-        } else {
-            window = min(earliestDay ?? to, to)...to
-        }
+        let window = from.map { $0...max($0, to) } ?? StreakReport.defaultWindow(earliestSessionDay: earliestDay, to: to).window
         let first = window.lowerBound.daysSince1970
         let days = first...window.upperBound.daysSince1970
         return StreakReport(

@@ -44,12 +44,15 @@ extension StreakCalCommand {
                 let last = try parseDay(to, option: "--to")
                 let (imported, goal, sources) = try calendar.loadSources(from: first, through: last)
                 let now = Int64(Date().timeIntervalSince1970)
-                let window = StreakReport.window(
-                    for: imported.sessions, goal: goal, from: first, to: last ?? goal.day(containing: now))
+                let lastDay = last ?? goal.day(containing: now)
+                let window = StreakReport.window(for: imported.sessions, goal: goal, from: first, to: lastDay)
                 let report = StreakReport(sessions: imported.sessions, goal: goal, window: window)
                 let annotation = CalendarAnnotation(report: report, includesEmptyDays: allDays)
                 let written = annotation.write(sources, markingSessions: markSessions ? imported.sessions : nil, timestamp: now)
-                let failed = calendar.printDiagnostics(imported.diagnostics + written.diagnostics)
+                let windowNote = ReportSettings.windowNote(
+                    from: first, earliest: StreakReport.earliestDay(of: imported.sessions, goal: goal), to: lastDay,
+                    at: imported.sessions.first?.source)
+                let failed = calendar.printDiagnostics(imported.diagnostics + windowNote + written.diagnostics)
                 try emit(written.text, to: output)
                 if failed { throw ExitCode(1) }
             }

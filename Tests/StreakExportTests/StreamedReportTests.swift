@@ -49,6 +49,26 @@ struct StreamedReportTests {
         #expect(counted.report.longestStreak.length == 2)
     }
 
+    @Test("Output amplification: an event in year 1 makes a ten-year report by default, with a warning, streamed or not")
+    func yearOne() throws {
+        let text = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:00010101T090000Z\r\nX-POINTS:1\r\nEND:VEVENT\r\n"
+            + "BEGIN:VEVENT\r\nUID:b\r\nDTSTART:20241230T090000Z\r\nX-POINTS:100\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("year-one.ics").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 12, day: 31))
+        let streamed = try settings.scored(paths: [path])
+        let whole = settings.scored(try settings.importer().importCalendar(path: path))
+        for scored in [streamed, whole] {
+            #expect(scored.report.days.count == StreakReport.maximumDefaultDays)
+            #expect(scored.report.days.first?.date == Day(year: 2015, month: 1, day: 1))
+            #expect(scored.imported.diagnostics.map(\.message) == [
+                "sessions go back to 0001-01-01, but without a first day a report covers at most 3653 days: it starts on 2015-01-01; give --from to include the earlier days",
+            ])
+        }
+        #expect(try settings.render(streamed, as: .svg).utf8.count < 2_000_000)
+    }
+
     @Test("A file that cannot be opened throws CalendarReadError")
     func missingFile() {
         #expect(throws: CalendarReadError.self) { try ReportSettings().scored(paths: ["/nonexistent.ics"]) }

@@ -336,3 +336,22 @@ struct StreakReportTests {
         #expect(Streak(from: ymd(2024, 2, 28), through: ymd(2024, 3, 1)).length == 3)
     }
 }
+
+@Suite("The default window")
+struct DefaultWindowTests {
+    @Test("Without a first day a report covers the sessions' days, at most ten years; the cut is said", arguments: [
+        (nil as Int?, 0, nil as Int?),          // no sessions: the last day alone
+        (-10, -10, nil),                         // the earliest session's day
+        (-3_652, -3_652, nil),                   // exactly 3,653 days: nothing cut
+        (-3_653, -3_652, -3_653),                // one day more: cut, and the cut said
+        (-739_000, -3_652, -739_000),            // year 1 (output-amplification reproducer)
+        (5, 0, nil),                             // a session after the last day: the last day alone
+    ])
+    func bounded(earliestOffset: Int?, startOffset: Int, cutOffset: Int?) {
+        let last = Day(year: 2024, month: 12, day: 31)
+        let (window, cutOff) = StreakReport.defaultWindow(earliestSessionDay: earliestOffset.map { last.advanced(by: $0) }, to: last)
+        #expect(window == last.advanced(by: startOffset)...last)
+        #expect(cutOff == cutOffset.map { last.advanced(by: $0) })
+        #expect(window.count <= StreakReport.maximumDefaultDays)
+    }
+}
