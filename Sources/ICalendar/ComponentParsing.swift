@@ -35,6 +35,9 @@ enum ComponentParsing {
     /// The VEVENT properties whose lists of dates StreakCal reads itself (`DateListValue`).
     static let dateListProperties: Set<String> = ["RDATE", "EXDATE"]
 
+    /// The VEVENT properties that tell copies of an event apart (`Revision`), read by StreakCal.
+    static let revisionProperties: Set<String> = ["SEQUENCE", "DTSTAMP", "LAST-MODIFIED"]
+
     /// The VEVENT properties a session uses that are plain text.
     static func textProperties(pointsProperty: String) -> Set<String> {
         ["UID", "SUMMARY", "CATEGORIES", pointsProperty.uppercased(), SessionImporter.annotationMarker]
@@ -43,6 +46,7 @@ enum ComponentParsing {
     /// Every VEVENT property a session uses: what the cutter keeps with `.sessionProperties`.
     static func sessionProperties(pointsProperty: String) -> Set<String> {
         libicalProperties.union(textProperties(pointsProperty: pointsProperty)).union(dateListProperties)
+            .union(revisionProperties)
     }
 
     /// Parses one component, reads it into Swift values and frees the tree.
@@ -74,7 +78,7 @@ enum ComponentParsing {
         switch reading {
         case .everyProperty:
             needed.properties.removeAll { line in
-                if dateListProperties.contains(line.name), line.valueColumn != nil {
+                if dateListProperties.contains(line.name) || revisionProperties.contains(line.name), line.valueColumn != nil {
                     text.append(line)
                     return true
                 }

@@ -110,6 +110,9 @@ extension Diagnostic {
         public static let missingUID = Code("missing-uid")
         /// The input could not be read to its end (a read error part-way).
         public static let input = Code("input")
+        /// Copies of one event (the same UID and RECURRENCE-ID) merged into one, or an event cancelled
+        /// by an iTIP CANCEL.
+        public static let duplicate = Code("duplicate")
         /// Sessions lie before the first day of a report whose window was not given.
         public static let reportWindow = Code("report-window")
     }

@@ -39,6 +39,10 @@ struct EventRecord: Sendable {
     var endLine: ContentLine?
     var durationLine: ContentLine?
 
+    /// Which copy of an event is the latest (RFC 5545 3.8.7.4, RFC 5546 2.1.5): the highest
+    /// SEQUENCE, then the latest DTSTAMP, then the latest LAST-MODIFIED.
+    var revision = Revision()
+
     /// The event has an RDATE line (its values may all lie outside the window, or be unreadable).
     var hasRecurrenceDates = false
 
@@ -55,6 +59,39 @@ struct EventRecord: Sendable {
         if roles.contains(.categories) { categories += TextValue.decodeList(bytes: value).filter { !$0.isEmpty } }
         if roles.contains(.annotation) { isAnnotation = true }
         if roles.contains(.points), points == nil { points = (TextValue.decode(bytes: value), line()) }
+    }
+}
+
+/// What orders the copies of one event: SEQUENCE, then DTSTAMP, then LAST-MODIFIED (seconds since
+/// 1970, as written); a missing value counts as the lowest.
+struct Revision: Comparable, Sendable {
+    var sequence = 0
+    var stamp: Int64 = .min
+    var lastModified: Int64 = .min
+
+    static func < (lhs: Revision, rhs: Revision) -> Bool {
+        (lhs.sequence, lhs.stamp, lhs.lastModified) < (rhs.sequence, rhs.stamp, rhs.lastModified)
+    }
+
+    /// Reads a SEQUENCE, DTSTAMP or LAST-MODIFIED value (`name` uppercased) into the revision;
+    /// a value that cannot be read leaves it as it is.
+    mutating func read(_ name: String, value: UnsafeBufferPointer<UInt8>) {
+        var start = 0
+        var end = value.count
+        while start < end, value[start] == 0x20 || value[start] == 0x09 { start += 1 }
+        while end > start, value[end - 1] == 0x20 || value[end - 1] == 0x09 { end -= 1 }
+        let trimmed = UnsafeBufferPointer(rebasing: value[start..<end])
+        if name == "SEQUENCE" {
+            var number = 0
+            for byte in trimmed {
+                guard byte >= 0x30, byte <= 0x39, number < Int.max / 10 - 9 else { return }
+                number = number * 10 + Int(byte - 0x30)
+            }
+            if !trimmed.isEmpty { sequence = number }
+            return
+        }
+        guard let time = ICalTime(iCalendarBytes: trimmed) else { return }
+        if name == "DTSTAMP" { stamp = time.local.secondsSince1970 } else { lastModified = time.local.secondsSince1970 }
     }
 }
 
@@ -225,6 +262,9 @@ struct ComponentReader {
                 value.withUTF8 { record.readText($0, roles: roles, line: line) }
             case .dateList?:
                 readDateList(line, into: &record)
+            case .revision?:
+                var value = line.value
+                value.withUTF8 { record.revision.read(line.name, value: $0) }
             default:
                 break
             }

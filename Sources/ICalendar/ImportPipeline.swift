@@ -91,7 +91,7 @@ final class ImportPipeline {
         fill()
         var batch: ImportBatch
         if inFlight.isEmpty {
-            if heldUnits == nil { heldUnits = SessionResolver.units(of: held)[...] }
+            if heldUnits == nil { heldUnits = resolver.units(of: &held)[...] }
             if let units = heldUnits, !units.isEmpty {
                 batch = resolveHeld(units.prefix(Self.heldUnitsPerBatch))
                 heldUnits = units.dropFirst(Self.heldUnitsPerBatch)
@@ -261,7 +261,8 @@ final class ImportPipeline {
     /// once-per-input note (an iTIP cancellation, a TZID that is not an IANA name). Workers resolve
     /// these; the consuming thread resolves the rest in input order.
     static func resolvesOnWorker(_ record: EventRecord, method: String?, outline: InputOutline) -> Bool {
-        if record.isRecurring || record.recurrenceID != nil || outline.mayHaveOverrides(record.uid) || method == "CANCEL" {
+        if record.isRecurring || record.recurrenceID != nil || outline.mayHaveOverrides(record.uid) || outline.mayRepeat(record.uid)
+            || method.map(SessionResolver.messageMethods.contains) == true {
             return false
         }
         for time in [record.start, record.end] {
@@ -325,7 +326,11 @@ final class ImportPipeline {
     /// Whether an event must wait for the end of the input: it is part of a recurring series (or may
     /// be), or its zone is defined by a VTIMEZONE not read yet.
     private func mustWait(_ record: EventRecord, calendar: Int) -> Bool {
-        if record.isRecurring || record.recurrenceID != nil || outline.mayHaveOverrides(record.uid) { return true }
+        if record.isRecurring || record.recurrenceID != nil || outline.mayHaveOverrides(record.uid) || outline.mayRepeat(record.uid) {
+            return true
+        }
+        // A cancellation waits for the event it may cancel.
+        if resolver.methods[calendar] == "CANCEL" { return true }
         for time in [record.start, record.end] {
             guard let time, !time.isDate, !time.isUTC, let tzid = time.timeZoneID else { continue }
             if outline.mustWait(for: tzid, definedInCalendar: resolver.zones.defines(tzid, calendar: calendar)) {

@@ -73,6 +73,15 @@ final class InputBytes {
         if let descriptor, ownsDescriptor { close(descriptor) }
     }
 
+    /// How many bytes the whole input holds, as far as can be told before reading it: the file's
+    /// size (or its part's), else what is in memory.
+    var expectedSize: Int {
+        guard let descriptor else { return count }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return count }
+        return max(count, end ?? Int(status.st_size))
+    }
+
     /// The bytes read and not dropped; valid until the next `refill`, `buffer(atLeast:)` or `readToEnd`.
     var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage, count: count) }
 

@@ -26,9 +26,16 @@ struct InputOutline: Sendable {
     /// Some TZID parameter could not be read for certain (quotes, non-ASCII, parameters folded):
     /// every VTIMEZONE is read.
     var hasUncertainReferences = false
+    /// The VEVENT UIDs of each stretch scanned (`UIDFilter`), and the hashes of those a stretch
+    /// had before: a UID in two stretches, or repeated in one, may be a copy of another event.
+    var uidFilters: [UIDFilter] = []
+    var repeatedUIDs: Set<UInt64> = []
+    /// The UIDs could not be told for certain (UTF-16 or NUL bytes): every event with a UID waits.
+    var hasUncertainUIDs = false
 
     /// An outline that knows nothing, so everything that might depend on later content waits.
-    static let unknown = InputOutline(hasUncertainTimeZoneIDs: true, hasOverrideWithoutUID: true, hasUncertainReferences: true)
+    static let unknown = InputOutline(
+        hasUncertainTimeZoneIDs: true, hasOverrideWithoutUID: true, hasUncertainReferences: true, hasUncertainUIDs: true)
 
     /// Scans an input for its outline.
     static func scan(_ input: InputBytes, file: String) -> InputOutline {
@@ -37,7 +44,7 @@ struct InputOutline: Sendable {
         if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
             return scanLines(input, file: file)
         }
-        var raw = RawOutlineScan(input: input)
+        var raw = RawOutlineScan(input: input, size: input.isExhausted ? input.bytes.count : input.expectedSize)
         // NUL bytes: the scanner removes them from lines, which may join a name together; with
         // such an input (fuzzed or damaged) everything that might depend on later content waits.
         return raw.scan() ?? .unknown
@@ -73,8 +80,9 @@ struct InputOutline: Sendable {
         let lock = NSLock()
         nonisolated(unsafe) var results = [InputOutline??](repeating: nil, count: stretches.count)
         DispatchQueue.concurrentPerform(iterations: stretches.count) { index in
-            var raw = RawOutlineScan(input: InputBytes(
-                reading: descriptor, from: stretches[index].0, to: stretches[index].1, chunkSize: chunkSize))
+            var raw = RawOutlineScan(
+                input: InputBytes(reading: descriptor, from: stretches[index].0, to: stretches[index].1, chunkSize: chunkSize),
+                size: (stretches[index].1 ?? size) - stretches[index].0)
             let part = raw.scan()
             lock.withLock { results[index] = .some(part) }
         }
@@ -88,6 +96,8 @@ struct InputOutline: Sendable {
             outline.hasOverrideWithoutUID = outline.hasOverrideWithoutUID || part.hasOverrideWithoutUID
             outline.referencedTimeZoneIDs.formUnion(part.referencedTimeZoneIDs)
             outline.hasUncertainReferences = outline.hasUncertainReferences || part.hasUncertainReferences
+            outline.uidFilters += part.uidFilters
+            outline.repeatedUIDs.formUnion(part.repeatedUIDs)
         }
         return outline
     }
@@ -117,8 +127,8 @@ struct InputOutline: Sendable {
         var scanner = ContentLineScanner(input: input, file: file)
         scanner.keptNames = ["BEGIN", "END", "UID", "TZID", "RECURRENCE-ID"]
         scanner.unreadLinesSkipped = true
-        // This path does not look at TZID parameters: every VTIMEZONE is read.
-        var outline = InputOutline(hasUncertainReferences: true)
+        // This path does not look at TZID parameters or UIDs: every VTIMEZONE is read, every event with a UID waits.
+        var outline = InputOutline(hasUncertainReferences: true, hasUncertainUIDs: true)
         var inEvent = false
         var uid: String?
         var hasRecurrenceID = false
@@ -177,6 +187,16 @@ struct InputOutline: Sendable {
         return referencedTimeZoneIDs.contains(value.trimmingSpaces)
     }
 
+    /// Whether another VEVENT of the input may have the same UID (a copy, an iTIP message about it),
+    /// so that the event must wait for the end of the input.
+    func mayRepeat(_ uid: String?) -> Bool {
+        guard let uid, !uid.isEmpty else { return false }
+        if hasUncertainUIDs { return true }
+        let hash = UIDFilter.hash(uid)
+        if repeatedUIDs.contains(hash) { return true }
+        return uidFilters.count > 1 && uidFilters.lazy.filter { $0.contains(hash) }.count > 1
+    }
+
     /// Whether an event with `uid` may be the master of an override later in the input.
     func mayHaveOverrides(_ uid: String?) -> Bool {
         guard let uid, !uid.isEmpty else { return false }
@@ -199,10 +219,15 @@ private struct RawOutlineScan {
     /// The bytes of the logical line being read (name, parameters, value; folds removed).
     private var logical: [UInt8] = []
 
-    init(input: InputBytes) {
+    /// The UIDs of this stretch's VEVENTs.
+    private var uidFilter: UIDFilter
+
+    /// - Parameter size: The stretch's size in bytes, for the UID filter.
+    init(input: InputBytes, size: Int) {
         self.input = input
         bytes = input.bytes
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+        uidFilter = UIDFilter(inputSize: size)
     }
 
     /// The outline, or `nil` when the input has NUL bytes.
@@ -228,6 +253,7 @@ private struct RawOutlineScan {
         }
         if input.sawNUL { return nil }
         finishEvent()
+        outline.uidFilters = [uidFilter]
         return outline
     }
 
@@ -338,6 +364,19 @@ private struct RawOutlineScan {
         }
     }
 
+    /// The event's UID as the import reads it (`TextValue`): its bytes as they are when they need no
+    /// decoding, which is nearly always.
+    private var uidText: String? {
+        var start = uid.startIndex
+        var end = uid.endIndex
+        while start < end, uid[start] == 0x20 || uid[start] == 0x09 { start += 1 }
+        while end > start, uid[end - 1] == 0x20 || uid[end - 1] == 0x09 { end -= 1 }
+        let trimmed = uid[start..<end]
+        if !trimmed.contains(where: { $0 == 0x5C || $0 >= 0x80 }) { return String(decoding: trimmed, as: UTF8.self) }
+        let text = String(validating: uid, as: UTF8.self) ?? String(uid.lazy.map { Character(Unicode.Scalar($0)) })
+        return TextValue.decode(Substring(text))
+    }
+
     /// Notes the TZID parameter of a line that holds times (`DTSTART;TZID=Europe/Berlin:...`), if any.
     private mutating func noteTimeZoneReference() {
         // The parameters: after the name, up to the first colon outside quotes.
@@ -376,6 +415,10 @@ private struct RawOutlineScan {
     }
 
     private mutating func finishEvent() {
+        if inEvent, hasUID, let uid = uidText, !uid.isEmpty {
+            let hash = UIDFilter.hash(uid)
+            if uidFilter.insert(hash) { outline.repeatedUIDs.insert(hash) }
+        }
         if inEvent, hasRecurrenceID {
             if hasUID {
                 let text = String(validating: uid, as: UTF8.self) ?? String(uid.lazy.map { Character(Unicode.Scalar($0)) })

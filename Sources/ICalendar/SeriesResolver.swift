@@ -15,10 +15,18 @@ extension SessionResolver {
 
     /// The events grouped as they are resolved: each recurring event with the overrides of its UID
     /// (the first event of a UID claims them), in input order.
-    static func units(of events: [(record: EventRecord, calendar: Int)]) -> [Unit] {
+    ///
+    /// Copies of one event (the same UID and RECURRENCE-ID, in several VCALENDARs or iTIP messages)
+    /// count once: the copy with the highest SEQUENCE, then the latest DTSTAMP, then LAST-MODIFIED,
+    /// then the last in the input, is kept, with a note that says how many were merged (RFC 5545
+    /// 3.8.7.4, RFC 5546 2.1.5). A METHOD:CANCEL copy at least as recent removes the event, or with a
+    /// RECURRENCE-ID its instance; other iTIP messages (REPLY, ...) stand for nothing.
+    mutating func units(of events: inout [(record: EventRecord, calendar: Int)]) -> [Unit] {
+        let kept = mergingCopies(&events)
         var overridesByUID: [String: [Int]] = [:]
         var masterUIDs: Set<String> = []
-        for (index, event) in events.enumerated() where !event.record.hasImpossibleTime {
+        for index in kept {
+            let event = events[index]
             guard let uid = event.record.uid, !uid.isEmpty else { continue }
             if event.record.recurrenceID != nil {
                 overridesByUID[uid, default: []].append(index)
@@ -28,8 +36,8 @@ extension SessionResolver {
         }
         var claimed: Set<String> = []
         var units: [Unit] = []
-        // An event with an impossible date was reported where it is and stands for nothing.
-        for (index, event) in events.enumerated() where !event.record.isAnnotation && !event.record.hasImpossibleTime {
+        for index in kept {
+            let event = events[index]
             let uid = event.record.uid ?? ""
             if event.record.recurrenceID != nil {
                 if uid.isEmpty || !masterUIDs.contains(uid) { units.append(.orphan(index)) }  // else: with its series
@@ -44,6 +52,84 @@ extension SessionResolver {
             }
         }
         return units
+    }
+
+    /// The events that stand for something, in input order: one copy of each event (see
+    /// `units(of:)`), cancellations applied, annotations, messages and impossible events left out.
+    private mutating func mergingCopies(_ events: inout [(record: EventRecord, calendar: Int)]) -> [Int] {
+        struct Key: Hashable {
+            var uid: String
+            var recurrenceID: ICalTime?
+        }
+        var copies: [Key: [Int]] = [:]
+        var cancellations: [Key: [Int]] = [:]
+        var candidates: [Int] = []
+        for (index, event) in events.enumerated() where !event.record.isAnnotation && !event.record.hasImpossibleTime {
+            let method = methods[event.calendar]
+            if let method, Self.messageMethods.contains(method) {
+                noteMessage(method, calendar: event.calendar, at: event.record.begin)
+                if method == "CANCEL", let uid = event.record.uid, !uid.isEmpty {
+                    cancellations[Key(uid: uid, recurrenceID: event.record.recurrenceID), default: []].append(index)
+                }
+                continue
+            }
+            candidates.append(index)
+            guard let uid = event.record.uid, !uid.isEmpty else { continue }
+            copies[Key(uid: uid, recurrenceID: event.record.recurrenceID), default: []].append(index)
+        }
+        func latest(_ indices: [Int]) -> Int? {
+            indices.max { (events[$0].record.revision, $0) < (events[$1].record.revision, $1) }
+        }
+        var dropped: Set<Int> = []
+        var cancelledUIDs: Set<String> = []
+        var kept = Set(candidates)
+        // A cancellation of one instance the input has no override for stands for that override.
+        for (key, indices) in cancellations where key.recurrenceID != nil && copies[key] == nil {
+            guard let cancel = latest(indices) else { continue }
+            events[cancel].record.isCancelled = true
+            kept.insert(cancel)
+            copies[key] = [cancel]
+        }
+        for (key, indices) in copies {
+            guard let winner = latest(indices) else { continue }
+            let record = events[winner].record
+            if indices.count > 1 {
+                dropped.formUnion(indices.filter { $0 != winner })
+                let lines = indices.filter { $0 != winner }.map { String(events[$0].record.begin.line) }
+                diagnostics.append(Diagnostic(
+                    .note, .duplicate, at: record.begin.location(file: file),
+                    "\(indices.count) copies of the event \(Self.describe(key.uid, key.recurrenceID)) count once: this one (SEQUENCE \(record.revision.sequence)) is the latest; the others, on line\(lines.count == 1 ? "" : "s") \(lines.joined(separator: ", ")), are left out",
+                    sourceLine: record.begin.text))
+            }
+            guard let cancel = latest(cancellations[key] ?? []) else { continue }
+            let cancelRecord = events[cancel].record
+            guard cancelRecord.revision >= record.revision else {
+                diagnostics.append(Diagnostic(
+                    .note, .duplicate, at: cancelRecord.begin.location(file: file),
+                    "this cancellation of \(Self.describe(key.uid, key.recurrenceID)) is older than the event (SEQUENCE \(cancelRecord.revision.sequence) < \(record.revision.sequence)); the event stays",
+                    sourceLine: cancelRecord.begin.text))
+                continue
+            }
+            if key.recurrenceID == nil {
+                dropped.insert(winner)
+                cancelledUIDs.insert(key.uid)
+            } else {
+                events[winner].record.isCancelled = true  // the instance is cancelled, not put back
+            }
+            diagnostics.append(Diagnostic(
+                .note, .duplicate, at: record.begin.location(file: file),
+                "the event \(Self.describe(key.uid, key.recurrenceID)) is cancelled by the METHOD:CANCEL on line \(cancelRecord.begin.line); it counts no points",
+                sourceLine: record.begin.text))
+        }
+        return kept.sorted().filter { index in
+            !dropped.contains(index) && !(events[index].record.uid.map(cancelledUIDs.contains) ?? false)
+        }
+    }
+
+    /// An event's UID, and its RECURRENCE-ID when it names one instance, for notes.
+    private static func describe(_ uid: String, _ recurrenceID: ICalTime?) -> String {
+        guard let recurrenceID else { return "UID \(uid)" }
+        return "UID \(uid), RECURRENCE-ID \(recurrenceIDText(recurrenceID.local, isDate: recurrenceID.isDate, isUTC: recurrenceID.isUTC))"
     }
 
     /// The sessions of one unit.

@@ -30,6 +30,8 @@ extension ComponentParsing {
         case text(TextRoles, name: String)
         /// An RDATE or EXDATE, read here (`DateListValue`).
         case dateList(name: String)
+        /// A SEQUENCE, DTSTAMP or LAST-MODIFIED, read here (`Revision`).
+        case revision(name: String)
     }
 
     struct TextRoles: OptionSet, Sendable {
@@ -53,6 +55,7 @@ extension ComponentParsing {
         entries += text.filter { !libicalProperties.contains($0.key) && !dateListProperties.contains($0.key) }
             .map { ($0.key, .text($0.value, name: $0.key)) }
         entries += dateListProperties.map { ($0, .dateList(name: $0)) }
+        entries += revisionProperties.map { ($0, .revision(name: $0)) }
         return PropertyNameTable(entries)
     }
 
@@ -85,6 +88,8 @@ extension ComponentParsing {
         var textLines: [TextLine] = []
         /// RDATE and EXDATE lines (their `roles` are empty).
         var dateListLines: [TextLine] = []
+        /// SEQUENCE, DTSTAMP and LAST-MODIFIED lines (their `roles` are empty).
+        var revisionLines: [TextLine] = []
         /// The text of the event handed to libical's parser, NUL-terminated.
         var text: [UInt8] = []
         /// Properties made from plain values, freed after reading.
@@ -104,6 +109,9 @@ extension ComponentParsing {
                 || readThroughParser(scratch: &scratch, reader: &reader, into: &record)
             guard read else { return nil }
             readText(scratch.textLines, into: &record)
+            for line in scratch.revisionLines {
+                record.revision.read(line.name, value: UnsafeBufferPointer(rebasing: line.line.bytes[line.valueStart...]))
+            }
             for dateList in scratch.dateListLines {
                 reader.readDateList(
                     contentLine(dateList.line, name: dateList.name, valueStart: dateList.valueStart), into: &record)
@@ -119,6 +127,7 @@ extension ComponentParsing {
         scratch.libicalLines.removeAll(keepingCapacity: true)
         scratch.textLines.removeAll(keepingCapacity: true)
         scratch.dateListLines.removeAll(keepingCapacity: true)
+        scratch.revisionLines.removeAll(keepingCapacity: true)
         for line in rawLines {
             guard !line.isLatin1, let (nameEnd, valueStart) = Self.valueStart(in: line.bytes) else { return false }
             switch roles.value(of: line.bytes, in: 0..<nameEnd) {
@@ -129,6 +138,8 @@ extension ComponentParsing {
                 scratch.textLines.append(TextLine(line: line, name: name, valueStart: valueStart, roles: roles))
             case .dateList(let name)?:
                 scratch.dateListLines.append(TextLine(line: line, name: name, valueStart: valueStart, roles: []))
+            case .revision(let name)?:
+                scratch.revisionLines.append(TextLine(line: line, name: name, valueStart: valueStart, roles: []))
             case nil:
                 break
             }

@@ -40,8 +40,19 @@ struct SessionResolver {
         }
     }
 
-    /// iTIP methods whose VEVENTs may leave DTSTART out: such events are not sessions, and no error.
-    private static let methodsWithoutStart: Set<String> = ["REPLY", "REFRESH", "CANCEL", "COUNTER", "DECLINECOUNTER"]
+    /// iTIP methods (RFC 5546) whose VEVENTs are messages about an event, not the event: a reply,
+    /// a request for the latest copy, a counter-proposal and its refusal, a cancellation (which
+    /// removes its event or instance, `units(of:)`). They are not sessions.
+    static let messageMethods: Set<String> = ["REPLY", "REFRESH", "CANCEL", "COUNTER", "DECLINECOUNTER"]
+
+    /// Notes once per VCALENDAR that its events are iTIP messages, not sessions.
+    mutating func noteMessage(_ method: String, calendar: Int, at begin: ContentLine) {
+        guard notedCancelMethod.insert(calendar).inserted else { return }
+        let what = method == "CANCEL" ? "an iTIP cancellation (METHOD:CANCEL)" : "an iTIP message (METHOD:\(method))"
+        noteOnce(key: "method:\(calendar)", Diagnostic(
+            .note, .structure, at: begin.location(file: file), "this VCALENDAR is \(what): its events are not sessions",
+            sourceLine: begin.text))
+    }
 
     /// - Parameter zones: The input's VTIMEZONEs; none by default (a worker resolves only events
     ///   whose zones no VTIMEZONE defines).
@@ -60,27 +71,15 @@ struct SessionResolver {
     /// The session an event stands for, or `nil` (cancelled, or no usable start).
     mutating func session(from record: EventRecord, calendar: Int, id explicitID: String? = nil) -> Session? {
         if record.isCancelled || record.hasImpossibleTime { return nil }
-        let method = methods[calendar]
-        if method == "CANCEL" {
-            if notedCancelMethod.insert(calendar).inserted {
-                noteOnce(key: "cancel:\(calendar)", Diagnostic(
-                    .note, .structure, at: record.begin.location(file: file),
-                    "this VCALENDAR is an iTIP cancellation (METHOD:CANCEL): its events are not sessions",
-                    sourceLine: record.begin.text))
-            }
+        if let method = methods[calendar], Self.messageMethods.contains(method) {
+            noteMessage(method, calendar: calendar, at: record.begin)
             return nil
         }
         guard let startValue = record.start else {
             let line = record.startLine ?? record.begin
-            if let method, Self.methodsWithoutStart.contains(method) {
-                diagnostics.append(Diagnostic(
-                    .note, .missingStart, at: line.location(file: file),
-                    "VEVENT of an iTIP \(method) has no DTSTART; it is not a session", sourceLine: line.text))
-            } else {
-                diagnostics.append(Diagnostic(
-                    .error, .missingStart, at: line.location(file: file),
-                    "VEVENT has no readable DTSTART; it is skipped", sourceLine: line.text))
-            }
+            diagnostics.append(Diagnostic(
+                .error, .missingStart, at: line.location(file: file),
+                "VEVENT has no readable DTSTART; it is skipped", sourceLine: line.text))
             return nil
         }
         let startLine = record.startLine ?? record.begin

@@ -185,3 +185,88 @@ struct ReproducerImportTests {
         #expect(result.diagnostics.isEmpty)
     }
 }
+
+/// Copies of one event in several VCALENDARs or iTIP messages count once (RFC 5545 3.8.7.4,
+/// RFC 5546 2.1.5).
+@Suite("Duplicate events")
+struct DuplicateEventTests {
+    private func event(_ uid: String, sequence: Int? = nil, stamp: String = "20240101T000000Z", start: String,
+                       points: Int, extra: [String] = []) -> [String] {
+        ["BEGIN:VEVENT", "UID:\(uid)", "DTSTAMP:\(stamp)"] + (sequence.map { ["SEQUENCE:\($0)"] } ?? [])
+            + ["DTSTART:\(start)", "X-POINTS:\(points)"] + extra + ["END:VEVENT"]
+    }
+
+    private func calendars(_ blocks: [(method: String?, events: [[String]])]) -> String {
+        blocks.flatMap { block in
+            ["BEGIN:VCALENDAR", "VERSION:2.0"] + (block.method.map { ["METHOD:\($0)"] } ?? []) + block.events.flatMap { $0 } + ["END:VCALENDAR"]
+        }.joined(separator: "\r\n") + "\r\n"
+    }
+
+    @Test("The highest SEQUENCE wins, then the latest DTSTAMP, then the last copy; a note says how many merged", arguments: [
+        ([(0, "20240101T000000Z", 10), (2, "20240101T000000Z", 30), (1, "20240105T000000Z", 20)], 30),
+        ([(1, "20240101T000000Z", 10), (1, "20240103T000000Z", 30), (1, "20240102T000000Z", 20)], 30),
+        ([(1, "20240101T000000Z", 10), (1, "20240101T000000Z", 30)], 30),
+    ])
+    func latestCopyWins(copies: [(Int, String, Int)], points: Int) {
+        let text = calendars(copies.map { (nil, [event("e", sequence: $0.0, stamp: $0.1, start: "20240301T090000Z", points: $0.2)]) })
+        let result = importText(text)
+        #expect(result.sessions.map(\.points) == [points])
+        let notes = result.diagnostics.filter { $0.code == .duplicate }
+        #expect(notes.count == 1)
+        #expect(notes.first?.message.hasPrefix("\(copies.count) copies of the event UID e count once") == true)
+    }
+
+    @Test("Copies in one VCALENDAR, of an override, and of a recurring event count once; other events are not touched")
+    func copiesEverywhere() {
+        let text = calendars([
+            (nil, [event("series", sequence: 0, start: "20240301T090000Z", points: 1, extra: ["RRULE:FREQ=DAILY;COUNT=3"]),
+                   event("single", start: "20240310T090000Z", points: 7),
+                   event("series", sequence: 1, start: "20240302T100000Z", points: 50, extra: ["RECURRENCE-ID:20240302T090000Z"])]),
+            (nil, [event("series", sequence: 1, start: "20240301T090000Z", points: 2, extra: ["RRULE:FREQ=DAILY;COUNT=3"]),
+                   event("series", sequence: 1, start: "20240302T110000Z", points: 60, extra: ["RECURRENCE-ID:20240302T090000Z"])]),
+        ])
+        let result = importText(text)
+        #expect(result.sessions.map(\.points).sorted() == [2, 2, 7, 60])
+        #expect(result.diagnostics.filter { $0.code == .duplicate }.count == 2)
+    }
+
+    @Test("A METHOD:CANCEL at least as recent removes the event, or with RECURRENCE-ID its instance; an older one does not")
+    func cancellations() {
+        let cancelled = importText(calendars([
+            ("REQUEST", [event("m", sequence: 1, start: "20240301T090000Z", points: 5)]),
+            ("CANCEL", [event("m", sequence: 1, start: "20240301T090000Z", points: 0)]),
+        ]))
+        #expect(cancelled.sessions.isEmpty)
+        #expect(cancelled.diagnostics.contains { $0.message.hasPrefix("the event UID m is cancelled by the METHOD:CANCEL on line") })
+        let stale = importText(calendars([
+            ("REQUEST", [event("m", sequence: 2, start: "20240301T090000Z", points: 5)]),
+            ("CANCEL", [event("m", sequence: 1, start: "20240301T090000Z", points: 0)]),
+        ]))
+        #expect(stale.sessions.map(\.points) == [5])
+        let instance = importText(calendars([
+            ("REQUEST", [event("s", sequence: 0, start: "20240301T090000Z", points: 5, extra: ["RRULE:FREQ=DAILY;COUNT=3"])]),
+            ("CANCEL", [event("s", sequence: 1, start: "20240302T090000Z", points: 0, extra: ["RECURRENCE-ID:20240302T090000Z"])]),
+        ]))
+        #expect(instance.sessions.map(\.id) == ["s/20240301T090000Z", "s/20240303T090000Z"])
+    }
+
+    @Test("REPLY, COUNTER and other iTIP messages are not sessions, even with a DTSTART")
+    func messages() {
+        let result = importText(calendars([
+            ("REQUEST", [event("m", start: "20240301T090000Z", points: 5)]),
+            ("REPLY", [event("m", start: "20240301T090000Z", points: 5)]),
+            ("COUNTER", [event("m", start: "20240302T090000Z", points: 5)]),
+        ]))
+        #expect(result.sessions.map(\.points) == [5])
+        #expect(result.diagnostics.filter { $0.message.contains("iTIP message") }.count == 2)
+    }
+
+    @Test("The first pass finds every repeated UID, whatever the filter's size, across the stretches of a split file")
+    func filter() {
+        var filter = UIDFilter(inputSize: 1 << 12)
+        let hashes = (0..<500).map { UIDFilter.hash("uid-\($0)") }
+        #expect(hashes.filter { filter.insert($0) }.count < 5)  // few false repeats in a small filter
+        #expect(hashes.allSatisfy { filter.insert($0) })  // every real one
+        #expect(hashes.allSatisfy(filter.contains))
+    }
+}

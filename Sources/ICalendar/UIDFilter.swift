@@ -1,0 +1,65 @@
+/// Which UIDs an input has more than once, found in the first pass without keeping the UIDs: a
+/// Bloom filter of their hashes (about one bit per byte of input, four bits per UID), and the
+/// hashes of the UIDs it had seen before.
+///
+/// A UID that occurs twice is always found; one that occurs once is taken for a repeat only
+/// rarely (its bits were all set by others), which only makes its event wait for the end of the
+/// input, where copies are compared by their UIDs themselves.
+///
+/// ```swift
+/// var filter = UIDFilter(inputSize: 1 << 20)
+/// print(filter.insert(UIDFilter.hash("a")), filter.insert(UIDFilter.hash("a")))
+/// // Prints "false true"
+/// ```
+struct UIDFilter: Sendable {
+    private var words: [UInt64]
+    private let bitMask: UInt64
+
+    /// Bits set per UID.
+    private static let probes = 4
+
+    /// A filter for an input of `inputSize` bytes (an event takes a few hundred).
+    init(inputSize: Int) {
+        var bits = 1 << 12
+        while bits < inputSize, bits < 1 << 34 { bits <<= 1 }
+        words = [UInt64](repeating: 0, count: bits / 64)
+        bitMask = UInt64(bits - 1)
+    }
+
+    /// Adds a UID's hash; `true` if it may have been added before.
+    mutating func insert(_ hash: UInt64) -> Bool {
+        var present = true
+        for bit in Self.bits(of: hash, mask: bitMask) {
+            let word = Int(bit >> 6)
+            let flag = UInt64(1) << (bit & 63)
+            if words[word] & flag == 0 {
+                present = false
+                words[word] |= flag
+            }
+        }
+        return present
+    }
+
+    /// Whether a UID's hash may have been added.
+    func contains(_ hash: UInt64) -> Bool {
+        Self.bits(of: hash, mask: bitMask).allSatisfy { words[Int($0 >> 6)] & (UInt64(1) << ($0 & 63)) != 0 }
+    }
+
+    /// The filter's bits for a hash (double hashing of its two halves).
+    private static func bits(of hash: UInt64, mask: UInt64) -> [UInt64] {
+        let first = hash
+        let step = (hash >> 32) | 1
+        return (0..<UInt64(probes)).map { (first &+ $0 &* step) & mask }
+    }
+
+    /// FNV-1a of a UID as StreakCal reads it (its UTF-8, escapes undone, spaces around trimmed).
+    static func hash(_ uid: String) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in uid.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        // Spread the bits FNV leaves in its low half to the high half the probes step with.
+        hash ^= hash >> 29
+        return hash &* 0xBF58_476D_1CE4_E5B9
+    }
+}
