@@ -25,8 +25,8 @@ public func initialize(
 /// be rendered), this prints what differed and aborts, so that libFuzzer saves the input as a crash.
 ///
 /// ```
-/// $ .build-fuzz/streakcal-fuzz Fuzz/findings/impossible-date-rolls-over.ics
-/// streakcal-fuzz: oracle failed: the annotated calendar's per-day totals differ ...
+/// $ scripts/fuzz --replay Fuzz/findings/impossible-date-rolls-over.ics
+/// streakcal-fuzz: oracle failed: the annotated calendar's per-day totals differ from the input's on 1 day: ...
 /// ==12345== ERROR: libFuzzer: deadly signal
 /// ```
 @_cdecl("LLVMFuzzerTestOneInput")
