@@ -107,18 +107,32 @@ public struct CalendarWriter: Sendable {
     ) -> Output {
         _ = Libical.ready
         var properties = FoldedText()
-        var components = FoldedText()
+        // The components by their calendar's METHOD (RFC 5546), in the order the METHODs come: an
+        // iTIP message (a cancellation, a reply) keeps meaning what it meant.
+        var groups: [(method: String?, components: FoldedText)] = []
+        var methodLines: [String: String] = [:]
+        var firstSource: String?
         var diagnostics: [Diagnostic] = []
         var calendarProperties: Set<String> = []
         var copiedLines: Set<String> = []
         var timeZones: Set<String> = []
         for source in sources {
+            var methods: [Int: String] = [:]
+            firstSource = firstSource ?? source.name
             var limit = DiagnosticLimit(file: source.name)
             var problems: [Diagnostic] = []
             var cutter = ComponentCutter(scanner: ContentLineScanner(bytes: source.bytes, file: source.name), file: source.name)
             while let item = cutter.next() {
                 switch item {
-                case .calendarProperty(let line, _):
+                case .calendarProperty(let line, let calendar):
+                    if line.name == "METHOD" {
+                        let method = String(line.value).trimmingSpaces.uppercased()
+                        if !method.isEmpty, methodLines[method] == nil, let written = LineCheck.check(line).written.first {
+                            methodLines[method] = written
+                        }
+                        if methodLines[method] != nil { methods[calendar] = method }
+                        continue
+                    }
                     guard !line.name.hasPrefix(ownedPropertyPrefix),
                           Self.isSingleValued(line.name) ? !calendarProperties.contains(line.name)
                                                          : !copiedLines.contains(line.text)
@@ -127,13 +141,13 @@ public struct CalendarWriter: Sendable {
                     for problem in found {
                         problems.append(Diagnostic(
                             .warning, .libical, at: line.location(file: source.name),
-                            "calendar property: \(problem); not copied", sourceLine: line.text))
+                            "calendar property: \(problem)", sourceLine: line.text))
                     }
                     guard !written.isEmpty else { continue }
                     calendarProperties.insert(line.name)
                     copiedLines.insert(line.text)
                     for text in written { properties.append(line: text) }
-                case .component(let lines, _):
+                case .component(let lines, let calendar):
                     if lines.properties.contains(where: { $0.name == annotationMarker }) { continue }
                     if lines.name == "VTIMEZONE", let tzid = lines.property(named: "TZID")?.value.trimmingSpaces,
                        !timeZones.insert(tzid).inserted {
@@ -145,23 +159,37 @@ public struct CalendarWriter: Sendable {
                        !lines.properties.contains(where: { ["RRULE", "RDATE", "RECURRENCE-ID"].contains($0.name) }) {
                         extra = marked
                     }
-                    copy(lines, adding: extra, file: source.name, into: &components, problems: &problems)
+                    let method = methods[calendar]
+                    if !groups.contains(where: { $0.method == method }) { groups.append((method, FoldedText())) }
+                    let group = groups.firstIndex { $0.method == method } ?? 0
+                    copy(lines, adding: extra, file: source.name, into: &groups[group].components, problems: &problems)
                 }
             }
             problems += cutter.allDiagnostics.filter { $0.severity > .note }
             diagnostics += limit.admit(SessionImporter.inSourceOrder(problems)) + limit.notes
         }
-        var text = FoldedText()
-        text.append(line: "BEGIN:VCALENDAR")
-        if !calendarProperties.contains("VERSION") { text.append(line: "VERSION:2.0") }
-        if !calendarProperties.contains("PRODID") { text.append(line: "PRODID:" + LineCheck.escapedText(productID)) }
-        text.append(properties)
-        text.append(components)
-        let stamp = SessionResolver.recurrenceIDText(LocalDateTime(secondsSince1970: timestamp), isDate: false, isUTC: true)
-        for event in events {
-            Self.append(event, stamp: stamp, to: &text)
+        if groups.isEmpty { groups.append((nil, FoldedText())) }
+        if groups.count > 1, let file = firstSource {
+            diagnostics.append(Diagnostic(
+                .warning, .structure, at: SourceLocation(file: file, line: 1),
+                "the inputs' VCALENDARs have different METHODs (\(groups.map { $0.method ?? "none" }.joined(separator: ", "))): the annotated calendar has one VCALENDAR for each, so that each keeps its meaning, with the annotations in the first; some calendar apps read only the first"))
         }
-        text.append(line: "END:VCALENDAR")
+        var text = FoldedText()
+        for (index, group) in groups.enumerated() {
+            text.append(line: "BEGIN:VCALENDAR")
+            if index > 0 || !calendarProperties.contains("VERSION") { text.append(line: "VERSION:2.0") }
+            if index > 0 || !calendarProperties.contains("PRODID") { text.append(line: "PRODID:" + LineCheck.escapedText(productID)) }
+            if let method = group.method, let line = methodLines[method] { text.append(line: line) }
+            if index == 0 { text.append(properties) }
+            text.append(group.components)
+            if index == 0 {
+                let stamp = SessionResolver.recurrenceIDText(LocalDateTime(secondsSince1970: timestamp), isDate: false, isUTC: true)
+                for event in events {
+                    Self.append(event, stamp: stamp, to: &text)
+                }
+            }
+            text.append(line: "END:VCALENDAR")
+        }
         return Output(text: text.text, diagnostics: diagnostics)
     }
 
@@ -182,7 +210,7 @@ public struct CalendarWriter: Sendable {
             let (written, found) = LineCheck.check(line)
             for problem in found {
                 problems.append(Diagnostic(
-                    .warning, .libical, at: line.location(file: file), "\(problem); not copied", sourceLine: line.text))
+                    .warning, .libical, at: line.location(file: file), problem, sourceLine: line.text))
             }
             for written in written { text.append(line: written) }
         }
@@ -196,7 +224,7 @@ public struct CalendarWriter: Sendable {
     /// Calendar properties a VCALENDAR has once (RFC 5545 3.7, RFC 7986 5, and Apple's and Google's
     /// `X-WR-` names): merged calendars keep the first; other properties are all kept, once each.
     static func isSingleValued(_ name: String) -> Bool {
-        ["VERSION", "PRODID", "CALSCALE", "METHOD", "UID", "LAST-MODIFIED", "URL", "REFRESH-INTERVAL", "SOURCE", "COLOR"]
+        ["VERSION", "PRODID", "CALSCALE", "UID", "LAST-MODIFIED", "URL", "REFRESH-INTERVAL", "SOURCE", "COLOR"]
             .contains(name) || name.hasPrefix("X-WR-")
     }
 

@@ -92,7 +92,8 @@ struct ComponentLines: Sendable {
     var materialized: ComponentLines {
         var result = self
         if !raw.isEmpty {
-            result.properties += raw.contentLines
+            // Lines kept as bytes come first: the scanner only stops keeping them (NUL bytes) part-way.
+            result.properties = raw.contentLines + properties
             result.raw = RawLines()
         }
         result.children = children.map(\.materialized)

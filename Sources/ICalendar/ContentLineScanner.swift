@@ -163,9 +163,13 @@ struct ContentLineScanner {
         next(sinkingInto: &sink, sinking: true)
     }
 
-    private mutating func next(sinkingInto sink: inout RawLines, sinking: Bool) -> ContentLine? {
+    private mutating func next(sinkingInto sink: inout RawLines, sinking requested: Bool) -> ContentLine? {
         while true {
-            if unreadLinesSkipped, pending == nil, skipUnreadLine() { continue }
+            // Once the input shows NUL bytes, which are removed from lines and can join a name or a
+            // BEGIN together, every line is decoded before anything is decided about it.
+            let careful = input.sawNUL
+            let sinking = requested && !careful
+            if unreadLinesSkipped, !careful, pending == nil, skipUnreadLine() { continue }
             guard let (first, firstLine) = nextPhysicalLine() else { return nil }
             if first.isEmpty { continue }  // blank lines carry nothing
             current = first
@@ -178,12 +182,12 @@ struct ContentLineScanner {
                     "continuation line has no content line to continue; ignored", sourceLine: text))
                 continue
             }
-            if unreadLinesSkipped, !keptFirstBytes[Int(lead)], looksLikeContentLine(first) {
+            if unreadLinesSkipped, !careful, !keptFirstBytes[Int(lead)], looksLikeContentLine(first) {
                 skipContinuations(firstLine: firstLine)
                 continue
             }
             let nameEnd = nameRunEnd(first)
-            if unreadLinesSkipped, !isKept(first.lowerBound..<nameEnd), looksLikeContentLine(first) {
+            if unreadLinesSkipped, !careful, !isKept(first.lowerBound..<nameEnd), looksLikeContentLine(first) {
                 skipContinuations(firstLine: firstLine)
                 continue
             }
@@ -297,7 +301,7 @@ struct ContentLineScanner {
     /// skipped line costs a scan however long it is, never a copy.
     private mutating func skipUnreadLine() -> Bool {
         let start = peekLine()
-        guard let lead = start.first.map({ bytes[$0] }), lead != 0x20, lead != 0x09 else { return false }
+        guard !input.sawNUL, let lead = start.first.map({ bytes[$0] }), lead != 0x20, lead != 0x09 else { return false }
         let nameEnd = Self.nameEnd(of: bytes, in: start)
         // A name followed by its parameters or value within the look-ahead; anything else the usual way.
         guard nameEnd > start.lowerBound, nameEnd < start.upperBound, bytes[nameEnd] == 0x3A || bytes[nameEnd] == 0x3B else {

@@ -60,14 +60,44 @@ enum LineCheck {
     /// Values of a list property given to libical in one line (it keeps at most 500).
     static let valuesPerLine = 400
 
-    /// The lines to write for `line` (none when it is left out) and why anything was left out.
-    static func check(_ line: ContentLine) -> (written: [String], problems: [String]) {
-        let name = line.name
-        guard isName(name) else { return ([], ["property name \"\(name)\" is not an iCalendar name"]) }
-        guard line.valueColumn != nil else { return ([], ["\(name) has no value"]) }
-        if name == "DURATION", ICalDuration.reading(String(line.value).trimmingSpaces) == .tooLong {
-            return ([], ["DURATION \(String(line.value).trimmingSpaces) is too long to count"])
+    /// The lines to write for `line` (none when it is left out), and what was left out or changed,
+    /// said in full (`...; not copied`).
+    static func check(_ original: ContentLine) -> (written: [String], problems: [String]) {
+        let name = original.name
+        guard isName(name) else { return ([], ["property name \"\(name)\" is not an iCalendar name; not copied"]) }
+        guard original.valueColumn != nil else { return ([], ["\(name) has no value; not copied"]) }
+        if name == "DURATION", ICalDuration.reading(String(original.value).trimmingSpaces) == .tooLong {
+            return ([], ["DURATION \(String(original.value).trimmingSpaces) is too long to count; not copied"])
         }
+        let (line, replaced) = forWriting(original)
+        let (written, problems) = checked(line)
+        guard replaced, !written.isEmpty else { return (written, problems) }
+        return (written, ["\(name) has control characters, which iCalendar does not allow; they are written as U+FFFD"] + problems)
+    }
+
+    /// The line with its name uppercased (libical reads no lowercase X- name) and each control
+    /// character but tab made U+FFFD (RFC 5545 3.1 allows none; a space would change a value
+    /// such as `40` followed by a control into a number); whether any was replaced.
+    private static func forWriting(_ line: ContentLine) -> (ContentLine, replacedControls: Bool) {
+        var scalars = String.UnicodeScalarView()
+        var replaced = false
+        var index = 0
+        let nameLength = line.name.unicodeScalars.count
+        for scalar in line.text.unicodeScalars {
+            defer { index += 1 }
+            if scalar.value < 0x20 && scalar != "\t" || scalar.value == 0x7F {
+                scalars.append("\u{FFFD}")
+                replaced = true
+            } else if index < nameLength, scalar.isASCII, scalar.properties.isLowercase {
+                scalars.append(contentsOf: String(scalar).uppercased().unicodeScalars)
+            } else {
+                scalars.append(scalar)
+            }
+        }
+        return (ContentLine(text: String(scalars), line: line.line, name: line.name, valueColumn: line.valueColumn), replaced)
+    }
+
+    private static func checked(_ line: ContentLine) -> (written: [String], problems: [String]) {
         let head = String(decoding: line.text.utf8.prefix(line.text.utf8.count - line.value.utf8.count), as: UTF8.self)
         if line.text.utf8.count > longLine {
             return longTextLine(line, head: head)
@@ -92,7 +122,7 @@ enum LineCheck {
             }
         }
         if written.isEmpty, problems.isEmpty { problems.append("libical cannot read this line") }
-        return (written, problems)
+        return (written, problems.map { $0 + "; not copied" })
     }
 
     /// A line too long for libical (or with an empty value, which libical drops): copied when its
@@ -100,7 +130,7 @@ enum LineCheck {
     /// escaped as RFC 5545 wants).
     private static func longTextLine(_ line: ContentLine, head: String) -> (written: [String], problems: [String]) {
         guard valueIsText(line.name), head.utf8.count < longLine else {
-            return ([], ["the \(line.name) line is \(line.text.utf8.count) octets long"])
+            return ([], ["the \(line.name) line is \(line.text.utf8.count) octets long; not copied"])
         }
         var written: [String] = []
         read(head + "x") { property in
@@ -110,7 +140,7 @@ enum LineCheck {
                     + (isText(line.name) ? escapedText(TextValue.decode(line.value)) : String(line.value)))
             }
         }
-        return written.isEmpty ? ([], ["libical cannot read the parameters of this \(line.name) line"]) : (written, [])
+        return written.isEmpty ? ([], ["libical cannot read the parameters of this \(line.name) line; not copied"]) : (written, [])
     }
 
     /// The line, or for a list property with more than `valuesPerLine` values, the same line with

@@ -333,7 +333,7 @@ final class ImportPipeline {
         if resolver.methods[calendar] == "CANCEL" { return true }
         for time in [record.start, record.end] {
             guard let time, !time.isDate, !time.isUTC, let tzid = time.timeZoneID else { continue }
-            if outline.mustWait(for: tzid, definedInCalendar: resolver.zones.defines(tzid, calendar: calendar)) {
+            if outline.mustWait(for: tzid, definedInCalendar: resolver.zones.definesAnywhere(tzid)) {
                 return true
             }
         }
@@ -352,7 +352,12 @@ final class ImportPipeline {
                 .warning, .badTimeZone, at: lines.begin.location(file: file),
                 "VTIMEZONE \(definition.timeZoneID): \(problem)", sourceLine: lines.begin.text))
         }
-        resolver.zones.define(definition, begin: lines.begin, calendar: calendar)
+        if let earlier = resolver.zones.define(definition, begin: lines.begin, calendar: calendar) {
+            diagnostics.append(Diagnostic(
+                .warning, .badTimeZone, at: lines.begin.location(file: file),
+                "another VTIMEZONE \(definition.timeZoneID), with other rules, comes first (line \(earlier.line)); this one is ignored",
+                sourceLine: lines.begin.text))
+        }
     }
 
     /// The held events, resolved now that every VTIMEZONE and override is known, and the

@@ -9,7 +9,7 @@ import Streaks
 /// does only for the zones its times use (`CalendarZones`).
 struct ZoneDefinition: Sendable {
     /// One STANDARD or DAYLIGHT.
-    struct Observance: Sendable {
+    struct Observance: Sendable, Equatable {
         var name: String
         /// DTSTART: the first onset, a wall-clock time in the offset in force before it.
         var start: LocalDateTime
@@ -166,11 +166,17 @@ final class CalendarZones: @unchecked Sendable {
         self.lastYear = lastYear
     }
 
-    /// Records a calendar's VTIMEZONE (a later one of the same TZID in the same calendar replaces it).
-    func define(_ definition: ZoneDefinition, begin: ContentLine, calendar: Int) {
+    /// Records a calendar's VTIMEZONE. The first VTIMEZONE of a TZID in the input defines it, as
+    /// in the one calendar an annotated copy of the input has; returns the BEGIN line of an
+    /// earlier one with other rules that this one gives way to, if any.
+    func define(_ definition: ZoneDefinition, begin: ContentLine, calendar: Int) -> ContentLine? {
         lock.withLock {
+            for zones in definitions.values {
+                guard let earlier = zones[definition.timeZoneID] else { continue }
+                return earlier.definition.observances == definition.observances ? nil : earlier.begin
+            }
             definitions[calendar, default: [:]][definition.timeZoneID] = (definition, begin)
-            expanded[calendar]?[definition.timeZoneID] = nil
+            return nil
         }
     }
 

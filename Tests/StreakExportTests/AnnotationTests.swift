@@ -124,13 +124,14 @@ struct DamagedAnnotationTests {
         let window = Day(year: 2024, month: 3, day: 1)...Day(year: 2024, month: 3, day: 1)
         let report = StreakReport(sessions: SessionImporter().importCalendars([source]).sessions, goal: StreakGoal(timeZone: .utc), window: window)
         let output = CalendarAnnotation(report: report).write([source], timestamp: 0)
-        #expect(output.text.contains("X-NOTE:bell and tab\there\r\n"))
+        #expect(output.text.contains("X-NOTE:bell\u{FFFD}and\u{FFFD}tab\there\r\n"))
         #expect(!output.text.contains("19900000"))
         #expect(!output.text.contains("X-EX^ECT"))
         #expect(!output.text.contains("DURATION"))
         #expect(output.diagnostics.map(\.message).sorted() == [
             "DTEND 19900000 is not a real date; not copied",
             "DURATION P999999999999999999W is too long to count; not copied",
+            "X-NOTE has control characters, which iCalendar does not allow; they are written as U+FFFD",
             "property name \"X-EX^ECT\" is not an iCalendar name; not copied",
         ])
         #expect(Libical.parseErrors(in: output.text) == [])
