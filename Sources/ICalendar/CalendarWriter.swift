@@ -107,8 +107,8 @@ public struct CalendarWriter: Sendable {
     ) -> Output {
         _ = Libical.ready
         var properties = FoldedText()
-        // The components by their calendar's METHOD (RFC 5546), in the order the METHODs come: an
-        // iTIP message (a cancellation, a reply) keeps meaning what it meant.
+        // The components in runs of one METHOD (RFC 5546), each run a VCALENDAR: an iTIP message
+        // (a cancellation, a reply) keeps meaning what it meant.
         var groups: [(method: String?, components: FoldedText)] = []
         var methodLines: [String: String] = [:]
         var firstSource: String?
@@ -159,10 +159,11 @@ public struct CalendarWriter: Sendable {
                        !lines.properties.contains(where: { ["RRULE", "RDATE", "RECURRENCE-ID"].contains($0.name) }) {
                         extra = marked
                     }
+                    // Consecutive calendars of one METHOD share a VCALENDAR; the order of the components
+                    // stays as it is (the last of equal copies of an event counts).
                     let method = methods[calendar]
-                    if !groups.contains(where: { $0.method == method }) { groups.append((method, FoldedText())) }
-                    let group = groups.firstIndex { $0.method == method } ?? 0
-                    copy(lines, adding: extra, file: source.name, into: &groups[group].components, problems: &problems)
+                    if groups.last.map({ $0.method != method }) ?? true { groups.append((method, FoldedText())) }
+                    copy(lines, adding: extra, file: source.name, into: &groups[groups.count - 1].components, problems: &problems)
                 }
             }
             problems += cutter.allDiagnostics.filter { $0.severity > .note }
@@ -172,7 +173,7 @@ public struct CalendarWriter: Sendable {
         if groups.count > 1, let file = firstSource {
             diagnostics.append(Diagnostic(
                 .warning, .structure, at: SourceLocation(file: file, line: 1),
-                "the inputs' VCALENDARs have different METHODs (\(groups.map { $0.method ?? "none" }.joined(separator: ", "))): the annotated calendar has one VCALENDAR for each, so that each keeps its meaning, with the annotations in the first; some calendar apps read only the first"))
+                "the inputs' VCALENDARs have different METHODs (\(Array(Set(groups.map { $0.method ?? "none" })).sorted().joined(separator: ", "))): the annotated calendar keeps a VCALENDAR for each run of one METHOD, so that each keeps its meaning, with the annotations in the first; some calendar apps read only the first"))
         }
         var text = FoldedText()
         for (index, group) in groups.enumerated() {
@@ -203,6 +204,13 @@ public struct CalendarWriter: Sendable {
             problems.append(Diagnostic(
                 .warning, .structure, at: lines.begin.location(file: file),
                 "component name \"\(lines.name)\" is not an iCalendar name; the component is not copied", sourceLine: lines.begin.text))
+            return
+        }
+        if lines.name == "VEVENT", let line = lines.properties.first(where: LineCheck.namesImpossibleTime) {
+            problems.append(Diagnostic(
+                .warning, .libical, at: line.location(file: file),
+                "\(line.name) names a date or time that does not exist, so the event counts for nothing; it is not copied",
+                sourceLine: line.text))
             return
         }
         text.append(line: "BEGIN:" + lines.name)

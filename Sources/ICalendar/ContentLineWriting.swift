@@ -70,7 +70,15 @@ enum LineCheck {
             return ([], ["DURATION \(String(original.value).trimmingSpaces) is too long to count; not copied"])
         }
         let (line, replaced) = forWriting(original)
-        let (written, problems) = checked(line)
+        if name == "RRULE" || name == "EXRULE" {
+            // A rule the import cannot read adds nothing; written as libical reads it, it might.
+            do {
+                _ = try RecurrenceRule(parsing: String(line.value).trimmingSpaces)
+            } catch {
+                return ([], ["\(name) cannot be read by StreakCal (\(error)); not copied"])
+            }
+        }
+        let (written, problems) = name == "RDATE" || name == "EXDATE" ? dateList(line) : checked(line)
         guard replaced, !written.isEmpty else { return (written, problems) }
         return (written, ["\(name) has control characters, which iCalendar does not allow; they are written as U+FFFD"] + problems)
     }
@@ -97,6 +105,19 @@ enum LineCheck {
         return (ContentLine(text: String(scalars), line: line.line, name: line.name, valueColumn: line.valueColumn), replaced)
     }
 
+    /// An RDATE or EXDATE as the import reads it (`DateListValue`), one line per value: what the
+    /// annotated calendar says is what the input meant to StreakCal, whatever libical makes of the
+    /// line's parameters.
+    private static func dateList(_ line: ContentLine) -> (written: [String], problems: [String]) {
+        let list = DateListValue(line)
+        var problems: [String] = []
+        if let first = list.firstUnreadable {
+            let what = list.unreadableCount == 1 ? "value \(first)" : "values \(first) and \(list.unreadableCount - 1) more"
+            problems.append("\(line.name) \(what) cannot be read; not copied")
+        }
+        return (list.values.map { $0.contentLine(name: line.name) }, problems)
+    }
+
     private static func checked(_ line: ContentLine) -> (written: [String], problems: [String]) {
         let head = String(decoding: line.text.utf8.prefix(line.text.utf8.count - line.value.utf8.count), as: UTF8.self)
         if line.text.utf8.count > longLine {
@@ -108,21 +129,52 @@ enum LineCheck {
         }
         var written: [String] = []
         var problems: [String] = []
-        for part in valueLists(line, head: head) {
-            read(part) { property in
-                if property.isError {
-                    problems.append("libical: \(property.errorMessage)")
-                } else if property.hasDateValue, !property.hasValidTime {
-                    problems.append("\(property.name) \(property.encodedValueText) is not a real date")
-                } else if property.kind == ICAL_RDATE_PROPERTY, property.recurrenceDate == nil, property.hasPeriodValue {
-                    problems.append("RDATE \(property.encodedValueText) is not a real period")
-                } else {
-                    written.append(property.contentLine)
+        for group in valueLists(line, head: head) {
+            var (lines, found) = readBack(group)
+            // libical drops a whole line for one value it cannot read: read the values one by one.
+            if !found.isEmpty, group.count > 1 {
+                let oneByOne = group.enumerated().map { $0.offset == 0 ? $0.element : head + $0.element }
+                (lines, found) = oneByOne.map { readBack([$0]) }.reduce(into: ([String](), [String]())) {
+                    $0.0 += $1.0
+                    $0.1 += $1.1
                 }
             }
+            written += lines
+            problems += found
         }
         if written.isEmpty, problems.isEmpty { problems.append("libical cannot read this line") }
         return (written, problems.map { $0 + "; not copied" })
+    }
+
+    /// The lines libical writes back for a list of values (one value, or the line as it is, in
+    /// `values[0]` with its head), and what it found wrong.
+    private static func readBack(_ values: [String]) -> (written: [String], problems: [String]) {
+        var written: [String] = []
+        var problems: [String] = []
+        read(values.count == 1 ? values[0] : values.joined(separator: ",")) { property in
+            if property.isError {
+                problems.append("libical: \(property.errorMessage)")
+            } else if property.hasDateValue, !property.hasValidTime {
+                problems.append("\(property.name) \(property.encodedValueText) is not a real date")
+            } else if property.kind == ICAL_RDATE_PROPERTY, property.recurrenceDate == nil, property.hasPeriodValue {
+                problems.append("RDATE \(property.encodedValueText) is not a real period")
+            } else {
+                written.append(property.contentLine)
+            }
+        }
+        return (written, problems)
+    }
+
+    /// Whether a DTSTART, DTEND or RECURRENCE-ID line names a date or time that does not exist: the
+    /// import skips the event (`ComponentReader`), so `CalendarWriter` leaves it out whole rather than
+    /// write it without the line, which would make it count.
+    static func namesImpossibleTime(_ line: ContentLine) -> Bool {
+        guard ["DTSTART", "DTEND", "RECURRENCE-ID"].contains(line.name), line.text.utf8.count <= longLine else { return false }
+        var impossible = false
+        read(forWriting(line).0.text) { property in
+            if !property.isError, property.hasDateValue, !property.hasValidTime { impossible = true }
+        }
+        return impossible
     }
 
     /// A line too long for libical (or with an empty value, which libical drops): copied when its
@@ -143,10 +195,12 @@ enum LineCheck {
         return written.isEmpty ? ([], ["libical cannot read the parameters of this \(line.name) line; not copied"]) : (written, [])
     }
 
-    /// The line, or for a list property with more than `valuesPerLine` values, the same line with
-    /// the values in groups (split at commas that separate values).
-    private static func valueLists(_ line: ContentLine, head: String) -> [String] {
-        guard ["RDATE", "EXDATE", "FREEBUSY", "CATEGORIES", "RESOURCES"].contains(line.name) else { return [line.text] }
+    /// The line's values in groups to give libical: the line as it is, or for a list property
+    /// (RDATE, EXDATE, ...) its values in groups of at most `valuesPerLine` (libical keeps 500 of a
+    /// line), each value with the line's head, so that a group can be read as one line (the head
+    /// once) or value by value.
+    private static func valueLists(_ line: ContentLine, head: String) -> [[String]] {
+        guard ["RDATE", "EXDATE", "FREEBUSY", "CATEGORIES", "RESOURCES"].contains(line.name) else { return [[line.text]] }
         var values: [Substring] = []
         var start = line.value.startIndex
         var escaped = false
@@ -162,9 +216,11 @@ enum LineCheck {
             }
         }
         values.append(line.value[start...])
-        guard values.count > valuesPerLine else { return [line.text] }
+        guard values.count > 1 else { return [[line.text]] }
         return stride(from: 0, to: values.count, by: valuesPerLine).map { first in
-            head + values[first..<min(values.count, first + valuesPerLine)].joined(separator: ",")
+            values[first..<min(values.count, first + valuesPerLine)].enumerated().map { offset, value in
+                offset == 0 ? head + value : String(value)
+            }
         }
     }
 
@@ -238,5 +294,44 @@ extension PropertyView {
     var hasPeriodValue: Bool {
         guard let value = icalproperty_get_value(pointer) else { return false }
         return icalvalue_isa(value) == ICAL_PERIOD_VALUE
+    }
+}
+
+extension RecurrenceDate {
+    /// The value as an RDATE or EXDATE line of its own (`name`), with the parameters it needs.
+    func contentLine(name: String) -> String {
+        var head = name
+        if end != nil || duration != nil { head += ";VALUE=PERIOD" } else if start.isDate { head += ";VALUE=DATE" }
+        if let zone = start.timeZoneID { head += ";TZID=" + Self.parameterValue(zone) }
+        var value = start.text
+        if let end { value += "/" + end.text } else if let duration { value += "/" + duration.text }
+        return head + ":" + value
+    }
+
+    /// A parameter value, quoted when it holds a character that would end it (RFC 5545 3.2).
+    private static func parameterValue(_ text: String) -> String {
+        let plain = text.unicodeScalars.allSatisfy { $0 != ":" && $0 != ";" && $0 != "," && $0 != "\"" }
+        return plain ? text : "\"" + text.replacingOccurrences(of: "\"", with: "'") + "\""
+    }
+}
+
+extension ICalTime {
+    /// As iCalendar writes it: `20240605`, `20240605T090000`, `20240605T090000Z`.
+    var text: String {
+        SessionResolver.recurrenceIDText(local, isDate: isDate, isUTC: isUTC)
+    }
+}
+
+extension ICalDuration {
+    /// As iCalendar writes it, exactly: `P3D`, `PT1H30M`, `-P1DT1M`.
+    var text: String {
+        var result = isNegative ? "-P" : "P"
+        if days != 0 || seconds == 0 { result += "\(days)D" }
+        guard seconds != 0 else { return result }
+        result += "T"
+        if seconds >= 3600 { result += "\(seconds / 3600)H" }
+        if seconds % 3600 >= 60 { result += "\(seconds % 3600 / 60)M" }
+        if seconds % 60 != 0 { result += "\(seconds % 60)S" }
+        return result
     }
 }

@@ -283,14 +283,16 @@ private struct RawOutlineScan {
     private static let longestName = 16
 
     /// Whether `line` starts with `name` in any case, then `;` or `:`.
+    /// A name alone on its line counts too: RFC 5545 allows a fold right after the name
+    /// (`UID` then ` :value`), as the scanner reads it.
     private static func matches(_ line: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
         let count = name.utf8CodeUnitCount
-        guard line.count > count else { return false }
+        guard line.count >= count else { return false }
         let upper = name.utf8Start
         for index in 0..<count where line[index] != upper[index] && line[index] != upper[index] | 0x20 {
             return false
         }
-        return line[count] == 0x3A || line[count] == 0x3B
+        return line.count == count || line[count] == 0x3A || line[count] == 0x3B || line[count] == 0x0D || line[count] == 0x0A
     }
 
     /// Whether the value, without surrounding spaces, is `name` in any case.
