@@ -35,6 +35,23 @@ extension SessionImporter {
             declaredTimeZone: pipeline.declaredTimeZone, sessionsWithPointsProperty: pipeline.sessionsWithPointsProperty)
     }
 
+    /// Reads several files as one stream (see `importCalendars(paths:)`): `body` gets the batches
+    /// of all of them, with every location naming its own file and line.
+    @discardableResult
+    public func importCalendars(
+        paths: [String], forEachBatch body: (ImportBatch) throws -> Void
+    ) throws -> StreamedImport {
+        guard paths.count > 1 else {
+            guard let path = paths.first else { return StreamedImport(declaredTimeZone: nil, sessionsWithPointsProperty: 0) }
+            return try importCalendar(path: path, forEachBatch: body)
+        }
+        let (descriptor, combined) = try CombinedInput.files(paths)
+        let pipeline = pipeline(descriptor: descriptor, file: CombinedInput.name)
+        while let batch = pipeline.next() { try body(combined.batch(batch)) }
+        return StreamedImport(
+            declaredTimeZone: pipeline.declaredTimeZone, sessionsWithPointsProperty: pipeline.sessionsWithPointsProperty)
+    }
+
     /// The sessions and diagnostics of a file, as an asynchronous sequence read as it is consumed.
     ///
     /// ```swift

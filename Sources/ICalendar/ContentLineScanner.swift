@@ -134,7 +134,7 @@ struct ContentLineScanner {
     }
 
     /// A whole UTF-16 input (after its byte order mark) as UTF-8.
-    private static func transcodeUTF16(_ input: InputBytes, littleEndian: Bool) -> [UInt8] {
+    static func transcodeUTF16(_ input: InputBytes, littleEndian: Bool) -> [UInt8] {
         input.readToEnd()
         let bytes = input.bytes
         var units: [UInt16] = []

@@ -71,17 +71,17 @@ public struct SessionImporter: Sendable {
     public static let annotationMarker = "X-STREAKCAL-ANNOTATION"
 
     /// Reads several inputs already in memory into one result, in the order given.
+    ///
+    /// The inputs are read as one (`CombinedInput`): copies of an event in several of them count
+    /// once, a cancellation in one removes the event of another, an override in one applies to the
+    /// recurring event of another. Locations name each input and its own lines.
     public func importCalendars(_ sources: [CalendarSource]) -> CalendarImport {
-        var merged = CalendarImport()
-        for source in sources {
-            let one = importInput(source.bytes, file: source.name)
-            merged.sessions += one.sessions
-            merged.diagnostics += one.diagnostics
-            merged.declaredTimeZone = merged.declaredTimeZone ?? one.declaredTimeZone
-            merged.sessionsWithPointsProperty += one.sessionsWithPointsProperty
+        guard sources.count > 1 else {
+            return importInput(sources.first?.bytes ?? [], file: sources.first?.name ?? "-").finished(pointsRule: pointsRule)
         }
-        merged.pointsRule = pointsRule
-        return merged.finished(pointsRule: pointsRule)
+        let combined = CombinedInput(sources: sources)
+        return combined.importResult(collect(pipeline(bytes: combined.bytes, file: CombinedInput.name)))
+            .finished(pointsRule: pointsRule)
     }
 
     static func todayUTC() -> Day {
@@ -112,16 +112,10 @@ public struct SessionImporter: Sendable {
     ///
     /// Throws for the first file that cannot be read; content problems are diagnostics.
     public func importCalendars(paths: [String]) throws(CalendarReadError) -> CalendarImport {
-        var merged = CalendarImport()
-        for path in paths {
-            let one = collect(try pipeline(path: path))
-            merged.sessions += one.sessions
-            merged.diagnostics += one.diagnostics
-            merged.declaredTimeZone = merged.declaredTimeZone ?? one.declaredTimeZone
-            merged.sessionsWithPointsProperty += one.sessionsWithPointsProperty
-        }
-        merged.pointsRule = pointsRule
-        return merged.finished(pointsRule: pointsRule)
+        guard paths.count > 1 else { return try paths.first.map(importCalendar(path:)) ?? CalendarImport().finished(pointsRule: pointsRule) }
+        let (descriptor, combined) = try CombinedInput.files(paths)
+        return combined.importResult(collect(pipeline(descriptor: descriptor, file: CombinedInput.name)))
+            .finished(pointsRule: pointsRule)
     }
 
     static func read(path: String) throws(CalendarReadError) -> [UInt8] {
@@ -186,7 +180,11 @@ public struct SessionImporter: Sendable {
     /// The pipeline for a file: its outline from a first pass (`InputOutline.scan(descriptor:...)`,
     /// on every core when parallel), then the file again from the start.
     func pipeline(path: String) throws(CalendarReadError) -> ImportPipeline {
-        let descriptor = try Self.openInput(path: path)
+        pipeline(descriptor: try Self.openInput(path: path), file: path)
+    }
+
+    /// The pipeline for an open regular file, which it closes at the end.
+    func pipeline(descriptor: Int32, file path: String) -> ImportPipeline {
         let outline = InputOutline.scan(
             descriptor: descriptor, file: path, parts: isParallel ? ProcessInfo.processInfo.activeProcessorCount : 1,
             chunkSize: readChunkSize)

@@ -133,8 +133,9 @@ public struct ReportSettings: Sendable {
         var totals: DayTotals?
         var firstSession: SourceLocation?
         var zoneWarning: Diagnostic?
-        for path in paths {
-            let streamed = try importer.importCalendar(path: path) { batch in
+        // Several files are read as one stream, so that copies of an event in two of them count once.
+        do {
+            let streamed = try importer.importCalendars(paths: paths) { batch in
                 imported.diagnostics += batch.diagnostics
                 imported.declaredTimeZone = imported.declaredTimeZone ?? batch.declaredTimeZone
                 guard let first = batch.sessions.first else { return }

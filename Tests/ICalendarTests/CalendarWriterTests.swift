@@ -129,9 +129,18 @@ struct CalendarWriterTests {
         #expect(output.diagnostics.map(\.message) == ["the RRULE line is \(rule.utf8.count) octets long; not copied"])
     }
 
+    @Test("An event whose DTSTART, DTEND or RECURRENCE-ID names no real date is left out whole: written without the line, it would count")
+    func impossibleEvent() {
+        let output = write(["BEGIN:VEVENT", "UID:a", "DTSTART:20240101T090000Z", "DTEND:20240230T100000Z", "X-POINTS:5", "END:VEVENT",
+                            "BEGIN:VEVENT", "UID:b", "DTSTART:20240102T090000Z", "X-POINTS:7", "END:VEVENT"])
+        #expect(!output.text.contains("UID:a"))
+        #expect(output.text.contains("UID:b"))
+        #expect(output.diagnostics.map(\.message) == ["DTEND names a date or time that does not exist, so the event counts for nothing; it is not copied"])
+    }
+
     @Test("A flood of bad lines is cut to 100 of each kind per input, with a count of the rest")
     func diagnosticFlood() {
-        let lines = ["BEGIN:VEVENT", "UID:a", "DTSTART:20240101T090000Z"] + Array(repeating: "DTEND:20240230T100000Z", count: 500) + ["END:VEVENT"]
+        let lines = ["BEGIN:VEVENT", "UID:a", "DTSTART:20240101T090000Z"] + Array(repeating: "DTSTAMP:20240230T100000Z", count: 500) + ["END:VEVENT"]
         let output = write(lines)
         #expect(output.diagnostics.count == 101)
         #expect(output.diagnostics.last?.message == "400 more libical diagnostics in this file are not shown (500 in all)")

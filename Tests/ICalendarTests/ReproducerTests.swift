@@ -261,6 +261,29 @@ struct DuplicateEventTests {
         #expect(result.diagnostics.filter { $0.message.contains("iTIP message") }.count == 2)
     }
 
+    @Test("Several inputs are read as one: a copy in another input counts once, a cancellation in another removes; every location names its own input and line")
+    func severalInputs() throws {
+        let first = CalendarSource(name: "old.ics", bytes: Array(calendars([(nil, [
+            event("x", sequence: 0, start: "20240301T090000Z", points: 10), event("gone", sequence: 0, start: "20240305T090000Z", points: 4),
+        ])]).utf8))
+        let second = CalendarSource(name: "new.ics", bytes: Array((calendars([(nil, [
+            event("x", sequence: 1, start: "20240302T090000Z", points: 30),
+            ["BEGIN:VEVENT", "DTSTART:20240303T090000Z", "DTEND:20240230T100000Z", "END:VEVENT"],
+            ["BEGIN:VEVENT", "DTSTART:20240304T090000Z", "X-POINTS:5", "END:VEVENT"],
+        ])]) + calendars([("CANCEL", [event("gone", sequence: 0, start: "20240305T090000Z", points: 0)])])).utf8))
+        let result = SessionImporter(expansion: RecurrenceExpansion(from: day("2024-03-01"), through: day("2024-03-31")))
+            .importCalendars([first, second])
+        #expect(result.sessions.map(\.points) == [30, 5])
+        #expect(result.sessions.map(\.id) == ["x", "new.ics:14"])
+        #expect(result.sessions.map(\.source) == [SourceLocation(file: "new.ics", line: 3), SourceLocation(file: "new.ics", line: 14)])
+        let said = result.diagnostics.map { "\($0.location.file):\($0.location.line): \($0.message)" }
+        #expect(said.contains("new.ics:3: 2 copies of the event UID x count once: this one (SEQUENCE 1) is the latest; the others, on line old.ics:3, are left out"))
+        #expect(said.contains("new.ics:12: DTEND 20240230T100000Z is not a real date and time; the event is skipped"))
+        #expect(said.contains("new.ics:14: VEVENT has no UID; its session id is new.ics:14"))
+        #expect(said.contains { $0.hasPrefix("old.ics:10: the event UID gone is cancelled by the METHOD:CANCEL on line new.ics:") })
+        #expect(!said.contains { $0.contains("several VCALENDARs") || $0.contains("\u{1}") })
+    }
+
     @Test("The first pass finds every repeated UID, whatever the filter's size, across the stretches of a split file")
     func filter() {
         var filter = UIDFilter(inputSize: 1 << 12)

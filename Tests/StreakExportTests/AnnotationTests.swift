@@ -117,7 +117,7 @@ struct DamagedAnnotationTests {
     func sanitized() {
         let text = [
             "BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:a", "DTSTART:20240301T090000Z", "X-POINTS:5",
-            "X-NOTE:bell\u{07}and\u{0B}tab\there", "DTEND:19900000", "X-EX^ECT:17", "DURATION:P999999999999999999W",
+            "X-NOTE:bell\u{07}and\u{0B}tab\there", "DTSTAMP:19900000T000000Z", "X-EX^ECT:17", "DURATION:P999999999999999999W",
             "END:VEVENT", "END:VCALENDAR",
         ].joined(separator: "\r\n")
         let source = CalendarSource(name: "damaged.ics", bytes: Array(text.utf8))
@@ -129,7 +129,7 @@ struct DamagedAnnotationTests {
         #expect(!output.text.contains("X-EX^ECT"))
         #expect(!output.text.contains("DURATION"))
         #expect(output.diagnostics.map(\.message).sorted() == [
-            "DTEND 19900000 is not a real date; not copied",
+            "DTSTAMP 19900000T000000Z is not a real date; not copied",
             "DURATION P999999999999999999W is too long to count; not copied",
             "X-NOTE has control characters, which iCalendar does not allow; they are written as U+FFFD",
             "property name \"X-EX^ECT\" is not an iCalendar name; not copied",

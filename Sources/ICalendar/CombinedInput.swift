@@ -1,0 +1,188 @@
+import Foundation
+import Streaks
+
+/// Several inputs read as one (`SessionImporter.importCalendars(paths:)` and the other imports of
+/// several inputs), so that what one says about another's events counts: a later copy of an event,
+/// a cancellation, an override of a recurring event (RFC 5545 3.8.7.4, RFC 5546). Their bytes
+/// follow each other in one stream (as UTF-8, each ending with a line end), and every location in
+/// what the import says is mapped back to its input and line.
+///
+/// ```swift
+/// let combined = CombinedInput(sources: [a, b])
+/// print(combined.location(of: SourceLocation(file: CombinedInput.name, line: 12)))
+/// // Prints "b.ics:3:1" when a.ics has 9 lines
+/// ```
+struct CombinedInput {
+    /// One input's place in the stream.
+    struct Part: Sendable {
+        var name: String
+        /// The stream's line where the input's first line is.
+        var firstLine: Int
+        var lineCount: Int
+    }
+
+    /// The stream's name in what the import says before locations are mapped back.
+    static let name = "\u{1}combined-input"
+
+    private(set) var parts: [Part] = []
+    /// The stream, for inputs in memory.
+    private(set) var bytes: [UInt8] = []
+    private var lines = 0
+
+    /// Sources in memory.
+    init(sources: [CalendarSource]) {
+        for source in sources { append(source.bytes, name: source.name) }
+    }
+
+    /// Files (`-` for standard input), into an unlinked temporary file; `descriptor` is at its start.
+    static func files(_ paths: [String]) throws(CalendarReadError) -> (descriptor: Int32, combined: CombinedInput) {
+        guard let file = tmpfile() else { throw CalendarReadError(path: paths.first ?? "-", reason: String(cString: strerror(errno))) }
+        let descriptor = dup(fileno(file))
+        fclose(file)
+        guard descriptor >= 0 else { throw CalendarReadError(path: paths.first ?? "-", reason: String(cString: strerror(errno))) }
+        var combined = CombinedInput()
+        for path in paths {
+            // One input at a time in memory (UTF-16 is transcoded whole; other input could be streamed,
+            // but a calendar that several inputs are given for is read whole by `importCalendars` anyway).
+            let bytes: [UInt8]
+            do {
+                bytes = try SessionImporter.read(path: path)
+            } catch {
+                close(descriptor)
+                throw error
+            }
+            combined.bytes.removeAll(keepingCapacity: true)
+            combined.append(bytes, name: path)
+            let written = combined.bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            guard written == combined.bytes.count else {
+                close(descriptor)
+                throw CalendarReadError(path: path, reason: "cannot keep the inputs in a temporary file: \(String(cString: strerror(errno)))")
+            }
+        }
+        combined.bytes = []
+        lseek(descriptor, 0, SEEK_SET)
+        return (descriptor, combined)
+    }
+
+    private init() {}
+
+    /// Appends one input: as UTF-8 (UTF-16 with a byte order mark transcoded, a UTF-8 one dropped),
+    /// ending with CRLF.
+    private mutating func append(_ input: [UInt8], name: String) {
+        var content = input[...]
+        if content.starts(with: [0xFF, 0xFE]) || content.starts(with: [0xFE, 0xFF]) {
+            content = ContentLineScanner.transcodeUTF16(InputBytes(bytes: input), littleEndian: input.first == 0xFF)[...]
+        } else if content.starts(with: [0xEF, 0xBB, 0xBF]) {
+            content = content.dropFirst(3)
+        }
+        // Physical lines as the scanner counts them: ended by LF, CR LF or a lone CR.
+        var count = 0
+        var previous: UInt8 = 0
+        for byte in content {
+            if byte == 0x0A, previous != 0x0D { count += 1 }
+            if byte == 0x0D { count += 1 }
+            previous = byte
+        }
+        let endsWithLine = previous == 0x0A || previous == 0x0D
+        if !content.isEmpty, !endsWithLine { count += 1 }
+        parts.append(Part(name: name, firstLine: lines + 1, lineCount: max(count, 1)))
+        lines += max(count, 1)
+        bytes.append(contentsOf: content)
+        if content.isEmpty {
+            bytes.append(contentsOf: [0x0D, 0x0A])
+        } else if !endsWithLine {
+            bytes.append(contentsOf: [0x0D, 0x0A])
+        }
+    }
+
+    /// The input and line a location in the stream stands for.
+    func location(of location: SourceLocation) -> SourceLocation {
+        guard location.file == Self.name else { return location }
+        let part = parts.last { $0.firstLine <= location.line } ?? parts.first
+        guard let part else { return location }
+        return SourceLocation(file: part.name, line: max(1, location.line - part.firstLine + 1), column: location.column)
+    }
+
+    /// A diagnostic with its location mapped back; `nil` for the note that the stream has several
+    /// VCALENDARs when it is only that a second input begins.
+    func diagnostic(_ diagnostic: Diagnostic) -> Diagnostic? {
+        var mapped = diagnostic
+        mapped.location = location(of: diagnostic.location)
+        mapped.message = message(diagnostic.message, in: mapped.location.file)
+        if diagnostic.code == .structure, diagnostic.message.hasPrefix("several VCALENDARs in one input"),
+           let first = parts.first, diagnostic.location.line >= first.firstLine + first.lineCount {
+            return nil  // it is a later input's VCALENDAR
+        }
+        return mapped
+    }
+
+    /// A message with the stream's lines it names (`line 12`, `lines 3, 40`) and session ids
+    /// (`<stream>:12`) mapped back: a line of `file` by its number, another input's as `b.ics:3`.
+    func message(_ text: String, in file: String) -> String {
+        var result = text.replacingOccurrences(of: Self.name + ":", with: "\u{2}")
+        var output = ""
+        var rest = Substring(result)
+        while let range = rest.range(of: "line") ?? rest.range(of: "\u{2}") {
+            output += rest[..<range.lowerBound]
+            let isID = rest[range] == "\u{2}"
+            var cursor = range.upperBound
+            if !isID {
+                output += "line"
+                if cursor < rest.endIndex, rest[cursor] == "s" {
+                    output += "s"
+                    cursor = rest.index(after: cursor)
+                }
+                guard cursor < rest.endIndex, rest[cursor] == " " else {
+                    rest = rest[cursor...]
+                    continue
+                }
+                output += " "
+                cursor = rest.index(after: cursor)
+            }
+            // Numbers, separated by ", ".
+            var first = true
+            while true {
+                let digits = rest[cursor...].prefix { $0.isASCII && $0.isNumber }
+                guard let number = Int(digits) else { break }
+                let mapped = location(of: SourceLocation(file: Self.name, line: number))
+                output += (first ? "" : ", ") + (isID || mapped.file != file ? "\(mapped.file):\(mapped.line)" : "\(mapped.line)")
+                first = false
+                cursor = digits.endIndex
+                guard !isID, rest[cursor...].hasPrefix(", "),
+                      rest[cursor...].dropFirst(2).first?.isNumber == true else { break }
+                cursor = rest.index(cursor, offsetBy: 2)
+            }
+            rest = rest[cursor...]
+        }
+        output += rest
+        result = output
+        return result
+    }
+
+    /// A session with its source mapped back (and the id of an event without UID, which names it).
+    func session(_ session: Session) -> Session {
+        guard let source = session.source, source.file == Self.name else { return session }
+        var mapped = session
+        mapped.source = location(of: source)
+        if let mappedSource = mapped.source, session.id.hasPrefix(Self.name + ":") {
+            mapped.id = "\(mappedSource.file):\(mappedSource.line)" + session.id.drop { $0 != "/" }
+        }
+        return mapped
+    }
+
+    /// A batch with every location mapped back.
+    func batch(_ batch: ImportBatch) -> ImportBatch {
+        var mapped = batch
+        mapped.sessions = batch.sessions.map(session)
+        mapped.diagnostics = batch.diagnostics.compactMap(diagnostic)
+        return mapped
+    }
+
+    /// A whole import with every location mapped back.
+    func importResult(_ result: CalendarImport) -> CalendarImport {
+        var mapped = result
+        mapped.sessions = result.sessions.map(session)
+        mapped.diagnostics = result.diagnostics.compactMap(diagnostic)
+        return mapped
+    }
+}
