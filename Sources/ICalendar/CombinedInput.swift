@@ -35,64 +35,101 @@ struct CombinedInput {
     }
 
     /// Files (`-` for standard input), into an unlinked temporary file; `descriptor` is at its start.
+    /// Each file is copied a chunk at a time (UTF-16 is transcoded whole; such files are small).
     static func files(_ paths: [String]) throws(CalendarReadError) -> (descriptor: Int32, combined: CombinedInput) {
         guard let file = tmpfile() else { throw CalendarReadError(path: paths.first ?? "-", reason: String(cString: strerror(errno))) }
         let descriptor = dup(fileno(file))
         fclose(file)
         guard descriptor >= 0 else { throw CalendarReadError(path: paths.first ?? "-", reason: String(cString: strerror(errno))) }
         var combined = CombinedInput()
-        for path in paths {
-            // One input at a time in memory (UTF-16 is transcoded whole; other input could be streamed,
-            // but a calendar that several inputs are given for is read whole by `importCalendars` anyway).
-            let bytes: [UInt8]
-            do {
-                bytes = try SessionImporter.read(path: path)
-            } catch {
-                close(descriptor)
-                throw error
+        do throws(CalendarReadError) {
+            for path in paths {
+                let input = InputBytes(reading: try SessionImporter.openInput(path: path), owning: true)
+                input.buffer(atLeast: 3)
+                let head = Array(input.bytes.prefix(3))
+                if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
+                    combined.append(ContentLineScanner.transcodeUTF16(input, littleEndian: head.first == 0xFF)[...], name: path)
+                    try combined.flush(to: descriptor, path: path)
+                    continue
+                }
+                var chunk = input.bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? input.bytes.dropFirst(3) : input.bytes[...]
+                combined.beginPart(name: path)
+                while true {
+                    combined.continuePart(chunk)
+                    try combined.flush(to: descriptor, path: path)
+                    guard !input.isExhausted, input.refill(keepingFrom: input.count) != nil else { break }
+                    chunk = input.bytes[...]
+                }
+                if let reason = input.readError { throw CalendarReadError(path: path, reason: reason) }
+                combined.endPart()
+                try combined.flush(to: descriptor, path: path)
             }
-            combined.bytes.removeAll(keepingCapacity: true)
-            combined.append(bytes, name: path)
-            let written = combined.bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            guard written == combined.bytes.count else {
-                close(descriptor)
-                throw CalendarReadError(path: path, reason: "cannot keep the inputs in a temporary file: \(String(cString: strerror(errno)))")
-            }
+        } catch {
+            close(descriptor)
+            throw error
         }
-        combined.bytes = []
         lseek(descriptor, 0, SEEK_SET)
         return (descriptor, combined)
     }
 
+    /// Writes what `bytes` holds to the temporary file and empties it.
+    private mutating func flush(to descriptor: Int32, path: String) throws(CalendarReadError) {
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == bytes.count else {
+            throw CalendarReadError(path: path, reason: "cannot keep the inputs in a temporary file: \(String(cString: strerror(errno)))")
+        }
+        bytes.removeAll(keepingCapacity: true)
+    }
+
     private init() {}
 
-    /// Appends one input: as UTF-8 (UTF-16 with a byte order mark transcoded, a UTF-8 one dropped),
-    /// ending with CRLF.
+    /// Appends one input in memory: as UTF-8 (UTF-16 with a byte order mark transcoded, a UTF-8 one
+    /// dropped), ending with CRLF.
     private mutating func append(_ input: [UInt8], name: String) {
-        var content = input[...]
-        if content.starts(with: [0xFF, 0xFE]) || content.starts(with: [0xFE, 0xFF]) {
-            content = ContentLineScanner.transcodeUTF16(InputBytes(bytes: input), littleEndian: input.first == 0xFF)[...]
-        } else if content.starts(with: [0xEF, 0xBB, 0xBF]) {
-            content = content.dropFirst(3)
+        if input.starts(with: [0xFF, 0xFE]) || input.starts(with: [0xFE, 0xFF]) {
+            append(ContentLineScanner.transcodeUTF16(InputBytes(bytes: input), littleEndian: input.first == 0xFF)[...], name: name)
+        } else {
+            append(input.starts(with: [0xEF, 0xBB, 0xBF]) ? input.dropFirst(3) : input[...], name: name)
         }
-        // Physical lines as the scanner counts them: ended by LF, CR LF or a lone CR.
-        var count = 0
-        var previous: UInt8 = 0
+    }
+
+    private mutating func append(_ content: ArraySlice<UInt8>, name: String) {
+        beginPart(name: name)
+        continuePart(content)
+        endPart()
+    }
+
+    /// The input being appended: its physical lines so far, as the scanner counts them (ended by LF,
+    /// CR LF or a lone CR), and its last byte.
+    private var partLines = 0
+    private var lastByte: UInt8?
+
+    private mutating func beginPart(name: String) {
+        parts.append(Part(name: name, firstLine: lines + 1, lineCount: 0))
+        partLines = 0
+        lastByte = nil
+    }
+
+    private mutating func continuePart(_ content: some Collection<UInt8>) {
+        var previous = lastByte ?? 0
         for byte in content {
-            if byte == 0x0A, previous != 0x0D { count += 1 }
-            if byte == 0x0D { count += 1 }
+            if byte == 0x0A, previous != 0x0D { partLines += 1 }
+            if byte == 0x0D { partLines += 1 }
             previous = byte
         }
-        let endsWithLine = previous == 0x0A || previous == 0x0D
-        if !content.isEmpty, !endsWithLine { count += 1 }
-        parts.append(Part(name: name, firstLine: lines + 1, lineCount: max(count, 1)))
-        lines += max(count, 1)
+        if !content.isEmpty { lastByte = previous }
         bytes.append(contentsOf: content)
-        if content.isEmpty {
-            bytes.append(contentsOf: [0x0D, 0x0A])
-        } else if !endsWithLine {
+    }
+
+    private mutating func endPart() {
+        // Every input ends with a line end, so that the next one starts a line of its own.
+        if lastByte != 0x0A, lastByte != 0x0D {
+            if lastByte != nil { partLines += 1 }
             bytes.append(contentsOf: [0x0D, 0x0A])
         }
+        let count = max(partLines, 1)
+        parts[parts.count - 1].lineCount = count
+        lines += count
     }
 
     /// The input and line a location in the stream stands for.
