@@ -1,9 +1,22 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// Every module imports internally by default (a module's public API says which imports it shows)
+/// and sees only the members of the modules it imports.
+let strictImports: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
 let package = Package(
     name: "StreakCal",
     products: [
+        // One library per layer, so that a client takes only what it needs (layouts without libical).
+        .library(name: "CalendarDays", targets: ["CalendarDays"]),
+        .library(name: "Streaks", targets: ["Streaks"]),
+        .library(name: "CalendarLayout", targets: ["CalendarLayout"]),
+        .library(name: "ICalendar", targets: ["ICalendar"]),
+        .library(name: "StreakExport", targets: ["StreakExport"]),
         .library(name: "StreakCal", targets: ["StreakCal"]),
         .executable(name: "streakcal", targets: ["streakcal"]),
     ],
@@ -16,32 +29,45 @@ let package = Package(
             pkgConfig: "libical",
             providers: [.apt(["libical-dev"])]
         ),
-        .target(name: "Streaks"),
-        .target(name: "ICalendar", dependencies: ["CLibical", "Streaks"]),
-        .target(name: "CalendarLayout", dependencies: ["Streaks"]),
-        .target(name: "StreakExport", dependencies: ["Streaks", "ICalendar", "CalendarLayout"]),
-        .target(name: "StreakCal", dependencies: ["Streaks", "ICalendar", "StreakExport", "CalendarLayout"]),
+        // Pure Swift: days, weekdays and wall-clock times, as integers.
+        .target(name: "CalendarDays", swiftSettings: strictImports),
+        // Pure Swift: sessions, zones, goals, day totals, streaks.
+        .target(name: "Streaks", dependencies: ["CalendarDays"], swiftSettings: strictImports),
+        // Pure Swift: month grids and their geometry.
+        .target(name: "CalendarLayout", dependencies: ["CalendarDays"], swiftSettings: strictImports),
+        // The libical adapter: iCalendar text into sessions, and annotated calendars back out.
+        .target(name: "ICalendar", dependencies: ["CLibical", "Streaks"], swiftSettings: strictImports),
+        // Reports (text, JSON, CSV, Markdown, SVG, HTML), presentation rules, annotations.
+        .target(name: "StreakExport", dependencies: ["Streaks", "ICalendar", "CalendarLayout"], swiftSettings: strictImports),
+        // The application layer, and the umbrella: settings, scoring, batches, files.
+        .target(
+            name: "StreakCal", dependencies: ["CalendarDays", "Streaks", "ICalendar", "StreakExport", "CalendarLayout"],
+            swiftSettings: strictImports),
         .executableTarget(
             name: "streakcal",
             dependencies: [
                 "StreakCal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: strictImports
         ),
         .executableTarget(
             name: "streak-summary",
             dependencies: ["StreakCal"],
-            path: "Examples/StreakSummary"
+            path: "Examples/StreakSummary",
+            swiftSettings: strictImports
         ),
         .target(name: "SnapshotSupport", path: "Tests/SnapshotSupport"),
-        .testTarget(name: "StreaksTests", dependencies: ["Streaks"]),
-        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "Streaks"]),
-        .testTarget(name: "CalendarLayoutTests", dependencies: ["CalendarLayout", "Streaks"]),
+        .testTarget(name: "CalendarDaysTests", dependencies: ["CalendarDays"]),
+        .testTarget(name: "StreaksTests", dependencies: ["Streaks", "CalendarDays"]),
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "Streaks", "CalendarDays"]),
+        .testTarget(name: "CalendarLayoutTests", dependencies: ["CalendarLayout", "CalendarDays"]),
         .testTarget(
             name: "StreakExportTests",
-            dependencies: ["StreakExport", "Streaks", "ICalendar", "SnapshotSupport"],
+            dependencies: ["StreakExport", "Streaks", "ICalendar", "CalendarDays", "SnapshotSupport"],
             exclude: ["Snapshots"]
         ),
+        .testTarget(name: "StreakCalTests", dependencies: ["StreakCal"]),
         .testTarget(
             name: "StreakCalCLITests",
             dependencies: ["StreakCal", "streakcal", "SnapshotSupport"],

@@ -15,7 +15,7 @@ do {
 
     // 2. Score them against a goal, in a zone, over a window.
     let goal = StreakGoal(requiredPoints: 100, timeZone: .utc, dayStart: .midnight)
-    let window = StreakReport.window(for: calendar.sessions, goal: goal, from: nil, to: Day(year: 2024, month: 2, day: 29))
+    let window = StreakReport.window(for: calendar.sessions, goal: goal, from: nil, to: Day(year: 2024, month: 2, day: 29)!)
     let report = StreakReport(sessions: calendar.sessions, goal: goal, window: window)
 
     // 3. Use the days and the streaks.

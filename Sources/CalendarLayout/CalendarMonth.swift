@@ -1,4 +1,4 @@
-import Streaks
+import CalendarDays
 
 /// A month of the proleptic Gregorian calendar: a year (any integer; 0 is 1 BC) and a month 1–12.
 ///
@@ -23,7 +23,7 @@ public struct CalendarMonth: Hashable, Comparable, Sendable {
     /// // Prints "2025-01 2023-12"
     /// ```
     public init(year: Int, month: Int) {
-        let yearShift = Arithmetic.floorDivide(month - 1, 12)
+        let yearShift = (month - 1).dividedRoundingDown(by: 12)
         self.year = year + yearShift
         self.month = month - yearShift * 12
     }
@@ -31,7 +31,7 @@ public struct CalendarMonth: Hashable, Comparable, Sendable {
     /// The month that contains `day`.
     ///
     /// ```swift
-    /// print(CalendarMonth(containing: Day(year: 2024, month: 2, day: 29)))
+    /// print(CalendarMonth(containing: Day(year: 2024, month: 2, day: 29)!))
     /// // Prints "2024-02"
     /// ```
     public init(containing day: Day) {
@@ -49,12 +49,12 @@ public struct CalendarMonth: Hashable, Comparable, Sendable {
 
     /// The month at `index` months after January of year 0.
     init(index: Int) {
-        let year = Arithmetic.floorDivide(index, 12)
+        let year = (index).dividedRoundingDown(by: 12)
         self.init(uncheckedYear: year, month: index - year * 12 + 1)
     }
 
     /// The first day of the month.
-    public var firstDay: Day { Day(year: year, month: month, day: 1) }
+    public var firstDay: Day { Day(normalizingYear: year, month: month, day: 1) }
 
     /// The last day of the month.
     public var lastDay: Day { firstDay.advanced(by: dayCount - 1) }
@@ -99,21 +99,5 @@ extension CalendarMonth: CustomStringConvertible {
     public var description: String {
         let text = firstDay.description
         return String(text[..<text.index(text.endIndex, offsetBy: -3)])
-    }
-}
-
-/// Integer helpers the layout shares; Swift's `/` and `%` round towards zero.
-enum Arithmetic {
-    /// Division rounding towards negative infinity.
-    @inline(__always)
-    static func floorDivide(_ value: Int, _ divisor: Int) -> Int {
-        let quotient = value / divisor
-        return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient
-    }
-
-    /// The remainder of `floorDivide`, with the sign of the divisor.
-    @inline(__always)
-    static func floorModulo(_ value: Int, _ divisor: Int) -> Int {
-        value - floorDivide(value, divisor) * divisor
     }
 }

@@ -1,4 +1,4 @@
-import Streaks
+import CalendarDays
 
 /// How many week rows a month grid has.
 ///
@@ -82,7 +82,7 @@ public struct MonthGrid: Hashable, Sendable {
     /// Whether a grid shows a whole month or the one week containing a date.
     ///
     /// ```swift
-    /// let day = Day(year: 2024, month: 3, day: 14)
+    /// let day = Day(year: 2024, month: 3, day: 14)!
     /// print(MonthGrid(month: CalendarMonth(containing: day)).mode, MonthGrid(weekContaining: day).mode)
     /// // Prints "month week"
     /// ```
@@ -138,7 +138,7 @@ public struct MonthGrid: Hashable, Sendable {
     /// The one-row grid of the week that contains `day`; the days of `day`'s month are in month.
     ///
     /// ```swift
-    /// let week = MonthGrid(weekContaining: Day(year: 2024, month: 3, day: 1), firstWeekday: .monday)
+    /// let week = MonthGrid(weekContaining: Day(year: 2024, month: 3, day: 1)!, firstWeekday: .monday)
     /// print(week.rowCount, week.first!.day, week.first!.isInMonth, week.last!.day)
     /// // Prints "1 2024-02-26 false 2024-03-03"
     /// ```
@@ -168,7 +168,7 @@ public struct MonthGrid: Hashable, Sendable {
     /// The days of the previous month before the 1st in the first row, 0...6.
     static func leadingDays(firstOfMonth: Day, firstWeekday: Weekday) -> Int {
         // 1970-01-01 was a Thursday (raw value 4).
-        Arithmetic.floorModulo(firstOfMonth.daysSince1970 + 4 - firstWeekday.rawValue, 7)
+        (firstOfMonth.daysSince1970 + 4 - firstWeekday.rawValue).remainderRoundingDown(dividingBy: 7)
     }
 
     static func rowCount(leadingDays: Int, dayCount: Int, rowPolicy: RowPolicy) -> Int {
@@ -200,7 +200,7 @@ public struct MonthGrid: Hashable, Sendable {
     ///
     /// ```swift
     /// let grid = MonthGrid(month: CalendarMonth(year: 2024, month: 3))
-    /// print(grid.position(of: Day(year: 2024, month: 3, day: 14))!)
+    /// print(grid.position(of: Day(year: 2024, month: 3, day: 14)!)!)
     /// // Prints "(row: 2, column: 4)"
     /// ```
     public func position(of day: Day) -> (row: Int, column: Int)? {

@@ -1,4 +1,4 @@
-import Streaks
+import CalendarDays
 
 /// Months stacked vertically over any range, laid out lazily: only what a viewport shows is computed.
 ///
@@ -54,7 +54,7 @@ public struct MonthStack: Hashable, Sendable {
         self.rowPolicy = rowPolicy
         self.outOfMonthDays = outOfMonthDays
         let first = months.lowerBound.index
-        firstCycle = Arithmetic.floorDivide(first, Cycle.months)
+        firstCycle = (first).dividedRoundingDown(by: Cycle.months)
         cycleHeight = Cycle.height(before: Cycle.months, metrics: metrics, firstWeekday: firstWeekday, rowPolicy: rowPolicy)
         firstCycleY = Cycle.height(before: first - firstCycle * Cycle.months, metrics: metrics, firstWeekday: firstWeekday, rowPolicy: rowPolicy)
         totalHeight = 0
@@ -95,7 +95,7 @@ public struct MonthStack: Hashable, Sendable {
     /// the stack's top; computed from cycle numbers first so that no intermediate value grows with
     /// the year, only with the distance from the first month.
     private func offset(ofIndex index: Int) -> Int {
-        let cycle = Arithmetic.floorDivide(index, Cycle.months)
+        let cycle = (index).dividedRoundingDown(by: Cycle.months)
         let inCycle = index - cycle * Cycle.months
         let yInCycle = Cycle.height(before: inCycle, metrics: metrics, firstWeekday: firstWeekday, rowPolicy: rowPolicy)
         return (cycle - firstCycle) * cycleHeight + yInCycle - firstCycleY
@@ -152,7 +152,7 @@ public struct MonthStack: Hashable, Sendable {
     ///
     /// ```swift
     /// let stack = MonthStack(firstMonth: CalendarMonth(year: 2015, month: 1), monthCount: 12, metrics: LayoutMetrics(width: 390))
-    /// print(stack.frame(of: Day(year: 2015, month: 2, day: 1))!)
+    /// print(stack.frame(of: Day(year: 2015, month: 2, day: 1)!)!)
     /// // Prints "(x: 0, y: 363, width: 55, height: 55)"
     /// ```
     public func frame(of day: Day) -> LayoutFrame? {
@@ -201,8 +201,8 @@ public struct MonthStack: Hashable, Sendable {
         while index <= lastIndex, y < bottom {
             let grid = grid(of: CalendarMonth(index: index))
             let rowsTop = y + header
-            let firstRow = max(0, Arithmetic.floorDivide(top - rowsTop, rowHeight))
-            let lastRow = min(grid.rowCount - 1, Arithmetic.floorDivide(bottom - 1 - rowsTop, rowHeight))
+            let firstRow = max(0, (top - rowsTop).dividedRoundingDown(by: rowHeight))
+            let lastRow = min(grid.rowCount - 1, (bottom - 1 - rowsTop).dividedRoundingDown(by: rowHeight))
             try body(VisibleMonth(
                 layout: MonthLayout(grid: grid, metrics: metrics, x: 0, y: y),
                 position: index - firstIndex,
@@ -347,7 +347,7 @@ enum Cycle {
         var table = [Int32](repeating: 0, count: 7 * (months + 1))
         for weekday in Weekday.allCases {
             let base = weekday.rawValue * (months + 1)
-            var firstOfMonth = Day(year: 0, month: 1, day: 1).daysSince1970
+            var firstOfMonth = Day(normalizingYear: 0, month: 1, day: 1).daysSince1970
             for index in 0..<months {
                 let month = CalendarMonth(index: index)
                 let leading = MonthGrid.leadingDays(firstOfMonth: Day(daysSince1970: firstOfMonth), firstWeekday: weekday)

@@ -1,6 +1,6 @@
 // Foundation is used here only, to read a locale's conventions once; layout itself never calls it.
-import Foundation
-import Streaks
+public import Foundation
+import CalendarDays
 
 extension Weekday {
     /// The weekday that starts the week in `locale` (from its region, or its `fw` keyword).

@@ -23,8 +23,8 @@ extension SourceLocation: CustomStringConvertible {
 ///
 /// ```swift
 /// let start = SessionTime.instant(secondsSince1970: 1_708_416_000)   // 2024-02-20T08:00:00Z
-/// let floating = SessionTime.floating(LocalDateTime(year: 2024, month: 2, day: 20, hour: 8))
-/// let allDay = SessionTime.date(Day(year: 2024, month: 2, day: 20))
+/// let floating = SessionTime.floating(LocalDateTime(year: 2024, month: 2, day: 20, hour: 8)!)
+/// let allDay = SessionTime.date(Day(year: 2024, month: 2, day: 20)!)
 /// ```
 public enum SessionTime: Hashable, Sendable {
     /// An exact moment, in seconds since 1970-01-01T00:00:00Z.
@@ -58,8 +58,8 @@ public enum SessionTime: Hashable, Sendable {
 /// ```swift
 /// let session = Session(
 ///     id: "run-1",
-///     start: .floating(LocalDateTime(year: 2024, month: 2, day: 26, hour: 9)),
-///     end: .floating(LocalDateTime(year: 2024, month: 2, day: 26, hour: 10)),
+///     start: .floating(LocalDateTime(year: 2024, month: 2, day: 26, hour: 9)!),
+///     end: .floating(LocalDateTime(year: 2024, month: 2, day: 26, hour: 10)!),
 ///     points: 120)
 /// print(session.day(in: .utc, dayStart: .midnight))
 /// // Prints "2024-02-26"
@@ -152,7 +152,8 @@ public struct DayStart: Hashable, Sendable {
 extension DayStart: CustomStringConvertible {
     /// `HH:MM`.
     public var description: String {
-        "\(Day.pad(secondsAfterMidnight / 3600, width: 2)):\(Day.pad(secondsAfterMidnight / 60 % 60, width: 2))"
+        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(twoDigits(secondsAfterMidnight / 3600)):\(twoDigits(secondsAfterMidnight / 60 % 60))"
     }
 }
 

@@ -105,7 +105,7 @@ public struct StreakGoal: Hashable, Sendable {
 ///
 /// ```swift
 /// let report = StreakReport(sessions: sessions, goal: StreakGoal(timeZone: .utc),
-///                           window: Day(year: 2024, month: 2, day: 20)...Day(year: 2024, month: 2, day: 26))
+///                           window: Day(year: 2024, month: 2, day: 20)!...Day(year: 2024, month: 2, day: 26)!)
 /// print(report.longestStreak.length, report.currentStreak.length)
 /// // Prints "2 2" for the tutorial's sample data
 /// ```
@@ -218,7 +218,7 @@ extension StreakReport {
     ///
     /// ```swift
     /// let (window, cutOff) = StreakReport.defaultWindow(
-    ///     earliestSessionDay: Day(year: 1, month: 1, day: 1), to: Day(year: 2024, month: 12, day: 31))
+    ///     earliestSessionDay: Day(year: 1, month: 1, day: 1)!, to: Day(year: 2024, month: 12, day: 31)!)
     /// print(window.lowerBound, cutOff!)
     /// // Prints "2015-01-01 0001-01-01"
     /// ```

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The UTC offsets a time zone uses over time, as a sorted table of transitions.
 ///
@@ -8,7 +8,7 @@ import Foundation
 /// ```swift
 /// let berlin = TimeZoneRules(timeZone: TimeZone(identifier: "Europe/Berlin")!)
 /// // 02:28 does not exist on 2016-03-27 in Berlin: the offset before the gap (+01:00) applies.
-/// let instant = berlin.instant(for: LocalDateTime(year: 2016, month: 3, day: 27, hour: 2, minute: 28))
+/// let instant = berlin.instant(for: LocalDateTime(year: 2016, month: 3, day: 27, hour: 2, minute: 28)!)
 /// print(instant)
 /// // Prints "1459042080" (01:28 UTC)
 /// ```

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("libical's own time zone conversion, against RFC 5545")
 struct LibicalBehaviourTests {
-    let gap = LocalDateTime(year: 2016, month: 3, day: 27, hour: 2, minute: 28)
+    let gap = LocalDateTime(year: 2016, month: 3, day: 27, hour: 2, minute: 28)!
 
     @Test("The wrapper reads a time in the spring gap with the offset before the gap (RFC 5545 3.3.5)")
     func wrapperIsRight() throws {
@@ -19,7 +19,7 @@ struct LibicalBehaviourTests {
             #expect(libicalAnswer == utc(2016, 3, 27, 0, 28))
         }
         // Outside the gap libical and the wrapper agree.
-        let summer = LocalDateTime(year: 2016, month: 7, day: 1, hour: 12)
+        let summer = LocalDateTime(year: 2016, month: 7, day: 1, hour: 12)!
         let berlin = try #require(TimeZoneRules(identifier: "Europe/Berlin"))
         #expect(Libical.builtinInstant(for: summer, timeZoneID: "Europe/Berlin") == berlin.instant(for: summer))
     }

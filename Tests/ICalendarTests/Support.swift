@@ -33,11 +33,11 @@ extension CalendarImport {
 
 /// Seconds since 1970 of a UTC date and time.
 func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0) -> Int64 {
-    LocalDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second).secondsSince1970
+    LocalDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)!.secondsSince1970
 }
 
 func wallClock(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0) -> LocalDateTime {
-    LocalDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+    LocalDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)!
 }
 
 func day(_ text: String) -> Day {

@@ -27,7 +27,7 @@ private func annotate(
     return (output, sessions)
 }
 
-private let february = Day(year: 2024, month: 2, day: 20)...Day(year: 2024, month: 2, day: 29)
+private let february = Day(year: 2024, month: 2, day: 20)!...Day(year: 2024, month: 2, day: 29)!
 
 @Suite("Annotated calendars")
 struct AnnotationTests {
@@ -52,7 +52,7 @@ struct AnnotationTests {
           arguments: ["tutorial-sample.ics", "folding.ics", "vtimezone-after-events.ics", "recurring-with-moved-instance.ics",
                       "encoding-latin1.ics", "bad-properties.ics", "missing-end-lines.ics", "several-vcalendars.ics"])
     func wellFormed(_ name: String) throws {
-        let window = Day(year: 2024, month: 1, day: 1)...Day(year: 2024, month: 12, day: 31)
+        let window = Day(year: 2024, month: 1, day: 1)!...Day(year: 2024, month: 12, day: 31)!
         let text = try annotate([name], window: window, allDays: false).output.text
         let bytes = Array(text.utf8)
         #expect(text.hasSuffix("END:VCALENDAR\r\n"))
@@ -77,7 +77,7 @@ struct AnnotationTests {
         "tutorial-sample.ics", "recurring-with-moved-instance.ics", "vtimezone-after-events.ics", "dst-gap-and-overlap.ics",
     ])
     func roundTrip(_ name: String) throws {
-        let window = Day(year: 2000, month: 1, day: 1)...Day(year: 2024, month: 12, day: 31)
+        let window = Day(year: 2000, month: 1, day: 1)!...Day(year: 2024, month: 12, day: 31)!
         let (output, sessions) = try annotate([name], window: window, allDays: true)
         let reread = SessionImporter(expansion: RecurrenceExpansion(from: window.lowerBound, through: window.upperBound))
             .importCalendar(text: output.text, fileName: "annotated.ics").sessions
@@ -98,7 +98,7 @@ struct AnnotationTests {
         #expect(text.contains("X-WR-CALNAME:FSCalendar streaks tutorial sample\r\n"))
         #expect(text.contains("X-POINTS:120\r\n"))
         #expect(text.components(separatedBy: "BEGIN:VCALENDAR").count - 1 == 1)
-        let alarms = try annotate(["missing-end-lines.ics"], window: Day(year: 2024, month: 5, day: 1)...Day(year: 2024, month: 5, day: 5)).output.text
+        let alarms = try annotate(["missing-end-lines.ics"], window: Day(year: 2024, month: 5, day: 1)!...Day(year: 2024, month: 5, day: 5)!).output.text
         #expect(alarms.contains("BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT10M\r\nEND:VALARM\r\n"))
     }
 
@@ -121,7 +121,7 @@ struct DamagedAnnotationTests {
             "END:VEVENT", "END:VCALENDAR",
         ].joined(separator: "\r\n")
         let source = CalendarSource(name: "damaged.ics", bytes: Array(text.utf8))
-        let window = Day(year: 2024, month: 3, day: 1)...Day(year: 2024, month: 3, day: 1)
+        let window = Day(year: 2024, month: 3, day: 1)!...Day(year: 2024, month: 3, day: 1)!
         let report = StreakReport(sessions: SessionImporter().importCalendars([source]).sessions, goal: StreakGoal(timeZone: .utc), window: window)
         let output = CalendarAnnotation(report: report).write([source], timestamp: 0)
         #expect(output.text.contains("X-NOTE:bell\u{FFFD}and\u{FFFD}tab\there\r\n"))

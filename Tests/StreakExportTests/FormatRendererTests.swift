@@ -9,16 +9,16 @@ import Testing
 
 /// A custom rule whose label and mark need escaping in every format.
 private let trickyRules = DayPresentationRules.standard.prepending(
-    when: .dates(Day(year: 2024, month: 2, day: 21)...Day(year: 2024, month: 2, day: 21)),
+    when: .dates(Day(year: 2024, month: 2, day: 21)!...Day(year: 2024, month: 2, day: 21)!),
     show: DayPresentation(fill: RGBColor(red: 0x0A, green: 0x5C, blue: 0xA8), mark: "<", label: "a|b <i>&\"q\"'s *x*"))
 
 /// Sessions whose summaries hold markup.
 private let trickySessions = tutorialSessions + [
-    Session(id: "x<1>", start: .floating(LocalDateTime(year: 2024, month: 2, day: 21, hour: 7)),
-            end: .floating(LocalDateTime(year: 2024, month: 2, day: 21, hour: 8)), points: 0,
+    Session(id: "x<1>", start: .floating(LocalDateTime(year: 2024, month: 2, day: 21, hour: 7)!),
+            end: .floating(LocalDateTime(year: 2024, month: 2, day: 21, hour: 8)!), points: 0,
             summary: "<script>alert(\"x\")</script> & 'q'"),
-    Session(id: "<id-only>", start: .floating(LocalDateTime(year: 2024, month: 2, day: 21, hour: 9)),
-            end: .floating(LocalDateTime(year: 2024, month: 2, day: 21, hour: 10)), points: 0),
+    Session(id: "<id-only>", start: .floating(LocalDateTime(year: 2024, month: 2, day: 21, hour: 9)!),
+            end: .floating(LocalDateTime(year: 2024, month: 2, day: 21, hour: 10)!), points: 0),
 ]
 
 @Suite("CSV report")
@@ -63,7 +63,7 @@ struct MarkdownReportTests {
 
     @Test("Monday first, two months (snapshot)")
     func mondayFirst() throws {
-        let markdown = MarkdownReport(report: tutorialReport(to: Day(year: 2024, month: 3, day: 3)), firstWeekday: .monday).render()
+        let markdown = MarkdownReport(report: tutorialReport(to: Day(year: 2024, month: 3, day: 3)!), firstWeekday: .monday).render()
         try assertSnapshot(markdown, named: "tutorial-monday.md")
         #expect(markdown.contains("| Mo | Tu | We | Th | Fr | Sa | Su |"))
         #expect(markdown.contains("|  |  |  | 1 | 2 | 3 | 4 |"))
@@ -106,7 +106,7 @@ struct SVGReportTests {
 
     @Test("Two months side by side, Monday first (snapshot)")
     func twoMonths() throws {
-        let svg = SVGReport(report: tutorialReport(to: Day(year: 2024, month: 3, day: 3)), firstWeekday: .monday).render()
+        let svg = SVGReport(report: tutorialReport(to: Day(year: 2024, month: 3, day: 3)!), firstWeekday: .monday).render()
         try assertSnapshot(svg, named: "tutorial-monday.svg")
         #expect(svg.contains("id=\"month-2024-03\""))
         #expect(svg.contains("id=\"day-2024-03-03\""))

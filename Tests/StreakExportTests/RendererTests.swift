@@ -10,21 +10,21 @@ let tutorialSessions: [Session] = [
     (2024, 2, 20, 8, 0, 100), (2024, 2, 24, 12, 0, 30), (2024, 2, 25, 6, 30, 80),
     (2024, 2, 25, 3, 12, 20), (2024, 2, 26, 9, 0, 120),
 ].enumerated().map { index, sample in
-    let start = LocalDateTime(year: sample.0, month: sample.1, day: sample.2, hour: sample.3, minute: sample.4)
+    let start = LocalDateTime(year: sample.0, month: sample.1, day: sample.2, hour: sample.3, minute: sample.4)!
     return Session(id: "s\(index)", start: .floating(start), end: .floating(start.advanced(bySeconds: 3600)),
                    points: sample.5, summary: "Session \(index)")
 }
 
-func tutorialReport(to last: Day = Day(year: 2024, month: 2, day: 29)) -> StreakReport {
+func tutorialReport(to last: Day = Day(year: 2024, month: 2, day: 29)!) -> StreakReport {
     StreakReport(sessions: tutorialSessions, goal: StreakGoal(requiredPoints: 100, timeZone: .utc),
-                 window: Day(year: 2024, month: 2, day: 20)...last)
+                 window: Day(year: 2024, month: 2, day: 20)!...last)
 }
 
 @Suite("Text report")
 struct TextReportTests {
     @Test("Plain marks, two months side by side (snapshot)")
     func plain() throws {
-        let text = TextReport(report: tutorialReport(to: Day(year: 2024, month: 3, day: 3))).render()
+        let text = TextReport(report: tutorialReport(to: Day(year: 2024, month: 3, day: 3)!)).render()
         try assertSnapshot(text, named: "tutorial-plain.txt")
         #expect(text.contains("20✓21·22·23·24◐"))
         #expect(text.contains("Longest streak: 2 days (2024-02-25 to 2024-02-26)"))
@@ -55,8 +55,8 @@ struct TextReportTests {
 
     @Test("Streak descriptions", arguments: [
         (Streak.empty, "0 days"),
-        (Streak(from: Day(year: 2024, month: 1, day: 1), through: Day(year: 2024, month: 1, day: 1)), "1 day (2024-01-01)"),
-        (Streak(from: Day(year: 2024, month: 1, day: 1), through: Day(year: 2024, month: 1, day: 3)), "3 days (2024-01-01 to 2024-01-03)"),
+        (Streak(from: Day(year: 2024, month: 1, day: 1)!, through: Day(year: 2024, month: 1, day: 1)!), "1 day (2024-01-01)"),
+        (Streak(from: Day(year: 2024, month: 1, day: 1)!, through: Day(year: 2024, month: 1, day: 3)!), "3 days (2024-01-01 to 2024-01-03)"),
     ])
     func describe(_ streak: Streak, expected: String) {
         #expect(TextReport.describe(streak) == expected)
@@ -96,7 +96,7 @@ struct JSONReportTests {
         for (report, diagnostics) in [
             (tutorialReport(), [tricky, plain]),
             (tutorialReport(), []),
-            (StreakReport(goal: StreakGoal(timeZone: .utc), firstDay: Day(year: 2024, month: 1, day: 1), points: [], sessionCounts: []), [plain]),
+            (StreakReport(goal: StreakGoal(timeZone: .utc), firstDay: Day(year: 2024, month: 1, day: 1)!, points: [], sessionCounts: []), [plain]),
         ] {
             let json = JSONReport(report: report, diagnostics: diagnostics)
             let expected = String(decoding: try encoder.encode(json), as: UTF8.self) + "\n"
@@ -109,7 +109,7 @@ struct JSONReportTests {
 struct SessionCardsTests {
     @Test("Start order, local times, points")
     func order() {
-        let cards = SessionCards(day: Day(year: 2024, month: 2, day: 25), goal: StreakGoal(timeZone: .utc), from: tutorialSessions)
+        let cards = SessionCards(day: Day(year: 2024, month: 2, day: 25)!, goal: StreakGoal(timeZone: .utc), from: tutorialSessions)
         #expect(cards.sessions.map(\.id) == ["s3", "s2"])
         #expect(cards.points == 100)
         #expect(cards.render() == """
@@ -122,7 +122,7 @@ struct SessionCardsTests {
 
     @Test("All-day sessions and sessions that end on another day")
     func spans() {
-        let day = Day(year: 2024, month: 3, day: 1)
+        let day = Day(year: 2024, month: 3, day: 1)!
         let sessions = [
             Session(id: "a", start: .date(day), end: .date(day.advanced(by: 1)), points: 1),
             Session(id: "b", start: .date(day), end: .date(day.advanced(by: 3)), points: 1),
@@ -132,24 +132,5 @@ struct SessionCardsTests {
         #expect(cards.sessions.map { cards.timeRange(of: $0) } == [
             "all day    ", "all day, to 2024-03-03", "22:43–2024-03-02 00:40",
         ])
-    }
-}
-
-@Suite("Atomic writes")
-struct AtomicFileTests {
-    @Test("Replaces the whole file and leaves no temporary file; a failed write changes nothing")
-    func write() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("out.txt").path
-        try AtomicFile.write("first version, longer", to: path)
-        try AtomicFile.write("second", to: path)
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == "second")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.txt"])
-        #expect(throws: AtomicFile.WriteError.self) {
-            try AtomicFile.write("x", to: directory.appendingPathComponent("missing/out.txt").path)
-        }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.txt"])
     }
 }

@@ -3,12 +3,12 @@ import Streaks
 
 /// A day from its fields, so that tests that are not about parsing do not depend on `Day(String)`.
 func ymd(_ year: Int, _ month: Int, _ dayOfMonth: Int) -> Day {
-    Day(year: year, month: month, day: dayOfMonth)
+    Day(year: year, month: month, day: dayOfMonth)!
 }
 
 /// A wall-clock time from its fields.
 func wall(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int = 0, _ second: Int = 0) -> LocalDateTime {
-    LocalDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+    LocalDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)!
 }
 
 /// Seconds since 1970 UTC of a UTC date and time, computed with Foundation's Gregorian calendar

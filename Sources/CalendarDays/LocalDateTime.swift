@@ -1,7 +1,7 @@
 /// A wall-clock date and time with no time zone attached, to the second.
 ///
 /// ```swift
-/// let time = LocalDateTime(year: 2024, month: 2, day: 25, hour: 6, minute: 30)
+/// let time = LocalDateTime(year: 2024, month: 2, day: 25, hour: 6, minute: 30)!
 /// print(time)
 /// // Prints "2024-02-25T06:30:00"
 /// ```
@@ -21,21 +21,30 @@ public struct LocalDateTime: Hashable, Comparable, Sendable {
         self.secondsSince1970 = Int64(day.daysSince1970) * 86_400 + Int64(secondOfDay)
     }
 
-    /// Creates a wall-clock time from its fields; out-of-range values roll over.
-    public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
-        self.init(day: Day(year: year, month: month, day: day), secondOfDay: hour * 3600 + minute * 60 + second)
+    /// Creates a wall-clock time from its fields; `nil` for a date or time that does not exist
+    /// (2023-02-29, 24:00, minute 60).
+    public init?(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
+        guard let date = Day(year: year, month: month, day: day), (0...23).contains(hour), (0...59).contains(minute),
+              (0...59).contains(second) else { return nil }
+        self.init(day: date, secondOfDay: hour * 3600 + minute * 60 + second)
+    }
+
+    /// Creates a wall-clock time from fields that may lie outside their ranges: they roll over, as in
+    /// date arithmetic (25:00 is 01:00 the next day).
+    public init(normalizingYear year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
+        self.init(day: Day(normalizingYear: year, month: month, day: day), secondOfDay: hour * 3600 + minute * 60 + second)
     }
 
     /// The calendar day.
     @inlinable
     public var day: Day {
-        Day(daysSince1970: Int(floorDivide(secondsSince1970, 86_400)))
+        Day(daysSince1970: Int(secondsSince1970.dividedRoundingDown(by: 86_400)))
     }
 
     /// Seconds since midnight, 0..<86400.
     @inlinable
     public var secondOfDay: Int {
-        Int(secondsSince1970 - floorDivide(secondsSince1970, 86_400) * 86_400)
+        Int(secondsSince1970.remainderRoundingDown(dividingBy: 86_400))
     }
 
     /// The hour, minute and second.

@@ -1,3 +1,5 @@
+import Streaks
+
 /// Property lines kept as bytes by the scanner, unfolded, for a worker to decode and split: the
 /// calling thread of an import only finds BEGIN and END lines.
 ///

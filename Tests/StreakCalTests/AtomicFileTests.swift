@@ -1,5 +1,5 @@
 import Foundation
-import StreakExport
+import StreakCal
 import Testing
 
 /// A fresh folder under the temporary directory, removed after `body`.
@@ -65,5 +65,24 @@ struct AtomicFileTargetTests {
         var status = stat()
         #expect(stat("/dev/null", &status) == 0)
         #expect(status.st_mode & S_IFMT == S_IFCHR)
+    }
+}
+
+@Suite("Atomic writes")
+struct AtomicReplacementTests {
+    @Test("Replaces the whole file and leaves no temporary file; a failed write changes nothing")
+    func write() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("out.txt").path
+        try AtomicFile.write("first version, longer", to: path)
+        try AtomicFile.write("second", to: path)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "second")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.txt"])
+        #expect(throws: AtomicFile.WriteError.self) {
+            try AtomicFile.write("x", to: directory.appendingPathComponent("missing/out.txt").path)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.txt"])
     }
 }

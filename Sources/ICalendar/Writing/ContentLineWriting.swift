@@ -1,4 +1,5 @@
 internal import CLibical
+import Foundation
 import Streaks
 
 /// iCalendar text being written: CRLF lines folded at 75 octets (RFC 5545 3.1), never inside a

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Streaks
+public import Streaks
 
 /// The sessions and diagnostics of one stretch of an input, as a streaming import yields them.
 ///

@@ -15,7 +15,7 @@ import Streaks
 ///
 /// ```swift
 /// let rule = try RecurrenceRule(parsing: "FREQ=MONTHLY;BYDAY=-1FR")
-/// var iterator = RecurrenceIterator(rule: rule, dtstart: LocalDateTime(year: 2024, month: 1, day: 1, hour: 9),
+/// var iterator = RecurrenceIterator(rule: rule, dtstart: LocalDateTime(year: 2024, month: 1, day: 1, hour: 9)!,
 ///                                   isDate: false, stepBudget: 10_000)
 /// print(iterator.next()!, iterator.next()!)
 /// // Prints "2024-01-26T09:00:00 2024-02-23T09:00:00"
@@ -109,17 +109,17 @@ struct RecurrenceIterator {
         switch rule.frequency {
         case .yearly:
             // A week-numbered year can begin in the December before.
-            target = Self.floorDivide(local.day.year - 1 - dtstart.day.year, interval)
+            target = (local.day.year - 1 - dtstart.day.year).dividedRoundingDown(by: interval)
         case .monthly:
             let (year, month, _) = local.day.components
             let (startYear, startMonth, _) = dtstart.day.components
-            target = Self.floorDivide((year * 12 + month) - (startYear * 12 + startMonth), interval)
+            target = ((year * 12 + month) - (startYear * 12 + startMonth)).dividedRoundingDown(by: interval)
         case .weekly:
-            target = Self.floorDivide(firstWeekStart.distance(to: local.day), 7 * interval)
+            target = (firstWeekStart.distance(to: local.day)).dividedRoundingDown(by: 7 * interval)
         case .daily:
-            target = Self.floorDivide(dtstart.day.distance(to: local.day), interval)
+            target = (dtstart.day.distance(to: local.day)).dividedRoundingDown(by: interval)
         case .hourly, .minutely, .secondly:
-            target = Int(Self.floorDivide(local.secondsSince1970 - subDailyBase, subDailyLength))
+            target = Int((local.secondsSince1970 - subDailyBase).dividedRoundingDown(by: subDailyLength))
         }
         if target > period {
             period = target
@@ -176,11 +176,11 @@ struct RecurrenceIterator {
         case .monthly:
             let (startYear, startMonth, _) = dtstart.day.components
             let monthIndex = startYear * 12 + (startMonth - 1) + index * rule.interval
-            let year = Self.floorDivide(monthIndex, 12)
+            let year = (monthIndex).dividedRoundingDown(by: 12)
             let month = monthIndex - year * 12 + 1
             guard year <= Self.lastYear else { return finish() }
             if !months.isEmpty, !months.contains(month) { return }
-            let first = Day(year: year, month: month, day: 1)
+            let first = Day(normalizingYear: year, month: month, day: 1)
             let length = Day.daysInMonth(year: year, month: month)
             days = matchingDays(first..<first.advanced(by: length), scope: .month)
         case .weekly:
@@ -219,19 +219,19 @@ struct RecurrenceIterator {
         if !months.isEmpty {
             var days: [Day] = []
             for month in months {
-                let first = Day(year: year, month: month, day: 1)
+                let first = Day(normalizingYear: year, month: month, day: 1)
                 days += matchingDays(first..<first.advanced(by: Day.daysInMonth(year: year, month: month)), scope: .month)
             }
             return days
         }
-        let first = Day(year: year, month: 1, day: 1)
-        return matchingDays(first..<Day(year: year + 1, month: 1, day: 1), scope: .year)
+        let first = Day(normalizingYear: year, month: 1, day: 1)
+        return matchingDays(first..<Day(normalizingYear: year + 1, month: 1, day: 1), scope: .year)
     }
 
     /// The first day of week 1 of a week-numbering year: the week (from `weekStart`) that has at
     /// least four days of the year.
     static func firstWeekStart(of year: Int, weekStart: Weekday) -> Day {
-        let januaryFirst = Day(year: year, month: 1, day: 1)
+        let januaryFirst = Day(normalizingYear: year, month: 1, day: 1)
         let offset = januaryFirst.weekday.daysSince(weekStart)
         return januaryFirst.advanced(by: offset <= 3 ? -offset : 7 - offset)
     }
@@ -260,7 +260,7 @@ struct RecurrenceIterator {
             if !monthDays.contains(dayOfMonth), !monthDays.contains(dayOfMonth - length - 1) { return false }
         }
         if !rule.yearDays.isEmpty {
-            let dayOfYear = Day(year: year, month: 1, day: 1).distance(to: day) + 1
+            let dayOfYear = Day(normalizingYear: year, month: 1, day: 1).distance(to: day) + 1
             let length = Day.isLeapYear(year) ? 366 : 365
             if !rule.yearDays.contains(dayOfYear), !rule.yearDays.contains(dayOfYear - length - 1) { return false }
         }
@@ -281,7 +281,7 @@ struct RecurrenceIterator {
                         ? (dayOfMonth - 1) / 7 + 1 == wanted.ordinal
                         : (length - dayOfMonth) / 7 + 1 == -wanted.ordinal
                 case .year:
-                    let dayOfYear = Day(year: year, month: 1, day: 1).distance(to: day)
+                    let dayOfYear = Day(normalizingYear: year, month: 1, day: 1).distance(to: day)
                     let length = Day.isLeapYear(year) ? 366 : 365
                     return wanted.ordinal > 0
                         ? dayOfYear / 7 + 1 == wanted.ordinal
@@ -382,11 +382,5 @@ struct RecurrenceIterator {
 
     private mutating func finish() {
         finished = true
-    }
-
-    /// Integer division rounding towards negative infinity.
-    private static func floorDivide<Value: BinaryInteger>(_ value: Value, _ divisor: Value) -> Value {
-        let quotient = value / divisor
-        return value % divisor != 0 && (value < 0) != (divisor < 0) ? quotient - 1 : quotient
     }
 }

@@ -125,15 +125,17 @@ public struct JSONReport: Encodable, Sendable {
 /// JSON text in `JSONEncoder`'s pretty-printed layout, as bytes: two-space indents,
 /// `"key" : value`, empty arrays and objects as an opening and a closing line with a blank line
 /// between. The caller writes keys in sorted order.
-struct PrettyJSON {
-    var bytes: [UInt8] = []
+package struct PrettyJSON {
+    package var bytes: [UInt8] = []
 
-    mutating func open(_ bracket: StaticString) {
+    package init() {}
+
+    package mutating func open(_ bracket: StaticString) {
         bytes.append(bracket.utf8Start.pointee)
     }
 
     /// The end of an object or array whose members started at `indent + 2`.
-    mutating func close(_ bracket: StaticString, indent: Int, empty: Bool) {
+    package mutating func close(_ bracket: StaticString, indent: Int, empty: Bool) {
         bytes.append(0x0A)
         if empty { bytes.append(0x0A) }
         spaces(indent)
@@ -141,7 +143,7 @@ struct PrettyJSON {
     }
 
     /// A member's key, on its own line after a comma unless it is the first.
-    mutating func key(_ name: StaticString, indent: Int, first: Bool = false) {
+    package mutating func key(_ name: StaticString, indent: Int, first: Bool = false) {
         element(indent: indent, first: first)
         bytes.append(0x22)
         bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
@@ -152,7 +154,7 @@ struct PrettyJSON {
     }
 
     /// The start of an array element or member line.
-    mutating func element(indent: Int, first: Bool) {
+    package mutating func element(indent: Int, first: Bool) {
         if !first { bytes.append(0x2C) }
         bytes.append(0x0A)
         spaces(indent)
@@ -162,7 +164,7 @@ struct PrettyJSON {
         for _ in 0..<count { bytes.append(0x20) }
     }
 
-    mutating func streak(_ streak: Streak, indent: Int) {
+    package mutating func streak(_ streak: Streak, indent: Int) {
         open("{")
         key("end", indent: indent + 2, first: true)
         optional(streak.end) { $0.string($1.description) }
@@ -174,19 +176,19 @@ struct PrettyJSON {
     }
 
     /// `write` for a value, or `null`.
-    mutating func optional<Value>(_ value: Value?, _ write: (inout PrettyJSON, Value) -> Void) {
+    package mutating func optional<Value>(_ value: Value?, _ write: (inout PrettyJSON, Value) -> Void) {
         if let value { write(&self, value) } else { null() }
     }
 
     /// The text of a document whose outermost object is still open: closed, with a final newline.
-    mutating func document() -> String {
+    package mutating func document() -> String {
         close("}", indent: 0, empty: false)
         bytes.append(0x0A)
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// An object of integer members (keys in sorted order), its members at `indent + 2`.
-    mutating func integerObject(_ members: [(key: StaticString, value: Int)], indent: Int) {
+    package mutating func integerObject(_ members: [(key: StaticString, value: Int)], indent: Int) {
         open("{")
         for (index, member) in members.enumerated() {
             key(member.key, indent: indent + 2, first: index == 0)
@@ -195,7 +197,7 @@ struct PrettyJSON {
         close("}", indent: indent, empty: members.isEmpty)
     }
 
-    mutating func integer(_ value: Int) {
+    package mutating func integer(_ value: Int) {
         guard value >= 0 else {
             bytes.append(contentsOf: String(value).utf8)
             return
@@ -205,7 +207,7 @@ struct PrettyJSON {
 
     /// A day as `Day.description` writes it (`2025-03-01`), without making the string for the
     /// common four-digit year.
-    mutating func date(_ day: Day) {
+    package mutating func date(_ day: Day) {
         let (year, month, dayOfMonth) = day.components
         guard (0...9999).contains(year) else { return string(day.description) }
         bytes.append(0x22)
@@ -235,19 +237,19 @@ struct PrettyJSON {
     }
 
     /// A number as `JSONEncoder` writes a `Double`: its shortest round-trip text, without `.0`.
-    mutating func number(_ value: Double) {
+    package mutating func number(_ value: Double) {
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
         bytes.append(contentsOf: text.utf8)
     }
 
-    mutating func null() {
+    package mutating func null() {
         bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
     }
 
     /// A string with `JSONEncoder`'s escapes: quote, backslash, `\n` `\r` `\t` `\b` `\f`, other
     /// control characters as `\u00XX`; slashes and everything else as they are.
-    mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         bytes.append(0x22)
         for byte in value.utf8 {
             switch byte {

@@ -234,7 +234,7 @@ struct ICalTime: Hashable, Sendable {
               time.is_date != 0 || (0...23).contains(time.hour) && (0...59).contains(time.minute) && (0...60).contains(time.second)
         else { return nil }
         self.local = LocalDateTime(
-            year: Int(time.year), month: Int(time.month), day: Int(time.day),
+            normalizingYear: Int(time.year), month: Int(time.month), day: Int(time.day),
             hour: time.is_date != 0 ? 0 : Int(time.hour),
             minute: time.is_date != 0 ? 0 : Int(time.minute),
             second: time.is_date != 0 ? 0 : min(59, Int(time.second)))

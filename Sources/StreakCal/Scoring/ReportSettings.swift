@@ -29,7 +29,7 @@ public enum ReportFormat: String, Hashable, Sendable, Codable, CaseIterable {
 ///
 /// ```swift
 /// var settings = ReportSettings(requiredPoints: 60, pointsRule: .minutes, timeZone: "Europe/Berlin")
-/// settings.to = Day(year: 2024, month: 2, day: 29)
+/// settings.to = Day(year: 2024, month: 2, day: 29)!
 /// let scored = settings.scored(try settings.importer().importCalendar(path: "runs.ics"))
 /// print(scored.report.longestStreak.length)
 /// // Prints "2"

@@ -3,7 +3,7 @@
 /// Day arithmetic is integer arithmetic, so it is cheap and exact in any year:
 ///
 /// ```swift
-/// let day = Day(year: 2024, month: 2, day: 29)
+/// let day = Day(year: 2024, month: 2, day: 29)!
 /// print(day, day.advanced(by: 1), day.weekday)
 /// // Prints "2024-02-29 2024-03-01 thursday"
 /// ```
@@ -17,16 +17,33 @@ public struct Day: Hashable, Comparable, Sendable {
         self.daysSince1970 = daysSince1970
     }
 
-    /// Creates a day from a year, month (1–12) and day of month.
+    /// Creates a day from a year, month (1–12) and day of month; `nil` for a date that does not
+    /// exist, as `streakcal` refuses `--to 2023-02-29`.
     ///
-    /// Out-of-range months and days roll over, as in `Day(year: 2024, month: 2, day: 30)` == 2024-03-01.
-    public init(year: Int, month: Int, day: Int) {
+    /// ```swift
+    /// print(Day(year: 2024, month: 2, day: 29) as Any, Day(year: 2023, month: 2, day: 29) as Any)
+    /// // Prints "Optional(2024-02-29) nil"
+    /// ```
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...12).contains(month), (1...Day.daysInMonth(year: year, month: month)).contains(day) else { return nil }
+        self.init(normalizingYear: year, month: month, day: day)
+    }
+
+    /// Creates a day from a year, month and day of month that may lie outside their ranges: they
+    /// roll over, as in date arithmetic (`month: 13` is January of the next year, `day: 0` the last
+    /// day of the month before, `day: 60` of January is 29 February in a leap year).
+    ///
+    /// ```swift
+    /// print(Day(normalizingYear: 2024, month: 2, day: 30))
+    /// // Prints "2024-03-01"
+    /// ```
+    public init(normalizingYear year: Int, month: Int, day: Int) {
         // Shift the year so that it starts in March: the leap day is then the last day of the year.
         let monthsFromMarch = month - 3
         let yearShift = monthsFromMarch >= 0 ? monthsFromMarch / 12 : (monthsFromMarch - 11) / 12
         let shiftedYear = year + yearShift
         let shiftedMonth = monthsFromMarch - yearShift * 12  // 0 = March ... 11 = February
-        let era = floorDivide(shiftedYear, 400)
+        let era = shiftedYear.dividedRoundingDown(by: 400)
         let yearOfEra = shiftedYear - era * 400  // 0...399
         let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
@@ -36,7 +53,7 @@ public struct Day: Hashable, Comparable, Sendable {
     /// The year, month (1–12) and day of month (1–31).
     public var components: (year: Int, month: Int, day: Int) {
         let shifted = daysSince1970 + 719_468
-        let era = floorDivide(shifted, 146_097)
+        let era = shifted.dividedRoundingDown(by: 146_097)
         let dayOfEra = shifted - era * 146_097  // 0...146096
         let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
         let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
@@ -57,7 +74,7 @@ public struct Day: Hashable, Comparable, Sendable {
     /// The day of the week.
     public var weekday: Weekday {
         // 1970-01-01 was a Thursday.
-        let index = Day.floorModulo(daysSince1970 + 4, 7)  // 0 = Sunday
+        let index = (daysSince1970 + 4).remainderRoundingDown(dividingBy: 7)  // 0 = Sunday
         return Weekday.allCases[index]
     }
 
@@ -76,7 +93,7 @@ public struct Day: Hashable, Comparable, Sendable {
     /// The first day of this day's month.
     public var firstOfMonth: Day {
         let (year, month, _) = components
-        return Day(year: year, month: month, day: 1)
+        return Day(normalizingYear: year, month: month, day: 1)
     }
 
     /// The number of days in the given month of the given year.
@@ -96,12 +113,6 @@ public struct Day: Hashable, Comparable, Sendable {
     @inlinable
     public static func < (lhs: Day, rhs: Day) -> Bool {
         lhs.daysSince1970 < rhs.daysSince1970
-    }
-
-    /// The non-negative remainder of a floor division.
-    @inlinable
-    static func floorModulo(_ value: Int, _ divisor: Int) -> Int {
-        value - floorDivide(value, divisor) * divisor
     }
 }
 
@@ -174,18 +185,11 @@ public enum Weekday: Int, CaseIterable, Sendable, Codable {
 
     /// The weekday `count` days later.
     public func advanced(by count: Int) -> Weekday {
-        Weekday.allCases[Day.floorModulo(rawValue + count, 7)]
+        Weekday.allCases[(rawValue + count).remainderRoundingDown(dividingBy: 7)]
     }
 
     /// How many days after `start` this weekday comes, 0...6: `Weekday.sunday.daysSince(.monday)` is 6.
     public func daysSince(_ start: Weekday) -> Int {
-        Day.floorModulo(rawValue - start.rawValue, 7)
+        (rawValue - start.rawValue).remainderRoundingDown(dividingBy: 7)
     }
-}
-
-/// Integer division rounding towards negative infinity (Swift's `/` rounds towards zero).
-@inlinable
-func floorDivide<Value: BinaryInteger>(_ value: Value, _ divisor: Value) -> Value {
-    let quotient = value / divisor
-    return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient
 }

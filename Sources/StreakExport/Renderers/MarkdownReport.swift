@@ -1,4 +1,4 @@
-import CalendarLayout
+public import CalendarLayout
 public import Streaks
 
 /// A streak report as Markdown (GitHub-flavoured tables): a summary table, then a table per month.

@@ -82,7 +82,7 @@ struct ZoneDefinition: Sendable {
         var problems: [String] = []
         var transitions: [(instant: Int64, offset: Int)] = []
         var earliest: (instant: Int64, offsetFrom: Int)?
-        let horizon = LocalDateTime(day: Day(year: lastYear + 1, month: 1, day: 1), secondOfDay: 0)
+        let horizon = LocalDateTime(day: Day(normalizingYear: lastYear + 1, month: 1, day: 1), secondOfDay: 0)
         var budgetNoted = false
         func add(_ onset: LocalDateTime, _ observance: Observance) -> Bool {
             guard onsetBudget > 0 else {

@@ -56,12 +56,12 @@ struct LocalDateTimeTests {
     }
 
     @Test func fieldInitializer() {
-        let time = LocalDateTime(year: 2024, month: 2, day: 25, hour: 6, minute: 30)
+        let time = LocalDateTime(year: 2024, month: 2, day: 25, hour: 6, minute: 30)!
         #expect(time.description == "2024-02-25T06:30:00")
-        #expect(time.day == Day(year: 2024, month: 2, day: 25))
+        #expect(time.day == Day(year: 2024, month: 2, day: 25)!)
         #expect(time.secondOfDay == 6 * 3600 + 30 * 60)
-        #expect(LocalDateTime(year: 2024, month: 2, day: 25).description == "2024-02-25T00:00:00")
-        #expect(LocalDateTime(year: 1969, month: 12, day: 31, hour: 23, minute: 59, second: 59).secondsSince1970 == -1)
+        #expect(LocalDateTime(year: 2024, month: 2, day: 25)!.description == "2024-02-25T00:00:00")
+        #expect(LocalDateTime(year: 1969, month: 12, day: 31, hour: 23, minute: 59, second: 59)!.secondsSince1970 == -1)
     }
 
     @Test(arguments: [
@@ -73,7 +73,8 @@ struct LocalDateTimeTests {
         ((1970, 1, 1, -1, 0, 0), "1969-12-31T23:00:00"),
     ])
     func fieldsRollOver(fields: (Int, Int, Int, Int, Int, Int), expected: String) {
-        let time = LocalDateTime(year: fields.0, month: fields.1, day: fields.2, hour: fields.3, minute: fields.4, second: fields.5)
+        let time = LocalDateTime(
+            normalizingYear: fields.0, month: fields.1, day: fields.2, hour: fields.3, minute: fields.4, second: fields.5)
         #expect(time.description == expected)
     }
 

@@ -101,7 +101,7 @@ public struct TextReport: Sendable {
         block.append(String(repeating: " ", count: padding / 2) + title + String(repeating: " ", count: TextReport.monthWidth + 1 - padding / 2 - title.count))
         let header = (0..<7).map { firstWeekday.advanced(by: $0) }.map { TextReport.weekdayNames[$0.rawValue] + " " }
         block.append(header.joined())
-        let first = Day(year: year, month: month, day: 1)
+        let first = Day(normalizingYear: year, month: month, day: 1)
         let leading = first.weekday.daysSince(firstWeekday)
         let count = Day.daysInMonth(year: year, month: month)
         var cells = [String](repeating: "   ", count: leading)

@@ -1,7 +1,5 @@
 import Foundation
-import ICalendar
-import StreakExport
-import Streaks
+import StreakCal
 import Testing
 
 private let fixtureFolder = URL(fileURLWithPath: #filePath)
@@ -25,7 +23,7 @@ struct StreamedReportTests {
             for (zone, dayStart) in [(nil, DayStart.midnight), ("America/New_York", DayStart(hour: 4)!)] as [(String?, DayStart)] {
                 for rule in [PointsRule.xPoints, .minutes] {
                     let settings = ReportSettings(
-                        pointsRule: rule, timeZone: zone, dayStart: dayStart, from: Day(year: 2023, month: 12, day: 1))
+                        pointsRule: rule, timeZone: zone, dayStart: dayStart, from: Day(year: 2023, month: 12, day: 1)!)
                     let whole = settings.scored(try settings.importer(now: now).importCalendar(path: path), now: now)
                     let streamed = try settings.scored(paths: [path], keepingSessions: true, now: now)
                     #expect(streamed.report == whole.report, "\(path) \(zone ?? "-") \(rule)")
@@ -40,7 +38,7 @@ struct StreamedReportTests {
     @Test("Without keepingSessions no session is kept, and the report is the same")
     func sessionsNotKept() throws {
         let path = fixtureFolder.appendingPathComponent("tutorial-sample.ics").path
-        let settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 2, day: 29))
+        let settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 2, day: 29)!)
         let kept = try settings.scored(paths: [path], keepingSessions: true)
         let counted = try settings.scored(paths: [path])
         #expect(counted.imported.sessions.isEmpty)
@@ -56,12 +54,12 @@ struct StreamedReportTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("year-one.ics").path
         #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 12, day: 31))
+        let settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 12, day: 31)!)
         let streamed = try settings.scored(paths: [path])
         let whole = settings.scored(try settings.importer().importCalendar(path: path))
         for scored in [streamed, whole] {
             #expect(scored.report.days.count == StreakReport.maximumDefaultDays)
-            #expect(scored.report.days.first?.date == Day(year: 2015, month: 1, day: 1))
+            #expect(scored.report.days.first?.date == Day(year: 2015, month: 1, day: 1)!)
             #expect(scored.imported.diagnostics.map(\.message) == [
                 "sessions go back to 0001-01-01, but without a first day a report covers at most 3653 days: it starts on 2015-01-01; give --from to include the earlier days",
             ])

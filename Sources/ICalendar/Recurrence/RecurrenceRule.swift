@@ -217,7 +217,7 @@ extension RecurrenceRule {
                     let dayOfYear = yearDay > 0 ? yearDay : length + 1 + yearDay
                     guard dayOfYear >= 1, dayOfYear <= length else { return false }
                     let year = length == 366 ? 2000 : 2001
-                    return months.contains(Day(year: year, month: 1, day: dayOfYear).month)
+                    return months.contains(Day(normalizingYear: year, month: 1, day: dayOfYear).month)
                 }
             }
             if !reachable {
@@ -269,7 +269,7 @@ extension ICalTime {
               (1...12).contains(month), (1...Day.daysInMonth(year: year, month: month)).contains(day)
         else { return nil }
         if bytes.count == 8 {
-            self.init(local: LocalDateTime(year: year, month: month, day: day), isDate: true, isUTC: false, timeZoneID: nil)
+            self.init(local: LocalDateTime(normalizingYear: year, month: month, day: day), isDate: true, isUTC: false, timeZoneID: nil)
             return
         }
         guard bytes[8] == UInt8(ascii: "T"), let hour = number(9..<11), let minute = number(11..<13),
@@ -278,7 +278,7 @@ extension ICalTime {
         let isUTC = bytes.count == 16
         if isUTC, bytes[15] != UInt8(ascii: "Z") { return nil }
         self.init(
-            local: LocalDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59)),
+            local: LocalDateTime(normalizingYear: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59)),
             isDate: false, isUTC: isUTC, timeZoneID: nil)
     }
 }

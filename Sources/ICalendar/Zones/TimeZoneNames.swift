@@ -71,7 +71,7 @@ enum TimeZoneNames {
         guard let zone = TimeZone(identifier: identifier) else { return [] }
         let year = LocalDateTime(secondsSince1970: Int64(Date().timeIntervalSince1970)).day.year
         return Set([1, 7].map { month in
-            let noon = LocalDateTime(year: year, month: month, day: 15, hour: 12).secondsSince1970
+            let noon = LocalDateTime(normalizingYear: year, month: month, day: 15, hour: 12).secondsSince1970
             let date = Date(timeIntervalSince1970: TimeInterval(noon))
             return zone.secondsFromGMT(for: date) - Int(zone.daylightSavingTimeOffset(for: date))
         })

@@ -1,0 +1,2 @@
+// The days, weekdays and wall-clock times this module's API shows.
+@_exported public import CalendarDays
