@@ -159,7 +159,7 @@ public struct SessionImporter: Sendable {
         guard descriptor >= 0 else { throw CalendarReadError(path: path, reason: String(cString: strerror(errno))) }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(source, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { Foundation.read(source, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             if count < 0 {
                 close(descriptor)

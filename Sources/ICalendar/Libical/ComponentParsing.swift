@@ -58,9 +58,10 @@ enum ComponentParsing {
         var lines = lines.materialized
         let dropped = lines.limitObservanceRules(to: ZoneDefinition.maximumRulesPerObservance)
         guard let parsed = ParsedComponent(parsing: lines.icalendarText) else { return .unparsable }
-        let component = ComponentView(pointer: parsed.pointer)
-        _ = reader.locate(component, lines: lines)
-        var definition = ZoneDefinition.read(from: component)
+        var definition = parsed.withView { component in
+            _ = reader.locate(component, lines: lines)
+            return ZoneDefinition.read(from: component)
+        }
         if dropped > 0 {
             definition?.problems.append(
                 "\(dropped) RRULEs beyond \(ZoneDefinition.maximumRulesPerObservance) in one STANDARD or DAYLIGHT are ignored")
@@ -92,7 +93,7 @@ enum ComponentParsing {
             }
         }
         guard let parsed = ParsedComponent(parsing: needed.icalendarText) else { return nil }
-        var record = reader.readEvent(ComponentView(pointer: parsed.pointer), lines: needed)
+        var record = parsed.withView { reader.readEvent($0, lines: needed) }
         reader.readText(text, into: &record)
         return record
     }

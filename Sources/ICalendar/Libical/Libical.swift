@@ -16,7 +16,8 @@ public enum Libical {
 /// "Convert, then free": parse, walk the tree once into Swift values, and let the owner free it in
 /// the same scope. The tree never escapes this type.
 struct ParsedComponent: ~Copyable {
-    let pointer: OpaquePointer
+    /// The tree; only this file touches it, and the rest of the import sees it through `withView`.
+    fileprivate let pointer: OpaquePointer
 
     /// Parses one component's text; `nil` if libical finds no component in it.
     init?(parsing text: String) {
@@ -37,11 +38,21 @@ struct ParsedComponent: ~Copyable {
     deinit {
         icalcomponent_free(pointer)
     }
+
+    /// Lends the tree to `body`: the view, and every view made from it, is valid only there.
+    func withView<Result>(_ body: (ComponentView) throws -> Result) rethrows -> Result {
+        try body(ComponentView(pointer: pointer))
+    }
 }
 
-/// A read-only view of a libical component, valid while its owner lives.
+/// A read-only view of a libical component, lent by its owner (`ParsedComponent.withView`) for the
+/// time of a closure; it never outlives the tree.
 struct ComponentView {
     let pointer: OpaquePointer
+
+    fileprivate init(pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
 
     /// libical's name for the component's kind (`VEVENT`, `X` for any X- component), or `nil` for a
     /// kind libical does not know (it parses an unknown name such as `VLOCATION` as no kind at all).
@@ -212,145 +223,6 @@ struct PropertyView {
     }
 }
 
-/// A DATE or DATE-TIME as a calendar writes it: wall-clock fields, UTC or not, and a TZID.
-struct ICalTime: Hashable, Sendable {
-    var local: LocalDateTime
-    var isDate: Bool
-    var isUTC: Bool
-    var timeZoneID: String?
-
-    init(local: LocalDateTime, isDate: Bool, isUTC: Bool, timeZoneID: String?) {
-        self.local = local
-        self.isDate = isDate
-        self.isUTC = isUTC
-        self.timeZoneID = timeZoneID
-    }
-
-    /// A real date and time of libical's; `nil` for a null time and for one that does not exist
-    /// (February 30, day 32, 25:00, minute 60), which libical keeps as written.
-    init?(_ time: icaltimetype, timeZoneID: String?) {
-        guard icaltime_is_null_time(time) == 0, (1...12).contains(time.month), time.day >= 1,
-              time.day <= Int32(Day.daysInMonth(year: Int(time.year), month: Int(time.month))),
-              time.is_date != 0 || (0...23).contains(time.hour) && (0...59).contains(time.minute) && (0...60).contains(time.second)
-        else { return nil }
-        self.local = LocalDateTime(
-            normalizingYear: Int(time.year), month: Int(time.month), day: Int(time.day),
-            hour: time.is_date != 0 ? 0 : Int(time.hour),
-            minute: time.is_date != 0 ? 0 : Int(time.minute),
-            second: time.is_date != 0 ? 0 : min(59, Int(time.second)))
-        self.isDate = time.is_date != 0
-        self.isUTC = time.is_date == 0 && icaltime_is_utc(time) != 0
-        self.timeZoneID = isUTC || isDate ? nil : timeZoneID
-    }
-
-    var day: Day { local.day }
-
-    /// The libical form, for libical's recurrence iterator (wall-clock fields; UTC marked, no zone otherwise).
-    var libicalTime: icaltimetype {
-        var time = icaltime_null_time()
-        let (year, month, day) = local.day.components
-        let (hour, minute, second) = local.timeOfDay
-        time.year = Int32(year)
-        time.month = Int32(month)
-        time.day = Int32(day)
-        time.hour = Int32(hour)
-        time.minute = Int32(minute)
-        time.second = Int32(second)
-        time.is_date = isDate ? 1 : 0
-        if isUTC { time.zone = icaltimezone_get_utc_timezone() }
-        return time
-    }
-}
-
-/// An RFC 5545 duration: a nominal part (days and weeks, in wall-clock time) and an exact part (seconds).
-struct ICalDuration: Hashable, Sendable {
-    var isNegative: Bool
-    var days: Int
-    var seconds: Int
-
-    init(_ duration: icaldurationtype) {
-        isNegative = duration.is_neg != 0
-        days = Int(duration.weeks) * 7 + Int(duration.days)
-        seconds = Int(duration.hours) * 3600 + Int(duration.minutes) * 60 + Int(duration.seconds)
-    }
-
-    init(isNegative: Bool, days: Int, seconds: Int) {
-        self.isNegative = isNegative
-        self.days = days
-        self.seconds = seconds
-    }
-
-    /// The sign as a factor.
-    var sign: Int { isNegative ? -1 : 1 }
-
-    /// How a duration's text reads.
-    enum Reading: Equatable {
-        case duration(ICalDuration)
-        /// Well formed, but too long to count in seconds (past `Int`).
-        case tooLong
-        /// Not an RFC 5545 duration.
-        case malformed
-    }
-
-    /// Reads a DURATION value as written (`P1W`, `-PT15M`, `P1DT2H`, `PT4294967356S`), exactly.
-    static func reading(_ text: String) -> Reading {
-        var bytes = Array(text.utf8)[...]
-        var isNegative = false
-        if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
-            isNegative = sign == UInt8(ascii: "-")
-            bytes = bytes.dropFirst()
-        }
-        guard let p = bytes.first, p | 0x20 == UInt8(ascii: "p") else { return .malformed }
-        bytes = bytes.dropFirst()
-        var days = 0
-        var seconds = 0
-        var inTime = false
-        var number: Int?
-        var sawPart = false
-        for byte in bytes {
-            if byte >= 0x30, byte <= 0x39 {
-                let (times, overflow) = (number ?? 0).multipliedReportingOverflow(by: 10)
-                let (sum, carry) = times.addingReportingOverflow(Int(byte - 0x30))
-                guard !overflow, !carry else { return .tooLong }
-                number = sum
-                continue
-            }
-            let unit = byte | 0x20
-            if unit == UInt8(ascii: "t"), number == nil, !inTime {
-                inTime = true
-                continue
-            }
-            guard let value = number else { return .malformed }
-            let (factor, isDays): (Int, Bool)
-            switch (unit, inTime) {
-            case (UInt8(ascii: "w"), false): (factor, isDays) = (7, true)
-            case (UInt8(ascii: "d"), false): (factor, isDays) = (1, true)
-            case (UInt8(ascii: "h"), true): (factor, isDays) = (3600, false)
-            case (UInt8(ascii: "m"), true): (factor, isDays) = (60, false)
-            case (UInt8(ascii: "s"), true): (factor, isDays) = (1, false)
-            default: return .malformed
-            }
-            let (scaled, overflow) = value.multipliedReportingOverflow(by: factor)
-            guard !overflow else { return .tooLong }
-            if isDays {
-                let (sum, carry) = days.addingReportingOverflow(scaled)
-                guard !carry else { return .tooLong }
-                days = sum
-            } else {
-                let (sum, carry) = seconds.addingReportingOverflow(scaled)
-                guard !carry else { return .tooLong }
-                seconds = sum
-            }
-            number = nil
-            sawPart = true
-        }
-        guard sawPart, number == nil else { return .malformed }
-        // Days become seconds when the session's end is computed: keep that within Int64 too.
-        guard days <= 100_000_000, seconds <= Int(Int64.max / 4) else { return .tooLong }
-        return .duration(ICalDuration(isNegative: isNegative, days: days, seconds: seconds))
-    }
-}
-
 extension Libical {
     /// libical's own conversion of a wall-clock time in one of its built-in zones to UTC.
     ///
@@ -382,5 +254,48 @@ extension Libical {
         }
         collect(ComponentView(pointer: root))
         return errors
+    }
+}
+
+extension ICalTime {
+    /// A real date and time of libical's; `nil` for a null time and for one that does not exist
+    /// (February 30, day 32, 25:00, minute 60), which libical keeps as written.
+    init?(_ time: icaltimetype, timeZoneID: String?) {
+        guard icaltime_is_null_time(time) == 0, (1...12).contains(time.month), time.day >= 1,
+              time.day <= Int32(Day.daysInMonth(year: Int(time.year), month: Int(time.month))),
+              time.is_date != 0 || (0...23).contains(time.hour) && (0...59).contains(time.minute) && (0...60).contains(time.second)
+        else { return nil }
+        self.local = LocalDateTime(
+            normalizingYear: Int(time.year), month: Int(time.month), day: Int(time.day),
+            hour: time.is_date != 0 ? 0 : Int(time.hour),
+            minute: time.is_date != 0 ? 0 : Int(time.minute),
+            second: time.is_date != 0 ? 0 : min(59, Int(time.second)))
+        self.isDate = time.is_date != 0
+        self.isUTC = time.is_date == 0 && icaltime_is_utc(time) != 0
+        self.timeZoneID = isUTC || isDate ? nil : timeZoneID
+    }
+
+    /// The libical form, for libical's recurrence iterator (wall-clock fields; UTC marked, no zone otherwise).
+    var libicalTime: icaltimetype {
+        var time = icaltime_null_time()
+        let (year, month, day) = local.day.components
+        let (hour, minute, second) = local.timeOfDay
+        time.year = Int32(year)
+        time.month = Int32(month)
+        time.day = Int32(day)
+        time.hour = Int32(hour)
+        time.minute = Int32(minute)
+        time.second = Int32(second)
+        time.is_date = isDate ? 1 : 0
+        if isUTC { time.zone = icaltimezone_get_utc_timezone() }
+        return time
+    }
+}
+
+extension ICalDuration {
+    init(_ duration: icaldurationtype) {
+        isNegative = duration.is_neg != 0
+        days = Int(duration.weeks) * 7 + Int(duration.days)
+        seconds = Int(duration.hours) * 3600 + Int(duration.minutes) * 60 + Int(duration.seconds)
     }
 }

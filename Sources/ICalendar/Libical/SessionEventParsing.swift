@@ -290,18 +290,13 @@ extension ComponentParsing {
             guard let parsed = buffer.withMemoryRebound(to: CChar.self, { ParsedComponent(parsing: $0.baseAddress!) }) else {
                 return false
             }
-            let component = ComponentView(pointer: parsed.pointer)
-            guard component.hasOnlyProperties(ofKinds: libicalLines.lazy.map(\.kind)) else { return false }
-            var property = icalcomponent_get_first_property(parsed.pointer, ICAL_ANY_PROPERTY)
-            for line in libicalLines {
-                guard let current = property else { break }
-                let raw = line.line
-                reader.read(
-                    PropertyView(pointer: current),
-                    line: contentLine(raw, name: line.name, valueStart: line.valueStart), into: &record)
-                property = icalcomponent_get_next_property(parsed.pointer, ICAL_ANY_PROPERTY)
+            return parsed.withView { component in
+                guard component.hasOnlyProperties(ofKinds: libicalLines.lazy.map(\.kind)) else { return false }
+                for (line, property) in zip(libicalLines, component.properties) {
+                    reader.read(property, line: contentLine(line.line, name: line.name, valueStart: line.valueStart), into: &record)
+                }
+                return true
             }
-            return true
         }
     }
 

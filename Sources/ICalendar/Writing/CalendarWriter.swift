@@ -1,4 +1,3 @@
-internal import CLibical
 public import Streaks
 
 /// The bytes of one calendar input and the name diagnostics use for it.

@@ -2,49 +2,6 @@ internal import CLibical
 import Foundation
 import Streaks
 
-/// iCalendar text being written: CRLF lines folded at 75 octets (RFC 5545 3.1), never inside a
-/// UTF-8 character, with no control character but tab inside a line.
-///
-/// ```swift
-/// var text = FoldedText()
-/// text.append(line: "SUMMARY:" + String(repeating: "é", count: 40))
-/// print(text.text.split(separator: "\r\n").map(\.utf8.count))
-/// // Prints "[74, 33]": 8 + 33 × 2 octets, then a space and 16 × 2
-/// ```
-struct FoldedText: Sendable {
-    private(set) var bytes: [UInt8] = []
-
-    /// The most octets of a physical line, without its CRLF.
-    static let lineLength = 75
-
-    /// Appends one content line (unfolded, without its line end).
-    mutating func append(line: String) {
-        var utf8 = Array(line.utf8)
-        for index in utf8.indices where utf8[index] < 0x20 && utf8[index] != 0x09 || utf8[index] == 0x7F {
-            utf8[index] = 0x20  // RFC 5545 allows no control character but tab in a line
-        }
-        var start = 0
-        var limit = Self.lineLength
-        while utf8.count - start > limit {
-            var cut = start + limit
-            while utf8[cut] & 0xC0 == 0x80 { cut -= 1 }  // not inside a UTF-8 character
-            bytes.append(contentsOf: utf8[start..<cut])
-            bytes.append(contentsOf: [0x0D, 0x0A, 0x20])
-            start = cut
-            limit = Self.lineLength - 1  // the fold's space counts
-        }
-        bytes.append(contentsOf: utf8[start...])
-        bytes.append(contentsOf: [0x0D, 0x0A])
-    }
-
-    /// Appends text written before.
-    mutating func append(_ other: FoldedText) {
-        bytes.append(contentsOf: other.bytes)
-    }
-
-    var text: String { String(decoding: bytes, as: UTF8.self) }
-}
-
 /// The checks a content line passes before `CalendarWriter` copies it, and its written form.
 ///
 /// A line is read by libical on its own (inside a component of its own) and written back from
@@ -229,7 +186,9 @@ enum LineCheck {
     private static func read(_ text: String, _ body: (PropertyView) -> Void) {
         let wrapped = "BEGIN:VEVENT\r\n" + text + "\r\nEND:VEVENT\r\n"
         guard let parsed = ParsedComponent(parsing: wrapped) else { return }
-        for property in ComponentView(pointer: parsed.pointer).properties { body(property) }
+        parsed.withView { component in
+            for property in component.properties { body(property) }
+        }
     }
 
     /// Whether libical reads the property's value as text (or does not know the property): only
@@ -298,41 +257,3 @@ extension PropertyView {
     }
 }
 
-extension RecurrenceDate {
-    /// The value as an RDATE or EXDATE line of its own (`name`), with the parameters it needs.
-    func contentLine(name: String) -> String {
-        var head = name
-        if end != nil || duration != nil { head += ";VALUE=PERIOD" } else if start.isDate { head += ";VALUE=DATE" }
-        if let zone = start.timeZoneID { head += ";TZID=" + Self.parameterValue(zone) }
-        var value = start.text
-        if let end { value += "/" + end.text } else if let duration { value += "/" + duration.text }
-        return head + ":" + value
-    }
-
-    /// A parameter value, quoted when it holds a character that would end it (RFC 5545 3.2).
-    private static func parameterValue(_ text: String) -> String {
-        let plain = text.unicodeScalars.allSatisfy { $0 != ":" && $0 != ";" && $0 != "," && $0 != "\"" }
-        return plain ? text : "\"" + text.replacingOccurrences(of: "\"", with: "'") + "\""
-    }
-}
-
-extension ICalTime {
-    /// As iCalendar writes it: `20240605`, `20240605T090000`, `20240605T090000Z`.
-    var text: String {
-        SessionResolver.recurrenceIDText(local, isDate: isDate, isUTC: isUTC)
-    }
-}
-
-extension ICalDuration {
-    /// As iCalendar writes it, exactly: `P3D`, `PT1H30M`, `-P1DT1M`.
-    var text: String {
-        var result = isNegative ? "-P" : "P"
-        if days != 0 || seconds == 0 { result += "\(days)D" }
-        guard seconds != 0 else { return result }
-        result += "T"
-        if seconds >= 3600 { result += "\(seconds / 3600)H" }
-        if seconds % 3600 >= 60 { result += "\(seconds % 3600 / 60)M" }
-        if seconds % 60 != 0 { result += "\(seconds % 60)S" }
-        return result
-    }
-}

@@ -1,0 +1,272 @@
+internal import CLibical
+import Foundation
+import Streaks
+
+extension RuleText {
+    /// The value from its content line when there is one: libical writes back its own reading
+    /// (a COUNT beyond 32 bits wrapped, for one), so the line is what the rule says.
+    init(_ property: PropertyView, line: ContentLine?) {
+        text = line.map { String($0.value).trimmingSpaces } ?? property.encodedValueText
+        self.line = line
+    }
+}
+
+/// Reads libical's components into records, and libical's `X-LIC-ERROR`s into located diagnostics.
+///
+/// libical reports no positions, but it keeps a component's properties in source order, with each
+/// `X-LIC-ERROR` where the line it rejected stood; walking the properties alongside the content
+/// lines gives each error its line.
+struct ComponentReader {
+    let file: String
+    let pointsProperty: String
+    var diagnostics: [Diagnostic] = []
+
+    /// libical's kind for the points property (`ICAL_X_PROPERTY` for an X- name).
+    let pointsKind: icalproperty_kind
+    /// The days whose RDATE and EXDATE values are kept: the import's window with margins (`nil`: all).
+    var wantedDays: ClosedRange<Day>?
+    /// `ComponentParsing.parseSessionEvent`'s working storage, reused from event to event.
+    var sessionEventScratch = ComponentParsing.SessionEventScratch()
+    /// The session properties' roles (`ComponentParsing.parseSessionEvent`).
+    let sessionLineRoles: PropertyNameTable<ComponentParsing.SessionLineRole>
+
+    /// - Parameter sessionLineRoles: `ComponentParsing.sessionLineRoles(pointsProperty:)`, when the
+    ///   caller has it already (the pipeline makes it once for all its readers).
+    init(
+        file: String, pointsProperty: String,
+        sessionLineRoles: PropertyNameTable<ComponentParsing.SessionLineRole>? = nil
+    ) {
+        self.file = file
+        self.pointsProperty = pointsProperty.uppercased()
+        pointsKind = icalproperty_string_to_kind(self.pointsProperty)
+        self.sessionLineRoles = sessionLineRoles ?? ComponentParsing.sessionLineRoles(pointsProperty: pointsProperty)
+    }
+
+    /// Reads a parsed VEVENT whose content lines are `lines`.
+    mutating func readEvent(_ component: ComponentView, lines: ComponentLines) -> EventRecord {
+        var record = EventRecord(begin: lines.begin)
+        for (property, line) in locate(component, lines: lines) {
+            read(property, line: line, into: &record)
+        }
+        return record
+    }
+
+    /// Reads one of a VEVENT's properties (on `line`, if located) into its record.
+    mutating func read(_ property: PropertyView, line: ContentLine?, into record: inout EventRecord) {
+        let kind = property.kind
+        switch kind {
+        case ICAL_UID_PROPERTY:
+            record.uid = property.valueText
+        case ICAL_DTSTART_PROPERTY:
+            guard isFirst(property, line: line, earlier: record.startLine, in: &record) else { break }
+            record.start = time(of: property, line: line, in: &record)
+            record.startLine = line ?? record.begin
+        case ICAL_DTEND_PROPERTY:
+            guard isFirst(property, line: line, earlier: record.endLine, in: &record) else { break }
+            record.end = time(of: property, line: line, in: &record)
+            record.endLine = line ?? record.begin
+        case ICAL_DURATION_PROPERTY:
+            guard isFirst(property, line: line, earlier: record.durationLine, in: &record) else { break }
+            record.duration = duration(of: property, line: line, in: &record)
+            record.durationLine = line ?? record.begin
+        case ICAL_STATUS_PROPERTY:
+            record.isCancelled = icalproperty_get_status(property.pointer) == ICAL_STATUS_CANCELLED
+        case ICAL_SUMMARY_PROPERTY:
+            record.summary = property.valueText
+        case ICAL_CATEGORIES_PROPERTY:
+            record.categories.append(contentsOf: property.valueText.split(separator: ",").map { $0.trimmingSpaces })
+        case ICAL_RRULE_PROPERTY:
+            record.recurrenceRules.append(RuleText(property, line: line))
+            record.recurrenceLine = record.recurrenceLine ?? line
+        case ICAL_EXRULE_PROPERTY:
+            record.exceptionRules.append(RuleText(property, line: line))
+            record.recurrenceLine = record.recurrenceLine ?? line
+        case ICAL_RECURRENCEID_PROPERTY:
+            record.recurrenceID = time(of: property, line: line, in: &record)
+            record.isThisAndFuture = property.isThisAndFuture
+        default:
+            break
+        }
+        // Only an X- property, or one of the points property's kind, can have either name.
+        guard kind == ICAL_X_PROPERTY || kind == pointsKind else { return }
+        let name = property.name
+        if name == SessionImporter.annotationMarker { record.isAnnotation = true }
+        if name == pointsProperty, record.points == nil {
+            record.points = (property.valueText, line ?? record.begin)
+        }
+    }
+
+    /// Whether a DTSTART, DTEND or DURATION is the event's first; a second one is a warning that
+    /// says which one is used (RFC 5545 allows one).
+    private mutating func isFirst(_ property: PropertyView, line: ContentLine?, earlier: ContentLine?, in record: inout EventRecord) -> Bool {
+        guard let earlier else { return true }
+        let name = property.name
+        let here = line ?? record.begin
+        diagnostics.append(Diagnostic(
+            .warning, name == "DURATION" ? .badEnd : name == "DTSTART" ? .missingStart : .badEnd,
+            at: here.location(file: file),
+            "a second \(name) in one event; the first, on line \(earlier.line), is used", sourceLine: here.text))
+        return false
+    }
+
+    /// A DTSTART, DTEND or RECURRENCE-ID value; one that names no real date and time is an error
+    /// at its line, and the event stands for no session.
+    private mutating func time(of property: PropertyView, line: ContentLine?, in record: inout EventRecord) -> ICalTime? {
+        if let time = property.timeValue { return time }
+        if property.hasDateValue {
+            let here = line ?? record.begin
+            record.hasImpossibleTime = true
+            diagnostics.append(Diagnostic(
+                .error, property.kind == ICAL_DTSTART_PROPERTY ? .missingStart : property.kind == ICAL_DTEND_PROPERTY ? .badEnd : .recurrence,
+                at: here.location(file: file, column: here.valueColumn ?? 1),
+                "\(property.name) \(property.encodedValueText) is not a real date and time; the event is skipped",
+                sourceLine: here.text))
+        }
+        return nil
+    }
+
+    /// A DURATION, read from its line as written when there is one: libical keeps a duration's
+    /// parts in 32 bits and wraps longer ones (`PT4294967356S` as one minute).
+    private mutating func duration(of property: PropertyView, line: ContentLine?, in record: inout EventRecord) -> ICalDuration? {
+        guard let line else { return property.durationValue }
+        let text = String(line.value).trimmingSpaces
+        switch ICalDuration.reading(text) {
+        case .duration(let exact):
+            return exact
+        case .malformed:
+            return property.durationValue  // libical's reading of a form it accepts
+        case .tooLong:
+            diagnostics.append(Diagnostic(
+                .warning, .badEnd, at: line.location(file: file, column: line.valueColumn ?? 1),
+                "DURATION \(text) is too long to count; the session is kept without a length", sourceLine: line.text))
+            return ICalDuration(isNegative: false, days: 0, seconds: 0)
+        }
+    }
+
+    /// Reads the text properties libical was not given (`ComponentParsing.EventReading.sessionProperties`),
+    /// as `readEvent` reads them from libical: the last UID and SUMMARY, every CATEGORIES value, the
+    /// first points property; and the RDATE and EXDATE lines (`readDateList`).
+    mutating func readText(_ lines: [ContentLine], into record: inout EventRecord) {
+        for line in lines {
+            var name = line.name
+            let role = name.withUTF8 { sessionLineRoles.value(of: $0, in: 0..<$0.count) }
+            switch role {
+            case .text(let roles, _)?:
+                var value = line.value
+                value.withUTF8 { record.readText($0, roles: roles, line: line) }
+            case .dateList?:
+                readDateList(line, into: &record)
+            case .revision?:
+                var value = line.value
+                value.withUTF8 { record.revision.read(line.name, value: $0) }
+            default:
+                break
+            }
+        }
+    }
+
+    /// Reads an RDATE or EXDATE line (`DateListValue`): values outside `wantedDays` are not kept,
+    /// since no instance of the window can come of them; those that name no real date or time are
+    /// one warning for the line.
+    mutating func readDateList(_ line: ContentLine, into record: inout EventRecord) {
+        let list = DateListValue(line, keeping: wantedDays)
+        let isRecurrence = line.name == "RDATE"
+        if isRecurrence {
+            record.recurrenceDates += list.values
+            record.hasRecurrenceDates = true
+            record.recurrenceLine = record.recurrenceLine ?? line
+        } else {
+            record.exceptionDates += list.values.map(\.start)
+        }
+        guard let first = list.firstUnreadable else { return }
+        let what = list.unreadableCount == 1 ? "value \(first)" : "values \(first) and \(list.unreadableCount - 1) more"
+        diagnostics.append(Diagnostic(
+            .warning, .recurrence, at: line.location(file: file, column: line.valueColumn ?? 1),
+            "\(line.name) \(what) cannot be read; \(isRecurrence ? "it adds no instance" : "it removes nothing")",
+            sourceLine: line.text))
+    }
+
+    /// Reports every `X-LIC-ERROR` in a component and its subcomponents; returns the component's own
+    /// properties, each with the content line it came from (if found).
+    mutating func locate(_ component: ComponentView, lines: ComponentLines) -> [(PropertyView, ContentLine?)] {
+        var result: [(PropertyView, ContentLine?)] = []
+        var cursor = -1  // index in lines.properties of the line of the last property matched
+        var previousName = ""
+        let own = lines.properties
+        for property in component.properties {
+            if property.isError {
+                let message = property.errorMessage
+                let line = errorLineIndex(message, in: own, cursor: cursor).map { own[$0] } ?? lines.begin
+                report(libicalError: message, line: line)
+                continue
+            }
+            let name = property.name
+            if name == previousName, cursor >= 0, own[cursor].value.contains(","),
+               own[cursor].value.contains(property.encodedValueText) {
+                // libical splits a multi-valued line ("CATEGORIES:a,b") into one property per value.
+                result.append((property, own[cursor]))
+                continue
+            }
+            previousName = name
+            if let index = own.indices.dropFirst(cursor + 1).first(where: { own[$0].name == name }) {
+                cursor = index
+                result.append((property, own[index]))
+            } else {
+                result.append((property, nil))
+            }
+        }
+        // Subcomponents pair up with the line tree in order, by kind.
+        var unmatched = lines.children
+        for child in component.children {
+            let position: Int?
+            switch child.kindName {
+            case "X"?: position = unmatched.firstIndex { $0.name.hasPrefix("X-") }
+            case let kind?: position = unmatched.firstIndex { $0.name == kind }
+            case nil: position = unmatched.firstIndex { icalcomponent_string_to_kind($0.name) == ICAL_NO_COMPONENT }
+            }
+            let childLines = position.map { unmatched.remove(at: $0) }
+                ?? ComponentLines(name: child.kindName ?? "", begin: lines.begin)
+            _ = locate(child, lines: childLines)
+        }
+        return result
+    }
+
+    /// The line an `X-LIC-ERROR` is about. libical puts the error where the line it rejected stood
+    /// (just after the last property it kept) or, when it keeps the property, just after it; the
+    /// text the message quotes, or the property it names, decides between the nearby lines.
+    private func errorLineIndex(_ message: String, in lines: [ContentLine], cursor: Int) -> Int? {
+        guard !lines.isEmpty else { return nil }
+        let next = min(cursor + 1, lines.count - 1)
+        var candidates = [next]
+        if cursor >= 0 { candidates.append(cursor) }
+        candidates += stride(from: cursor + 2, to: min(lines.count, cursor + 9), by: 1)
+        if let colon = message.range(of: ": ", options: .backwards) {
+            let quoted = String(message[colon.upperBound...]).trimmingSpaces
+            if !quoted.isEmpty, let index = candidates.first(where: { lines[$0].text.contains(quoted) }) {
+                return index
+            }
+        }
+        if let named = message.range(of: #"[A-Z][A-Z0-9-]* property"#, options: .regularExpression) {
+            let name = message[named].split(separator: " ")[0]
+            if let index = candidates.first(where: { lines[$0].name == name }) { return index }
+        }
+        return next
+    }
+
+    private mutating func report(libicalError message: String, line: ContentLine) {
+        let column = message.contains("VALUE-PARSE") || message.contains("Can't parse as") ? (line.valueColumn ?? 1) : 1
+        var text = message
+        var severity = Diagnostic.Severity.warning
+        if text.hasPrefix("No value for") {
+            // An empty value is legal for text properties; libical drops the property, nothing else is lost.
+            severity = .note
+        }
+        if text.hasPrefix("Got a data line, but could not find a property name or component begin tag") {
+            text = "not a content line (no property name); ignored"
+        } else if let removing = text.range(of: ". Removing entire property") {
+            text = String(text[..<removing.lowerBound]) + "; the property is ignored"
+        }
+        diagnostics.append(Diagnostic(
+            severity, .libical, at: line.location(file: file, column: column), text, sourceLine: line.text))
+    }
+}
