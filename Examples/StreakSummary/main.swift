@@ -1,21 +1,21 @@
 // A library user's view of StreakCal: read a calendar, score its days, print the streaks.
 //
 //     swift run streak-summary Fixtures/tutorial-sample.ics
-import Foundation
 import StreakCal
 
 let path = CommandLine.arguments.dropFirst().first ?? "Fixtures/tutorial-sample.ics"
 
 do {
     // 1. Read sessions (and diagnostics) from an .ics file.
-    let calendar = try SessionImporter(pointsRule: .xPoints).importCalendar(path: path)
+    let calendar = try SessionImporter(pointsRule: .xPoints).importSessions(from: .file(path))
     for diagnostic in calendar.diagnostics {
         print(diagnostic)
     }
 
-    // 2. Score them against a goal, in a zone, over a window.
+    // 2. Score them against a goal, in a zone, over a window that ends on 29 February 2024.
     let goal = StreakGoal(requiredPoints: 100, timeZone: .utc, dayStart: .midnight)
-    let window = StreakReport.window(for: calendar.sessions, goal: goal, from: nil, to: Day(year: 2024, month: 2, day: 29)!)
+    let lastDay = Day(year: 2024, month: 2, day: 29) ?? Day(daysSince1970: 0)
+    let window = StreakReport.window(for: calendar.sessions, goal: goal, from: nil, to: lastDay)
     let report = StreakReport(sessions: calendar.sessions, goal: goal, window: window)
 
     // 3. Use the days and the streaks.
@@ -25,5 +25,4 @@ do {
     print("longest streak:", report.longestStreak.length, "days, current:", report.currentStreak.length)
 } catch {
     print(error)
-    exit(1)
 }

@@ -47,11 +47,17 @@ struct RoundTrip {
         self.importer = importer
     }
 
+    /// `bytes` imported; `nil` only if reading memory failed, which the import promises never happens.
+    private func imported(_ bytes: [UInt8], name: String) -> CalendarImport? {
+        try? importer.importSessions(from: .bytes(bytes, name: name))
+    }
+
     /// Runs the whole round trip on `bytes`; returns what the oracle found wrong, or `nil`.
     func check(_ bytes: [UInt8]) -> String? {
         // Import and score, as `streakcal report` does with its default zone (X-WR-TIMEZONE, else
         // the process's zone, which the fuzzer pins to UTC).
-        let (original, zone) = importer.importCalendar(bytes: bytes, fileName: Self.inputName).inReportZone(requested: nil)
+        guard let input = imported(bytes, name: Self.inputName) else { return "bytes in memory could not be read" }
+        let (original, zone) = input.inReportZone(requested: nil)
         let goal = StreakGoal(requiredPoints: 100, timeZone: zone, dayStart: .midnight)
         let originalTotals = DayFigures.totals(of: original.sessions, goal: goal)
         let first = originalTotals.keys.min() ?? Self.today
@@ -63,7 +69,7 @@ struct RoundTrip {
         let scored = ScoredCalendar(imported: original, report: report)
         for format in ReportFormat.allCases {
             do {
-                _ = try settings.render(scored, as: format)
+                _ = try format.render(scored, with: settings)
             } catch {
                 return "the \(format.rawValue) report cannot be rendered: \(error)"
             }
@@ -71,10 +77,13 @@ struct RoundTrip {
 
         // Annotate, as `streakcal annotate --mark-sessions` does, and read the result back.
         let annotation = CalendarAnnotation(report: report)
-        let written = annotation.write(
-            [CalendarSource(name: Self.inputName, bytes: bytes)], markingSessions: original.sessions, timestamp: Self.now)
-        let (reread, rereadZone) = importer.importCalendar(bytes: Array(written.text.utf8), fileName: Self.annotatedName)
-            .inReportZone(requested: nil)
+        guard let written = try? annotation.write(
+            [.bytes(bytes, name: Self.inputName)], markingSessions: original.sessions, timestamp: Self.now)
+        else { return "bytes in memory could not be annotated" }
+        guard let rereadInput = imported(Array(written.text.utf8), name: Self.annotatedName) else {
+            return "the annotated calendar could not be read back"
+        }
+        let (reread, rereadZone) = rereadInput.inReportZone(requested: nil)
         if rereadZone.identifier != zone.identifier {
             return "the report zone changed from \(zone.identifier) to \(rereadZone.identifier) (X-WR-TIMEZONE: \(original.declaredTimeZone ?? "none") before, \(reread.declaredTimeZone ?? "none") after)"
         }

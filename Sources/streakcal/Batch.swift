@@ -33,11 +33,7 @@ extension StreakCalCommand {
 
         @OptionGroup var scoring: ScoringOptions
 
-        @Option(help: "First day of each report, YYYY-MM-DD (default: the day of its earliest session).")
-        var from: String?
-
-        @Option(help: "Last day of each report, YYYY-MM-DD (default: today in its zone).")
-        var to: String?
+        @OptionGroup var window: WindowOptions
 
         @Flag(help: "Count a file with any warning or error as failed (its report is still written).")
         var strict = false
@@ -52,11 +48,6 @@ extension StreakCalCommand {
             guard !paths.contains("-") else { throw ValidationError("batch reads files and folders, not standard input (-).") }
             guard !out.isEmpty else { throw ValidationError("--out needs a folder.") }
             if let jobs { try OptionRange.check(jobs, OptionRange.jobs, option: "--jobs") }
-            let first = try parseDay(from, option: "--from")
-            let last = try parseDay(to, option: "--to")
-            if let first, let last, first > last {
-                throw ValidationError("--from \(first) is after --to \(last).")
-            }
         }
 
         func run() throws {
@@ -66,8 +57,7 @@ extension StreakCalCommand {
         private func runBatch() throws {
             let settings = ReportSettings(
                 requiredPoints: scoring.required, pointsRule: scoring.pointsRule, timeZone: scoring.tz,
-                dayStart: scoring.dayStartValue,
-                from: try parseDay(from, option: "--from"), to: try parseDay(to, option: "--to"),
+                dayStart: scoring.dayStart, from: window.from, to: window.to,
                 maximumInstancesPerRule: scoring.maxInstances,
                 rules: try presentation.rules(), firstWeekday: presentation.firstWeekday.weekday)
             let batch = BatchReport(
@@ -88,7 +78,7 @@ extension StreakCalCommand {
                 summary = try batch.write(to: out, progress: progress)
             } catch {
                 bar?.clear()
-                throw CommandFailure(error.description)
+                throw CommandFailure(String(describing: error))
             }
             try emit(summary.table(), to: nil)
             let failures = summary.failed.count
@@ -101,7 +91,6 @@ extension StreakCalCommand {
     }
 }
 
-extension ReportFormat: ExpressibleByArgument {}
 
 /// A one-line progress bar on standard error: files done / total, rate and time left.
 ///

@@ -10,8 +10,8 @@ extension StreakCalCommand {
         enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, svg }
         enum Mode: String, ExpressibleByArgument, CaseIterable { case month, week }
 
-        @Option(help: "The first month, YYYY-MM.")
-        var month: String
+        @Option(help: ArgumentHelp("The first month, YYYY-MM.", valueName: "yyyy-mm"))
+        var month: CalendarMonth
 
         @Option(parsing: .unconditional, help: ArgumentHelp(
             "How many months (or, with --mode week, weeks) to lay out, stacked top to bottom (\(OptionRange.text(OptionRange.months))).",
@@ -21,8 +21,8 @@ extension StreakCalCommand {
         @Option(help: "month: whole months; week: one row, the week containing --date.")
         var mode: Mode = .month
 
-        @Option(help: "With --mode week: a day in the first week, YYYY-MM-DD (default: the 1st of --month).")
-        var date: String?
+        @Option(help: ArgumentHelp("With --mode week: a day in the first week, YYYY-MM-DD (default: the 1st of --month).", valueName: "yyyy-mm-dd"))
+        var date: Day?
 
         @Option(help: "variable: 4 to 6 rows as the month needs; six: always 6.")
         var rows: RowPolicy = .variable
@@ -47,7 +47,8 @@ extension StreakCalCommand {
 
         @OptionGroup var presentation: PresentationOptions
 
-        @Option(help: ArgumentHelp("Colour the days by this calendar's (repeatable; - for standard input).", valueName: "file"))
+        @Option(help: ArgumentHelp("Colour the days by this calendar's (repeatable; - for standard input).", valueName: "file"),
+                completion: .file(extensions: ["ics"]))
         var calendar: [String] = []
 
         @Option(parsing: .unconditional, help: ArgumentHelp(
@@ -58,25 +59,19 @@ extension StreakCalCommand {
         var tz: String?
 
         func validate() throws {
-            guard firstMonth != nil else { throw ValidationError("--month takes YYYY-MM, not '\(month.escapingControlCharacters())'.") }
             try OptionRange.check(months, OptionRange.months, option: "--months")
             try OptionRange.check(width, OptionRange.width, option: "--width")
             try OptionRange.check(headerHeight, OptionRange.headerHeight, option: "--header-height")
             try OptionRange.check(required, OptionRange.required, option: "--required")
-            _ = try parseDay(date, option: "--date")
-        }
-
-        private var firstMonth: CalendarMonth? {
-            let parts = month.split(separator: "-", omittingEmptySubsequences: false)
-            guard parts.count == 2, parts[0].count == 4, parts[1].count == 2,
-                  let year = Int(parts[0]), let number = Int(parts[1]), (1...12).contains(number) else { return nil }
-            return CalendarMonth(year: year, month: number)
+            if let tz, TimeZoneRules(identifier: tz) == nil {
+                throw ValidationError("--tz: unknown time zone '\(tz.escapingControlCharacters())'; use an IANA name such as Europe/Berlin.")
+            }
         }
 
         func run() throws {
             try failing {
-                guard let first = firstMonth else { return }
-                let week = mode == .week ? (try parseDay(date, option: "--date") ?? first.firstDay) : nil
+                let first = month
+                let week = mode == .week ? (date ?? first.firstDay) : nil
                 let layouts = LayoutExport.stacked(
                     first: first, count: months, week: week,
                     metrics: LayoutMetrics(width: width, headerHeight: headerHeight),
@@ -88,12 +83,10 @@ extension StreakCalCommand {
                     // The calendar's days over exactly the laid-out range.
                     let days = layouts.flatMap { $0.cells.map(\.day) }
                     let window = (days.min() ?? first.firstDay)...(days.max() ?? first.firstDay)
-                    var arguments = calendar + ["--required", String(required)]
-                    if let tz { arguments += ["--tz", tz] }
-                    let options = try CalendarOptions.parse(arguments)
-                    let (imported, goal) = try options.load(from: window.lowerBound, through: window.upperBound)
-                    export.report = StreakReport(sessions: imported.sessions, goal: goal, window: window)
-                    failed = options.printDiagnostics(imported.diagnostics)
+                    let settings = ReportSettings(requiredPoints: required, timeZone: tz)
+                    let scored = try settings.scored(calendar.map(CalendarSource.file), over: window)
+                    export.report = scored.report
+                    failed = printed(scored.imported.diagnostics, strict: false)
                 }
                 let text: String
                 switch format {

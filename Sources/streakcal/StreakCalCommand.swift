@@ -1,6 +1,6 @@
-import ArgumentParser
+public import ArgumentParser
 import Foundation
-import StreakCal
+public import StreakCal
 
 @main
 struct StreakCalCommand: ParsableCommand {
@@ -42,6 +42,35 @@ enum OptionRange {
     }
 }
 
+// Values read from the command line once, as the types the library takes: an option that does not
+// parse is a usage error that names it (exit status 64).
+
+extension Day: ExpressibleByArgument {
+    /// `YYYY-MM-DD`; a date that does not exist (2023-02-29) is refused.
+    public init?(argument: String) {
+        self.init(argument)
+    }
+}
+
+extension DayStart: ExpressibleByArgument {
+    /// `HH:MM`, from 00:00 to 23:59.
+    public init?(argument: String) {
+        self.init(argument)
+    }
+}
+
+extension CalendarMonth: ExpressibleByArgument {
+    /// `YYYY-MM`.
+    public init?(argument: String) {
+        let parts = argument.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2,
+              let year = Int(parts[0]), let month = Int(parts[1]), (1...12).contains(month) else { return nil }
+        self.init(year: year, month: month)
+    }
+}
+
+extension ReportFormat: ExpressibleByArgument {}
+
 /// Where points come from, as the CLI spells it.
 enum PointsOption: String, ExpressibleByArgument, CaseIterable {
     case xPoints = "x-points"
@@ -64,8 +93,8 @@ struct ScoringOptions: ParsableArguments {
     @Option(help: "IANA time zone of the report (default: the calendar's X-WR-TIMEZONE, else the system zone).")
     var tz: String?
 
-    @Option(help: "When a day begins, HH:MM: with 04:00, 00:00 to 03:59 belongs to the previous day.")
-    var dayStart: String = "00:00"
+    @Option(help: ArgumentHelp("When a day begins, HH:MM: with 04:00, 00:00 to 03:59 belongs to the previous day.", valueName: "hh:mm"))
+    var dayStart: DayStart = .midnight
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Most instances one recurrence rule may add to the report's window (\(OptionRange.text(OptionRange.maxInstances))).", valueName: "n"))
     var maxInstances: Int = RecurrenceExpansion.defaultMaximumInstancesPerRule
@@ -73,9 +102,11 @@ struct ScoringOptions: ParsableArguments {
     func validate() throws {
         try OptionRange.check(required, OptionRange.required, option: "--required")
         try OptionRange.check(maxInstances, OptionRange.maxInstances, option: "--max-instances")
-        guard DayStart(dayStart) != nil else { throw ValidationError("--day-start takes HH:MM from 00:00 to 23:59, not '\(dayStart.escapingControlCharacters())'.") }
-        if let tz, TimeZone(identifier: tz) == nil { throw ValidationError("--tz: unknown time zone '\(tz.escapingControlCharacters())'; use an IANA name such as Europe/Berlin.") }
-        guard pointsProperty.range(of: #"^[A-Za-z0-9-]+$"#, options: .regularExpression) != nil else {
+        if let tz, TimeZoneRules(identifier: tz) == nil {
+            throw ValidationError("--tz: unknown time zone '\(tz.escapingControlCharacters())'; use an IANA name such as Europe/Berlin.")
+        }
+        let isNameByte = { (byte: UInt8) in (0x41...0x5A).contains(byte | 0x20 ^ 0x20) || (0x30...0x39).contains(byte) || byte == 0x2D }
+        guard !pointsProperty.isEmpty, pointsProperty.utf8.allSatisfy(isNameByte) else {
             throw ValidationError("--points-property takes a property name such as X-POINTS, not '\(pointsProperty.escapingControlCharacters())'.")
         }
     }
@@ -87,14 +118,26 @@ struct ScoringOptions: ParsableArguments {
         case .count: .count
         }
     }
+}
 
-    /// The day start the option names (validated to parse).
-    var dayStartValue: DayStart { DayStart(dayStart) ?? .midnight }
+/// The first and last day of a report.
+struct WindowOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("First day, YYYY-MM-DD (default: the day of the earliest session, at most ten years back).", valueName: "yyyy-mm-dd"))
+    var from: Day?
+
+    @Option(help: ArgumentHelp("Last day, YYYY-MM-DD (default: today in the report's zone).", valueName: "yyyy-mm-dd"))
+    var to: Day?
+
+    func validate() throws {
+        if let from, let to, from > to { throw ValidationError("--from \(from) is after --to \(to).") }
+    }
 }
 
 /// Options shared by every command that reads named calendars and scores days.
 struct CalendarOptions: ParsableArguments {
-    @Argument(help: "iCalendar files to read; - reads standard input. Several files merge into one report.")
+    @Argument(help: ArgumentHelp(
+        "iCalendar files to read; - reads standard input. Several files are read as one.", valueName: "file"),
+              completion: .file(extensions: ["ics"]))
     var files: [String]
 
     @OptionGroup var scoring: ScoringOptions
@@ -106,62 +149,46 @@ struct CalendarOptions: ParsableArguments {
         guard !files.isEmpty else { throw ValidationError("Name at least one iCalendar file, or - for standard input.") }
     }
 
-    /// Reads the calendars, expanding recurring events over `from...through`, and works out the goal.
-    func load(from: Day?, through: Day?) throws -> (CalendarImport, StreakGoal) {
-        let (imported, goal, _) = try loadSources(from: from, through: through)
-        return (imported, goal)
-    }
+    /// The calendars to read.
+    var sources: [CalendarSource] { files.map(CalendarSource.file) }
 
-    /// `load`, also returning the inputs' bytes (read once) for commands that write them back out.
-    func loadSources(from: Day?, through: Day?) throws -> (CalendarImport, StreakGoal, [CalendarSource]) {
-        var sources: [CalendarSource] = []
-        do {
-            for file in files { sources.append(try CalendarSource.read(path: file)) }
-        } catch {
-            throw CommandFailure(error.description)
-        }
-        let imported: CalendarImport
-        // The report zone is known only after reading (X-WR-TIMEZONE); today in UTC plus a day is
-        // later than today anywhere, and the report drops what lies after its last day.
-        let expansion = RecurrenceExpansion(
-            from: from, through: through ?? Day(daysSince1970: Int(Date().timeIntervalSince1970 / 86_400) + 1),
-            maximumInstancesPerRule: scoring.maxInstances)
-        imported = SessionImporter(pointsRule: scoring.pointsRule, expansion: expansion).importCalendars(sources)
-        let (result, zone) = imported.inReportZone(requested: scoring.tz)
-        let goal = StreakGoal(requiredPoints: scoring.required, timeZone: zone, dayStart: scoring.dayStartValue)
-        return (result, goal, sources)
-    }
-
-    /// The files read as a stream and scored (`ReportSettings.scored(paths:keepingSessions:now:)`).
-    func scored(from: Day?, through: Day?, keepingSessions: Bool) throws -> ScoredCalendar {
-        let settings = ReportSettings(
+    /// The library's settings for these options.
+    func settings(from: Day?, to: Day?, presentation: PresentationOptions? = nil) throws -> ReportSettings {
+        ReportSettings(
             requiredPoints: scoring.required, pointsRule: scoring.pointsRule, timeZone: scoring.tz,
-            dayStart: scoring.dayStartValue, from: from, to: through, maximumInstancesPerRule: scoring.maxInstances)
-        do {
-            return try settings.scored(paths: files, keepingSessions: keepingSessions)
-        } catch let error as CalendarReadError {
-            throw CommandFailure(error.description)
-        }
+            dayStart: scoring.dayStart, from: from, to: to, maximumInstancesPerRule: scoring.maxInstances,
+            rules: try presentation?.rules() ?? .standard, firstWeekday: presentation?.firstWeekday.weekday ?? .sunday)
     }
 
-    /// Prints diagnostics on standard error; returns whether --strict makes them fail the command.
+    /// Prints diagnostics on standard error, with a hint for the ones an option can change;
+    /// returns whether --strict makes them fail the command.
     func printDiagnostics(_ diagnostics: [Diagnostic]) -> Bool {
-        for diagnostic in diagnostics {
-            StandardError.print(diagnostic.description)
-        }
-        let serious = diagnostics.filter { $0.severity >= .warning }.count
-        if serious > 0 {
-            StandardError.print("\(serious) \(serious == 1 ? "problem" : "problems") in the input (\(diagnostics.count) \(diagnostics.count == 1 ? "diagnostic" : "diagnostics") in all)")
-        }
-        return strict && serious > 0
+        printed(diagnostics, strict: strict)
     }
 }
 
-/// Parses a `YYYY-MM-DD` option.
-func parseDay(_ text: String?, option: String) throws -> Day? {
-    guard let text else { return nil }
-    guard let day = Day(text) else { throw ValidationError("\(option) takes a date YYYY-MM-DD, not '\(text.escapingControlCharacters())'.") }
-    return day
+/// Prints diagnostics (see `CalendarOptions.printDiagnostics`); `true` when `strict` and there is a
+/// warning or error.
+func printed(_ diagnostics: [Diagnostic], strict: Bool) -> Bool {
+    for diagnostic in diagnostics {
+        StandardError.print(diagnostic.description)
+    }
+    // The library names no option; the command says which one changes what was said.
+    let hints: [(Diagnostic.Code, String)] = [
+        (.reportWindow, "give --from YYYY-MM-DD to report on the earlier days"),
+        (.points, "--points minutes counts minutes, --points count sessions, --points-property names another property"),
+    ]
+    for (code, hint) in hints where diagnostics.contains(where: { $0.code == code }) {
+        StandardError.print("streakcal: hint: \(hint)")
+    }
+    if diagnostics.contains(where: { $0.code == .recurrence && $0.message.contains("instances in the report's window") }) {
+        StandardError.print("streakcal: hint: --max-instances raises the cap on instances per rule")
+    }
+    let serious = diagnostics.filter { $0.severity >= .warning }.count
+    if serious > 0 {
+        StandardError.print("\(serious) \(serious == 1 ? "problem" : "problems") in the input (\(diagnostics.count) \(diagnostics.count == 1 ? "diagnostic" : "diagnostics") in all)")
+    }
+    return strict && serious > 0
 }
 
 /// Whether an `--output` value means standard output: none, `-`, or `/dev/stdout` (written as a
@@ -170,22 +197,18 @@ func meansStandardOutput(_ path: String?) -> Bool {
     path == nil || path == "-" || path == "/dev/stdout"
 }
 
-/// Writes a command's output to standard output, or atomically to `path` (``AtomicFile``); a
-/// failure is a `CommandFailure` (one line on standard error, exit status 1).
+/// Whether standard output is a terminal that takes colours (`NO_COLOR` unset or empty).
+var standardOutputTakesColors: Bool {
+    isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+}
+
+/// Writes a command's output to standard output, or atomically to `path` (``AtomicFile``).
 func emit(_ text: String, to path: String?) throws {
     guard let path, !meansStandardOutput(path) else {
-        do {
-            try StandardStream.output.write(text)
-        } catch {
-            throw CommandFailure(error.description)
-        }
+        try StandardStream.output.write(text)
         return
     }
-    do {
-        try AtomicFile.write(text, to: path)
-    } catch {
-        throw CommandFailure(error.description)
-    }
+    try AtomicFile.write(text, to: path)
 }
 
 /// A failure that is not a usage error: one line on standard error, exit status 1.
@@ -203,13 +226,19 @@ enum StandardError {
 }
 
 extension ParsableCommand {
-    /// Runs `body`, turning a `CommandFailure` into one line on standard error (control
-    /// characters of paths and reasons shown as `\u{XX}`) and exit status 1.
+    /// Runs `body`, turning a failure to read or write (a `CalendarReadError`, an
+    /// `AtomicFile.WriteError`, a `StandardStream.WriteError`, a `CommandFailure`) into one line on
+    /// standard error (control characters of paths and reasons shown as `\u{XX}`) and exit status 1.
     func failing(_ body: () throws -> Void) throws {
         do {
             try body()
-        } catch let failure as CommandFailure {
-            StandardError.print("streakcal: error: \(failure.description.escapingControlCharacters(keepingTabs: false))")
+        } catch let error as ExitCode {
+            throw error
+        } catch let error as CleanExit {
+            throw error
+        } catch where error is CommandFailure || error is CalendarReadError || error is AtomicFile.WriteError
+                    || error is StandardStream.WriteError {
+            StandardError.print("streakcal: error: \(String(describing: error).escapingControlCharacters(keepingTabs: false))")
             throw ExitCode(1)
         }
     }

@@ -34,7 +34,7 @@ private func randomText(length: Int, using generator: inout SplitMix64) -> Strin
 
 /// The content lines of written text, as StreakCal's scanner reads them back.
 private func reread(_ text: String) -> [ContentLine] {
-    var scanner = ContentLineScanner(bytes: Array(text.utf8), file: "written.ics")
+    var scanner = ContentLineScanner(bytes: Array(text.utf8))
     var lines: [ContentLine] = []
     while let line = scanner.next() { lines.append(line) }
     return lines
@@ -42,8 +42,8 @@ private func reread(_ text: String) -> [ContentLine] {
 
 private func write(_ lines: [String], adding events: [AllDayEvent] = []) -> CalendarWriter.Output {
     let text = (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN"] + lines + ["END:VCALENDAR"]).joined(separator: "\r\n") + "\r\n"
-    return CalendarWriter(ownedPropertyPrefix: "X-STREAKCAL-", annotationMarker: "X-STREAKCAL-ANNOTATION")
-        .write([CalendarSource(name: "input.ics", bytes: Array(text.utf8))], adding: events, timestamp: 0)
+    return try! CalendarWriter(ownedPropertyPrefix: "X-STREAKCAL-", annotationMarker: "X-STREAKCAL-ANNOTATION")
+        .write([CalendarSource.bytes(Array(text.utf8), name: "input.ics")], adding: events, timestamp: 0)
 }
 
 @Suite("Writing calendars")
@@ -87,7 +87,7 @@ struct CalendarWriterTests {
         let output = write(["BEGIN:VEVENT", "UID:" + uid, "DTSTART:20240305T180000Z", "DTEND:20240305T184000Z", "X-POINTS:100", "END:VEVENT"])
         #expect(output.text.contains("UID:97199ED3-78FF-43FD-A77D-A524A668853F-0D0ECF56-3A6B-459A-B908-4D534E8879\r\n 9A\r\nDTSTART:20240305T180000Z\r\n"))
         let sessions = SessionImporter(expansion: RecurrenceExpansion(through: day("2024-12-31")))
-            .importCalendar(text: output.text).sessions
+            .importText(output.text).sessions
         #expect(sessions.map(\.id) == [uid])
         #expect(sessions.map(\.start) == [.instant(secondsSince1970: utc(2024, 3, 5, 18))])
     }
@@ -102,7 +102,7 @@ struct CalendarWriterTests {
         let written = reread(output.text).filter { $0.name == "RDATE" }.flatMap { $0.value.split(separator: ",").map(String.init) }
         #expect(written == values)
         let sessions = SessionImporter(expansion: RecurrenceExpansion(from: day("2000-01-01"), through: day("2000-03-31")))
-            .importCalendar(text: output.text).sessions
+            .importText(output.text).sessions
         #expect(sessions.count == 1_200)
         #expect(output.diagnostics.isEmpty)
     }
@@ -160,7 +160,7 @@ struct CalendarWriterTests {
                              + ["BEGIN:VEVENT", "UID:b", "DTSTART:20240102T090000Z", "END:VEVENT"])
         #expect(unclosed.text.contains("UID:b\r\n"))
         let sessions = SessionImporter(expansion: RecurrenceExpansion(through: day("2024-12-31")))
-            .importCalendar(text: (["BEGIN:VCALENDAR"] + lines + ["END:VCALENDAR"]).joined(separator: "\r\n")).sessions
+            .importText((["BEGIN:VCALENDAR"] + lines + ["END:VCALENDAR"]).joined(separator: "\r\n")).sessions
         #expect(sessions.map(\.id) == ["a", "b"])
     }
 

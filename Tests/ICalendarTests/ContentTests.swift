@@ -33,7 +33,7 @@ struct EncodingTests {
     @Test("Mixed line endings count physical lines right")
     func mixedEndings() {
         let text = "BEGIN:VCALENDAR\rBEGIN:VEVENT\nUID:x\r\nDTSTART:2024\r\n 0301T090000Z\rX-POINTS:zz\nEND:VEVENT\r\nEND:VCALENDAR"
-        let result = SessionImporter().importCalendar(text: text, fileName: "mixed.ics")
+        let result = SessionImporter().importText(text, name: "mixed.ics")
         #expect(result.sessions.first?.source?.line == 2)
         #expect(result.diagnosticSummary == ["6:warning:points"])
     }
@@ -41,7 +41,7 @@ struct EncodingTests {
     @Test("NUL bytes are removed with a warning")
     func nulBytes() {
         let bytes = Array("BEGIN:VEVENT\r\nUID:n\u{0}ul\r\nDTSTART:20240301T090000Z\r\nX-POINTS:5\r\nEND:VEVENT\r\n".utf8)
-        let result = SessionImporter().importCalendar(bytes: bytes, fileName: "nul.ics")
+        let result = SessionImporter().importBytes(bytes, name: "nul.ics")
         #expect(result.sessions.map(\.id) == ["nul"])
         #expect(result.diagnostics.map(\.code) == [.structure, .encoding])
     }
@@ -108,7 +108,7 @@ struct StructureTests {
 
     @Test("An empty input gives no sessions and no diagnostics")
     func empty() {
-        let result = SessionImporter().importCalendar(text: "", fileName: "empty.ics")
+        let result = SessionImporter().importText("", name: "empty.ics")
         #expect(result.sessions.isEmpty)
         #expect(result.diagnostics.isEmpty)
     }
@@ -154,10 +154,10 @@ struct DiagnosticTests {
     @Test("An unreadable path is an error, not a diagnostic")
     func unreadable() {
         #expect(throws: CalendarReadError.self) {
-            try SessionImporter().importCalendar(path: "/nonexistent/calendar.ics")
+            try SessionImporter().importSessions(from: .file("/nonexistent/calendar.ics"))
         }
         do {
-            _ = try SessionImporter().importCalendar(path: "/nonexistent/calendar.ics")
+            _ = try SessionImporter().importSessions(from: .file("/nonexistent/calendar.ics"))
         } catch {
             #expect(error.description == "cannot read /nonexistent/calendar.ics: no such file")
         }

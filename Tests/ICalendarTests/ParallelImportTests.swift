@@ -11,8 +11,8 @@ struct ParallelImportTests {
         sequential.isParallel = false
         var parallel = sequential
         parallel.isParallel = true
-        let one = sequential.importCalendar(bytes: bytes, fileName: name)
-        let many = parallel.importCalendar(bytes: bytes, fileName: name)
+        let one = sequential.importBytes(bytes, name: name)
+        let many = parallel.importBytes(bytes, name: name)
         #expect(many.sessions == one.sessions, "\(name)")
         #expect(many.diagnostics == one.diagnostics, "\(name)")
     }
@@ -57,8 +57,8 @@ struct ParallelImportTests {
         var count = 0
         for case let path as String in enumerator where !path.hasSuffix(".md") && !path.hasSuffix(".tsv") {
             let url = corpus.appendingPathComponent(path)
-            guard let source = try? CalendarSource.read(path: url.path) else { continue }
-            Self.compare(source.bytes, name: path)
+            guard let bytes = try? CalendarSource.file(url.path).read() else { continue }
+            Self.compare(bytes, name: path)
             count += 1
         }
         #expect(count == 0 || count >= 400)

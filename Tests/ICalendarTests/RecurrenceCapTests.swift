@@ -22,7 +22,7 @@ struct RecurrenceCapTests {
     func huge(cap: Int) {
         let expansion = RecurrenceExpansion(
             from: Day(year: 2024, month: 1, day: 1)!, through: Day(year: 2024, month: 1, day: 3)!, maximumInstancesPerRule: cap)
-        let imported = SessionImporter(pointsRule: .xPoints, expansion: expansion).importCalendar(text: Self.daily, fileName: "daily.ics")
+        let imported = SessionImporter(pointsRule: .xPoints, expansion: expansion).importText(Self.daily, name: "daily.ics")
         // The expansion reaches a few margin days past the window (for the report's zone), no further.
         let days = imported.sessions.map { $0.day(in: .utc, dayStart: .midnight) }
         #expect(days.prefix(3) == [Day(year: 2024, month: 1, day: 1)!, Day(year: 2024, month: 1, day: 2)!, Day(year: 2024, month: 1, day: 3)!])

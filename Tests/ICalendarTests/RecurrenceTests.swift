@@ -7,7 +7,7 @@ import Testing
 private func dailyPoints(_ name: String, from: String = "2024-01-01", through: String = "2024-12-31",
                          cap: Int = RecurrenceExpansion.defaultMaximumInstancesPerRule) throws -> (days: [String], result: CalendarImport) {
     let expansion = RecurrenceExpansion(from: day(from), through: day(through), maximumInstancesPerRule: cap)
-    let result = try SessionImporter(expansion: expansion).importCalendar(path: fixturesDirectory.appendingPathComponent(name).path)
+    let result = try SessionImporter(expansion: expansion).importSessions(from: .file(fixturesDirectory.appendingPathComponent(name).path))
     var totals: [Day: Int] = [:]
     for session in result.sessions {
         totals[session.day(in: .utc, dayStart: .midnight), default: 0] += session.points

@@ -12,7 +12,7 @@ private func importText(_ text: String, from: String = "2024-01-01", through: St
                         chunkSize: Int? = nil) -> CalendarImport {
     var importer = SessionImporter(expansion: RecurrenceExpansion(from: day(from), through: day(through), maximumInstancesPerRule: cap))
     if let chunkSize { importer.readChunkSize = chunkSize }
-    return importer.importCalendar(text: text, fileName: "repro.ics")
+    return importer.importText(text, name: "repro.ics")
 }
 
 /// Regression tests built from `../shared/repro` (each named after its reproducer): what the
@@ -60,10 +60,10 @@ struct ReproducerImportTests {
     func durationPast32Bits() {
         var importer = SessionImporter(pointsRule: .minutes, expansion: RecurrenceExpansion(through: day("2024-12-31")))
         importer.isParallel = false
-        let result = importer.importCalendar(text: calendar([
+        let result = importer.importText(calendar([
             "BEGIN:VEVENT", "UID:a", "DTSTART:20240101T090000Z", "DURATION:PT4294967356S", "END:VEVENT",
             "BEGIN:VEVENT", "UID:b", "DTSTART:20240101T090000Z", "DURATION:P99999999999999999999W", "END:VEVENT",
-        ]), fileName: "repro.ics")
+        ]), name: "repro.ics")
         #expect(result.sessions.map(\.end) == [
             .instant(secondsSince1970: utc(2024, 1, 1, 9) + 4_294_967_356), .instant(secondsSince1970: utc(2024, 1, 1, 9)),
         ])
@@ -132,7 +132,7 @@ struct ReproducerImportTests {
         #expect(result.diagnostics.map { "\($0.location.line):\($0.message)" } == [
             "58:VTIMEZONE Z5: a DAYLIGHT without DTSTART or TZOFFSETTO is ignored",
         ])
-        let outline = InputOutline.scan(InputBytes(bytes: Array(calendar(lines).utf8)), file: "repro.ics")
+        let outline = InputOutline.scan(InputBytes(bytes: Array(calendar(lines).utf8)))
         #expect(outline.referencedTimeZoneIDs == ["Z5"])
         #expect(!outline.hasUncertainReferences)
     }
@@ -145,7 +145,7 @@ struct ReproducerImportTests {
     ])
     func referenceReading(line: String, uncertain: Bool, references: [String]) {
         let text = calendar(["BEGIN:VEVENT", "UID:a", line, "END:VEVENT"])
-        let outline = InputOutline.scan(InputBytes(bytes: Array(text.utf8)), file: "repro.ics")
+        let outline = InputOutline.scan(InputBytes(bytes: Array(text.utf8)))
         #expect(outline.hasUncertainReferences == uncertain)
         #expect(outline.referencedTimeZoneIDs == Set(references))
     }
@@ -179,7 +179,7 @@ struct ReproducerImportTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         var importer = SessionImporter(expansion: RecurrenceExpansion(from: day("2024-01-01"), through: day("2024-01-31")))
         importer.readChunkSize = chunkSize
-        let result = try importer.importCalendar(path: path)
+        let result = try importer.importSessions(from: .file(path))
         #expect(result.sessions.map(\.summary) == ["kept"])
         #expect(result.sessions.map(\.points) == [100])
         #expect(result.diagnostics.isEmpty)
@@ -263,16 +263,16 @@ struct DuplicateEventTests {
 
     @Test("Several inputs are read as one: a copy in another input counts once, a cancellation in another removes; every location names its own input and line")
     func severalInputs() throws {
-        let first = CalendarSource(name: "old.ics", bytes: Array(calendars([(nil, [
+        let first = CalendarSource.string(calendars([(nil, [
             event("x", sequence: 0, start: "20240301T090000Z", points: 10), event("gone", sequence: 0, start: "20240305T090000Z", points: 4),
-        ])]).utf8))
-        let second = CalendarSource(name: "new.ics", bytes: Array((calendars([(nil, [
+        ])]), name: "old.ics")
+        let second = CalendarSource.string(calendars([(nil, [
             event("x", sequence: 1, start: "20240302T090000Z", points: 30),
             ["BEGIN:VEVENT", "DTSTART:20240303T090000Z", "DTEND:20240230T100000Z", "END:VEVENT"],
             ["BEGIN:VEVENT", "DTSTART:20240304T090000Z", "X-POINTS:5", "END:VEVENT"],
-        ])]) + calendars([("CANCEL", [event("gone", sequence: 0, start: "20240305T090000Z", points: 0)])])).utf8))
-        let result = SessionImporter(expansion: RecurrenceExpansion(from: day("2024-03-01"), through: day("2024-03-31")))
-            .importCalendars([first, second])
+        ])]) + calendars([("CANCEL", [event("gone", sequence: 0, start: "20240305T090000Z", points: 0)])]), name: "new.ics")
+        let result = try SessionImporter(expansion: RecurrenceExpansion(from: day("2024-03-01"), through: day("2024-03-31")))
+            .importSessions(from: [first, second])
         #expect(result.sessions.map(\.points) == [30, 5])
         #expect(result.sessions.map(\.id) == ["x", "new.ics:14"])
         #expect(result.sessions.map(\.source) == [SourceLocation(file: "new.ics", line: 3), SourceLocation(file: "new.ics", line: 14)])

@@ -39,16 +39,16 @@ struct SessionEventParsingTests {
     @discardableResult
     private static func compareBothWays(_ bytes: [UInt8], file: String, pointsProperty: String = "X-POINTS") -> (events: Int, sessionPath: Int) {
         var cutter = ComponentCutter(
-            scanner: ContentLineScanner(bytes: bytes, file: file), file: file,
+            scanner: ContentLineScanner(bytes: bytes),
             eventProperties: ComponentParsing.sessionProperties(pointsProperty: pointsProperty), sinksPropertyLines: true)
         var events = 0
         var sessionPath = 0
         while let item = cutter.next() {
             guard case .component(let lines, _) = item, lines.name == "VEVENT" else { continue }
             events += 1
-            var general = ComponentReader(file: file, pointsProperty: pointsProperty)
+            var general = ComponentReader(pointsProperty: pointsProperty)
             let expected = ComponentParsing.parse(lines.materialized, reader: &general, reading: .sessionProperties)
-            var own = ComponentReader(file: file, pointsProperty: pointsProperty)
+            var own = ComponentReader(pointsProperty: pointsProperty)
             guard let record = ComponentParsing.parseSessionEvent(lines, reader: &own) else { continue }
             sessionPath += 1
             let place = "\(file):\(lines.begin.line)"
@@ -67,7 +67,7 @@ struct SessionEventParsingTests {
         var events = 0
         var sessionPath = 0
         for path in Self.files {
-            guard let bytes = try? CalendarSource.read(path: path).bytes else { continue }  // (Data(contentsOf:) leaks on Linux)
+            guard let bytes = try? CalendarSource.file(path).read() else { continue }  // (Data(contentsOf:) leaks on Linux)
             let counts = Self.compareBothWays(bytes, file: path)
             events += counts.events
             sessionPath += counts.sessionPath

@@ -169,15 +169,15 @@ struct PointsTests {
         #expect(backwards.session("duration-nominal")?.points == 23 * 60)
     }
 
-    @Test("No session with the points property: said once, suggesting --points minutes")
+    @Test("No session with the points property: said once, suggesting the minutes rule")
     func noPointsAnywhere() throws {
         let result = try importFixture("no-points-property.ics")
         let notes = result.diagnostics.filter { $0.code == .points }
         #expect(notes.count == 1)
-        #expect(notes.first?.message.contains("--points minutes") == true)
-        let twice = try SessionImporter().importCalendars(paths: [
-            fixturesDirectory.appendingPathComponent("no-points-property.ics").path,
-            fixturesDirectory.appendingPathComponent("no-points-property.ics").path,
+        #expect(notes.first?.message.contains("PointsRule.minutes") == true)
+        let twice = try SessionImporter().importSessions(from: [
+            .file(fixturesDirectory.appendingPathComponent("no-points-property.ics").path),
+            .file(fixturesDirectory.appendingPathComponent("no-points-property.ics").path),
         ])
         #expect(twice.sessions.count == 2)  // the same events given twice are copies: they count once
         #expect(twice.diagnostics.filter { $0.code == .points }.count == 1)

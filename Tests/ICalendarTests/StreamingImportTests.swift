@@ -28,10 +28,10 @@ struct StreamingImportTests {
         #expect(Self.fixtures.count > 20)
         for fixture in Self.fixtures {
             var importer = SessionImporter(expansion: Self.expansion)
-            let whole = try importer.importCalendar(path: fixture.path)
+            let whole = try importer.importSessions(from: .file(fixture.path))
             for size in [1, 7, 64] {
                 importer.readChunkSize = size
-                let chunked = try importer.importCalendar(path: fixture.path)
+                let chunked = try importer.importSessions(from: .file(fixture.path))
                 #expect(chunked.sessions == whole.sessions, "\(fixture.lastPathComponent), chunks of \(size)")
                 #expect(chunked.diagnostics == whole.diagnostics, "\(fixture.lastPathComponent), chunks of \(size)")
             }
@@ -42,9 +42,9 @@ struct StreamingImportTests {
     func fileAndBytes() throws {
         for fixture in Self.fixtures {
             let importer = SessionImporter(expansion: Self.expansion)
-            let bytes = try CalendarSource.read(path: fixture.path).bytes
-            let fromFile = try importer.importCalendar(path: fixture.path)
-            let fromBytes = importer.importCalendar(bytes: bytes, fileName: fixture.path)
+            let bytes = try CalendarSource.file(fixture.path).read()
+            let fromFile = try importer.importSessions(from: .file(fixture.path))
+            let fromBytes = importer.importBytes(bytes, name: fixture.path)
             #expect(fromFile.sessions == fromBytes.sessions, "\(fixture.lastPathComponent)")
             #expect(fromFile.diagnostics == fromBytes.diagnostics, "\(fixture.lastPathComponent)")
         }
@@ -89,7 +89,7 @@ struct StreamingImportTests {
             """)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let importer = SessionImporter(expansion: Self.expansion)
-        let pipeline = try importer.pipeline(path: path)
+        let (pipeline, _) = try importer.pipeline(for: [.file(path)])
         var batches: [ImportBatch] = []
         while let batch = pipeline.next() { batches.append(batch) }
         // Only "plain" is resolved as it comes; the others wait for the end of the input.
@@ -100,7 +100,7 @@ struct StreamingImportTests {
         #expect(batches.last?.sessions.isEmpty == true)
         // The collected result is in input order, with the VTIMEZONE defined after the event used,
         // and the override replacing its event rather than standing beside it.
-        let result = try importer.importCalendar(path: path)
+        let result = try importer.importSessions(from: .file(path))
         #expect(result.sessions.map(\.id) == ["zoned-early", "moved/20240302T090000Z", "plain"])
         #expect(result.sessions.map(\.points) == [10, 40, 30])
         #expect(result.sessions.first?.start == .instant(secondsSince1970: 1_709_265_600))  // 09:00+05:00
@@ -130,7 +130,7 @@ struct StreamingImportTests {
             END:VCALENDAR\r
 
             """.utf8)
-        let outline = InputOutline.scan(InputBytes(bytes: bytes), file: "outline.ics")
+        let outline = InputOutline.scan(InputBytes(bytes: bytes))
         #expect(outline.overriddenUIDs == ["lower-case", "folded"])
         #expect(outline.timeZoneIDs == ["Europe/Berlin"])
         #expect(!outline.hasUncertainTimeZoneIDs)
@@ -141,9 +141,9 @@ struct StreamingImportTests {
     func rawOutlineCoversScanner() throws {
         var checked = 0
         for path in Self.fixtures.map(\.path) + Self.corpusFiles {
-            guard let bytes = try? CalendarSource.read(path: path).bytes else { continue }  // (Data(contentsOf:) leaks on Linux)
-            let quick = InputOutline.scan(InputBytes(bytes: bytes), file: path)
-            let thorough = InputOutline.scanLines(InputBytes(bytes: bytes), file: path)
+            guard let bytes = try? CalendarSource.file(path).read() else { continue }  // (Data(contentsOf:) leaks on Linux)
+            let quick = InputOutline.scan(InputBytes(bytes: bytes))
+            let thorough = InputOutline.scanLines(InputBytes(bytes: bytes))
             #expect(quick.hasUncertainTimeZoneIDs || thorough.timeZoneIDs.isSubset(of: quick.timeZoneIDs), "\(path)")
             #expect(quick.hasOverrideWithoutUID || thorough.overriddenUIDs.isSubset(of: quick.overriddenUIDs), "\(path)")
             #expect(!thorough.hasOverrideWithoutUID || quick.hasOverrideWithoutUID, "\(path)")
@@ -159,10 +159,10 @@ struct StreamingImportTests {
             let descriptor = open(path, O_RDONLY)
             guard descriptor >= 0 else { continue }
             defer { close(descriptor) }
-            let whole = InputOutline.scan(descriptor: descriptor, file: path, parts: 1)
+            let whole = InputOutline.scan(descriptor: descriptor, parts: 1)
             for (parts, chunkSize) in [(2, 1 << 20), (3, 64), (7, 7)] {
                 let parted = InputOutline.scan(
-                    descriptor: descriptor, file: path, parts: parts, chunkSize: chunkSize, minimumSplitSize: 0)
+                    descriptor: descriptor, parts: parts, chunkSize: chunkSize, minimumSplitSize: 0)
                 let place = "\(path), \(parts) parts"
                 #expect(parted.timeZoneIDs == whole.timeZoneIDs, "\(place)")
                 #expect(parted.overriddenUIDs == whole.overriddenUIDs, "\(place)")
@@ -187,7 +187,7 @@ struct StreamingImportTests {
         let descriptor = open(path, O_RDONLY)
         defer { close(descriptor) }
         for parts in [1, 2, 5, 16] {
-            let outline = InputOutline.scan(descriptor: descriptor, file: path, parts: parts, minimumSplitSize: 0)
+            let outline = InputOutline.scan(descriptor: descriptor, parts: parts, minimumSplitSize: 0)
             #expect(outline.overriddenUIDs == ["u3"], "\(parts) parts")
             #expect(outline.timeZoneIDs == ["Zone/2"], "\(parts) parts")
         }
@@ -196,7 +196,7 @@ struct StreamingImportTests {
     @Test("A named pipe is read like a file: copied first, so that the first pass and the import can both read it")
     func namedPipe() throws {
         let fixture = try #require(Self.fixtures.first { $0.lastPathComponent == "recurring-with-moved-instance.ics" } ?? Self.fixtures.first)
-        let bytes = try CalendarSource.read(path: fixture.path).bytes
+        let bytes = try CalendarSource.file(fixture.path).read()
         let path = NSTemporaryDirectory() + "streaming-pipe-\(UUID().uuidString)"
         #expect(mkfifo(path, 0o600) == 0)
         defer { unlink(path) }
@@ -208,8 +208,8 @@ struct StreamingImportTests {
         }
         writer.start()
         let importer = SessionImporter(expansion: Self.expansion)
-        let piped = try importer.importCalendar(path: path)
-        let direct = try importer.importCalendar(path: fixture.path)
+        let piped = try importer.importSessions(from: .file(path))
+        let direct = try importer.importSessions(from: .file(fixture.path))
         #expect(piped.sessions.map(\.id) == direct.sessions.map(\.id))
         #expect(piped.sessions.map(\.points) == direct.sessions.map(\.points))
         #expect(!direct.sessions.isEmpty)
@@ -228,9 +228,9 @@ struct StreamingImportTests {
         let files = Self.fixtures.map(\.path) + Self.corpusFiles
         var events = 0
         for path in files {
-            guard let bytes = try? CalendarSource.read(path: path).bytes else { continue }  // (Data(contentsOf:) leaks on Linux)
-            var cutter = ComponentCutter(scanner: ContentLineScanner(bytes: bytes, file: path), file: path)
-            var reader = ComponentReader(file: path, pointsProperty: "X-POINTS")
+            guard let bytes = try? CalendarSource.file(path).read() else { continue }  // (Data(contentsOf:) leaks on Linux)
+            var cutter = ComponentCutter(scanner: ContentLineScanner(bytes: bytes))
+            var reader = ComponentReader(pointsProperty: "X-POINTS")
             while let item = cutter.next() {
                 guard case .component(let lines, _) = item, lines.name == "VEVENT" else { continue }
                 let viaLibical = ComponentParsing.parse(lines, reader: &reader, reading: .everyProperty)
@@ -286,13 +286,11 @@ struct StreamingImportTests {
             let importer = SessionImporter(expansion: Self.expansion)
             var sessions: [Session] = []
             var diagnostics: [Diagnostic] = []
-            for try await item in importer.events(contentsOf: fixture) {
-                switch item {
-                case .session(let session): sessions.append(session)
-                case .diagnostic(let diagnostic): diagnostics.append(diagnostic)
-                }
+            for try await batch in importer.sessionBatches(from: [.file(fixture.path)]) {
+                sessions += batch.sessions
+                diagnostics += batch.diagnostics
             }
-            let whole = try importer.importCalendar(path: fixture.path)
+            let whole = try importer.importSessions(from: .file(fixture.path))
             let key: (Session) -> String = { "\($0.id) \($0.start) \($0.points)" }
             #expect(sessions.map(key).sorted() == whole.sessions.map(key).sorted(), "\(fixture.lastPathComponent)")
             let wholeDiagnostics = whole.diagnostics.filter { $0.code != .points || !$0.message.hasPrefix("no session has") }
@@ -303,7 +301,7 @@ struct StreamingImportTests {
     @Test("A file that cannot be opened throws from the stream")
     func missingFile() async {
         await #expect(throws: CalendarReadError.self) {
-            for try await _ in SessionImporter().events(contentsOf: URL(fileURLWithPath: "/nonexistent/calendar.ics")) {}
+            for try await _ in SessionImporter().sessionBatches(from: [.file("/nonexistent/calendar.ics")]) {}
         }
     }
 }

@@ -9,14 +9,16 @@ let fixturesDirectory = URL(fileURLWithPath: #filePath)
 
 /// Imports a fixture by file name.
 func importFixture(_ name: String, points: PointsRule = .xPoints) throws -> CalendarImport {
-    try SessionImporter(pointsRule: points).importCalendar(path: fixturesDirectory.appendingPathComponent(name).path)
+    try SessionImporter(pointsRule: points).importSessions(from: .file(fixturesDirectory.appendingPathComponent(name).path))
 }
 
 /// Imports iCalendar text whose lines are joined with CRLF.
 func importLines(
     _ lines: [String], points: PointsRule = .xPoints, file: String = "test.ics", expansion: RecurrenceExpansion? = nil
 ) -> CalendarImport {
-    SessionImporter(pointsRule: points, expansion: expansion).importCalendar(text: lines.joined(separator: "\r\n") + "\r\n", fileName: file)
+    // Bytes in memory are always readable: only files throw CalendarReadError.
+    try! SessionImporter(pointsRule: points, expansion: expansion)
+        .importSessions(from: .string(lines.joined(separator: "\r\n") + "\r\n", name: file))
 }
 
 extension CalendarImport {
@@ -42,4 +44,17 @@ func wallClock(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute:
 
 func day(_ text: String) -> Day {
     Day(text) ?? Day(daysSince1970: Int.min / 2)
+}
+
+extension SessionImporter {
+    /// Imports text in memory. Bytes in memory are always readable (only files throw
+    /// ``CalendarReadError``), so the tests need no `try` for them.
+    func importText(_ text: String, name: String = "<string>") -> CalendarImport {
+        try! importSessions(from: .string(text, name: name))
+    }
+
+    /// Imports bytes in memory.
+    func importBytes(_ bytes: [UInt8], name: String) -> CalendarImport {
+        try! importSessions(from: .bytes(bytes, name: name))
+    }
 }

@@ -97,6 +97,20 @@ struct ReportCommandTests {
         #expect((minutes["days"] as? [[String: Any]])?.first?["points"] as? Int == 135)
         let count = try jsonObject(try streakcal(["report", fixture("no-points-property.ics"), "--points", "count", "--required", "2", "--tz", "UTC", "--to", "2024-07-01", "--format", "json"]).standardOutput)
         #expect((count["days"] as? [[String: Any]])?.first?["status"] as? String == "met")
+        let unset = try streakcal(["report", fixture("no-points-property.ics"), "--tz", "UTC", "--to", "2024-07-01"])
+        #expect(unset.standardError.contains("no session has the X-POINTS property"))
+        #expect(unset.standardError.contains(
+            "streakcal: hint: --points minutes counts minutes, --points count sessions, --points-property names another property\n"))
+    }
+
+    @Test("Sessions before a ten-year default window: the library's warning, then the option that changes it")
+    func reportWindowHint() throws {
+        let text = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:00010101T090000Z\r\nX-POINTS:1\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let result = try streakcal(["report", "-", "--tz", "UTC", "--to", "2024-12-31", "--format", "csv"], input: text)
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("it starts on 2015-01-01; give a first day to include the earlier ones\n"))
+        #expect(result.standardError.contains("streakcal: hint: give --from YYYY-MM-DD to report on the earlier days\n"))
+        #expect(result.standardOutput.utf8.filter { $0 == UInt8(ascii: "\n") }.count == 3_653 + 1)  // header and days
     }
 
     @Test("--output writes the file; a failed write leaves nothing behind")

@@ -28,7 +28,7 @@ private func populate(_ folder: URL, _ files: [String: String]) throws {
 }
 
 private func source(_ fixture: String, named name: String? = nil) throws -> CalendarSource {
-    CalendarSource(name: name ?? fixture, bytes: Array(try Data(contentsOf: URL(fileURLWithPath: batchFixture(fixture)))))
+    .bytes(try CalendarSource.file(batchFixture(fixture)).read(), name: name ?? fixture)
 }
 
 /// The report options the tests use: UTC days, a fixed last day.
@@ -164,14 +164,14 @@ struct BatchReportTests {
         let reports = batch.render()
         try #require(reports.count == names.count)
         for (report, source) in zip(reports, sources) {
-            let scored = settings.scored(settings.importer().importCalendars([source]))
+            let scored = settings.scored(try settings.importer().importSessions(from: source))
             #expect(report.result.input == source.name)
             #expect(report.result.error == nil)
             #expect(report.result.sessions == scored.report.totalSessions)
             #expect(report.result.daysMet == scored.report.statusCounts[.met] ?? 0)
             #expect(report.result.longestStreak == scored.report.longestStreak)
             #expect(report.result.diagnostics == DiagnosticCounts(scored.imported.diagnostics))
-            #expect(report.text == (try settings.render(scored, as: .json)))
+            #expect(report.text == (try ReportFormat.json.render(scored, with: settings)))
         }
         let tutorial = reports[0].result
         #expect(tutorial.output == "tutorial-sample.json")
@@ -219,7 +219,7 @@ struct BatchReportTests {
             let decoded = try JSONDecoder().decode(BatchSummary.self, from: Data(contentsOf: URL(fileURLWithPath: out + "/summary.json")))
             #expect(decoded == summary)
             let report = try String(contentsOfFile: out + "/a__x.json", encoding: .utf8)
-            let expected = try settings.render(settings.scored(settings.importer().importCalendar(path: input + "/a/x.ics")), as: .json)
+            let expected = try ReportFormat.json.render(settings.scored(settings.importer().importSessions(from: .file(input + "/a/x.ics"))), with: settings)
             #expect(report == expected)
         }
     }

@@ -6,7 +6,7 @@ private let fixtureFolder = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Fixtures")
 
-/// `ReportSettings.scored(paths:)` counts sessions as they are read; it must score exactly as the
+/// `ReportSettings.scored(_:keepingSessions:now:)` counts sessions as they are read; it must score exactly as the
 /// whole import does.
 @Suite("Streamed reports")
 struct StreamedReportTests {
@@ -24,8 +24,8 @@ struct StreamedReportTests {
                 for rule in [PointsRule.xPoints, .minutes] {
                     let settings = ReportSettings(
                         pointsRule: rule, timeZone: zone, dayStart: dayStart, from: Day(year: 2023, month: 12, day: 1)!)
-                    let whole = settings.scored(try settings.importer(now: now).importCalendar(path: path), now: now)
-                    let streamed = try settings.scored(paths: [path], keepingSessions: true, now: now)
+                    let whole = settings.scored(try settings.importer(now: now).importSessions(from: .file(path)), now: now)
+                    let streamed = try settings.scored([.file(path)], keepingSessions: true, now: now)
                     #expect(streamed.report == whole.report, "\(path) \(zone ?? "-") \(rule)")
                     #expect(streamed.imported.sessions.count == whole.imported.sessions.count, "\(path)")
                     #expect(Set(streamed.imported.diagnostics.map(\.description)) == Set(whole.imported.diagnostics.map(\.description)), "\(path)")
@@ -39,8 +39,8 @@ struct StreamedReportTests {
     func sessionsNotKept() throws {
         let path = fixtureFolder.appendingPathComponent("tutorial-sample.ics").path
         let settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 2, day: 29)!)
-        let kept = try settings.scored(paths: [path], keepingSessions: true)
-        let counted = try settings.scored(paths: [path])
+        let kept = try settings.scored([.file(path)], keepingSessions: true)
+        let counted = try settings.scored([.file(path)])
         #expect(counted.imported.sessions.isEmpty)
         #expect(kept.imported.sessions.count == 5)
         #expect(counted.report == kept.report)
@@ -55,20 +55,20 @@ struct StreamedReportTests {
         #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 12, day: 31)!)
-        let streamed = try settings.scored(paths: [path])
-        let whole = settings.scored(try settings.importer().importCalendar(path: path))
+        let streamed = try settings.scored([.file(path)])
+        let whole = settings.scored(try settings.importer().importSessions(from: .file(path)))
         for scored in [streamed, whole] {
             #expect(scored.report.days.count == StreakReport.maximumDefaultDays)
             #expect(scored.report.days.first?.date == Day(year: 2015, month: 1, day: 1)!)
             #expect(scored.imported.diagnostics.map(\.message) == [
-                "sessions go back to 0001-01-01, but without a first day a report covers at most 3653 days: it starts on 2015-01-01; give --from to include the earlier days",
+                "sessions go back to 0001-01-01, but without a first day a report covers at most 3653 days: it starts on 2015-01-01; give a first day to include the earlier ones",
             ])
         }
-        #expect(try settings.render(streamed, as: .svg).utf8.count < 2_000_000)
+        #expect(try ReportFormat.svg.render(streamed, with: settings).utf8.count < 2_000_000)
     }
 
     @Test("A file that cannot be opened throws CalendarReadError")
     func missingFile() {
-        #expect(throws: CalendarReadError.self) { try ReportSettings().scored(paths: ["/nonexistent.ics"]) }
+        #expect(throws: CalendarReadError.self) { try ReportSettings().scored([.file("/nonexistent.ics")]) }
     }
 }

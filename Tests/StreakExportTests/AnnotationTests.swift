@@ -12,17 +12,17 @@ private let fixtures = URL(fileURLWithPath: #filePath)
 private func annotate(
     _ names: [String], window: ClosedRange<Day>, allDays: Bool = false, markSessions: Bool = false
 ) throws -> (output: CalendarWriter.Output, sessions: [Session]) {
-    let sources = try names.map { try CalendarSource.read(path: fixtures.appendingPathComponent($0).path) }
-    return annotate(sources, window: window, allDays: allDays, markSessions: markSessions)
+    let sources = try names.map { try CalendarSource.file(fixtures.appendingPathComponent($0).path).inMemory() }
+    return try annotate(sources, window: window, allDays: allDays, markSessions: markSessions)
 }
 
 private func annotate(
     _ sources: [CalendarSource], window: ClosedRange<Day>, allDays: Bool = false, markSessions: Bool = false
-) -> (output: CalendarWriter.Output, sessions: [Session]) {
+) throws -> (output: CalendarWriter.Output, sessions: [Session]) {
     let importer = SessionImporter(expansion: RecurrenceExpansion(from: window.lowerBound, through: window.upperBound))
-    let sessions = importer.importCalendars(sources).sessions
+    let sessions = try importer.importSessions(from: sources).sessions
     let report = StreakReport(sessions: sessions, goal: StreakGoal(timeZone: .utc), window: window)
-    let output = CalendarAnnotation(report: report, includesEmptyDays: allDays)
+    let output = try CalendarAnnotation(report: report, includesEmptyDays: allDays)
         .write(sources, markingSessions: markSessions ? sessions : nil, timestamp: 1_709_164_800)
     return (output, sessions)
 }
@@ -66,9 +66,9 @@ struct AnnotationTests {
     @Test("Annotating an annotated calendar replaces the annotations: the result is the same")
     func idempotent() throws {
         let first = try annotate(["tutorial-sample.ics"], window: february, markSessions: true).output.text
-        let again = annotate([CalendarSource(name: "annotated.ics", bytes: Array(first.utf8))], window: february, markSessions: true).output.text
+        let again = try annotate([.bytes(Array(first.utf8), name: "annotated.ics")], window: february, markSessions: true).output.text
         #expect(again == first)
-        let unmarked = annotate([CalendarSource(name: "annotated.ics", bytes: Array(first.utf8))], window: february).output.text
+        let unmarked = try annotate([.bytes(Array(first.utf8), name: "annotated.ics")], window: february).output.text
         #expect(!unmarked.contains("X-STREAKCAL-DAY-STATUS"))
         #expect(unmarked == (try annotate(["tutorial-sample.ics"], window: february).output.text))
     }
@@ -79,8 +79,8 @@ struct AnnotationTests {
     func roundTrip(_ name: String) throws {
         let window = Day(year: 2000, month: 1, day: 1)!...Day(year: 2024, month: 12, day: 31)!
         let (output, sessions) = try annotate([name], window: window, allDays: true)
-        let reread = SessionImporter(expansion: RecurrenceExpansion(from: window.lowerBound, through: window.upperBound))
-            .importCalendar(text: output.text, fileName: "annotated.ics").sessions
+        let reread = try SessionImporter(expansion: RecurrenceExpansion(from: window.lowerBound, through: window.upperBound))
+            .importSessions(from: .string(output.text, name: "annotated.ics")).sessions
         func comparable(_ list: [Session]) -> [Session] {
             list.map { var session = $0; session.source = nil; return session }
         }
@@ -114,16 +114,16 @@ struct AnnotationTests {
 @Suite("Annotated calendars from damaged inputs")
 struct DamagedAnnotationTests {
     @Test("What cannot be valid iCalendar is left out with a warning: control characters, non-dates, bad names, wrapped durations")
-    func sanitized() {
+    func sanitized() throws {
         let text = [
             "BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:a", "DTSTART:20240301T090000Z", "X-POINTS:5",
             "X-NOTE:bell\u{07}and\u{0B}tab\there", "DTSTAMP:19900000T000000Z", "X-EX^ECT:17", "DURATION:P999999999999999999W",
             "END:VEVENT", "END:VCALENDAR",
         ].joined(separator: "\r\n")
-        let source = CalendarSource(name: "damaged.ics", bytes: Array(text.utf8))
+        let source = CalendarSource.string(text, name: "damaged.ics")
         let window = Day(year: 2024, month: 3, day: 1)!...Day(year: 2024, month: 3, day: 1)!
-        let report = StreakReport(sessions: SessionImporter().importCalendars([source]).sessions, goal: StreakGoal(timeZone: .utc), window: window)
-        let output = CalendarAnnotation(report: report).write([source], timestamp: 0)
+        let report = StreakReport(sessions: try SessionImporter().importSessions(from: source).sessions, goal: StreakGoal(timeZone: .utc), window: window)
+        let output = try CalendarAnnotation(report: report).write([source], timestamp: 0)
         #expect(output.text.contains("X-NOTE:bell\u{FFFD}and\u{FFFD}tab\there\r\n"))
         #expect(!output.text.contains("19900000"))
         #expect(!output.text.contains("X-EX^ECT"))

@@ -174,15 +174,12 @@ extension Diagnostic: Codable {
 /// At most `perKind` diagnostics of each kind for one input: a damaged file can have hundreds of
 /// thousands. The rest are counted, and `notes` says how many of each kind were left out.
 struct DiagnosticLimit: Sendable {
-    let file: String
     var perKind = 100
     private var counts: [Diagnostic.Code: Int] = [:]
     /// The last line a diagnostic was about: where the notes point.
     private(set) var lastLine = 1
 
-    init(file: String) {
-        self.file = file
-    }
+    init() {}
 
     /// The diagnostics still within their kind's limit; the others are only counted.
     mutating func admit(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
@@ -197,7 +194,7 @@ struct DiagnosticLimit: Sendable {
     var notes: [Diagnostic] {
         counts.sorted { $0.key.rawValue < $1.key.rawValue }.filter { $0.value > perKind }.map { code, count in
             Diagnostic(
-                .note, code, at: SourceLocation(file: file, line: lastLine),
+                .note, code, at: SourceLocation(file: InputMap.name, line: lastLine),
                 "\(count - perKind) more \(code) diagnostics in this file are not shown (\(count) in all)")
         }
     }

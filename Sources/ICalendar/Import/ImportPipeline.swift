@@ -30,7 +30,6 @@ public struct ImportBatch: Sendable {
 final class ImportPipeline {
     private var cutter: ComponentCutter
     private var resolver: SessionResolver
-    private let file: String
     private let outline: InputOutline
     private let expansion: RecurrenceExpansion
     private let pointsProperty: String
@@ -55,24 +54,23 @@ final class ImportPipeline {
     /// Chunks cut ahead of the one being consumed.
     private static let chunksInFlight = 2 * ProcessInfo.processInfo.activeProcessorCount + 2
 
-    init(input: InputBytes, file: String, outline: InputOutline, importer: SessionImporter) {
+    init(input: InputBytes, outline: InputOutline, importer: SessionImporter) {
         _ = Libical.ready  // process-wide libical state, set up before any concurrency
         let pointsProperty: String
         if case .property(let name) = importer.pointsRule { pointsProperty = name } else { pointsProperty = "X-POINTS" }
         self.pointsProperty = pointsProperty
         sessionLineRoles = ComponentParsing.sessionLineRoles(pointsProperty: pointsProperty)
-        self.file = file
         self.outline = outline
-        limit = DiagnosticLimit(file: file)
+        limit = DiagnosticLimit()
         limit.perKind = SessionImporter.diagnosticsPerKind
         expansion = importer.expansion
         isParallel = importer.isParallel
         // Zones are expanded a year past the window: a session just outside it still gets its day.
         resolver = SessionResolver(
-            file: file, pointsRule: importer.pointsRule,
+            pointsRule: importer.pointsRule,
             zones: CalendarZones(lastYear: min(RecurrenceIterator.lastYear, expansion.through.year + 1)))
         cutter = ComponentCutter(
-            scanner: ContentLineScanner(input: input, file: file), file: file,
+            scanner: ContentLineScanner(input: input),
             eventProperties: ComponentParsing.sessionProperties(pointsProperty: pointsProperty), sinksPropertyLines: true)
     }
 
@@ -140,9 +138,9 @@ final class ImportPipeline {
         /// Parses the components and resolves the events that need nothing read later.
         func parse(_ settings: Settings) {
             var reader = ComponentReader(
-                file: settings.file, pointsProperty: settings.pointsProperty, sessionLineRoles: settings.sessionLineRoles)
+                pointsProperty: settings.pointsProperty, sessionLineRoles: settings.sessionLineRoles)
             reader.wantedDays = settings.wantedDays
-            var resolver = SessionResolver(file: settings.file, pointsRule: settings.pointsRule)
+            var resolver = SessionResolver(pointsRule: settings.pointsRule)
             outcomes = []
             sessions = []
             places = []
@@ -210,7 +208,6 @@ final class ImportPipeline {
 
     /// What a worker needs to know.
     private struct Settings: Sendable {
-        var file: String
         var pointsProperty: String
         var pointsRule: PointsRule
         var outline: InputOutline
@@ -225,7 +222,7 @@ final class ImportPipeline {
     /// Cuts chunks until enough are in flight or the input ends.
     private func fill() {
         let settings = Settings(
-            file: file, pointsProperty: pointsProperty, pointsRule: resolver.pointsRule, outline: outline,
+            pointsProperty: pointsProperty, pointsRule: resolver.pointsRule, outline: outline,
             sessionLineRoles: sessionLineRoles, wantedDays: expansion.wantedDays)
         while !cutterFinished, inFlight.count < (isParallel ? Self.chunksInFlight : 1) {
             var items: [CalendarItem] = []
@@ -311,7 +308,7 @@ final class ImportPipeline {
                     define(definition, lines: lines, calendar: calendar, diagnostics: &diagnostics)
                 case .unparsable?:
                     diagnostics.append(Diagnostic(
-                        .error, .libical, at: lines.begin.location(file: file),
+                        .error, .libical, at: lines.begin.location(),
                         "libical could not parse this \(lines.name); it is skipped", sourceLine: lines.begin.text))
                 case nil:
                     break
@@ -343,18 +340,18 @@ final class ImportPipeline {
     private func define(_ definition: ZoneDefinition?, lines: ComponentLines, calendar: Int, diagnostics: inout [Diagnostic]) {
         guard let definition else {
             diagnostics.append(Diagnostic(
-                .warning, .badTimeZone, at: lines.begin.location(file: file),
+                .warning, .badTimeZone, at: lines.begin.location(),
                 "VTIMEZONE without TZID; ignored", sourceLine: lines.begin.text))
             return
         }
         for problem in definition.problems {
             diagnostics.append(Diagnostic(
-                .warning, .badTimeZone, at: lines.begin.location(file: file),
+                .warning, .badTimeZone, at: lines.begin.location(),
                 "VTIMEZONE \(definition.timeZoneID): \(problem)", sourceLine: lines.begin.text))
         }
         if let earlier = resolver.zones.define(definition, begin: lines.begin, calendar: calendar) {
             diagnostics.append(Diagnostic(
-                .warning, .badTimeZone, at: lines.begin.location(file: file),
+                .warning, .badTimeZone, at: lines.begin.location(),
                 "another VTIMEZONE \(definition.timeZoneID), with other rules, comes first (line \(earlier.line)); this one is ignored",
                 sourceLine: lines.begin.text))
         }
@@ -385,7 +382,7 @@ final class ImportPipeline {
         var diagnostics = cutter.takeDiagnostics() + resolver.takeDiagnostics()
         if let reason = cutter.readError {
             diagnostics.append(Diagnostic(
-                .error, .input, at: SourceLocation(file: file, line: limit.lastLine),
+                .error, .input, at: SourceLocation(file: InputMap.name, line: limit.lastLine),
                 "reading stopped before the end of the input: \(reason); what came before is imported"))
         }
         batch.diagnostics = limit.admit(SessionImporter.inSourceOrder(diagnostics)) + limit.notes

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Streaks
 
 /// The sessions of one or more calendars, with everything worth saying about their content.
@@ -14,11 +14,15 @@ public struct CalendarImport: Sendable {
     /// The rule the points were found with.
     public var pointsRule: PointsRule = .xPoints
 
-    public init(sessions: [Session] = [], diagnostics: [Diagnostic] = [], declaredTimeZone: String? = nil, sessionsWithPointsProperty: Int = 0) {
+    public init(
+        sessions: [Session] = [], diagnostics: [Diagnostic] = [], declaredTimeZone: String? = nil,
+        sessionsWithPointsProperty: Int = 0, pointsRule: PointsRule = .xPoints
+    ) {
         self.sessions = sessions
         self.diagnostics = diagnostics
         self.declaredTimeZone = declaredTimeZone
         self.sessionsWithPointsProperty = sessionsWithPointsProperty
+        self.pointsRule = pointsRule
     }
 }
 
@@ -34,16 +38,20 @@ public struct CalendarReadError: Error, Hashable, Sendable, CustomStringConverti
 
 /// Reads iCalendar data into sessions, through libical, with located diagnostics.
 ///
+/// Two verbs: ``importSessions(from:)`` reads calendars whole, ``sessionBatches(from:)`` streams
+/// them. Several sources are read as one, so that a later copy of an event, a cancellation or an
+/// override in one counts for another's events.
+///
 /// ```swift
 /// let importer = SessionImporter()
-/// let result = importer.importCalendar(text: """
+/// let result = try importer.importSessions(from: .string("""
 ///     BEGIN:VEVENT
 ///     UID:run-1
 ///     DTSTART:20240226T090000Z
 ///     DTEND:20240226T100000Z
 ///     X-POINTS:120
 ///     END:VEVENT
-///     """)
+///     """))
 /// print(result.sessions.map(\.points))
 /// // Prints "[120]"
 /// ```
@@ -70,52 +78,43 @@ public struct SessionImporter: Sendable {
     /// The property that marks the day annotations `streakcal annotate` writes: such events are not sessions.
     public static let annotationMarker = "X-STREAKCAL-ANNOTATION"
 
-    /// Reads several inputs already in memory into one result, in the order given.
+    /// Reads calendars whole: their sessions in input order, and every diagnostic.
     ///
-    /// The inputs are read as one (`CombinedInput`): copies of an event in several of them count
-    /// once, a cancellation in one removes the event of another, an override in one applies to the
-    /// recurring event of another. Locations name each input and its own lines.
-    public func importCalendars(_ sources: [CalendarSource]) -> CalendarImport {
-        guard sources.count > 1 else {
-            return importInput(sources.first?.bytes ?? [], file: sources.first?.name ?? "-").finished(pointsRule: pointsRule)
-        }
-        let combined = CombinedInput(sources: sources)
-        return combined.importResult(collect(pipeline(bytes: combined.bytes, file: CombinedInput.name)))
-            .finished(pointsRule: pointsRule)
+    /// - Throws: `CalendarReadError` for the first source that cannot be read at all; problems in
+    ///   the content are diagnostics.
+    public func importSessions(from sources: [CalendarSource]) throws(CalendarReadError) -> CalendarImport {
+        guard !sources.isEmpty else { return CalendarImport(pointsRule: pointsRule) }
+        let (pipeline, map) = try pipeline(for: sources)
+        return map.importResult(collect(pipeline)).finished(pointsRule: pointsRule)
+    }
+
+    /// Reads one calendar whole (see ``importSessions(from:)-(CalendarSource...)``).
+    public func importSessions(from sources: CalendarSource...) throws(CalendarReadError) -> CalendarImport {
+        try importSessions(from: sources)
     }
 
     static func todayUTC() -> Day {
         Day(daysSince1970: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
     }
 
-    /// Reads a file; `-` reads standard input.
-    public func importCalendar(path: String) throws(CalendarReadError) -> CalendarImport {
-        collect(try pipeline(path: path)).finished(pointsRule: pointsRule)
-    }
-
-    /// Reads a file at a URL.
-    public func importCalendar(contentsOf url: URL) throws(CalendarReadError) -> CalendarImport {
-        try importCalendar(path: url.path)
-    }
-
-    /// Reads iCalendar text.
-    public func importCalendar(text: String, fileName: String = "<string>") -> CalendarImport {
-        importInput(Array(text.utf8), file: fileName).finished(pointsRule: pointsRule)
-    }
-
-    /// Reads iCalendar bytes in any encoding the scanner understands (UTF-8, UTF-16 with BOM, Latin-1).
-    public func importCalendar(bytes: [UInt8], fileName: String) -> CalendarImport {
-        importInput(bytes, file: fileName).finished(pointsRule: pointsRule)
-    }
-
-    /// Reads several files (`-` for standard input) into one result, in the order given.
-    ///
-    /// Throws for the first file that cannot be read; content problems are diagnostics.
-    public func importCalendars(paths: [String]) throws(CalendarReadError) -> CalendarImport {
-        guard paths.count > 1 else { return try paths.first.map(importCalendar(path:)) ?? CalendarImport().finished(pointsRule: pointsRule) }
-        let (descriptor, combined) = try CombinedInput.files(paths)
-        return combined.importResult(collect(pipeline(descriptor: descriptor, file: CombinedInput.name)))
-            .finished(pointsRule: pointsRule)
+    /// The pipeline for sources, and the map that names their locations: one source is read where
+    /// it is (a regular file in place, other input copied to a temporary file, bytes in memory),
+    /// several one after another as one stream (`InputMap`).
+    func pipeline(for sources: [CalendarSource]) throws(CalendarReadError) -> (ImportPipeline, InputMap) {
+        if sources.count == 1, let source = sources.first {
+            let map = InputMap(name: source.name)
+            switch source.content {
+            case .bytes(let bytes): return (pipeline(bytes: bytes), map)
+            case .file(let path): return (pipeline(descriptor: try Self.openInput(path: path)), map)
+            case .standardInput: return (pipeline(descriptor: try Self.openInput(path: "-")), map)
+            }
+        }
+        if sources.allSatisfy({ if case .bytes = $0.content { true } else { false } }) {
+            let map = InputMap(sources: sources)
+            return (pipeline(bytes: map.bytes), map)
+        }
+        let (descriptor, map) = try InputMap.files(sources)
+        return (pipeline(descriptor: descriptor), map)
     }
 
     static func read(path: String) throws(CalendarReadError) -> [UInt8] {
@@ -177,30 +176,19 @@ public struct SessionImporter: Sendable {
         return descriptor
     }
 
-    /// The pipeline for a file: its outline from a first pass (`InputOutline.scan(descriptor:...)`,
-    /// on every core when parallel), then the file again from the start.
-    func pipeline(path: String) throws(CalendarReadError) -> ImportPipeline {
-        pipeline(descriptor: try Self.openInput(path: path), file: path)
-    }
-
-    /// The pipeline for an open regular file, which it closes at the end.
-    func pipeline(descriptor: Int32, file path: String) -> ImportPipeline {
+    /// The pipeline for an open regular file, which it closes at the end: its outline from a first
+    /// pass (`InputOutline.scan(descriptor:...)`, on every core when parallel), then the file again.
+    func pipeline(descriptor: Int32) -> ImportPipeline {
         let outline = InputOutline.scan(
-            descriptor: descriptor, file: path, parts: isParallel ? ProcessInfo.processInfo.activeProcessorCount : 1,
+            descriptor: descriptor, parts: isParallel ? ProcessInfo.processInfo.activeProcessorCount : 1,
             chunkSize: readChunkSize)
         return ImportPipeline(
-            input: InputBytes(reading: descriptor, owning: true, chunkSize: readChunkSize), file: path, outline: outline, importer: self)
+            input: InputBytes(reading: descriptor, owning: true, chunkSize: readChunkSize), outline: outline, importer: self)
     }
 
     /// The pipeline for bytes in memory.
-    func pipeline(bytes: [UInt8], file: String) -> ImportPipeline {
-        let outline = InputOutline.scan(InputBytes(bytes: bytes), file: file)
-        return ImportPipeline(input: InputBytes(bytes: bytes), file: file, outline: outline, importer: self)
-    }
-
-    /// Reads one input in memory (see `collect(_:)`).
-    func importInput(_ bytes: [UInt8], file: String) -> CalendarImport {
-        collect(pipeline(bytes: bytes, file: file))
+    func pipeline(bytes: [UInt8]) -> ImportPipeline {
+        ImportPipeline(input: InputBytes(bytes: bytes), outline: InputOutline.scan(InputBytes(bytes: bytes)), importer: self)
     }
 
     /// Everything a pipeline yields, as one result: sessions in input order (a recurring event's
@@ -243,7 +231,7 @@ extension CalendarImport {
     /// zone), with floating times read in that zone (`readingFloatingTimes(in:)`).
     ///
     /// ```swift
-    /// let (calendar, zone) = try SessionImporter().importCalendar(path: "work.ics").inReportZone(requested: nil)
+    /// let (calendar, zone) = try SessionImporter().importSessions(from: .file("work.ics")).inReportZone(requested: nil)
     /// print(zone.identifier)
     /// // Prints the calendar's X-WR-TIMEZONE, such as "America/Los_Angeles"
     /// ```
@@ -261,7 +249,7 @@ extension CalendarImport {
     ///
     /// ```swift
     /// let berlin = TimeZoneRules(identifier: "Europe/Berlin")!
-    /// let sessions = try SessionImporter().importCalendar(path: "work.ics").readingFloatingTimes(in: berlin).sessions
+    /// let sessions = try SessionImporter().importSessions(from: .file("work.ics")).readingFloatingTimes(in: berlin).sessions
     /// ```
     public func readingFloatingTimes(in zone: TimeZoneRules) -> CalendarImport {
         var result = self
@@ -273,7 +261,7 @@ extension CalendarImport {
 
     /// The report zone `inReportZone(requested:)` chooses, and its warning, given the calendar's
     /// declared zone and the location of its first session.
-    public static func reportZone(
+    package static func reportZone(
         requested: String?, declared: String?, firstSession: SourceLocation?
     ) -> (zone: TimeZoneRules, warning: Diagnostic?) {
         let name: String
@@ -295,13 +283,13 @@ extension CalendarImport {
     }
 
     /// The warning for an input where no session carries the points property, if that is so.
-    public static func missingPointsWarning(
+    package static func missingPointsWarning(
         pointsRule: PointsRule, sessionsWithPointsProperty: Int, firstSession: SourceLocation?
     ) -> Diagnostic? {
         guard case .property(let name) = pointsRule, sessionsWithPointsProperty == 0, let location = firstSession else { return nil }
         return Diagnostic(
             .warning, .points, at: location,
-            "no session has the \(name) property, so every day has 0 points; use --points minutes to count minutes, or --points count to count sessions")
+            "no session has the \(name) property, so every day has 0 points; count minutes or sessions instead (PointsRule.minutes, .count)")
     }
 
     /// Adds what can only be said of the whole input: that no session carries the points property.

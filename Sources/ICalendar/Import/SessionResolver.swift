@@ -16,7 +16,6 @@ public enum PointsRule: Hashable, Sendable {
 /// Turns event records into sessions: resolves TZIDs against the file's VTIMEZONEs and the IANA
 /// database, applies RFC 5545's end rules, and reads the points.
 struct SessionResolver {
-    let file: String
     let pointsRule: PointsRule
     /// The input's VTIMEZONEs, expanded when first used; shared by copies of this resolver.
     var zones: CalendarZones
@@ -50,14 +49,13 @@ struct SessionResolver {
         guard notedCancelMethod.insert(calendar).inserted else { return }
         let what = method == "CANCEL" ? "an iTIP cancellation (METHOD:CANCEL)" : "an iTIP message (METHOD:\(method))"
         noteOnce(key: "method:\(calendar)", Diagnostic(
-            .note, .structure, at: begin.location(file: file), "this VCALENDAR is \(what): its events are not sessions",
+            .note, .structure, at: begin.location(), "this VCALENDAR is \(what): its events are not sessions",
             sourceLine: begin.text))
     }
 
     /// - Parameter zones: The input's VTIMEZONEs; none by default (a worker resolves only events
     ///   whose zones no VTIMEZONE defines).
-    init(file: String, pointsRule: PointsRule, zones: CalendarZones = CalendarZones(lastYear: 2200)) {
-        self.file = file
+    init(pointsRule: PointsRule, zones: CalendarZones = CalendarZones(lastYear: 2200)) {
         self.pointsRule = pointsRule
         self.zones = zones
     }
@@ -78,7 +76,7 @@ struct SessionResolver {
         guard let startValue = record.start else {
             let line = record.startLine ?? record.begin
             diagnostics.append(Diagnostic(
-                .error, .missingStart, at: line.location(file: file),
+                .error, .missingStart, at: line.location(),
                 "VEVENT has no readable DTSTART; it is skipped", sourceLine: line.text))
             return nil
         }
@@ -94,9 +92,9 @@ struct SessionResolver {
         } else if let uid = record.uid, !uid.isEmpty {
             id = uid
         } else {
-            id = "\(file):\(record.begin.line)"
+            id = "\(InputMap.name):\(record.begin.line)"
             diagnostics.append(Diagnostic(
-                .note, .missingUID, at: record.begin.location(file: file),
+                .note, .missingUID, at: record.begin.location(),
                 "VEVENT has no UID; its session id is \(id)", sourceLine: record.begin.text))
         }
         return Session(
@@ -104,7 +102,7 @@ struct SessionResolver {
             start: start, end: end,
             points: points(propertyValue: propertyPoints(of: record), start: start, end: end),
             summary: record.summary, categories: record.categories,
-            source: record.begin.location(file: file))
+            source: record.begin.location())
     }
 
     /// Warns, at the DTEND or DURATION line, when an event ends before it starts.
@@ -112,7 +110,7 @@ struct SessionResolver {
         guard end.isBefore(start) else { return }
         let line = record.endLine ?? record.durationLine ?? record.startLine ?? record.begin
         diagnostics.append(Diagnostic(
-            .warning, .badEnd, at: line.location(file: file, column: line.valueColumn ?? 1),
+            .warning, .badEnd, at: line.location(column: line.valueColumn ?? 1),
             "the event ends before it starts; \(kept)", sourceLine: line.text))
     }
 
@@ -120,7 +118,7 @@ struct SessionResolver {
         if let endValue = record.end {
             if record.duration != nil, let line = record.durationLine {
                 diagnostics.append(Diagnostic(
-                    .warning, .badEnd, at: line.location(file: file),
+                    .warning, .badEnd, at: line.location(),
                     "both DTEND and DURATION are given; DTEND is used", sourceLine: line.text))
             }
             return resolve(endValue, line: record.endLine ?? record.begin, calendar: calendar)
@@ -143,7 +141,7 @@ struct SessionResolver {
         case .date(let day):
             if duration.seconds % 86_400 != 0, let line {
                 diagnostics.append(Diagnostic(
-                    .warning, .badEnd, at: line.location(file: file, column: line.valueColumn ?? 1),
+                    .warning, .badEnd, at: line.location(column: line.valueColumn ?? 1),
                     "an all-day event's DURATION should be whole days; the hours are ignored", sourceLine: line.text))
             }
             return .date(day.advanced(by: days + Int(seconds / 86_400)))
@@ -170,7 +168,7 @@ struct SessionResolver {
         }
         if reportedTimeZoneIDs.insert(tzid).inserted {
             noteOnce(key: "tz:\(tzid)", Diagnostic(
-                .warning, .unknownTimeZone, at: line.location(file: file),
+                .warning, .unknownTimeZone, at: line.location(),
                 "unknown time zone \"\(tzid)\" (no VTIMEZONE defines it and the IANA database has no such zone); its times are read in the report's time zone",
                 sourceLine: line.text))
         }
@@ -184,7 +182,7 @@ struct SessionResolver {
         if let (rules, problems) = zones.rules(for: tzid, calendar: calendar) {
             for (problem, begin) in problems {
                 diagnostics.append(Diagnostic(
-                    .warning, .badTimeZone, at: begin.location(file: file), "VTIMEZONE \(tzid): \(problem)",
+                    .warning, .badTimeZone, at: begin.location(), "VTIMEZONE \(tzid): \(problem)",
                     sourceLine: begin.text))
             }
             return rules
@@ -197,7 +195,7 @@ struct SessionResolver {
         guard !zones.definesAnywhere(tzid), let alias = TimeZoneDatabase.shared.resolve(tzid)?.alias,
               reportedTimeZoneIDs.insert(tzid).inserted else { return }
         noteOnce(key: "tz:\(tzid)", Diagnostic(
-            .note, .timeZoneName, at: line.location(file: file),
+            .note, .timeZoneName, at: line.location(),
             "TZID \"\(tzid)\" is not an IANA name; read as \(alias)", sourceLine: line.text))
     }
 
@@ -212,12 +210,12 @@ struct SessionResolver {
         if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
             if let value = Int(trimmed) { return value }
             diagnostics.append(Diagnostic(
-                .warning, .points, at: line.location(file: file, column: line.valueColumn ?? 1),
+                .warning, .points, at: line.location(column: line.valueColumn ?? 1),
                 "\(name) value \(trimmed) is too large; the session counts 0 points", sourceLine: line.text))
             return 0
         }
         diagnostics.append(Diagnostic(
-            .warning, .points, at: line.location(file: file, column: line.valueColumn ?? 1),
+            .warning, .points, at: line.location(column: line.valueColumn ?? 1),
             "\(name) value \"\(trimmed)\" is not a non-negative integer; the session counts 0 points",
             sourceLine: line.text))
         return 0

@@ -146,7 +146,6 @@ enum CalendarItem: Sendable {
 /// component outside any VCALENDAR, several VCALENDARs in one input, content outside any component.
 struct ComponentCutter {
     private var scanner: ContentLineScanner
-    private let file: String
     private var stack: [ComponentLines] = []
     private var calendarIndex = -1
     private var inCalendar = false
@@ -173,9 +172,8 @@ struct ComponentCutter {
     ///   - sinksPropertyLines: Keep components' property lines as bytes in `ComponentLines.raw`
     ///     (`materialized` makes them lines), so that the cutter's thread does no more than find
     ///     BEGIN and END lines.
-    init(scanner: ContentLineScanner, file: String, eventProperties: Set<String>? = nil, sinksPropertyLines: Bool = false) {
+    init(scanner: ContentLineScanner, eventProperties: Set<String>? = nil, sinksPropertyLines: Bool = false) {
         self.scanner = scanner
-        self.file = file
         self.sinksPropertyLines = sinksPropertyLines
         skipsUnreadEventLines = eventProperties != nil
         if let eventProperties { self.scanner.keptNames = eventProperties.union(["BEGIN", "END"]) }
@@ -307,7 +305,7 @@ struct ComponentCutter {
         }
         if stack.count >= Self.maximumDepth {
             diagnostics.append(Diagnostic(
-                .error, .structure, at: line.location(file: file),
+                .error, .structure, at: line.location(),
                 "BEGIN:\(componentName) is nested deeper than \(Self.maximumDepth) components; it and what it holds are skipped",
                 sourceLine: line.text))
             skippedDepth = 1
@@ -364,11 +362,11 @@ struct ComponentCutter {
     }
 
     private mutating func warn(_ code: Diagnostic.Code, line: Int, _ message: String, sourceLine: String? = nil) {
-        diagnostics.append(Diagnostic(.warning, code, at: .init(file: file, line: line), message, sourceLine: sourceLine))
+        diagnostics.append(Diagnostic(.warning, code, at: .init(file: InputMap.name, line: line), message, sourceLine: sourceLine))
     }
 
     private mutating func note(_ code: Diagnostic.Code, line: Int, _ message: String, sourceLine: String? = nil) {
-        diagnostics.append(Diagnostic(.note, code, at: .init(file: file, line: line), message, sourceLine: sourceLine))
+        diagnostics.append(Diagnostic(.note, code, at: .init(file: InputMap.name, line: line), message, sourceLine: sourceLine))
     }
 }
 

@@ -44,8 +44,9 @@ struct ContentLine: Sendable {
         return Substring(utf8[utf8.index(utf8.startIndex, offsetBy: valueOffset)...])
     }
 
-    func location(file: String, column: Int = 1) -> SourceLocation {
-        SourceLocation(file: file, line: line, column: column)
+    /// Where the line is, as the import says it (`InputMap` names the input).
+    func location(column: Int = 1) -> SourceLocation {
+        SourceLocation(file: InputMap.name, line: line, column: column)
     }
 
     /// A line the scanner makes up to close a component whose END is missing.
@@ -67,7 +68,6 @@ struct ContentLineScanner {
     private let input: InputBytes
     /// `input.bytes`, refreshed after every read: the hot loops read through it.
     private var bytes: UnsafeBufferPointer<UInt8>
-    private let file: String
     private var position: Int
     private var physicalLine = 0
     /// A physical line read ahead while looking for folds.
@@ -111,13 +111,12 @@ struct ContentLineScanner {
     ]
 
     /// Scans bytes already in memory.
-    init(bytes: [UInt8], file: String) {
-        self.init(input: InputBytes(bytes: bytes), file: file)
+    init(bytes: [UInt8]) {
+        self.init(input: InputBytes(bytes: bytes))
     }
 
     /// Scans an input read as it goes.
-    init(input: InputBytes, file: String) {
-        self.file = file
+    init(input: InputBytes) {
         input.buffer(atLeast: 3)
         let head = Array(input.bytes.prefix(3))
         if head.starts(with: [0xEF, 0xBB, 0xBF]) {
@@ -182,7 +181,7 @@ struct ContentLineScanner {
                 // A continuation with nothing to continue (the previous line was blank or absent).
                 let text = decode(Array(bytes[first]), line: firstLine)
                 diagnostics.append(Diagnostic(
-                    .warning, .malformedLine, at: SourceLocation(file: file, line: firstLine),
+                    .warning, .malformedLine, at: SourceLocation(file: InputMap.name, line: firstLine),
                     "continuation line has no content line to continue; ignored", sourceLine: text))
                 continue
             }
@@ -259,7 +258,7 @@ struct ContentLineScanner {
                 if !warnedNUL {
                     warnedNUL = true
                     diagnostics.append(Diagnostic(
-                        .warning, .encoding, at: SourceLocation(file: file, line: firstLine),
+                        .warning, .encoding, at: SourceLocation(file: InputMap.name, line: firstLine),
                         "NUL bytes in the input; removed"))
                 }
             }
@@ -375,7 +374,7 @@ struct ContentLineScanner {
     private mutating func warnMissingFold(_ range: Range<Int>, line: Int, continuing firstLine: Int) {
         let text = decode(Array(bytes[range].prefix(Diagnostic.sourceLineLimit)), line: line)
         diagnostics.append(Diagnostic(
-            .warning, .malformedLine, at: SourceLocation(file: file, line: line),
+            .warning, .malformedLine, at: SourceLocation(file: InputMap.name, line: line),
             "line does not start with a property name; read as the continuation of line \(firstLine) (a fold without its leading space?)",
             sourceLine: text))
     }
@@ -520,7 +519,7 @@ struct ContentLineScanner {
             warnedLatin1 = true
             if encoding == .utf8 { encoding = .latin1 }
             diagnostics.append(Diagnostic(
-                .warning, .encoding, at: SourceLocation(file: file, line: line),
+                .warning, .encoding, at: SourceLocation(file: InputMap.name, line: line),
                 "input is not valid UTF-8 (first here); such lines are read as Latin-1 (ISO 8859-1)"))
         }
         return String(bytes.lazy.map { Character(Unicode.Scalar($0)) })

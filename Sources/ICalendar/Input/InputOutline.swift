@@ -38,11 +38,11 @@ struct InputOutline: Sendable {
         hasUncertainTimeZoneIDs: true, hasOverrideWithoutUID: true, hasUncertainReferences: true, hasUncertainUIDs: true)
 
     /// Scans an input for its outline.
-    static func scan(_ input: InputBytes, file: String) -> InputOutline {
+    static func scan(_ input: InputBytes) -> InputOutline {
         input.buffer(atLeast: 3)
         let head = Array(input.bytes.prefix(2))
         if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
-            return scanLines(input, file: file)
+            return scanLines(input)
         }
         var raw = RawOutlineScan(input: input, size: input.isExhausted ? input.bytes.count : input.expectedSize)
         // NUL bytes: the scanner removes them from lines, which may join a name together; with
@@ -56,17 +56,17 @@ struct InputOutline: Sendable {
     /// file smaller than `minimumSplitSize`, one without such a line near a split, or UTF-16 input
     /// is scanned in one pass. Reads with `pread`: the descriptor's offset does not move.
     static func scan(
-        descriptor: Int32, file: String, parts: Int, chunkSize: Int = InputBytes.defaultChunkSize,
+        descriptor: Int32, parts: Int, chunkSize: Int = InputBytes.defaultChunkSize,
         minimumSplitSize: Int = 4 << 20
     ) -> InputOutline {
         var status = stat()
         guard parts > 1, fstat(descriptor, &status) == 0, Int(status.st_size) >= minimumSplitSize else {
-            return scan(InputBytes(reading: descriptor, from: 0, to: nil, chunkSize: chunkSize), file: file)
+            return scan(InputBytes(reading: descriptor, from: 0, to: nil, chunkSize: chunkSize))
         }
         let size = Int(status.st_size)
         var head = [UInt8](repeating: 0, count: 2)
         guard pread(descriptor, &head, 2, 0) == 2, head != [0xFF, 0xFE], head != [0xFE, 0xFF] else {
-            return scan(InputBytes(reading: descriptor, from: 0, to: nil, chunkSize: chunkSize), file: file)
+            return scan(InputBytes(reading: descriptor, from: 0, to: nil, chunkSize: chunkSize))
         }
         var starts = [0]
         for part in 1..<parts {
@@ -123,8 +123,8 @@ struct InputOutline: Sendable {
     }
 
     /// The outline from the content-line scanner itself (slower; for UTF-16 input).
-    static func scanLines(_ input: InputBytes, file: String) -> InputOutline {
-        var scanner = ContentLineScanner(input: input, file: file)
+    static func scanLines(_ input: InputBytes) -> InputOutline {
+        var scanner = ContentLineScanner(input: input)
         scanner.keptNames = ["BEGIN", "END", "UID", "TZID", "RECURRENCE-ID"]
         scanner.unreadLinesSkipped = true
         // This path does not look at TZID parameters or UIDs: every VTIMEZONE is read, every event with a UID waits.

@@ -17,7 +17,6 @@ extension RuleText {
 /// `X-LIC-ERROR` where the line it rejected stood; walking the properties alongside the content
 /// lines gives each error its line.
 struct ComponentReader {
-    let file: String
     let pointsProperty: String
     var diagnostics: [Diagnostic] = []
 
@@ -33,10 +32,9 @@ struct ComponentReader {
     /// - Parameter sessionLineRoles: `ComponentParsing.sessionLineRoles(pointsProperty:)`, when the
     ///   caller has it already (the pipeline makes it once for all its readers).
     init(
-        file: String, pointsProperty: String,
+        pointsProperty: String,
         sessionLineRoles: PropertyNameTable<ComponentParsing.SessionLineRole>? = nil
     ) {
-        self.file = file
         self.pointsProperty = pointsProperty.uppercased()
         pointsKind = icalproperty_string_to_kind(self.pointsProperty)
         self.sessionLineRoles = sessionLineRoles ?? ComponentParsing.sessionLineRoles(pointsProperty: pointsProperty)
@@ -104,7 +102,7 @@ struct ComponentReader {
         let here = line ?? record.begin
         diagnostics.append(Diagnostic(
             .warning, name == "DURATION" ? .badEnd : name == "DTSTART" ? .missingStart : .badEnd,
-            at: here.location(file: file),
+            at: here.location(),
             "a second \(name) in one event; the first, on line \(earlier.line), is used", sourceLine: here.text))
         return false
     }
@@ -118,7 +116,7 @@ struct ComponentReader {
             record.hasImpossibleTime = true
             diagnostics.append(Diagnostic(
                 .error, property.kind == ICAL_DTSTART_PROPERTY ? .missingStart : property.kind == ICAL_DTEND_PROPERTY ? .badEnd : .recurrence,
-                at: here.location(file: file, column: here.valueColumn ?? 1),
+                at: here.location(column: here.valueColumn ?? 1),
                 "\(property.name) \(property.encodedValueText) is not a real date and time; the event is skipped",
                 sourceLine: here.text))
         }
@@ -137,7 +135,7 @@ struct ComponentReader {
             return property.durationValue  // libical's reading of a form it accepts
         case .tooLong:
             diagnostics.append(Diagnostic(
-                .warning, .badEnd, at: line.location(file: file, column: line.valueColumn ?? 1),
+                .warning, .badEnd, at: line.location(column: line.valueColumn ?? 1),
                 "DURATION \(text) is too long to count; the session is kept without a length", sourceLine: line.text))
             return ICalDuration(isNegative: false, days: 0, seconds: 0)
         }
@@ -181,7 +179,7 @@ struct ComponentReader {
         guard let first = list.firstUnreadable else { return }
         let what = list.unreadableCount == 1 ? "value \(first)" : "values \(first) and \(list.unreadableCount - 1) more"
         diagnostics.append(Diagnostic(
-            .warning, .recurrence, at: line.location(file: file, column: line.valueColumn ?? 1),
+            .warning, .recurrence, at: line.location(column: line.valueColumn ?? 1),
             "\(line.name) \(what) cannot be read; \(isRecurrence ? "it adds no instance" : "it removes nothing")",
             sourceLine: line.text))
     }
@@ -267,6 +265,6 @@ struct ComponentReader {
             text = String(text[..<removing.lowerBound]) + "; the property is ignored"
         }
         diagnostics.append(Diagnostic(
-            severity, .libical, at: line.location(file: file, column: column), text, sourceLine: line.text))
+            severity, .libical, at: line.location(column: column), text, sourceLine: line.text))
     }
 }

@@ -97,7 +97,7 @@ extension SessionResolver {
                 dropped.formUnion(indices.filter { $0 != winner })
                 let lines = indices.filter { $0 != winner }.map { String(events[$0].record.begin.line) }
                 diagnostics.append(Diagnostic(
-                    .note, .duplicate, at: record.begin.location(file: file),
+                    .note, .duplicate, at: record.begin.location(),
                     "\(indices.count) copies of the event \(Self.describe(key.uid, key.recurrenceID)) count once: this one (SEQUENCE \(record.revision.sequence)) is the latest; the others, on line\(lines.count == 1 ? "" : "s") \(lines.joined(separator: ", ")), are left out",
                     sourceLine: record.begin.text))
             }
@@ -105,7 +105,7 @@ extension SessionResolver {
             let cancelRecord = events[cancel].record
             guard cancelRecord.revision >= record.revision else {
                 diagnostics.append(Diagnostic(
-                    .note, .duplicate, at: cancelRecord.begin.location(file: file),
+                    .note, .duplicate, at: cancelRecord.begin.location(),
                     "this cancellation of \(Self.describe(key.uid, key.recurrenceID)) is older than the event (SEQUENCE \(cancelRecord.revision.sequence) < \(record.revision.sequence)); the event stays",
                     sourceLine: cancelRecord.begin.text))
                 continue
@@ -117,7 +117,7 @@ extension SessionResolver {
                 events[winner].record.isCancelled = true  // the instance is cancelled, not put back
             }
             diagnostics.append(Diagnostic(
-                .note, .duplicate, at: record.begin.location(file: file),
+                .note, .duplicate, at: record.begin.location(),
                 "the event \(Self.describe(key.uid, key.recurrenceID)) is cancelled by the METHOD:CANCEL on line \(cancelRecord.begin.line); it counts no points",
                 sourceLine: record.begin.text))
         }
@@ -211,7 +211,7 @@ extension SessionResolver {
         let ignored = record.isRecurring || !record.exceptionRules.isEmpty || !record.exceptionDates.isEmpty
             ? " (its own RRULE, RDATE, EXRULE and EXDATE are ignored: an override is one instance)" : ""
         diagnostics.append(Diagnostic(
-            .warning, .recurrence, at: record.begin.location(file: file),
+            .warning, .recurrence, at: record.begin.location(),
             "RECURRENCE-ID override of \(uid.isEmpty ? "an event without UID" : uid), whose recurring event is not in the input; kept as a single session\(ignored)",
             sourceLine: record.begin.text))
         let id = record.recurrenceID.map { "\(uid)/\(Self.recurrenceIDText($0.local, isDate: $0.isDate, isUTC: $0.isUTC))" }
@@ -236,7 +236,7 @@ extension SessionResolver {
             return overrides.flatMap { orphanOverride($0.record, calendar: $0.calendar) }
         }
         if master.isCancelled || master.hasImpossibleTime { return [] }
-        let uid = master.uid ?? "\(file):\(master.begin.line)"
+        let uid = master.uid ?? "\(InputMap.name):\(master.begin.line)"
         let startLine = master.startLine ?? master.begin
         let firstStart = resolve(startValue, line: startLine, calendar: calendar)
         let clock: SeriesClock
@@ -327,7 +327,7 @@ extension SessionResolver {
         }
         if unexpanded > 0 {
             diagnostics.append(Diagnostic(
-                .warning, .recurrence, at: seriesLine.location(file: file),
+                .warning, .recurrence, at: seriesLine.location(),
                 "\(unexpanded) more RRULE and EXRULE lines of this event are not expanded: its rules used up their budget of \(RuleIterator.stepBudget(cap: cap)) steps",
                 sourceLine: seriesLine.text))
         }
@@ -379,7 +379,7 @@ extension SessionResolver {
                 id: id, start: start, end: end,
                 points: points(propertyValue: propertyValue, start: start, end: end),
                 summary: master.summary, categories: master.categories,
-                source: master.begin.location(file: file)))
+                source: master.begin.location()))
         }
         // Overrides whose instance lies outside the window, or is not in the set: they stand for themselves.
         for (key, override) in exact.sorted(by: { $0.key < $1.key }) where !usedOverrides.contains(key) {
@@ -417,7 +417,7 @@ extension SessionResolver {
             id: id, start: start, end: end,
             points: points(propertyValue: propertyPoints(of: override), start: start, end: end),
             summary: override.summary, categories: override.categories,
-            source: override.begin.location(file: file))
+            source: override.begin.location())
     }
 
     private static func end(of local: LocalDateTime, length: InstanceLength, clock: SeriesClock) -> SessionTime {
@@ -473,7 +473,7 @@ extension SessionResolver {
             let message: String
             switch problem {
             case .capped(let cap):
-                message = "\(rule):\(text) gives more than \(cap) instances in the report's window; the rest are not counted (see --max-instances)"
+                message = "\(rule):\(text) gives more than \(cap) instances in the report's window; the rest are not counted"
             case .overBudget(let steps):
                 message = "\(rule):\(text) matches too rarely to expand: it was given up after \(steps) steps; the instances found before are counted"
             case .impossible(let reason):
@@ -483,7 +483,7 @@ extension SessionResolver {
             case .misplaced(let reason):
                 message = "\(rule):\(text): \(reason) (RFC 5545 3.3.10)"
             }
-            diagnostics.append(Diagnostic(.warning, .recurrence, at: line.location(file: file), message, sourceLine: line.text))
+            diagnostics.append(Diagnostic(.warning, .recurrence, at: line.location(), message, sourceLine: line.text))
         }
     }
 

@@ -1,23 +1,5 @@
 public import Streaks
 
-/// The bytes of one calendar input and the name diagnostics use for it.
-public struct CalendarSource: Sendable {
-    /// The file's name as the user gave it (`-` for standard input).
-    public var name: String
-    /// The raw bytes (any encoding the importer understands).
-    public var bytes: [UInt8]
-
-    public init(name: String, bytes: [UInt8]) {
-        self.name = name
-        self.bytes = bytes
-    }
-
-    /// Reads a file; `-` reads standard input.
-    public static func read(path: String) throws(CalendarReadError) -> CalendarSource {
-        CalendarSource(name: path, bytes: try SessionImporter.read(path: path))
-    }
-}
-
 /// A property to write: a name and its value as iCalendar text (TEXT values are escaped on output).
 public struct WrittenProperty: Hashable, Sendable {
     public var name: String
@@ -100,10 +82,12 @@ public struct CalendarWriter: Sendable {
     ///   - events: New all-day events.
     ///   - marks: Properties to add to an input's non-recurring VEVENT, by its UID.
     ///   - timestamp: DTSTAMP of the new events, in seconds since 1970 UTC.
+    ///
+    /// - Throws: `CalendarReadError` when a source cannot be read.
     public func write(
         _ sources: [CalendarSource], adding events: [AllDayEvent], marks: [String: [WrittenProperty]] = [:],
         timestamp: Int64
-    ) -> Output {
+    ) throws(CalendarReadError) -> Output {
         _ = Libical.ready
         var properties = FoldedText()
         // The components in runs of one METHOD (RFC 5546), each run a VCALENDAR: an iTIP message
@@ -118,9 +102,9 @@ public struct CalendarWriter: Sendable {
         for source in sources {
             var methods: [Int: String] = [:]
             firstSource = firstSource ?? source.name
-            var limit = DiagnosticLimit(file: source.name)
+            var limit = DiagnosticLimit()
             var problems: [Diagnostic] = []
-            var cutter = ComponentCutter(scanner: ContentLineScanner(bytes: source.bytes, file: source.name), file: source.name)
+            var cutter = ComponentCutter(scanner: ContentLineScanner(bytes: try source.read()))
             while let item = cutter.next() {
                 switch item {
                 case .calendarProperty(let line, let calendar):
@@ -139,7 +123,7 @@ public struct CalendarWriter: Sendable {
                     let (written, found) = LineCheck.check(line)
                     for problem in found {
                         problems.append(Diagnostic(
-                            .warning, .libical, at: line.location(file: source.name),
+                            .warning, .libical, at: line.location(),
                             "calendar property: \(problem)", sourceLine: line.text))
                     }
                     guard !written.isEmpty else { continue }
@@ -162,11 +146,12 @@ public struct CalendarWriter: Sendable {
                     // stays as it is (the last of equal copies of an event counts).
                     let method = methods[calendar]
                     if groups.last.map({ $0.method != method }) ?? true { groups.append((method, FoldedText())) }
-                    copy(lines, adding: extra, file: source.name, into: &groups[groups.count - 1].components, problems: &problems)
+                    copy(lines, adding: extra, into: &groups[groups.count - 1].components, problems: &problems)
                 }
             }
             problems += cutter.allDiagnostics.filter { $0.severity > .note }
-            diagnostics += limit.admit(SessionImporter.inSourceOrder(problems)) + limit.notes
+            let map = InputMap(name: source.name)
+            diagnostics += (limit.admit(SessionImporter.inSourceOrder(problems)) + limit.notes).compactMap(map.diagnostic)
         }
         if groups.isEmpty { groups.append((nil, FoldedText())) }
         if groups.count > 1, let file = firstSource {
@@ -196,18 +181,18 @@ public struct CalendarWriter: Sendable {
     /// Copies a component: its BEGIN and END, the lines that pass `LineCheck` (not the writer's own),
     /// `extra` after its own properties, and its subcomponents (never deeper than the cutter allows).
     private func copy(
-        _ lines: ComponentLines, adding extra: [WrittenProperty], file: String, into text: inout FoldedText,
+        _ lines: ComponentLines, adding extra: [WrittenProperty], into text: inout FoldedText,
         problems: inout [Diagnostic]
     ) {
         guard LineCheck.isName(lines.name) else {
             problems.append(Diagnostic(
-                .warning, .structure, at: lines.begin.location(file: file),
+                .warning, .structure, at: lines.begin.location(),
                 "component name \"\(lines.name)\" is not an iCalendar name; the component is not copied", sourceLine: lines.begin.text))
             return
         }
         if lines.name == "VEVENT", let line = lines.properties.first(where: LineCheck.namesImpossibleTime) {
             problems.append(Diagnostic(
-                .warning, .libical, at: line.location(file: file),
+                .warning, .libical, at: line.location(),
                 "\(line.name) names a date or time that does not exist, so the event counts for nothing; it is not copied",
                 sourceLine: line.text))
             return
@@ -217,13 +202,13 @@ public struct CalendarWriter: Sendable {
             let (written, found) = LineCheck.check(line)
             for problem in found {
                 problems.append(Diagnostic(
-                    .warning, .libical, at: line.location(file: file), problem, sourceLine: line.text))
+                    .warning, .libical, at: line.location(), problem, sourceLine: line.text))
             }
             for written in written { text.append(line: written) }
         }
         for property in extra { text.append(line: property.contentLine) }
         for child in lines.children {
-            copy(child, adding: [], file: file, into: &text, problems: &problems)
+            copy(child, adding: [], into: &text, problems: &problems)
         }
         text.append(line: "END:" + lines.name)
     }

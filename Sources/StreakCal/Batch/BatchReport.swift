@@ -142,15 +142,13 @@ public struct BatchReport: Sendable {
             let scored: ScoredCalendar
             switch input.content {
             case .file(let path):
-                scored = try settings.scored(paths: [path], keepingSessions: format == .html, now: now)
+                scored = try settings.scored([.file(path)], keepingSessions: format == .html, now: now)
             case .source(let source):
-                var importer = settings.importer(now: now)
-                importer.isParallel = false
-                scored = settings.scored(importer.importCalendars([source]), now: now)
+                scored = try settings.scored([source], keepingSessions: format == .html, now: now)
             case .unreadable(let reason): throw BatchFailure(description: reason)
             }
             result.record(scored)
-            let rendered = try settings.render(scored, as: format)
+            let rendered = try format.render(scored, with: settings)
             let fileName = outputFileName(of: input)
             if let directory {
                 try AtomicFile.write(rendered, to: URL(fileURLWithPath: directory).appendingPathComponent(fileName).path)
@@ -175,7 +173,7 @@ public struct BatchReport: Sendable {
         let ledger = BatchLedger(count: count, progress: progress)
         guard count > 0 else { return [] }
         // libical's process-wide set-up happens on its first parse: do one before any concurrency.
-        _ = settings.importer(now: now).importCalendar(text: Self.primer, fileName: "<primer>")
+        _ = try? settings.importer(now: now).importSessions(from: .string(Self.primer, name: "<primer>"))
         ledger.start()
         DispatchQueue.concurrentPerform(iterations: min(jobs, count)) { _ in
             while let index = ledger.claim() {

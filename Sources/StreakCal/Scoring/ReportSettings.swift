@@ -22,6 +22,27 @@ public enum ReportFormat: String, Hashable, Sendable, Codable, CaseIterable {
         case .html: "html"
         }
     }
+
+    /// A scored calendar in this format, with the settings' presentation (first weekday, rules);
+    /// `terminalColors` colours a text report for a terminal (its marks stay).
+    ///
+    /// ```swift
+    /// let scored = try settings.scored([.file("work.ics")])
+    /// print(try ReportFormat.csv.render(scored, with: settings))
+    /// ```
+    public func render(_ scored: ScoredCalendar, with settings: ReportSettings, terminalColors: Bool = false) throws -> String {
+        let report = scored.report
+        let rules = settings.rules
+        let firstWeekday = settings.firstWeekday
+        switch self {
+        case .text: return TextReport(report: report, colors: terminalColors, firstWeekday: firstWeekday, rules: rules).render()
+        case .json: return try JSONReport(report: report, diagnostics: scored.imported.diagnostics).render()
+        case .csv: return CSVReport(report: report).render()
+        case .md: return MarkdownReport(report: report, rules: rules, firstWeekday: firstWeekday).render()
+        case .svg: return SVGReport(report: report, rules: rules, firstWeekday: firstWeekday).render()
+        case .html: return HTMLReport(report: report, sessions: scored.imported.sessions, rules: rules, firstWeekday: firstWeekday).render()
+        }
+    }
 }
 
 /// Everything that turns a calendar into a report, as the report options say it: where points
@@ -30,7 +51,7 @@ public enum ReportFormat: String, Hashable, Sendable, Codable, CaseIterable {
 /// ```swift
 /// var settings = ReportSettings(requiredPoints: 60, pointsRule: .minutes, timeZone: "Europe/Berlin")
 /// settings.to = Day(year: 2024, month: 2, day: 29)!
-/// let scored = settings.scored(try settings.importer().importCalendar(path: "runs.ics"))
+/// let scored = try settings.scored([.file("runs.ics")])
 /// print(scored.report.longestStreak.length)
 /// // Prints "2"
 /// ```
@@ -105,37 +126,45 @@ public struct ReportSettings: Sendable {
     }
 
     /// The warning for a report whose default window cuts off its earliest sessions, if it does.
-    public static func windowNote(from: Day?, earliest: Day?, to: Day, at location: SourceLocation?) -> [Diagnostic] {
+    static func windowNote(from: Day?, earliest: Day?, to: Day, at location: SourceLocation?) -> [Diagnostic] {
         guard from == nil, let cutOff = StreakReport.defaultWindow(earliestSessionDay: earliest, to: to).cutOff else { return [] }
         let start = StreakReport.defaultWindow(earliestSessionDay: earliest, to: to).window.lowerBound
         return [Diagnostic(
             .warning, .reportWindow, at: SourceLocation(file: location?.file ?? "-", line: location?.line ?? 1),
-            "sessions go back to \(cutOff), but without a first day a report covers at most \(StreakReport.maximumDefaultDays) days: it starts on \(start); give --from to include the earlier days")]
+            "sessions go back to \(cutOff), but without a first day a report covers at most \(StreakReport.maximumDefaultDays) days: it starts on \(start); give a first day to include the earlier ones")]
     }
 
-    /// Reads and scores files as a stream, exactly as `scored(_:now:)` scores their import, without
-    /// keeping their sessions: each is counted on its day as it is read, so memory does not grow
-    /// with the files (see `SessionImporter.importCalendar(path:forEachBatch:)`).
+    /// Reads and scores calendars as a stream, exactly as `scored(_:now:)` scores their import,
+    /// without keeping their sessions: each is counted on its day as it is read, so memory does not
+    /// grow with the input. Several sources are read as one, so that copies of an event in two of
+    /// them count once.
+    ///
+    /// ```swift
+    /// let settings = ReportSettings(requiredPoints: 60, timeZone: "UTC")
+    /// let scored = try settings.scored([.file("runs.ics"), .file("swims.ics")])
+    /// print(scored.report.longestStreak.length)
+    /// ```
     ///
     /// - Parameters:
-    ///   - paths: The files, in order (`-` for standard input).
+    ///   - sources: The calendars, in order.
     ///   - keepingSessions: Keep the sessions too (floating times read in the report's zone), for
     ///     renderings that show them (`ReportFormat.html`); otherwise `imported.sessions` is empty.
     ///   - now: The instant "today" is taken from, in seconds since 1970 (default: now).
     /// - Returns: The report and every diagnostic; `imported.declaredTimeZone` and
-    ///   `sessionsWithPointsProperty` as a whole-file import gives them.
-    public func scored(paths: [String], keepingSessions: Bool = false, now: Int64? = nil) throws -> ScoredCalendar {
+    ///   `sessionsWithPointsProperty` as a whole import gives them.
+    /// - Throws: `CalendarReadError` when a source cannot be read.
+    public func scored(
+        _ sources: [CalendarSource], keepingSessions: Bool = false, now: Int64? = nil
+    ) throws(CalendarReadError) -> ScoredCalendar {
         let now = now ?? Self.now()
         var importer = importer(now: now)
         importer.isParallel = isParallel
-        var imported = CalendarImport()
-        imported.pointsRule = pointsRule
+        var imported = CalendarImport(pointsRule: pointsRule)
         var totals: DayTotals?
         var firstSession: SourceLocation?
         var zoneWarning: Diagnostic?
-        // Several files are read as one stream, so that copies of an event in two of them count once.
         do {
-            let streamed = try importer.importCalendars(paths: paths) { batch in
+            let streamed = try importer.forEachBatch(from: sources) { batch in
                 imported.diagnostics += batch.diagnostics
                 imported.declaredTimeZone = imported.declaredTimeZone ?? batch.declaredTimeZone
                 guard let first = batch.sessions.first else { return }
@@ -176,19 +205,6 @@ public struct ReportSettings: Sendable {
         let report = (totals ?? DayTotals(goal: goal)).report(from: from, to: last)
         imported.diagnostics += Self.windowNote(from: from, earliest: totals?.earliestDay, to: last, at: firstSession)
         return ScoredCalendar(imported: imported, report: report)
-    }
-
-    /// Renders a scored calendar in `format` with these settings' presentation (text without colours).
-    public func render(_ scored: ScoredCalendar, as format: ReportFormat) throws -> String {
-        let report = scored.report
-        switch format {
-        case .text: return TextReport(report: report, firstWeekday: firstWeekday, rules: rules).render()
-        case .json: return try JSONReport(report: report, diagnostics: scored.imported.diagnostics).render()
-        case .csv: return CSVReport(report: report).render()
-        case .md: return MarkdownReport(report: report, rules: rules, firstWeekday: firstWeekday).render()
-        case .svg: return SVGReport(report: report, rules: rules, firstWeekday: firstWeekday).render()
-        case .html: return HTMLReport(report: report, sessions: scored.imported.sessions, rules: rules, firstWeekday: firstWeekday).render()
-        }
     }
 
     static func now() -> Int64 {

@@ -87,8 +87,11 @@ public struct CalendarAnnotation: Sendable {
     /// Writes `sources` with the annotations (and, given `markingSessions`, the sessions' marks).
     ///
     /// - Parameter timestamp: DTSTAMP of the annotations, in seconds since 1970 UTC.
-    public func write(_ sources: [CalendarSource], markingSessions sessions: [Session]? = nil, timestamp: Int64) -> CalendarWriter.Output {
+    /// - Throws: `CalendarReadError` when a source cannot be read.
+    public func write(
+        _ sources: [CalendarSource], markingSessions sessions: [Session]? = nil, timestamp: Int64
+    ) throws(CalendarReadError) -> CalendarWriter.Output {
         let writer = CalendarWriter(ownedPropertyPrefix: Self.propertyPrefix, annotationMarker: SessionImporter.annotationMarker)
-        return writer.write(sources, adding: events(), marks: sessions.map(sessionMarks(for:)) ?? [:], timestamp: timestamp)
+        return try writer.write(sources, adding: events(), marks: sessions.map(sessionMarks(for:)) ?? [:], timestamp: timestamp)
     }
 }

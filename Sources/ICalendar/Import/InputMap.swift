@@ -1,18 +1,18 @@
 import Foundation
 import Streaks
 
-/// Several inputs read as one (`SessionImporter.importCalendars(paths:)` and the other imports of
-/// several inputs), so that what one says about another's events counts: a later copy of an event,
+/// Several inputs read as one (`SessionImporter.importSessions(from:)` and `sessionBatches(from:)`
+/// given several sources), so that what one says about another's events counts: a later copy of an event,
 /// a cancellation, an override of a recurring event (RFC 5545 3.8.7.4, RFC 5546). Their bytes
 /// follow each other in one stream (as UTF-8, each ending with a line end), and every location in
 /// what the import says is mapped back to its input and line.
 ///
 /// ```swift
-/// let combined = CombinedInput(sources: [a, b])
-/// print(combined.location(of: SourceLocation(file: CombinedInput.name, line: 12)))
+/// let combined = InputMap(sources: [a, b])
+/// print(combined.location(of: SourceLocation(file: InputMap.name, line: 12)))
 /// // Prints "b.ics:3:1" when a.ics has 9 lines
 /// ```
-struct CombinedInput {
+struct InputMap {
     /// One input's place in the stream.
     struct Part: Sendable {
         var name: String
@@ -21,48 +21,63 @@ struct CombinedInput {
         var lineCount: Int
     }
 
-    /// The stream's name in what the import says before locations are mapped back.
-    static let name = "\u{1}combined-input"
+    /// The name every location of an import has until the map gives it its input's: the parts of
+    /// an import (scanner, cutter, reader, resolver) carry no file name; only the map does.
+    static let name = "\u{1}input"
 
     private(set) var parts: [Part] = []
     /// The stream, for inputs in memory.
     private(set) var bytes: [UInt8] = []
     private var lines = 0
 
-    /// Sources in memory.
-    init(sources: [CalendarSource]) {
-        for source in sources { append(source.bytes, name: source.name) }
+    /// One input, read where it is: every location is its own.
+    init(name: String) {
+        parts = [Part(name: name, firstLine: 1, lineCount: Int.max / 2)]
     }
 
-    /// Files (`-` for standard input), into an unlinked temporary file; `descriptor` is at its start.
-    /// Each file is copied a chunk at a time (UTF-16 is transcoded whole; such files are small).
-    static func files(_ paths: [String]) throws(CalendarReadError) -> (descriptor: Int32, combined: CombinedInput) {
-        guard let file = tmpfile() else { throw CalendarReadError(path: paths.first ?? "-", reason: String(cString: strerror(errno))) }
+    /// Sources in memory (`CalendarSource.Content.bytes`), one after another in `bytes`.
+    init(sources: [CalendarSource]) {
+        for source in sources {
+            if case .bytes(let bytes) = source.content { append(bytes, name: source.name) }
+        }
+    }
+
+    /// Sources of any kind (`-` for standard input), one after another in an unlinked temporary
+    /// file; `descriptor` is at its start. Each is copied a chunk at a time (UTF-16 is transcoded
+    /// whole; such files are small).
+    static func files(_ sources: [CalendarSource]) throws(CalendarReadError) -> (descriptor: Int32, map: InputMap) {
+        let first = sources.first?.name ?? "-"
+        guard let file = tmpfile() else { throw CalendarReadError(path: first, reason: String(cString: strerror(errno))) }
         let descriptor = dup(fileno(file))
         fclose(file)
-        guard descriptor >= 0 else { throw CalendarReadError(path: paths.first ?? "-", reason: String(cString: strerror(errno))) }
-        var combined = CombinedInput()
+        guard descriptor >= 0 else { throw CalendarReadError(path: first, reason: String(cString: strerror(errno))) }
+        var combined = InputMap()
         do throws(CalendarReadError) {
-            for path in paths {
-                let input = InputBytes(reading: try SessionImporter.openInput(path: path), owning: true)
+            for source in sources {
+                let input: InputBytes
+                switch source.content {
+                case .bytes(let bytes): input = InputBytes(bytes: bytes)
+                case .file(let path): input = InputBytes(reading: try SessionImporter.openInput(path: path), owning: true)
+                case .standardInput: input = InputBytes(reading: try SessionImporter.openInput(path: "-"), owning: true)
+                }
                 input.buffer(atLeast: 3)
                 let head = Array(input.bytes.prefix(3))
                 if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
-                    combined.append(ContentLineScanner.transcodeUTF16(input, littleEndian: head.first == 0xFF)[...], name: path)
-                    try combined.flush(to: descriptor, path: path)
+                    combined.append(ContentLineScanner.transcodeUTF16(input, littleEndian: head.first == 0xFF)[...], name: source.name)
+                    try combined.flush(to: descriptor, path: source.name)
                     continue
                 }
                 var chunk = input.bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? input.bytes.dropFirst(3) : input.bytes[...]
-                combined.beginPart(name: path)
+                combined.beginPart(name: source.name)
                 while true {
                     combined.continuePart(chunk)
-                    try combined.flush(to: descriptor, path: path)
+                    try combined.flush(to: descriptor, path: source.name)
                     guard !input.isExhausted, input.refill(keepingFrom: input.count) != nil else { break }
                     chunk = input.bytes[...]
                 }
-                if let reason = input.readError { throw CalendarReadError(path: path, reason: reason) }
+                if let reason = input.readError { throw CalendarReadError(path: source.name, reason: reason) }
                 combined.endPart()
-                try combined.flush(to: descriptor, path: path)
+                try combined.flush(to: descriptor, path: source.name)
             }
         } catch {
             close(descriptor)

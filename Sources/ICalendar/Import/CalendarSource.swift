@@ -1,0 +1,59 @@
+/// Where a calendar comes from, and the name diagnostics give it.
+///
+/// ```swift
+/// let sources: [CalendarSource] = [.file("work.ics"), .standardInput, .string("BEGIN:VEVENT...", name: "pasted.ics")]
+/// ```
+public struct CalendarSource: Hashable, Sendable {
+    /// Where the bytes are.
+    public enum Content: Hashable, Sendable {
+        /// A file, read when the import comes to it (anything but a regular file, such as a named
+        /// pipe, is read as a stream).
+        case file(path: String)
+        /// The process's standard input.
+        case standardInput
+        /// Bytes in memory, in any encoding the import reads (UTF-8, UTF-16 with a byte order mark, Latin-1).
+        case bytes([UInt8])
+    }
+
+    /// The name diagnostics and session sources give it: the path, `-` for standard input.
+    public var name: String
+    public var content: Content
+
+    public init(name: String, content: Content) {
+        self.name = name
+        self.content = content
+    }
+
+    /// A file; `-` is standard input, as on a command line.
+    public static func file(_ path: String) -> CalendarSource {
+        path == "-" ? .standardInput : CalendarSource(name: path, content: .file(path: path))
+    }
+
+    /// The process's standard input, named `-`.
+    public static let standardInput = CalendarSource(name: "-", content: .standardInput)
+
+    /// Bytes in memory.
+    public static func bytes(_ bytes: [UInt8], name: String) -> CalendarSource {
+        CalendarSource(name: name, content: .bytes(bytes))
+    }
+
+    /// Text in memory.
+    public static func string(_ text: String, name: String = "<string>") -> CalendarSource {
+        CalendarSource(name: name, content: .bytes(Array(text.utf8)))
+    }
+
+    /// All of the source's bytes (standard input is read to its end).
+    public func read() throws(CalendarReadError) -> [UInt8] {
+        switch content {
+        case .bytes(let bytes): return bytes
+        case .file(let path): return try SessionImporter.read(path: path)
+        case .standardInput: return try SessionImporter.read(path: "-")
+        }
+    }
+
+    /// The source as bytes in memory, for readers that need it whole (`CalendarWriter`).
+    public func inMemory() throws(CalendarReadError) -> CalendarSource {
+        if case .bytes = content { return self }
+        return .bytes(try read(), name: name)
+    }
+}

@@ -1,0 +1,67 @@
+public import ICalendar
+public import StreakExport
+public import Streaks
+
+/// One day's sessions, as `streakcal sessions` lists them, and what the import said.
+public struct DaySessions: Sendable {
+    /// The day's sessions in start order, with their local times and points.
+    public var cards: SessionCards
+    public var diagnostics: [Diagnostic]
+}
+
+/// An annotated calendar, as `streakcal annotate` writes it, and what was said while making it.
+public struct AnnotatedCalendar: Sendable {
+    /// The iCalendar text.
+    public var text: String
+    /// The report the annotations come from.
+    public var report: StreakReport
+    /// The import's diagnostics, then the writer's.
+    public var diagnostics: [Diagnostic]
+}
+
+extension ReportSettings {
+    /// Reads calendars whole and scores them over exactly `window` (recurring events expanded over
+    /// it), as `streakcal layout --calendar` colours its days.
+    public func scored(
+        _ sources: [CalendarSource], over window: ClosedRange<Day>, now: Int64? = nil
+    ) throws(CalendarReadError) -> ScoredCalendar {
+        var settings = self
+        settings.from = window.lowerBound
+        settings.to = window.upperBound
+        return settings.scored(try settings.importer(now: now).importSessions(from: sources), now: now)
+    }
+
+    /// One day's sessions, as `streakcal sessions --on` lists them.
+    ///
+    /// ```swift
+    /// let day = try ReportSettings(timeZone: "UTC").sessions(on: Day(year: 2024, month: 2, day: 25)!, in: [.file("work.ics")])
+    /// print(day.cards.render())
+    /// ```
+    public func sessions(on day: Day, in sources: [CalendarSource], now: Int64? = nil) throws(CalendarReadError) -> DaySessions {
+        let scored = try scored(sources, over: day...day, now: now)
+        return DaySessions(
+            cards: SessionCards(day: day, goal: scored.report.goal, from: scored.imported.sessions),
+            diagnostics: scored.imported.diagnostics)
+    }
+
+    /// The calendars written back out with each day's status (`CalendarAnnotation`), as
+    /// `streakcal annotate` writes them. Each source is read once: what the import reads is what
+    /// the writer copies (standard input included).
+    ///
+    /// - Parameters:
+    ///   - includingEmptyDays: Annotate every day of the window, not only days with sessions.
+    ///   - markingSessions: Give each single event its day's status too.
+    ///   - now: "Today", and the annotations' DTSTAMP, in seconds since 1970 (default: now).
+    public func annotated(
+        _ sources: [CalendarSource], includingEmptyDays: Bool = false, markingSessions: Bool = false, now: Int64? = nil
+    ) throws(CalendarReadError) -> AnnotatedCalendar {
+        let now = now ?? Self.now()
+        var inMemory: [CalendarSource] = []
+        for source in sources { inMemory.append(try source.inMemory()) }
+        let scored = scored(try importer(now: now).importSessions(from: inMemory), now: now)
+        let written = try CalendarAnnotation(report: scored.report, includesEmptyDays: includingEmptyDays)
+            .write(inMemory, markingSessions: markingSessions ? scored.imported.sessions : nil, timestamp: now)
+        return AnnotatedCalendar(
+            text: written.text, report: scored.report, diagnostics: scored.imported.diagnostics + written.diagnostics)
+    }
+}
