@@ -106,11 +106,35 @@ struct StructureTests {
         ])
     }
 
-    @Test("An empty input gives no sessions and no diagnostics")
+    @Test("An empty or blank input gives no sessions and one warning; an empty VCALENDAR is no problem")
     func empty() {
-        let result = SessionImporter().importText("", name: "empty.ics")
-        #expect(result.sessions.isEmpty)
-        #expect(result.diagnostics.isEmpty)
+        for text in ["", "\r\n\r\n", "\n"] {
+            let result = SessionImporter().importText(text, name: "empty.ics")
+            #expect(result.sessions.isEmpty)
+            #expect(result.diagnostics.map(\.description) == ["empty.ics:1:1: warning: the input is empty: it holds no calendar"])
+            #expect(result.diagnostics.map(\.code) == [.emptyInput])
+        }
+        #expect(SessionImporter().importText("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n").diagnostics.isEmpty)
+    }
+
+    @Test("Among several inputs each empty one is named, whole or streamed; the others are read")
+    func emptyAmongSeveral() async throws {
+        let sources: [CalendarSource] = [
+            .string("", name: "a.ics"),
+            .string("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x\r\nDTSTART:20240301T090000Z\r\nX-POINTS:5\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n", name: "b.ics"),
+            .string("\r\n", name: "c.ics"),
+        ]
+        let expected = ["a.ics:1:1: warning: the input is empty: it holds no calendar", "c.ics:1:1: warning: the input is empty: it holds no calendar"]
+        let whole = try SessionImporter().importSessions(from: sources)
+        #expect(whole.sessions.map(\.id) == ["x"])
+        #expect(whole.diagnostics.map(\.description) == expected)
+        var streamed: [Diagnostic] = []
+        for try await batch in SessionImporter().sessionBatches(from: sources) { streamed += batch.diagnostics }
+        #expect(streamed.map(\.description) == expected)
+        let allEmpty = try SessionImporter().importSessions(from: [.string("", name: "a.ics"), .string("", name: "b.ics")])
+        #expect(allEmpty.diagnostics.map(\.description) == [
+            "a.ics:1:1: warning: the input is empty: it holds no calendar", "b.ics:1:1: warning: the input is empty: it holds no calendar",
+        ])
     }
 }
 

@@ -170,6 +170,17 @@ struct ExitCodeTests {
         let clean = try streakcal(["report", fixture("cancelled-event.ics"), "--tz", "UTC", "--to", "2024-02-01", "--strict"])
         #expect(clean.status == 0)
     }
+
+    @Test("An empty input file is a warning naming it, and fails with --strict")
+    func emptyFile() throws {
+        let arguments = ["report", "-", "--tz", "UTC", "--to", "2024-02-01", "--format", "csv"]
+        let lenient = try streakcal(arguments, input: "")
+        #expect(lenient.status == 0)
+        #expect(lenient.standardError.hasPrefix("-:1:1: warning: the input is empty: it holds no calendar\n"))
+        #expect(lenient.standardOutput == "date,points,sessions,status\r\n2024-02-01,0,0,none\r\n")
+        let strict = try streakcal(arguments + ["--strict"], input: "")
+        #expect(strict.status == 1)
+    }
 }
 
 @Suite("streakcal sessions")

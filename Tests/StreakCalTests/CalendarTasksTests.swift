@@ -58,6 +58,16 @@ struct CalendarTasksTests {
         #expect(!everyDay.text.contains("X-STREAKCAL-DAY-STATUS"))
     }
 
+    @Test("What the import and the writer both say of a damaged calendar is said once")
+    func diagnosticsOnce() throws {
+        let path = URL(fileURLWithPath: tutorial).deletingLastPathComponent().appendingPathComponent("missing-end-lines.ics").path
+        let settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 5, day: 5)!)
+        let annotated = try settings.annotated([.file(path)], now: now)
+        let imported = try settings.scored([.file(path)], now: now).imported.diagnostics
+        #expect(imported.count == 4)
+        #expect(annotated.diagnostics.map(\.description) == imported.map(\.description))
+    }
+
     @Test("A source that cannot be read throws, naming it")
     func unreadable() {
         let error = #expect(throws: CalendarReadError.self) {

@@ -36,7 +36,13 @@ extension SessionImporter {
     ) throws(CalendarReadError) -> StreamedImport {
         guard !sources.isEmpty else { return StreamedImport(declaredTimeZone: nil, sessionsWithPointsProperty: 0) }
         let (pipeline, map) = try pipeline(for: sources)
-        while let batch = pipeline.next() { body(map.batch(batch)) }
+        var blankInputs = map.blankInputs
+        while let batch = pipeline.next() {
+            var mapped = map.batch(batch)
+            mapped.diagnostics = blankInputs + mapped.diagnostics
+            blankInputs = []
+            body(mapped)
+        }
         return StreamedImport(
             declaredTimeZone: pipeline.declaredTimeZone, sessionsWithPointsProperty: pipeline.sessionsWithPointsProperty)
     }
@@ -94,6 +100,8 @@ public struct SessionBatches: AsyncSequence, Sendable {
         private let queue = DispatchQueue(label: "StreakCal.SessionBatches")
         /// Touched only on `queue`.
         private var pipeline: (ImportPipeline, InputMap)?
+        /// Warnings for blank inputs, given with the first batch; touched only on `queue`.
+        private var blankInputs: [Diagnostic] = []
 
         /// Opens the sources and reads their outline, off the caller's thread.
         func open(importer: SessionImporter, sources: [CalendarSource]) async throws(CalendarReadError) {
@@ -101,6 +109,7 @@ public struct SessionBatches: AsyncSequence, Sendable {
                 queue.async {
                     do throws(CalendarReadError) {
                         self.pipeline = sources.isEmpty ? nil : try importer.pipeline(for: sources)
+                        self.blankInputs = self.pipeline?.1.blankInputs ?? []
                         continuation.resume(returning: .success(()))
                     } catch {
                         continuation.resume(returning: .failure(error))
@@ -117,7 +126,10 @@ public struct SessionBatches: AsyncSequence, Sendable {
                     guard let (pipeline, map) = self.pipeline, let batch = pipeline.next() else {
                         return continuation.resume(returning: nil)
                     }
-                    continuation.resume(returning: map.batch(batch))
+                    var mapped = map.batch(batch)
+                    mapped.diagnostics = self.blankInputs + mapped.diagnostics
+                    self.blankInputs = []
+                    continuation.resume(returning: mapped)
                 }
             }
         }

@@ -110,6 +110,8 @@ extension Diagnostic {
         public static let missingUID = Code("missing-uid")
         /// The input could not be read to its end (a read error part-way).
         public static let input = Code("input")
+        /// An input with no content line at all (empty, or only blank lines).
+        public static let emptyInput = Code("empty-input")
         /// Copies of one event (the same UID and RECURRENCE-ID) merged into one, or an event cancelled
         /// by an iTIP CANCEL.
         public static let duplicate = Code("duplicate")

@@ -19,6 +19,8 @@ struct InputMap {
         /// The stream's line where the input's first line is.
         var firstLine: Int
         var lineCount: Int
+        /// Whether it holds nothing but blank lines (or nothing at all).
+        var isBlank = false
     }
 
     /// The name every location of an import has until the map gives it its input's: the parts of
@@ -118,11 +120,13 @@ struct InputMap {
     /// CR LF or a lone CR), and its last byte.
     private var partLines = 0
     private var lastByte: UInt8?
+    private var partHasContent = false
 
     private mutating func beginPart(name: String) {
         parts.append(Part(name: name, firstLine: lines + 1, lineCount: 0))
         partLines = 0
         lastByte = nil
+        partHasContent = false
     }
 
     private mutating func continuePart(_ content: some Collection<UInt8>) {
@@ -130,6 +134,7 @@ struct InputMap {
         for byte in content {
             if byte == 0x0A, previous != 0x0D { partLines += 1 }
             if byte == 0x0D { partLines += 1 }
+            if byte != 0x0A, byte != 0x0D, byte != 0x20, byte != 0x09 { partHasContent = true }
             previous = byte
         }
         if !content.isEmpty { lastByte = previous }
@@ -144,6 +149,7 @@ struct InputMap {
         }
         let count = max(partLines, 1)
         parts[parts.count - 1].lineCount = count
+        parts[parts.count - 1].isBlank = !partHasContent
         lines += count
     }
 
@@ -158,6 +164,8 @@ struct InputMap {
     /// A diagnostic with its location mapped back; `nil` for the note that the stream has several
     /// VCALENDARs when it is only that a second input begins.
     func diagnostic(_ diagnostic: Diagnostic) -> Diagnostic? {
+        // With several inputs, each blank one is said of itself (`blankInputs`), not of the stream.
+        if diagnostic.code == .emptyInput, parts.count > 1 { return nil }
         var mapped = diagnostic
         mapped.location = location(of: diagnostic.location)
         mapped.message = message(diagnostic.message, in: mapped.location.file)
@@ -230,11 +238,20 @@ struct InputMap {
         return mapped
     }
 
-    /// A whole import with every location mapped back.
+    /// A whole import with every location mapped back, and a warning for each blank input.
     func importResult(_ result: CalendarImport) -> CalendarImport {
         var mapped = result
         mapped.sessions = result.sessions.map(session)
-        mapped.diagnostics = result.diagnostics.compactMap(diagnostic)
+        mapped.diagnostics = blankInputs + result.diagnostics.compactMap(diagnostic)
         return mapped
+    }
+
+    /// With several inputs, a warning for each that holds no content line (with one, the cutter
+    /// says so of the stream). Streams give them with their first batch.
+    var blankInputs: [Diagnostic] {
+        guard parts.count > 1 else { return [] }
+        return parts.filter(\.isBlank).map {
+            Diagnostic(.warning, .emptyInput, at: SourceLocation(file: $0.name, line: 1), "the input is empty: it holds no calendar")
+        }
     }
 }

@@ -149,6 +149,9 @@ struct ComponentCutter {
     private var stack: [ComponentLines] = []
     private var calendarIndex = -1
     private var inCalendar = false
+    /// Whether any content line came, and whether the end was reached (said once).
+    private var sawLine = false
+    private var ended = false
     private var noted: Set<String> = []
     private(set) var diagnostics: [Diagnostic] = []
 
@@ -214,8 +217,13 @@ struct ComponentCutter {
                 next = scanner.next()
             }
             guard let line = next else { break }
+            sawLine = true
             if let item = consume(line) { return item }
         }
+        if !sawLine, !ended {
+            warn(.emptyInput, line: 1, "the input is empty: it holds no calendar")
+        }
+        ended = true
         if !stack.isEmpty {
             return closeAll(because: "the input ends", at: scanner.lastLogicalLine)
         }

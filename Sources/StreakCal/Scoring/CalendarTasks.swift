@@ -15,7 +15,7 @@ public struct AnnotatedCalendar: Sendable {
     public var text: String
     /// The report the annotations come from.
     public var report: StreakReport
-    /// The import's diagnostics, then the writer's.
+    /// The import's diagnostics, then the writer's own (what both say is said once).
     public var diagnostics: [Diagnostic]
 }
 
@@ -61,7 +61,10 @@ extension ReportSettings {
         let scored = scored(try importer(now: now).importSessions(from: inMemory), now: now)
         let written = try CalendarAnnotation(report: scored.report, includesEmptyDays: includingEmptyDays)
             .write(inMemory, markingSessions: markingSessions ? scored.imported.sessions : nil, timestamp: now)
+        // The writer cuts the same text the import read: what both say (a missing END line) is said once.
+        let said = Set(scored.imported.diagnostics.map(\.description))
         return AnnotatedCalendar(
-            text: written.text, report: scored.report, diagnostics: scored.imported.diagnostics + written.diagnostics)
+            text: written.text, report: scored.report,
+            diagnostics: scored.imported.diagnostics + written.diagnostics.filter { !said.contains($0.description) })
     }
 }
