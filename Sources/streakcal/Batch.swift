@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 import Foundation
 import StreakCal
 
@@ -17,10 +17,11 @@ extension StreakCalCommand {
                 Content problems count as diagnostics (failures with --strict).
                 """)
 
-        @Argument(help: "iCalendar files and folders (searched at any depth for *.ics).")
+        @Argument(help: "iCalendar files and folders (searched at any depth for *.ics).", completion: .file())
         var paths: [String]
 
-        @Option(help: ArgumentHelp("The folder the reports and summary.json go to (created if need be).", valueName: "dir"))
+        @Option(help: ArgumentHelp("The folder the reports and summary.json go to (created if need be).", valueName: "dir"),
+                completion: .directory)
         var out: String
 
         @Option(parsing: .unconditional, help: ArgumentHelp(

@@ -42,12 +42,14 @@ extension StreakCalCommand {
         @Option(help: "Output format.")
         var format: Format = .text
 
-        @Option(name: [.short, .long], help: "Write the layout to this file, atomically (through symbolic links; devices, pipes and folders are refused); default, - or /dev/stdout: standard output.")
+        @Option(name: [.short, .long], help: ArgumentHelp(
+            "Write the layout to this file, atomically (through symbolic links; devices, pipes and folders are refused); default, - or /dev/stdout: standard output.",
+            valueName: "file"), completion: .file())
         var output: String?
 
         @OptionGroup var presentation: PresentationOptions
 
-        @Option(help: ArgumentHelp("Colour the days by this calendar's (repeatable; - for standard input).", valueName: "file"),
+        @Option(help: ArgumentHelp("Colour the days by this calendar's scores (repeatable; - for standard input).", valueName: "file"),
                 completion: .file(extensions: ["ics"]))
         var calendar: [String] = []
 

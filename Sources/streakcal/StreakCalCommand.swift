@@ -7,6 +7,7 @@ struct StreakCalCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "streakcal",
         abstract: "Scores each day's activity in iCalendar files against a points goal.",
+        version: StreakCalVersion.current,
         subcommands: [Report.self, Sessions.self, Annotate.self, Layout.self, Batch.self],
         defaultSubcommand: Report.self)
 }

@@ -59,7 +59,7 @@ public struct CalendarWriter: Sendable {
     /// An event that carries this property is this writer's own earlier output, and is replaced.
     public var annotationMarker: String
     /// PRODID for an output whose inputs have none.
-    public var productID = "-//StreakCal//StreakCal//EN"
+    public var productID = "-//StreakCal//StreakCal \(StreakCalVersion.current)//EN"
 
     public init(ownedPropertyPrefix: String, annotationMarker: String) {
         self.ownedPropertyPrefix = ownedPropertyPrefix.uppercased()

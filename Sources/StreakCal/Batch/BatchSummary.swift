@@ -80,6 +80,8 @@ public struct BatchSummary: Hashable, Sendable {
         json.close("]", indent: 2, empty: files.isEmpty)
         json.key("format", indent: 2)
         json.string(format.rawValue)
+        json.key("generator", indent: 2)
+        json.string(StreakCalVersion.generator)
         json.key("skipped", indent: 2)
         json.open("[")
         for (index, skip) in skipped.enumerated() {
@@ -153,7 +155,7 @@ public struct BatchSummary: Hashable, Sendable {
 }
 
 extension BatchSummary: Codable {
-    private enum CodingKeys: String, CodingKey { case format, files, totals, elapsedSeconds, skipped }
+    private enum CodingKeys: String, CodingKey { case format, files, totals, elapsedSeconds, skipped, generator }
 
     /// The sums over the calendars that did not fail to read.
     fileprivate struct Totals: Codable {
@@ -180,6 +182,7 @@ extension BatchSummary: Codable {
         try container.encode(totals, forKey: .totals)
         try container.encode(elapsedSeconds, forKey: .elapsedSeconds)
         try container.encode(skipped, forKey: .skipped)
+        try container.encode(StreakCalVersion.generator, forKey: .generator)
     }
 }
 

@@ -5,14 +5,14 @@ public import Streaks
 /// Month layouts on their own, or coloured by a calendar's days: what `streakcal layout` prints.
 ///
 /// The months are stacked top to bottom at the layouts' own frames; the JSON form is a contract:
-/// `{"width", "months": [{"year", "month", "frame": {"x", "y", "width", "height"}, "weeks": [[{"date",
+/// `{"generator", "width", "months": [{"year", "month", "frame": {"x", "y", "width", "height"}, "weeks": [[{"date",
 /// "inMonth", "frame"}, ...7 cells], ...]}]}`, hidden out-of-month cells still listed with their date.
 ///
 /// ```swift
 /// let metrics = LayoutMetrics(width: 350)
 /// let grid = MonthGrid(month: CalendarMonth(year: 2024, month: 2))
 /// let json = try LayoutExport(layouts: [MonthLayout(grid: grid, metrics: metrics)]).json()
-/// // {"months":[{"frame":{"height":294,"width":350,"x":0,"y":0},"month":2,"weeks":[...],"year":2024}],"width":350}
+/// // {"generator":"StreakCal 0.1.0","months":[{"frame":{"height":294,"width":350,"x":0,"y":0},"month":2,"weeks":[...],"year":2024}],"width":350}
 /// ```
 public struct LayoutExport: Sendable {
     /// The months (or weeks), each at its frame.
@@ -47,6 +47,7 @@ public struct LayoutExport: Sendable {
     }
 
     private struct Document: Encodable {
+        var generator = StreakCalVersion.generator
         var width: Int
         var months: [Month]
     }

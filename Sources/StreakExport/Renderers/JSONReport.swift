@@ -4,16 +4,18 @@ public import Streaks
 
 /// A streak report as JSON, in the shape `streakcal report --format json` promises.
 ///
-/// The keys `timeZone`, `requiredPoints`, `from`, `to`, `days` (`date`, `points`, `sessions`,
-/// `status`), `currentStreak` and `longestStreak` (`length`, `start`, `end`; the days `null` for an
-/// empty streak) and `diagnostics` (`severity`, `file`, `line`, `column`, `message`) are a contract;
-/// other keys may be added.
+/// The keys `generator` (`StreakCal 0.1.0`), `timeZone`, `requiredPoints`, `from`, `to`, `days`
+/// (`date`, `points`, `sessions`, `status`), `currentStreak` and `longestStreak` (`length`, `start`,
+/// `end`; the days `null` for an empty streak) and `diagnostics` (`severity`, `file`, `line`,
+/// `column`, `message`) are a contract; other keys may be added.
 ///
 /// ```swift
 /// let json = try JSONReport(report: report, diagnostics: []).render()
 /// // {"timeZone": "UTC", "requiredPoints": 100, "from": "2024-02-20", ...}
 /// ```
 public struct JSONReport: Encodable, Sendable {
+    /// The maker and its version (`StreakCalVersion.generator`).
+    public var generator = StreakCalVersion.generator
     public var timeZone: String
     public var requiredPoints: Int
     public var dayStart: String
@@ -105,6 +107,8 @@ public struct JSONReport: Encodable, Sendable {
         json.close("]", indent: 2, empty: diagnostics.isEmpty)
         json.key("from", indent: 2)
         json.string(from.description)
+        json.key("generator", indent: 2)
+        json.string(generator)
         json.key("longestStreak", indent: 2)
         json.streak(longestStreak, indent: 2)
         json.key("requiredPoints", indent: 2)
