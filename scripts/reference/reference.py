@@ -392,44 +392,97 @@ def _same_time(a, b) -> bool:
     return a == b
 
 
+# iTIP methods whose VCALENDAR is a message about events, not a publication of them (RFC 5546
+# section 1.4): a REPLY carries an attendee's answer, a CANCEL withdraws, and so on.
+MESSAGE_METHODS = {"REPLY", "REFRESH", "CANCEL", "COUNTER", "DECLINECOUNTER"}
+
+
+def _revision(event, position):
+    """What orders copies of one event (RFC 5545 3.8.7.4, RFC 5546 2.1.5): SEQUENCE, then DTSTAMP,
+    then LAST-MODIFIED (as written, a missing one lowest), then the position in the file."""
+    def stamp(name):
+        value = event.get(name)
+        if value is None:
+            return dt.datetime.min
+        value = getattr(value, "dt", value)
+        if isinstance(value, dt.datetime):
+            return value.replace(tzinfo=None)
+        if isinstance(value, dt.date):
+            return dt.datetime(value.year, value.month, value.day)
+        return dt.datetime.min
+    try:
+        sequence = int(str(event.get("SEQUENCE", "0")).strip() or "0")
+    except ValueError:
+        sequence = 0
+    return (sequence, stamp("DTSTAMP"), stamp("LAST-MODIFIED"), position)
+
+
+def _copy_key(event):
+    uid = str(event.get("UID", "")).strip()
+    if not uid:
+        return None
+    rid = event.get("RECURRENCE-ID")
+    if rid is None:
+        return (uid, None)
+    return (uid, rid.to_ical().decode(errors="replace"), str(rid.params.get("TZID", "")))
+
+
 def _check_uids(calendars, notes):
     """recurring-ical-events groups a calendar's VEVENTs by UID: one master (the highest
-    SEQUENCE) and its RECURRENCE-ID overrides. Inputs where that grouping is not what the file
-    says are made explicit here:
+    SEQUENCE) and its RECURRENCE-ID overrides. What RFC 5545 and RFC 5546 say beyond that is
+    applied here, or the input is skipped where the reference cannot follow:
+    - a VCALENDAR that is an iTIP message (METHOD REPLY, CANCEL, ...; RFC 5546 section 1.4)
+      publishes no events: its VEVENTs are left out; a CANCEL of an event the file also holds
+      would remove it, which the reference has no step for: the file is skipped;
+    - copies of one event (the same UID and RECURRENCE-ID, RFC 5545 section 3.8.4.7) count once:
+      the highest SEQUENCE, then the latest DTSTAMP, then LAST-MODIFIED, then the last copy
+      (RFC 5545 section 3.8.7.4, RFC 5546 section 2.1.5); the others are left out;
     - a UID in several VCALENDARs (each its own iCalendar object, RFC 5545 section 3.4) with
       overrides, cancellations or start-less VEVENTs: an iTIP message stream, whose messages
-      act on each other (RFC 5546), which RFC 5545 does not define: the file is skipped;
-    - several VEVENTs of one UID without RECURRENCE-ID in one VCALENDAR (RFC 5545 section
-      3.8.4.7 wants UIDs unique): each is a session by the contract, so each gets its own UID,
-      unless the UID also has overrides (which master they change is undecided): skipped."""
+      act on each other (RFC 5546), which recurring-ical-events does not combine: skipped."""
+    published = []
+    cancelled: set[str] = set()
+    for calendar in calendars:
+        method = str(calendar.get("METHOD", "")).strip().upper()
+        if method in MESSAGE_METHODS:
+            for event in list(calendar.walk("VEVENT")):
+                if method == "CANCEL":
+                    cancelled.add(str(event.get("UID", "")).strip())
+                _remove(calendar, event)
+            notes.append(f"a METHOD:{method} VCALENDAR: its events are iTIP messages, left out")
+        else:
+            published.append(calendar)
+    copies: dict = defaultdict(list)
+    position = 0
+    for number, calendar in enumerate(published):
+        for event in calendar.walk("VEVENT"):
+            key = _copy_key(event)
+            if key is not None:
+                copies[key].append((_revision(event, position), number, calendar, event))
+            position += 1
+    for key, found in copies.items():
+        if key[0] in cancelled:
+            raise ReferenceCannotRead(
+                f"UID {key[0][:60]} cancelled by a METHOD:CANCEL VCALENDAR of the same file")
+        if len(found) < 2:
+            continue
+        winner = max(found, key=lambda item: item[0])
+        for item in found:
+            if item is not winner:
+                _remove(item[2], item[3])
+        notes.append(f"{len(found)} copies of UID {key[0][:60]}: the latest counts once")
     seen_in: dict[str, set[int]] = defaultdict(set)
     acting: set[str] = set()
-    for number, calendar in enumerate(calendars):
-        masters: dict[str, list] = defaultdict(list)
-        overridden: set[str] = set()
+    for number, calendar in enumerate(published):
         for event in calendar.walk("VEVENT"):
             uid = str(event.get("UID", "")).strip()
             if not uid:
                 continue
             seen_in[uid].add(number)
-            if "RECURRENCE-ID" in event:
-                overridden.add(uid)
             if "RECURRENCE-ID" in event or "DTSTART" not in event:
                 acting.add(uid)
-            elif "DTSTART" in event:
-                masters[uid].append(event)
             if str(event.get("STATUS", "")).strip().upper() == "CANCELLED":
                 acting.add(uid)
-        for uid, events in masters.items():
-            if len(events) < 2:
-                continue
-            if uid in overridden:
-                raise ReferenceCannotRead(
-                    f"{len(events)} VEVENTs with UID {uid[:60]} and no RECURRENCE-ID, and "
-                    "overrides for it (which master they change is undecided)")
-            for k, event in enumerate(events[1:], 2):
-                event["UID"] = f"{uid}#{k}"
-            notes.append(f"{len(events)} VEVENTs share UID {uid[:60]}: each counted")
     for uid, where in seen_in.items():
         if len(where) > 1 and uid in acting:
             raise ReferenceCannotRead(
