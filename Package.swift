@@ -73,6 +73,9 @@ let package = Package(
             dependencies: ["StreakCal", "streakcal", "SnapshotSupport"],
             exclude: ["Snapshots"]
         ),
+        // Runs the snippets (`Snippets/*.swift`, which `swift build` builds beside the tests) and checks
+        // what they print, the README's examples and the documents' links.
+        .testTarget(name: "DocumentationTests"),
     ],
     swiftLanguageModes: [.v6]
 )
