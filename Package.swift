@@ -22,6 +22,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `swift package generate-documentation` (scripts/check-docs); nothing links it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -73,6 +75,9 @@ let package = Package(
             dependencies: ["StreakCal", "streakcal", "SnapshotSupport"],
             exclude: ["Snapshots"]
         ),
+        // Runs the snippets (`Snippets/*.swift`, which `swift build` builds beside the tests) and checks
+        // what they print, the README's examples and the documents' links.
+        .testTarget(name: "DocumentationTests"),
     ],
     swiftLanguageModes: [.v6]
 )

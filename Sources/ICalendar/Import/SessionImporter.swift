@@ -38,7 +38,7 @@ public struct CalendarReadError: Error, Hashable, Sendable, CustomStringConverti
 
 /// Reads iCalendar data into sessions, through libical, with located diagnostics.
 ///
-/// Two verbs: ``importSessions(from:)`` reads calendars whole, ``sessionBatches(from:)`` streams
+/// Two verbs: ``importSessions(from:)-([CalendarSource])`` reads calendars whole, ``sessionBatches(from:)`` streams
 /// them. Several sources are read as one, so that a later copy of an event, a cancellation or an
 /// override in one counts for another's events.
 ///

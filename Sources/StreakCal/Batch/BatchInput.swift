@@ -67,7 +67,7 @@ extension BatchInput {
     ///
     /// Symbolic links are followed, except a link to a folder that contains it; a folder already
     /// visited is not entered again, so links never make the walk loop. A path that does not exist, and a folder that cannot be listed, become
-    /// inputs that fail with the reason. Output names come from ``outputNames(for:reserving:)``.
+    /// inputs that fail with the reason. Output names come from ``outputNames(for:reserving:fileExtension:)``.
     ///
     /// Inside folders only regular files are taken: a named pipe, socket or device called `*.ics`
     /// (or a link to one) is passed over, as ``BatchDiscovery/skipped`` in ``walk(_:reserving:fileExtension:)``

@@ -89,7 +89,9 @@ public struct BatchReport: Sendable {
     /// A calendar that fails is recorded in the summary and gets no report; only a folder that
     /// cannot be created, or a summary that cannot be written, throws (after every report).
     ///
-    /// - Parameter progress: Called after each calendar (and once before the first), one call at a time.
+    /// - Parameters:
+    ///   - directory: The output folder.
+    ///   - progress: Called after each calendar (and once before the first), one call at a time.
     public func write(to directory: String, progress: (@Sendable (BatchProgress) -> Void)? = nil) throws(AtomicFile.WriteError) -> BatchSummary {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -49,6 +49,7 @@ extension ReportSettings {
     /// the writer copies (standard input included).
     ///
     /// - Parameters:
+    ///   - sources: The calendars, read as one.
     ///   - includingEmptyDays: Annotate every day of the window, not only days with sessions.
     ///   - markingSessions: Give each single event its day's status too.
     ///   - now: "Today", and the annotations' DTSTAMP, in seconds since 1970 (default: now).

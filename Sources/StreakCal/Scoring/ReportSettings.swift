@@ -111,7 +111,9 @@ public struct ReportSettings: Sendable {
     /// Scores an import: works out the zone and the goal, reads floating times in that zone, and
     /// totals the window, exactly as `streakcal report` does.
     ///
-    /// - Parameter now: The instant "today" is taken from, in seconds since 1970 (default: now).
+    /// - Parameters:
+    ///   - imported: A whole import, such as `importer(now:).importSessions(from:)` gives.
+    ///   - now: The instant "today" is taken from, in seconds since 1970 (default: now).
     public func scored(_ imported: CalendarImport, now: Int64? = nil) -> ScoredCalendar {
         let now = now ?? Self.now()
         let (zoned, zone) = imported.inReportZone(requested: timeZone)

@@ -86,7 +86,10 @@ public struct CalendarAnnotation: Sendable {
 
     /// Writes `sources` with the annotations (and, given `markingSessions`, the sessions' marks).
     ///
-    /// - Parameter timestamp: DTSTAMP of the annotations, in seconds since 1970 UTC.
+    /// - Parameters:
+    ///   - sources: The calendars to copy, in order.
+    ///   - sessions: The sessions whose single events get their day's status (`X-STREAKCAL-DAY`, ...).
+    ///   - timestamp: DTSTAMP of the annotations, in seconds since 1970 UTC.
     /// - Throws: `CalendarReadError` when a source cannot be read.
     public func write(
         _ sources: [CalendarSource], markingSessions sessions: [Session]? = nil, timestamp: Int64

@@ -1,0 +1,10 @@
+// Lists one day's sessions in start order, as `streakcal sessions --on` prints them.
+import StreakCal
+
+let settings = ReportSettings(requiredPoints: 100, timeZone: "UTC")
+let day = try settings.sessions(on: Day(year: 2024, month: 2, day: 25)!, in: [.file("Fixtures/tutorial-sample.ics")])
+print(day.cards.render(), terminator: "")
+// Prints:
+// Sessions on 2024-02-25 (UTC): 100 of 100 points, met
+//   03:12–04:04      20 points  Early session
+//   06:30–09:50      80 points  Success with the next session

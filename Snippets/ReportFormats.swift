@@ -1,0 +1,35 @@
+// Renders a scored calendar in the formats `streakcal report --format` offers: here the text
+// report's month grid and the CSV.
+import StreakCal
+
+var settings = ReportSettings(requiredPoints: 100, timeZone: "UTC")
+settings.from = Day(year: 2024, month: 2, day: 24)
+settings.to = Day(year: 2024, month: 2, day: 27)
+let scored = try settings.scored([.file("Fixtures/tutorial-sample.ics")])
+
+print(try ReportFormat.text.render(scored, with: settings), terminator: "")
+// Prints:
+// Streak report: 2024-02-24 to 2024-02-27, UTC, goal 100 points a day
+//
+//    February 2024
+// Su Mo Tu We Th Fr Sa
+//              1  2  3
+//  4  5  6  7  8  9 10
+// 11 12 13 14 15 16 17
+// 18 19 20 21 22 23 24◐
+// 25✓26✓27·28 29
+//
+// ✓ met  ◐ partial  · none
+//
+// Current streak: 2 days (2024-02-25 to 2024-02-26)
+// Longest streak: 2 days (2024-02-25 to 2024-02-26)
+// Days: 4 (met 2, partial 1, none 1)
+// Points: 250 in 4 sessions
+
+for row in try ReportFormat.csv.render(scored, with: settings).split(separator: "\r\n") { print(row) }
+// Prints:
+// date,points,sessions,status
+// 2024-02-24,30,1,partial
+// 2024-02-25,100,2,met
+// 2024-02-26,120,1,met
+// 2024-02-27,0,0,none
