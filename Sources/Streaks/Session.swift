@@ -77,6 +77,10 @@ public struct Session: Hashable, Sendable, Identifiable {
     public var summary: String
     /// The event's categories, in order.
     public var categories: [String]
+    /// Other properties of the event that the importer was asked to keep
+    /// (`SessionImporter.keptProperties`), by uppercased name: the first value of each. Empty
+    /// unless a habit filter reads them.
+    public var properties: [String: String]
     /// Where the event starts in its source, if it came from a file.
     public var source: SourceLocation?
 
@@ -87,6 +91,7 @@ public struct Session: Hashable, Sendable, Identifiable {
         points: Int,
         summary: String = "",
         categories: [String] = [],
+        properties: [String: String] = [:],
         source: SourceLocation? = nil
     ) {
         self.id = id
@@ -95,6 +100,7 @@ public struct Session: Hashable, Sendable, Identifiable {
         self.points = max(0, points)
         self.summary = summary
         self.categories = categories
+        self.properties = properties
         self.source = source
     }
 

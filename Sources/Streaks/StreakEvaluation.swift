@@ -6,9 +6,24 @@ public enum DayStatus: String, Hashable, Sendable, Codable, CaseIterable {
     case partial
     /// At least the required points.
     case met
+    /// The day requires no points (`GoalSchedule`): it neither breaks nor extends a streak.
+    case rest
+    /// The day is skipped (`StreakRules.skippedDays`, a skip category): it neither breaks nor
+    /// extends a streak.
+    case skipped
+    /// A missed day covered by a freeze (`FreezePolicy`): it extends a streak as a met day does.
+    case frozen
+
+    /// Whether the day (or period) extends a streak: `met` and `frozen`.
+    public var extendsStreak: Bool { self == .met || self == .frozen }
+
+    /// Whether the day (or period) is passed over by a streak: `rest` and `skipped`.
+    public var isPassedOver: Bool { self == .rest || self == .skipped }
 }
 
-/// One day's total: its points, its number of sessions and its status.
+/// One day's total: its points, its number of sessions, what it required and its status.
+///
+/// As `Codable`, a total is `date`, `points`, `sessions` and `status` (`required` is read when present).
 public struct DayTotal: Hashable, Sendable, Codable {
     /// The day.
     public var date: Day
@@ -18,40 +33,108 @@ public struct DayTotal: Hashable, Sendable, Codable {
     public var sessions: Int
     /// The day's status against the goal.
     public var status: DayStatus
+    /// The points the day required (0 on a rest day; 0 when not known, for totals made by
+    /// `init(date:points:sessions:status:)`).
+    public var required: Int
 
-    public init(date: Day, points: Int, sessions: Int, status: DayStatus) {
+    public init(date: Day, points: Int, sessions: Int, status: DayStatus, required: Int) {
         self.date = date
         self.points = points
         self.sessions = sessions
         self.status = status
+        self.required = required
+    }
+
+    /// A total whose requirement is not known (`required` is 0).
+    public init(date: Day, points: Int, sessions: Int, status: DayStatus) {
+        self.init(date: date, points: points, sessions: sessions, status: status, required: 0)
+    }
+
+    private enum CodingKeys: String, CodingKey { case date, points, sessions, status, required }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            date: try container.decode(Day.self, forKey: .date), points: try container.decode(Int.self, forKey: .points),
+            sessions: try container.decode(Int.self, forKey: .sessions), status: try container.decode(DayStatus.self, forKey: .status),
+            required: try container.decodeIfPresent(Int.self, forKey: .required) ?? 0)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(date, forKey: .date)
+        try container.encode(points, forKey: .points)
+        try container.encode(sessions, forKey: .sessions)
+        try container.encode(status, forKey: .status)
+    }
+
+    /// The day's points as a fraction of what it required, at most 1; `nil` when it required none.
+    public var fraction: Double? {
+        required > 0 ? min(1, Double(points) / Double(required)) : nil
     }
 }
 
-/// A run of consecutive days that met the goal.
+/// A week's or a month's total under a `PeriodGoal`.
+public struct PeriodTotal: Hashable, Sendable {
+    /// The period's days inside the report's window.
+    public var days: ClosedRange<Day>
+    /// The points of those days.
+    public var points: Int
+    /// How many of those days met their own requirement.
+    public var metDays: Int
+    /// What the period needed.
+    public var target: PeriodGoal.Target
+    /// `met` when the target is reached, `frozen` when a freeze covered it, `partial` or `none`
+    /// by its progress, `skipped` when every day of it is skipped.
+    public var status: DayStatus
+
+    public init(days: ClosedRange<Day>, points: Int, metDays: Int, target: PeriodGoal.Target, status: DayStatus) {
+        self.days = days
+        self.points = points
+        self.metDays = metDays
+        self.target = target
+        self.status = status
+    }
+
+    /// The progress toward the target, at most 1.
+    public var fraction: Double {
+        switch target {
+        case .points(let points): min(1, Double(self.points) / Double(max(1, points)))
+        case .metDays(let days): min(1, Double(metDays) / Double(max(1, days)))
+        }
+    }
+}
+
+/// A run of consecutive days (or periods) that met the goal, passing over rest and skipped days.
 public struct Streak: Hashable, Sendable {
     /// The first day of the run, `nil` for an empty streak.
     public var start: Day?
     /// The last day of the run, `nil` for an empty streak.
     public var end: Day?
+    /// The days (or, under a period goal, periods) that count: met and frozen ones; rest and skipped
+    /// days between them do not.
+    public var length: Int
 
     /// The empty streak.
     public static let empty = Streak(start: nil, end: nil)
 
+    /// The run from `start` to `end`, every day of it counted.
     public init(start: Day?, end: Day?) {
         self.start = start
         self.end = end
+        if let start, let end { self.length = start.distance(to: end) + 1 } else { self.length = 0 }
     }
 
-    /// The run from `start` to `end`, both included.
+    /// The run from `start` to `end`, both included, every day of it counted.
     public init(from start: Day, through end: Day) {
+        self.init(start: start, end: end)
+    }
+
+    /// The run from `start` to `end` counting `length` days or periods.
+    public init(from start: Day, through end: Day, length: Int) {
         self.start = start
         self.end = end
-    }
-
-    /// The number of days in the run.
-    public var length: Int {
-        guard let start, let end else { return 0 }
-        return start.distance(to: end) + 1
+        self.length = length
     }
 }
 
@@ -60,9 +143,13 @@ extension Streak: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            start: try container.decodeIfPresent(Day.self, forKey: .start),
-            end: try container.decodeIfPresent(Day.self, forKey: .end))
+        let start = try container.decodeIfPresent(Day.self, forKey: .start)
+        let end = try container.decodeIfPresent(Day.self, forKey: .end)
+        if let start, let end, let length = try container.decodeIfPresent(Int.self, forKey: .length) {
+            self.init(from: start, through: end, length: length)
+        } else {
+            self.init(start: start, end: end)
+        }
     }
 
     /// Encodes `length`, `start` and `end`; the days are `null` for an empty streak.
@@ -101,7 +188,7 @@ public struct StreakGoal: Hashable, Sendable {
     }
 }
 
-/// Every day of a window scored against a goal, with the streaks.
+/// Every day of a window scored against a goal and its rules, with the streaks.
 ///
 /// ```swift
 /// let report = StreakReport(sessions: sessions, goal: StreakGoal(timeZone: .utc),
@@ -109,77 +196,291 @@ public struct StreakGoal: Hashable, Sendable {
 /// print(report.longestStreak.length, report.currentStreak.length)
 /// // Prints "2 2" for the tutorial's sample data
 /// ```
+///
+/// With `StreakRules`, days can require different points (0 makes a rest day), be skipped or
+/// frozen, and the streak can count weeks or months; see `init(sessions:goal:rules:window:)`.
 public struct StreakReport: Hashable, Sendable {
-    /// The goal the days were scored against.
+    /// The zone and day start the days were totalled in; its `requiredPoints` is the rules'
+    /// default requirement.
     public var goal: StreakGoal
+    /// The rules the days were scored by.
+    public var rules: StreakRules
     /// Every day of the window, ascending.
     public var days: [DayTotal]
-    /// The run of met days ending on the window's last day or, if that day is not met (it is still
-    /// open), on the day before.
+    /// Under a period goal, every week or month that overlaps the window, ascending; else empty.
+    public var periods: [PeriodTotal]
+    /// The run of met (and frozen) days ending on the window's last day or, if that day is not
+    /// met and `rules.todayGrace` holds (it is still open), on the day before; rest and skipped
+    /// days are passed over. Under a period goal, a run of periods.
     public var currentStreak: Streak
-    /// The longest run of met days in the window; the earliest of equally long runs.
+    /// The longest run in the window; the earliest of equally long runs.
     public var longestStreak: Streak
+    /// The longest runs, longest first (the earliest first among equally long ones), at most
+    /// `rules.bestStreakCount` of them.
+    public var bestStreaks: [Streak]
+    /// Freezes held after the last day.
+    public var freezesLeft: Int
+    /// Freezes used (days or periods that are `frozen`).
+    public var freezesUsed: Int
+    /// Freezes earned by met days (`FreezePolicy.earnedEvery`), besides the budget.
+    public var freezesEarned: Int
+    /// The habit score after the last day, 0...1: it rises with each day's fraction of its goal and
+    /// decays with missed days; rest, skipped and frozen days leave it as it is (Loop Habit
+    /// Tracker's exponential score, `StreakReport.scoreMultiplier`).
+    public var score: Double
+    /// All-day sessions that marked their days as skipped (`StreakRules.skipCategories`); their
+    /// points do not count.
+    public var skipMarkers: Int
 
     /// The first day of the window.
     public var from: Day { days.first?.date ?? Day(daysSince1970: 0) }
     /// The last day of the window.
     public var to: Day { days.last?.date ?? Day(daysSince1970: 0) }
 
-    /// Totals `sessions` per day of `window` and scores the days against `goal`.
+    /// Totals `sessions` per day of `window` and scores the days against `goal`, in the simple
+    /// case: every day requires `goal.requiredPoints`.
     ///
     /// Sessions whose day falls outside the window are not counted.
     public init<S: Sequence>(sessions: S, goal: StreakGoal, window: ClosedRange<Day>) where S.Element == Session {
+        self.init(sessions: sessions, goal: goal, rules: StreakRules(requiredPoints: goal.requiredPoints), window: window)
+    }
+
+    /// Totals `sessions` per day of `window` in `goal`'s zone and day start, and scores the days
+    /// by `rules` (whose schedule decides what each day requires; `goal.requiredPoints` is not used).
+    ///
+    /// ```swift
+    /// var rules = StreakRules(requiredPoints: 100)
+    /// rules.schedule.require(0, on: [.sunday])
+    /// let report = StreakReport(sessions: sessions, goal: StreakGoal(timeZone: .utc), rules: rules,
+    ///                           window: Day("2024-02-20")!...Day("2024-02-26")!)
+    /// ```
+    ///
+    /// Sessions whose day falls outside the window are not counted; all-day sessions with a skip
+    /// category mark their days (inside the window) as skipped and count no points.
+    public init<S: Sequence>(sessions: S, goal: StreakGoal, rules: StreakRules, window: ClosedRange<Day>) where S.Element == Session {
         let first = window.lowerBound.daysSince1970
         let count = window.upperBound.daysSince1970 - first + 1
         var points = [Int](repeating: 0, count: count)
         var sessionCounts = [Int](repeating: 0, count: count)
+        var skipped = [Bool]()
+        var skipMarkers = 0
         for session in sessions {
+            if rules.isSkipMarker(session), let days = StreakRules.skippedDays(of: session) {
+                skipMarkers += 1
+                if skipped.isEmpty { skipped = [Bool](repeating: false, count: count) }
+                let low = max(days.lowerBound.daysSince1970, first) - first
+                let high = min(days.upperBound.daysSince1970, first + count - 1) - first
+                if low <= high { for index in low...high { skipped[index] = true } }
+                continue
+            }
             let index = session.day(in: goal.timeZone, dayStart: goal.dayStart).daysSince1970 - first
             guard index >= 0, index < count else { continue }
             points[index] = Self.saturatingSum(points[index], session.points)
             sessionCounts[index] += 1
         }
-        self.init(goal: goal, firstDay: window.lowerBound, points: points, sessionCounts: sessionCounts)
+        self.init(goal: goal, rules: rules, firstDay: window.lowerBound, points: points,
+                  sessionCounts: sessionCounts, skipped: skipped, skipMarkers: skipMarkers)
     }
 
-    /// Scores days whose totals are already known: `points[i]` and `sessionCounts[i]` belong to
-    /// `firstDay.advanced(by: i)`.
+    /// Scores days whose totals are already known, in the simple case: `points[i]` and
+    /// `sessionCounts[i]` belong to `firstDay.advanced(by: i)`.
     public init(goal: StreakGoal, firstDay: Day, points: [Int], sessionCounts: [Int]) {
+        self.init(goal: goal, rules: StreakRules(requiredPoints: goal.requiredPoints), firstDay: firstDay,
+                  points: points, sessionCounts: sessionCounts)
+    }
+
+    /// Scores days whose totals are already known by `rules`: `points[i]`, `sessionCounts[i]` and
+    /// `skipped[i]` (when given; a shorter array leaves the days after it unskipped) belong to
+    /// `firstDay.advanced(by: i)`.
+    public init(
+        goal: StreakGoal, rules: StreakRules, firstDay: Day, points: [Int], sessionCounts: [Int],
+        skipped: [Bool] = [], skipMarkers: Int = 0
+    ) {
+        var goal = goal
+        goal.requiredPoints = rules.schedule.defaultPoints
         var days: [DayTotal] = []
         days.reserveCapacity(points.count)
-        var longest = Streak.empty
-        var runStart: Day?
+        let skippedRanges = rules.skippedDays.sorted { $0.lowerBound < $1.lowerBound }
+        let hasEntries = !rules.schedule.entries.isEmpty
         for (index, dayPoints) in points.enumerated() {
             let date = firstDay.advanced(by: index)
-            let status = goal.status(forPoints: dayPoints)
+            let required = hasEntries ? rules.schedule.requiredPoints(on: date) : rules.schedule.defaultPoints
+            let isSkipped = (index < skipped.count && skipped[index])
+                || (!skippedRanges.isEmpty && skippedRanges.contains { $0.contains(date) })
+            let status: DayStatus =
+                isSkipped ? .skipped
+                : required == 0 ? .rest
+                : dayPoints <= 0 ? .none
+                : dayPoints < required ? .partial : .met
             let sessions = index < sessionCounts.count ? sessionCounts[index] : 0
-            days.append(DayTotal(date: date, points: dayPoints, sessions: sessions, status: status))
-            if status == .met {
-                let start = runStart ?? date
-                runStart = start
-                if start.distance(to: date) + 1 > longest.length {
-                    longest = Streak(from: start, through: date)
-                }
-            } else {
-                runStart = nil
-            }
+            days.append(DayTotal(date: date, points: dayPoints, sessions: sessions, status: status, required: required))
         }
         self.goal = goal
+        self.rules = rules
+        self.skipMarkers = skipMarkers
+        var periods: [PeriodTotal] = []
+        var ledger = FreezeLedger(policy: rules.freezes)
+        if let periodGoal = rules.periodGoal {
+            periods = Self.periods(of: days, goal: periodGoal)
+            Self.applyFreezes(to: &periods, ledger: &ledger, todayGrace: rules.todayGrace)
+            let runs = Self.runs(periods.map { ($0.days.lowerBound, $0.days.upperBound, $0.status) }, todayGrace: rules.todayGrace)
+            (currentStreak, longestStreak, bestStreaks) = Self.streaks(runs, best: rules.bestStreakCount)
+        } else {
+            Self.applyFreezes(to: &days, ledger: &ledger, todayGrace: rules.todayGrace)
+            let runs = Self.runs(days.map { ($0.date, $0.date, $0.status) }, todayGrace: rules.todayGrace)
+            (currentStreak, longestStreak, bestStreaks) = Self.streaks(runs, best: rules.bestStreakCount)
+        }
+        self.score = Self.score(of: days, todayGrace: rules.todayGrace)
         self.days = days
-        self.longestStreak = longest
-        self.currentStreak = StreakReport.currentStreak(in: days)
+        self.periods = periods
+        self.freezesLeft = ledger.held
+        self.freezesUsed = ledger.used
+        self.freezesEarned = ledger.earned
     }
 
-    private static func currentStreak(in days: [DayTotal]) -> Streak {
-        var end = days.count - 1
-        if end >= 0, days[end].status != .met { end -= 1 }
-        guard end >= 0, days[end].status == .met else { return .empty }
-        var start = end
-        while start > 0, days[start - 1].status == .met { start -= 1 }
-        return Streak(from: days[start].date, through: days[end].date)
+    /// Freezes as days are scored: held, used and earned.
+    struct FreezeLedger {
+        let policy: FreezePolicy
+        var held: Int
+        var used = 0
+        var earned = 0
+        var metSinceEarned = 0
+
+        init(policy: FreezePolicy) {
+            self.policy = policy
+            self.held = min(policy.budget, policy.maximumHeld)
+        }
+
+        /// Counts a met day (or period) toward the next earned freeze.
+        mutating func met() {
+            guard let every = policy.earnedEvery else { return }
+            metSinceEarned += 1
+            guard metSinceEarned == every else { return }
+            metSinceEarned = 0
+            if held < policy.maximumHeld {
+                held += 1
+                earned += 1
+            }
+        }
+
+        /// Uses a freeze for a missed day, if one is held.
+        mutating func cover() -> Bool {
+            guard held > 0 else { return false }
+            held -= 1
+            used += 1
+            return true
+        }
     }
 
-    /// The number of days with each status.
+    /// Turns missed days into frozen ones while freezes are held; the open last day is left alone
+    /// under today-grace.
+    private static func applyFreezes(to days: inout [DayTotal], ledger: inout FreezeLedger, todayGrace: Bool) {
+        guard !ledger.policy.isNone else { return }
+        for index in days.indices {
+            switch days[index].status {
+            case .met: ledger.met()
+            case .none, .partial:
+                if todayGrace, index == days.count - 1 { continue }
+                if ledger.cover() { days[index].status = .frozen }
+            case .rest, .skipped, .frozen: break
+            }
+        }
+    }
+
+    private static func applyFreezes(to periods: inout [PeriodTotal], ledger: inout FreezeLedger, todayGrace: Bool) {
+        guard !ledger.policy.isNone else { return }
+        for index in periods.indices {
+            switch periods[index].status {
+            case .met: ledger.met()
+            case .none, .partial:
+                if todayGrace, index == periods.count - 1 { continue }
+                if ledger.cover() { periods[index].status = .frozen }
+            case .rest, .skipped, .frozen: break
+            }
+        }
+    }
+
+    /// The weeks or months that overlap the days, with their progress toward `goal`.
+    private static func periods(of days: [DayTotal], goal: PeriodGoal) -> [PeriodTotal] {
+        var periods: [PeriodTotal] = []
+        var index = 0
+        while index < days.count {
+            let whole = goal.period(containing: days[index].date)
+            let end = min(days.count - 1, index + days[index].date.distance(to: whole.upperBound))
+            let slice = days[index...end]
+            let points = slice.reduce(0) { saturatingSum($0, $1.points) }
+            let metDays = slice.count { $0.status == .met }
+            let reached: Bool
+            let progress: Bool
+            switch goal.target {
+            case .points(let target): (reached, progress) = (points >= target, points > 0)
+            case .metDays(let target): (reached, progress) = (metDays >= target, points > 0)
+            }
+            let status: DayStatus =
+                slice.allSatisfy({ $0.status == .skipped }) ? .skipped
+                : reached ? .met : progress ? .partial : .none
+            periods.append(PeriodTotal(
+                days: days[index].date...days[end].date, points: points, metDays: metDays, target: goal.target, status: status))
+            index = end + 1
+        }
+        return periods
+    }
+
+    /// The runs of streak-extending units (days or periods, as first day, last day and status),
+    /// with whether the last one is still alive at the end.
+    private static func runs(_ units: [(first: Day, last: Day, status: DayStatus)], todayGrace: Bool) -> (runs: [Streak], lastIsCurrent: Bool) {
+        var runs: [Streak] = []
+        var start: Day?
+        var end: Day?
+        var length = 0
+        for (index, unit) in units.enumerated() {
+            if unit.status.extendsStreak {
+                if start == nil { start = unit.first }
+                end = unit.last
+                length += 1
+            } else if unit.status.isPassedOver || (todayGrace && index == units.count - 1) {
+                continue
+            } else {
+                if let start, let end { runs.append(Streak(from: start, through: end, length: length)) }
+                start = nil
+                end = nil
+                length = 0
+            }
+        }
+        if let start, let end {
+            runs.append(Streak(from: start, through: end, length: length))
+            return (runs, true)
+        }
+        return (runs, false)
+    }
+
+    /// The current, the longest and the best streaks of the runs.
+    private static func streaks(_ found: (runs: [Streak], lastIsCurrent: Bool), best: Int) -> (Streak, Streak, [Streak]) {
+        let current = found.lastIsCurrent ? found.runs.last ?? .empty : .empty
+        // Runs are in order: a stable sort by length keeps the earliest first among equals.
+        let ranked = found.runs.enumerated()
+            .sorted { ($0.element.length, -$0.offset) > ($1.element.length, -$1.offset) }
+            .map(\.element)
+        return (current, ranked.first ?? .empty, Array(ranked.prefix(max(0, best))))
+    }
+
+    /// How much of the score one day keeps: Loop Habit Tracker's `0.5^(sqrt(frequency) / 13)` for a
+    /// daily habit (frequency 1), so a missed day halves the distance to 0 in 13 days.
+    public static let scoreMultiplier = 0.948_072_403_884_921_9
+
+    /// The score after the days: each scored day moves it toward its fraction of the goal.
+    private static func score(of days: [DayTotal], todayGrace: Bool) -> Double {
+        var score = 0.0
+        for (index, day) in days.enumerated() {
+            guard let fraction = day.fraction, !day.status.isPassedOver, day.status != .frozen else { continue }
+            if todayGrace, index == days.count - 1, day.status != .met { continue }
+            score = score * scoreMultiplier + fraction * (1 - scoreMultiplier)
+        }
+        return score
+    }
+
+    /// The number of days with each status: `none`, `partial` and `met` always (0 when no day has
+    /// it), `rest`, `skipped` and `frozen` when some day has it.
     public var statusCounts: [DayStatus: Int] {
         var counts: [DayStatus: Int] = [.none: 0, .partial: 0, .met: 0]
         for day in days { counts[day.status, default: 0] += 1 }
@@ -267,17 +568,32 @@ extension StreakReport {
 public struct DayTotals: Sendable {
     /// The zone and day start that decide each session's day, and the points a day needs.
     public let goal: StreakGoal
+    /// The rules the report scores by.
+    public let rules: StreakRules
     /// Points and sessions by day (days since 1970), one lookup per session.
     private var totals: [Int: (points: Int, sessions: Int)] = [:]
+    /// The days that skip-marking sessions cover.
+    private var skippedRanges: [ClosedRange<Day>] = []
     /// The day of the earliest session added, if any.
     public private(set) var earliestDay: Day?
 
+    /// Totals for the simple case: every day requires `goal.requiredPoints`.
     public init(goal: StreakGoal) {
-        self.goal = goal
+        self.init(goal: goal, rules: StreakRules(requiredPoints: goal.requiredPoints))
     }
 
-    /// Counts a session on its day.
+    /// Totals for a report by `rules` (see `StreakReport.init(sessions:goal:rules:window:)`).
+    public init(goal: StreakGoal, rules: StreakRules) {
+        self.goal = goal
+        self.rules = rules
+    }
+
+    /// Counts a session on its day, or marks its days as skipped when it is a skip marker.
     public mutating func add(_ session: Session) {
+        if rules.isSkipMarker(session), let days = StreakRules.skippedDays(of: session) {
+            skippedRanges.append(days)
+            return
+        }
         let day = session.day(in: goal.timeZone, dayStart: goal.dayStart)
         if earliestDay.map({ day < $0 }) ?? true { earliestDay = day }
         Self.count(session.points, in: &totals[day.daysSince1970, default: (0, 0)])
@@ -294,8 +610,19 @@ public struct DayTotals: Sendable {
         let window = from.map { $0...max($0, to) } ?? StreakReport.defaultWindow(earliestSessionDay: earliestDay, to: to).window
         let first = window.lowerBound.daysSince1970
         let days = first...window.upperBound.daysSince1970
+        var skipped: [Bool] = []
+        var markers = 0
+        for range in skippedRanges {
+            markers += 1
+            let low = max(range.lowerBound.daysSince1970, first)
+            let high = min(range.upperBound.daysSince1970, days.upperBound)
+            guard low <= high else { continue }
+            if skipped.isEmpty { skipped = [Bool](repeating: false, count: days.count) }
+            for day in low...high { skipped[day - first] = true }
+        }
         return StreakReport(
-            goal: goal, firstDay: window.lowerBound,
-            points: days.map { totals[$0]?.points ?? 0 }, sessionCounts: days.map { totals[$0]?.sessions ?? 0 })
+            goal: goal, rules: rules, firstDay: window.lowerBound,
+            points: days.map { totals[$0]?.points ?? 0 }, sessionCounts: days.map { totals[$0]?.sessions ?? 0 },
+            skipped: skipped, skipMarkers: markers)
     }
 }

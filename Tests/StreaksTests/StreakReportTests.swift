@@ -40,7 +40,7 @@ struct StreakReportTests {
     ])
     func tutorialDays(dayOfMonth: Int, points: Int, sessions: Int, status: DayStatus) throws {
         let total = try #require(tutorialReport().total(on: ymd(2024, 2, dayOfMonth)))
-        #expect(total == DayTotal(date: ymd(2024, 2, dayOfMonth), points: points, sessions: sessions, status: status))
+        #expect(total == DayTotal(date: ymd(2024, 2, dayOfMonth), points: points, sessions: sessions, status: status, required: 100))
     }
 
     @Test func tutorialWindow() {
@@ -87,8 +87,8 @@ struct StreakReportTests {
         // The 03:12 session moves to the 24th: 24 has 50 points in 2 sessions, 25 has 80 in 1.
         let goal = StreakGoal(requiredPoints: 100, timeZone: .utc, dayStart: try #require(DayStart("04:00")))
         let report = tutorialReport(goal: goal)
-        #expect(report.total(on: ymd(2024, 2, 24)) == DayTotal(date: ymd(2024, 2, 24), points: 50, sessions: 2, status: .partial))
-        #expect(report.total(on: ymd(2024, 2, 25)) == DayTotal(date: ymd(2024, 2, 25), points: 80, sessions: 1, status: .partial))
+        #expect(report.total(on: ymd(2024, 2, 24)) == DayTotal(date: ymd(2024, 2, 24), points: 50, sessions: 2, status: .partial, required: 100))
+        #expect(report.total(on: ymd(2024, 2, 25)) == DayTotal(date: ymd(2024, 2, 25), points: 80, sessions: 1, status: .partial, required: 100))
         // Two runs of one day (20 and 26): the earliest wins.
         #expect(report.longestStreak == Streak(from: ymd(2024, 2, 20), through: ymd(2024, 2, 20)))
         #expect(report.statusCounts == [.none: 6, .partial: 2, .met: 2])
@@ -154,9 +154,9 @@ struct StreakReportTests {
     @Test func sessionCountsShorterThanPoints() {
         let report = StreakReport(goal: utcGoal, firstDay: ymd(2024, 1, 30), points: [100, 20, 0], sessionCounts: [3])
         #expect(report.days == [
-            DayTotal(date: ymd(2024, 1, 30), points: 100, sessions: 3, status: .met),
-            DayTotal(date: ymd(2024, 1, 31), points: 20, sessions: 0, status: .partial),
-            DayTotal(date: ymd(2024, 2, 1), points: 0, sessions: 0, status: .none),
+            DayTotal(date: ymd(2024, 1, 30), points: 100, sessions: 3, status: .met, required: 100),
+            DayTotal(date: ymd(2024, 1, 31), points: 20, sessions: 0, status: .partial, required: 100),
+            DayTotal(date: ymd(2024, 2, 1), points: 0, sessions: 0, status: .none, required: 100),
         ])
     }
 
@@ -176,7 +176,7 @@ struct StreakReportTests {
 
     @Test func oneDayWindow() {
         let report = StreakReport(sessions: tutorialSessions, goal: utcGoal, window: ymd(2024, 2, 25)...ymd(2024, 2, 25))
-        #expect(report.days == [DayTotal(date: ymd(2024, 2, 25), points: 100, sessions: 2, status: .met)])
+        #expect(report.days == [DayTotal(date: ymd(2024, 2, 25), points: 100, sessions: 2, status: .met, required: 100)])
         #expect(report.longestStreak == Streak(from: ymd(2024, 2, 25), through: ymd(2024, 2, 25)))
         #expect(report.currentStreak == report.longestStreak)
     }
@@ -202,8 +202,8 @@ struct StreakReportTests {
         ]
         let report = StreakReport(sessions: sessions, goal: utcGoal, window: ymd(2024, 2, 21)...ymd(2024, 2, 22))
         #expect(report.days == [
-            DayTotal(date: ymd(2024, 2, 21), points: 0, sessions: 2, status: .none),
-            DayTotal(date: ymd(2024, 2, 22), points: 100, sessions: 2, status: .met),
+            DayTotal(date: ymd(2024, 2, 21), points: 0, sessions: 2, status: .none, required: 100),
+            DayTotal(date: ymd(2024, 2, 22), points: 100, sessions: 2, status: .met, required: 100),
         ])
         #expect(report.totalSessions == 4)
         #expect(report.statusCounts == [.none: 1, .partial: 0, .met: 1])
@@ -325,7 +325,7 @@ struct StreakReportTests {
         let json = try sortedJSON(total)
         #expect(json == #"{"date":"2024-02-25","points":100,"sessions":2,"status":"met"}"#)
         #expect(try JSONDecoder().decode(DayTotal.self, from: Data(json.utf8)) == total)
-        #expect(try sortedJSON(DayStatus.allCases) == #"["none","partial","met"]"#)
+        #expect(try sortedJSON(DayStatus.allCases) == #"["none","partial","met","rest","skipped","frozen"]"#)
     }
 
     @Test func streakLength() {
