@@ -10,6 +10,8 @@ struct EventRecord: Sendable {
     var isCancelled = false
     var summary = ""
     var categories: [String] = []
+    /// The first value of each property kept for habit filters, by uppercased name.
+    var kept: [String: String] = [:]
     /// The points property's value and the line it is on, if the event has one.
     var points: (text: String, line: ContentLine)?
     /// RRULE values as written, with their lines (read by `RecurrenceRule` when the series is expanded).
@@ -51,8 +53,10 @@ struct EventRecord: Sendable {
     /// Reads a text property's value (its UTF-8 bytes) for what its name stands for: the last UID
     /// and SUMMARY, every CATEGORIES value, the first points property (on `line`, made only then).
     mutating func readText(
-        _ value: UnsafeBufferPointer<UInt8>, roles: ComponentParsing.TextRoles, line: @autoclosure () -> ContentLine
+        _ value: UnsafeBufferPointer<UInt8>, roles: ComponentParsing.TextRoles, name: String,
+        line: @autoclosure () -> ContentLine
     ) {
+        if roles.contains(.kept), kept[name] == nil { kept[name] = TextValue.decode(bytes: value) }
         if roles.contains(.uid) { uid = TextValue.decode(bytes: value) }
         if roles.contains(.summary) { summary = TextValue.decode(bytes: value) }
         if roles.contains(.categories) { categories += TextValue.decodeList(bytes: value).filter { !$0.isEmpty } }

@@ -33,6 +33,7 @@ final class ImportPipeline {
     private let outline: InputOutline
     private let expansion: RecurrenceExpansion
     private let pointsProperty: String
+    private let keptProperties: Set<String>
     /// The session properties' roles, made once for every worker's reader.
     private let sessionLineRoles: PropertyNameTable<ComponentParsing.SessionLineRole>
     private let isParallel: Bool
@@ -59,7 +60,8 @@ final class ImportPipeline {
         let pointsProperty: String
         if case .property(let name) = importer.pointsRule { pointsProperty = name } else { pointsProperty = "X-POINTS" }
         self.pointsProperty = pointsProperty
-        sessionLineRoles = ComponentParsing.sessionLineRoles(pointsProperty: pointsProperty)
+        keptProperties = Set(importer.keptProperties.map { $0.uppercased() })
+        sessionLineRoles = ComponentParsing.sessionLineRoles(pointsProperty: pointsProperty, kept: keptProperties)
         self.outline = outline
         limit = DiagnosticLimit()
         limit.perKind = SessionImporter.diagnosticsPerKind
@@ -71,7 +73,8 @@ final class ImportPipeline {
             zones: CalendarZones(lastYear: min(RecurrenceIterator.lastYear, expansion.through.year + 1)))
         cutter = ComponentCutter(
             scanner: ContentLineScanner(input: input),
-            eventProperties: ComponentParsing.sessionProperties(pointsProperty: pointsProperty), sinksPropertyLines: true)
+            eventProperties: ComponentParsing.sessionProperties(pointsProperty: pointsProperty, kept: keptProperties),
+            sinksPropertyLines: true)
     }
 
     deinit {
@@ -138,7 +141,8 @@ final class ImportPipeline {
         /// Parses the components and resolves the events that need nothing read later.
         func parse(_ settings: Settings) {
             var reader = ComponentReader(
-                pointsProperty: settings.pointsProperty, sessionLineRoles: settings.sessionLineRoles)
+                pointsProperty: settings.pointsProperty, keptProperties: settings.keptProperties,
+                sessionLineRoles: settings.sessionLineRoles)
             reader.wantedDays = settings.wantedDays
             var resolver = SessionResolver(pointsRule: settings.pointsRule)
             outcomes = []
@@ -209,6 +213,7 @@ final class ImportPipeline {
     /// What a worker needs to know.
     private struct Settings: Sendable {
         var pointsProperty: String
+        var keptProperties: Set<String>
         var pointsRule: PointsRule
         var outline: InputOutline
         var sessionLineRoles: PropertyNameTable<ComponentParsing.SessionLineRole>
@@ -222,7 +227,7 @@ final class ImportPipeline {
     /// Cuts chunks until enough are in flight or the input ends.
     private func fill() {
         let settings = Settings(
-            pointsProperty: pointsProperty, pointsRule: resolver.pointsRule, outline: outline,
+            pointsProperty: pointsProperty, keptProperties: keptProperties, pointsRule: resolver.pointsRule, outline: outline,
             sessionLineRoles: sessionLineRoles, wantedDays: expansion.wantedDays)
         while !cutterFinished, inFlight.count < (isParallel ? Self.chunksInFlight : 1) {
             var items: [CalendarItem] = []

@@ -63,6 +63,9 @@ public struct SessionImporter: Sendable {
     /// Parse components on every core (the default), or on the calling thread only; the results are
     /// the same either way.
     public var isParallel = true
+    /// Properties whose first value each session carries in `Session.properties` (names in any
+    /// case), for habit filters (`SessionFilter.propertyNames`); none by default.
+    public var keptProperties: Set<String> = []
     /// Bytes read from a file at a time (tests make it small to put chunk edges everywhere).
     var readChunkSize = InputBytes.defaultChunkSize
 

@@ -101,7 +101,7 @@ struct SessionResolver {
             id: id,
             start: start, end: end,
             points: points(propertyValue: propertyPoints(of: record), start: start, end: end),
-            summary: record.summary, categories: record.categories,
+            summary: record.summary, categories: record.categories, properties: record.kept,
             source: record.begin.location())
     }
 

@@ -39,13 +39,13 @@ enum ComponentParsing {
     static let revisionProperties: Set<String> = ["SEQUENCE", "DTSTAMP", "LAST-MODIFIED"]
 
     /// The VEVENT properties a session uses that are plain text.
-    static func textProperties(pointsProperty: String) -> Set<String> {
-        ["UID", "SUMMARY", "CATEGORIES", pointsProperty.uppercased(), SessionImporter.annotationMarker]
+    static func textProperties(pointsProperty: String, kept: Set<String> = []) -> Set<String> {
+        Set(["UID", "SUMMARY", "CATEGORIES", pointsProperty.uppercased(), SessionImporter.annotationMarker]).union(kept)
     }
 
     /// Every VEVENT property a session uses: what the cutter keeps with `.sessionProperties`.
-    static func sessionProperties(pointsProperty: String) -> Set<String> {
-        libicalProperties.union(textProperties(pointsProperty: pointsProperty)).union(dateListProperties)
+    static func sessionProperties(pointsProperty: String, kept: Set<String> = []) -> Set<String> {
+        libicalProperties.union(textProperties(pointsProperty: pointsProperty, kept: kept)).union(dateListProperties)
             .union(revisionProperties)
     }
 

@@ -18,6 +18,8 @@ extension RuleText {
 /// lines gives each error its line.
 struct ComponentReader {
     let pointsProperty: String
+    /// Properties kept for habit filters (`SessionImporter.keptProperties`), uppercased.
+    let keptProperties: Set<String>
     var diagnostics: [Diagnostic] = []
 
     /// libical's kind for the points property (`ICAL_X_PROPERTY` for an X- name).
@@ -33,11 +35,14 @@ struct ComponentReader {
     ///   caller has it already (the pipeline makes it once for all its readers).
     init(
         pointsProperty: String,
+        keptProperties: Set<String> = [],
         sessionLineRoles: PropertyNameTable<ComponentParsing.SessionLineRole>? = nil
     ) {
         self.pointsProperty = pointsProperty.uppercased()
+        self.keptProperties = keptProperties
         pointsKind = icalproperty_string_to_kind(self.pointsProperty)
-        self.sessionLineRoles = sessionLineRoles ?? ComponentParsing.sessionLineRoles(pointsProperty: pointsProperty)
+        self.sessionLineRoles = sessionLineRoles
+            ?? ComponentParsing.sessionLineRoles(pointsProperty: pointsProperty, kept: keptProperties)
     }
 
     /// Reads a parsed VEVENT whose content lines are `lines`.
@@ -84,6 +89,10 @@ struct ComponentReader {
             record.isThisAndFuture = property.isThisAndFuture
         default:
             break
+        }
+        if !keptProperties.isEmpty {
+            let name = property.name
+            if keptProperties.contains(name), record.kept[name] == nil { record.kept[name] = property.valueText }
         }
         // Only an X- property, or one of the points property's kind, can have either name.
         guard kind == ICAL_X_PROPERTY || kind == pointsKind else { return }
@@ -151,7 +160,7 @@ struct ComponentReader {
             switch role {
             case .text(let roles, _)?:
                 var value = line.value
-                value.withUTF8 { record.readText($0, roles: roles, line: line) }
+                value.withUTF8 { record.readText($0, roles: roles, name: line.name, line: line) }
             case .dateList?:
                 readDateList(line, into: &record)
             case .revision?:

@@ -41,11 +41,14 @@ extension ComponentParsing {
         static let categories = TextRoles(rawValue: 4)
         static let points = TextRoles(rawValue: 8)
         static let annotation = TextRoles(rawValue: 16)
+        /// A property kept for habit filters (`SessionImporter.keptProperties`).
+        static let kept = TextRoles(rawValue: 32)
     }
 
     /// The session properties' roles by name, for a points property.
-    static func sessionLineRoles(pointsProperty: String) -> PropertyNameTable<SessionLineRole> {
+    static func sessionLineRoles(pointsProperty: String, kept: Set<String> = []) -> PropertyNameTable<SessionLineRole> {
         var text: [String: TextRoles] = ["UID": .uid, "SUMMARY": .summary, "CATEGORIES": .categories]
+        for name in kept { text[name.uppercased(), default: []].insert(.kept) }
         text[SessionImporter.annotationMarker, default: []].insert(.annotation)
         text[pointsProperty.uppercased(), default: []].insert(.points)
         var entries: [(String, SessionLineRole)] = libicalProperties.map {
@@ -305,7 +308,7 @@ extension ComponentParsing {
         for textLine in textLines {
             let line = textLine.line
             record.readText(
-                UnsafeBufferPointer(rebasing: line.bytes[textLine.valueStart...]), roles: textLine.roles,
+                UnsafeBufferPointer(rebasing: line.bytes[textLine.valueStart...]), roles: textLine.roles, name: textLine.name,
                 line: contentLine(line, name: textLine.name, valueStart: textLine.valueStart))
         }
     }

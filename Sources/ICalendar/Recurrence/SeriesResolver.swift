@@ -378,7 +378,7 @@ extension SessionResolver {
             sessions.append(Session(
                 id: id, start: start, end: end,
                 points: points(propertyValue: propertyValue, start: start, end: end),
-                summary: master.summary, categories: master.categories,
+                summary: master.summary, categories: master.categories, properties: master.kept,
                 source: master.begin.location()))
         }
         // Overrides whose instance lies outside the window, or is not in the set: they stand for themselves.
@@ -416,7 +416,7 @@ extension SessionResolver {
         return Session(
             id: id, start: start, end: end,
             points: points(propertyValue: propertyPoints(of: override), start: start, end: end),
-            summary: override.summary, categories: override.categories,
+            summary: override.summary, categories: override.categories, properties: override.kept,
             source: override.begin.location())
     }
 
