@@ -28,30 +28,39 @@ public struct CalendarAnnotation: Sendable {
     /// The prefix of every property StreakCal writes; inputs' properties with it are replaced.
     public static let propertyPrefix = "X-STREAKCAL-"
 
-    /// RFC 7986 colour names by status: the tutorial's green, red and gray.
-    public static let colors: [DayStatus: String] = [.met: "green", .partial: "red", .none: "gray"]
+    /// RFC 7986 colour names (CSS3) by status: the tutorial's green, red and gray; light blue for
+    /// rest, light gray for skipped and steel blue for frozen days.
+    public static let colors: [DayStatus: String] = [
+        .met: "green", .partial: "red", .none: "gray", .rest: "lightblue", .skipped: "lightgray", .frozen: "steelblue",
+    ]
 
     /// The stable UID of a day's annotation.
     public static func uid(for day: Day) -> String {
         "streakcal-day-\(day)"
     }
 
-    /// The run of met days ending on each day of the window (0 on days not met).
+    /// The streak each day of the window ends, counted as `StreakReport` counts: met and frozen
+    /// days extend it, rest and skipped days keep it, others end it (0).
     public var streakLengths: [Int] {
         var run = 0
         return report.days.map { day in
-            run = day.status == .met ? run + 1 : 0
+            run = day.status.extendsStreak ? run + 1 : day.status.isPassedOver ? run : 0
             return run
         }
     }
 
     /// One all-day event per annotated day.
     public func events() -> [AllDayEvent] {
-        let required = report.goal.requiredPoints
         return zip(report.days, streakLengths).compactMap { day, streak in
             guard includesEmptyDays || day.sessions > 0 else { return nil }
             let mark = TextReport.marks[day.status, default: "·"]
-            var summary = "\(mark) \(day.points)/\(required) points"
+            let required = day.required
+            var summary = switch day.status {
+            case .rest: "\(mark) \(day.points) points, rest day"
+            case .skipped: "\(mark) \(day.points) points, skipped"
+            case .frozen: "\(mark) \(day.points)/\(required) points, frozen"
+            default: "\(mark) \(day.points)/\(required) points"
+            }
             if streak > 0 { summary += " · streak \(streak)" }
             return AllDayEvent(
                 uid: Self.uid(for: day.date), day: day.date, summary: summary,

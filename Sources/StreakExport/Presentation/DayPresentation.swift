@@ -117,6 +117,18 @@ public struct DayPresentation: Hashable, Sendable {
     /// No points: the tutorial's gray (Apple's accessible system gray; contrast 5.2), white text, `·`.
     public static let none = DayPresentation(
         fill: RGBColor(red: 0x6C, green: 0x6C, blue: 0x70), text: .white, mark: "·", label: "none", terminalStyle: "97;100")
+    /// A rest day (it required no points): a pale blue with dark blue text (contrast 9.7), `○`.
+    public static let rest = DayPresentation(
+        fill: RGBColor(red: 0xDC, green: 0xE8, blue: 0xF5), text: RGBColor(red: 0x1F, green: 0x3A, blue: 0x5F),
+        mark: "○", label: "rest", terminalStyle: "34;47")
+    /// A skipped day: a light gray with dark text (contrast 10.9), `⊘`; lighter than `none`, so a
+    /// skipped day never reads as a missed one.
+    public static let skipped = DayPresentation(
+        fill: RGBColor(red: 0xE5, green: 0xE5, blue: 0xEA), text: RGBColor(red: 0x3A, green: 0x3A, blue: 0x3C),
+        mark: "⊘", label: "skipped", terminalStyle: "30;47")
+    /// A missed day covered by a freeze: an ice blue dark enough for white text (contrast 5.9), `❄`.
+    public static let frozen = DayPresentation(
+        fill: RGBColor(red: 0x0B, green: 0x65, blue: 0x8C), text: .white, mark: "❄", label: "frozen", terminalStyle: "97;44")
     /// A day of a month shown that is outside the report's window: no status, white with dark text.
     public static let outsideWindow = DayPresentation(
         fill: .white, text: RGBColor(red: 0x3A, green: 0x3A, blue: 0x3C), mark: " ", label: "not in the report", terminalStyle: "0")
@@ -127,6 +139,9 @@ public struct DayPresentation: Hashable, Sendable {
         case .met: .met
         case .partial: .partial
         case .none: .none
+        case .rest: .rest
+        case .skipped: .skipped
+        case .frozen: .frozen
         }
     }
 }
@@ -294,6 +309,20 @@ public struct DayPresentationRules: Sendable {
     /// The presentation of `day` in `report`: by the rules inside its window, ``outsideWindow`` outside.
     public func presentation(of day: Day, in report: StreakReport) -> DayPresentation {
         report.total(on: day).map(presentation(for:)) ?? outsideWindow
+    }
+
+    /// What a legend for `report` shows: `legend`, then the standard presentation of each status
+    /// the report's days or periods have that no rule shows (rest, skipped and frozen days, under
+    /// `StreakRules`).
+    public func legend(for report: StreakReport) -> [DayPresentation] {
+        var shown = legend
+        var labels = Set(shown.map(\.label))
+        let present = Set(report.days.map(\.status)).union(report.periods.map(\.status))
+        for status in DayStatus.allCases where present.contains(status) {
+            let presentation = DayPresentation.standard(for: status)
+            if labels.insert(presentation.label).inserted { shown.append(presentation) }
+        }
+        return shown
     }
 
     /// What a legend shows: each rule's presentation in rule order, one per label.

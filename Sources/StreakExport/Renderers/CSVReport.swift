@@ -2,7 +2,10 @@ public import Streaks
 
 /// A streak report as CSV: a header, then one row per day of the window.
 ///
-/// The columns `date,points,sessions,status` are a contract (more may be added on the right). The
+/// The columns `date,points,sessions,status` are a contract (more may be added on the right): a
+/// report scored by `StreakRules` other than the simple case adds `required,fraction` (empty on a
+/// rest day), and named habits add `habit`, with one block of rows per habit after the calendar's
+/// own (whose `habit` is empty). The
 /// text follows RFC 4180: lines end with CRLF (choose `.lf` for tools that want Unix lines; the last
 /// line ends too), and a field that holds a comma, a double quote, CR or LF is quoted, with its
 /// quotes doubled.
@@ -30,8 +33,12 @@ public struct CSVReport: Sendable {
     /// How lines end; CRLF by default.
     public var lineEnding: LineEnding
 
-    public init(report: StreakReport, lineEnding: LineEnding = .crlf) {
+    /// Each named habit's report.
+    public var habits: [HabitReport]
+
+    public init(report: StreakReport, habits: [HabitReport] = [], lineEnding: LineEnding = .crlf) {
         self.report = report
+        self.habits = habits
         self.lineEnding = lineEnding
     }
 
@@ -40,10 +47,22 @@ public struct CSVReport: Sendable {
 
     /// The CSV text, each line (the last too) ending with ``lineEnding``.
     public func render() -> String {
-        var rows = [CSVReport.columns]
-        rows.reserveCapacity(report.days.count + 1)
-        for day in report.days {
-            rows.append([day.date.description, String(day.points), String(day.sessions), day.status.rawValue])
+        let extended = !report.rules.isSimple || !habits.isEmpty
+        var header = CSVReport.columns
+        if extended { header += ["required", "fraction"] }
+        if !habits.isEmpty { header.append("habit") }
+        var rows = [header]
+        rows.reserveCapacity(report.days.count * (1 + habits.count) + 1)
+        for (name, part) in [(nil as String?, report)] + habits.map({ ($0.habit.name, $0.report) }) {
+            for day in part.days {
+                var row = [day.date.description, String(day.points), String(day.sessions), day.status.rawValue]
+                if extended {
+                    row.append(String(day.required))
+                    row.append(day.fraction.map { String(JSONReport.rounded($0)) } ?? "")
+                }
+                if !habits.isEmpty { row.append(name ?? "") }
+                rows.append(row)
+            }
         }
         let end = lineEnding.text
         return rows.map { $0.map(CSVReport.field).joined(separator: ",") + end }.joined()

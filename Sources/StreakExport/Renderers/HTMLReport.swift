@@ -30,9 +30,16 @@ public struct HTMLReport: Sendable {
     public var rules: DayPresentationRules
     /// The first column of each week.
     public var firstWeekday: Weekday
+    /// Named habits, each shown after the calendar as a section of figures and month grids (cell
+    /// ids `hN-d-YYYY-MM-DD`).
+    public var habits: [HabitReport]
 
-    public init(report: StreakReport, sessions: [Session], rules: DayPresentationRules = .standard, firstWeekday: Weekday = .sunday) {
+    public init(
+        report: StreakReport, sessions: [Session], rules: DayPresentationRules = .standard, firstWeekday: Weekday = .sunday,
+        habits: [HabitReport] = []
+    ) {
         self.report = report
+        self.habits = habits
         self.sessions = sessions
         self.rules = rules
         self.firstWeekday = firstWeekday
@@ -40,7 +47,7 @@ public struct HTMLReport: Sendable {
 
     /// The page, ending with a newline.
     public func render() -> String {
-        let styles = PresentationClasses(report: report, rules: rules)
+        let styles = PresentationClasses(reports: [report] + habits.map(\.report), rules: rules)
         let range = "\(report.from) to \(report.to)"
         var html: [String] = [
             "<!DOCTYPE html>",
@@ -61,16 +68,32 @@ public struct HTMLReport: Sendable {
         html.append("</dl>")
         html.append("<h2 id=\"calendar\">Calendar</h2>")
         html.append("<ul class=\"legend\" aria-label=\"Legend\">")
-        for presentation in rules.legend {
+        for presentation in rules.legend(for: report) {
             html.append("<li><span class=\"swatch \(styles.name(of: presentation))\" aria-hidden=\"true\">\(Markup.escape(String(presentation.mark)))</span>\(Markup.escape(presentation.label))</li>")
         }
         html.append("</ul>")
         let cardsByDay = sessionCards()
         html.append("<div class=\"months\">")
         for month in report.months {
-            html.append(contentsOf: monthTable(month, styles: styles, daysWithCards: Set(cardsByDay.map(\.day))))
+            html.append(contentsOf: monthTable(month, of: report, idPrefix: "", styles: styles, daysWithCards: Set(cardsByDay.map(\.day))))
         }
         html.append("</div>")
+        for (index, habit) in habits.enumerated() {
+            html.append("<section class=\"habit\" id=\"habit-\(index + 1)\">")
+            html.append("<h2>Habit: \(Markup.escape(habit.habit.name))</h2>")
+            html.append("<p>Sessions that count: <code>\(Markup.escape(habit.habit.filter.description))</code></p>")
+            html.append("<dl class=\"figures\">")
+            for row in ReportFigures(habit.report).rows {
+                html.append("<div><dt>\(Markup.escape(row.name))</dt><dd>\(HTMLReport.markingDates(in: Markup.escape(row.value)))</dd></div>")
+            }
+            html.append("</dl>")
+            html.append("<div class=\"months\">")
+            for month in habit.report.months {
+                html.append(contentsOf: monthTable(month, of: habit.report, idPrefix: "h\(index + 1)-", styles: styles, daysWithCards: []))
+            }
+            html.append("</div>")
+            html.append("</section>")
+        }
         html.append("<h2 id=\"sessions\">Sessions</h2>")
         if cardsByDay.isEmpty {
             html.append("<p>No sessions from \(report.from) to \(report.to).</p>")
@@ -91,10 +114,12 @@ public struct HTMLReport: Sendable {
             guard report.total(on: day) != nil else { continue }
             byDay[day, default: []].append(session)
         }
-        return byDay.keys.sorted().map { SessionCards(day: $0, goal: goal, from: byDay[$0] ?? []) }
+        return byDay.keys.sorted().map { SessionCards(day: $0, goal: goal, from: byDay[$0] ?? [], total: report.total(on: $0)) }
     }
 
-    private func monthTable(_ month: CalendarMonth, styles: PresentationClasses, daysWithCards: Set<Day>) -> [String] {
+    private func monthTable(
+        _ month: CalendarMonth, of report: StreakReport, idPrefix: String, styles: PresentationClasses, daysWithCards: Set<Day>
+    ) -> [String] {
         let grid = MonthGrid(month: month, firstWeekday: firstWeekday, outOfMonthDays: .hidden)
         var html = ["<table class=\"month\">", "<caption>\(CalendarNames.title(of: month))</caption>", "<thead><tr>"]
         for column in 0..<7 {
@@ -115,7 +140,7 @@ public struct HTMLReport: Sendable {
                 let number = "<span class=\"n\">\(day.dayOfMonth)</span>"
                 let mark = "<span class=\"m\" aria-hidden=\"true\">\(Markup.escape(String(presentation.mark)))</span>"
                 guard let total = report.total(on: day) else {
-                    row += "<td id=\"d-\(day)\" class=\"\(styles.name(of: presentation))\"><span class=\"day\">\(number)\(mark)</span></td>"
+                    row += "<td id=\"\(idPrefix)d-\(day)\" class=\"\(styles.name(of: presentation))\"><span class=\"day\">\(number)\(mark)</span></td>"
                     continue
                 }
                 let description = "\(presentation.label), \(pointsText(total))"
@@ -124,7 +149,7 @@ public struct HTMLReport: Sendable {
                 let body = daysWithCards.contains(day)
                     ? "<a class=\"day\" href=\"#s-\(day)\">\(content)</a>"
                     : "<span class=\"day\">\(content)</span>"
-                row += "<td id=\"d-\(day)\" class=\"\(styles.name(of: presentation))\" title=\"\(title)\">\(body)</td>"
+                row += "<td id=\"\(idPrefix)d-\(day)\" class=\"\(styles.name(of: presentation))\" title=\"\(title)\">\(body)</td>"
             }
             html.append(row + "</tr>")
         }
@@ -160,7 +185,8 @@ public struct HTMLReport: Sendable {
     }
 
     private func pointsText(_ total: DayTotal) -> String {
-        "\(total.points) of \(report.goal.requiredPoints) points, \(total.sessions) \(total.sessions == 1 ? "session" : "sessions")"
+        let sessions = "\(total.sessions) \(total.sessions == 1 ? "session" : "sessions")"
+        return total.required == 0 ? "\(total.points) points, none required, \(sessions)" : "\(total.points) of \(total.required) points, \(sessions)"
     }
 
     static let baseStyle = """
@@ -206,9 +232,13 @@ struct PresentationClasses {
     private(set) var ordered: [DayPresentation] = []
     private var names: [DayPresentation: String] = [:]
 
-    init(report: StreakReport, rules: DayPresentationRules) {
-        for presentation in rules.legend { add(presentation) }
-        for total in report.days { add(rules.presentation(for: total)) }
+    init(reports: [StreakReport], rules: DayPresentationRules) {
+        for report in reports {
+            for presentation in rules.legend(for: report) { add(presentation) }
+        }
+        for report in reports {
+            for total in report.days { add(rules.presentation(for: total)) }
+        }
         add(rules.outsideWindow)
     }
 

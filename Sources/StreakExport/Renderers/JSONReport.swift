@@ -9,6 +9,13 @@ public import Streaks
 /// `end`; the days `null` for an empty streak) and `diagnostics` (`severity`, `file`, `line`,
 /// `column`, `message`) are a contract; other keys may be added.
 ///
+/// Scored by `StreakRules` other than the simple case, a report adds each day's `required` and
+/// `fraction`, `schedule`, `streakUnit`, `bestStreaks`, `score`, `freezesUsed`, `freezesLeft`,
+/// `freezesEarned`, more `totals` (`daysRest`, `daysSkipped`, `daysFrozen`, `skipMarkers`) and,
+/// under a period goal, `periods`. With named habits, `habits` holds one section per habit (the
+/// same keys as the report's, plus `name` and `filter`) and `totals.unmatchedSessions` counts the
+/// sessions no habit took.
+///
 /// ```swift
 /// let json = try JSONReport(report: report, diagnostics: []).render()
 /// // {"timeZone": "UTC", "requiredPoints": 100, "from": "2024-02-20", ...}
@@ -26,6 +33,12 @@ public struct JSONReport: Encodable, Sendable {
     public var longestStreak: Streak
     public var totals: Totals
     public var diagnostics: [Diagnostic]
+    /// The report itself, for what only rules add.
+    public var report: StreakReport
+    /// One section per named habit.
+    public var habits: [HabitReport]
+    /// Sessions that matched no habit (when habits are named).
+    public var unmatchedSessions: Int
 
     /// Whole-window figures.
     public struct Totals: Encodable, Sendable {
@@ -36,7 +49,12 @@ public struct JSONReport: Encodable, Sendable {
         public var daysNone: Int
     }
 
-    public init(report: StreakReport, diagnostics: [Diagnostic]) {
+    /// - Parameters:
+    ///   - report: The report (of every session, or of those the habits took).
+    ///   - diagnostics: What the import said.
+    ///   - habits: Each named habit's report.
+    ///   - unmatchedSessions: The sessions no habit took.
+    public init(report: StreakReport, diagnostics: [Diagnostic], habits: [HabitReport] = [], unmatchedSessions: Int = 0) {
         let counts = report.statusCounts
         self.timeZone = report.goal.timeZone.identifier
         self.requiredPoints = report.goal.requiredPoints
@@ -50,6 +68,79 @@ public struct JSONReport: Encodable, Sendable {
             points: report.totalPoints, sessions: report.totalSessions,
             daysMet: counts[.met] ?? 0, daysPartial: counts[.partial] ?? 0, daysNone: counts[.none] ?? 0)
         self.diagnostics = diagnostics
+        self.report = report
+        self.habits = habits
+        self.unmatchedSessions = unmatchedSessions
+    }
+
+    /// A number as the JSON shows it: rounded to 4 decimals.
+    static func rounded(_ value: Double) -> Double {
+        (value * 10_000).rounded() / 10_000
+    }
+
+    /// A report's members (besides the document's own), in a writer and in an encoder alike.
+    private enum Member {
+        case streak(Streak)
+        case streaks([Streak])
+        case integer(Int)
+        case number(Double)
+        case string(String)
+        case days([DayTotal], extended: Bool)
+        case periods([PeriodTotal])
+        case totals([(key: String, value: Int)])
+        case diagnostics([Diagnostic])
+        case habits([HabitReport], unmatched: Int)
+    }
+
+    /// The members of `report`'s body: what a habit section has too.
+    private static func body(of report: StreakReport, extended: Bool, unmatchedSessions: Int?) -> [(String, Member)] {
+        let counts = report.statusCounts
+        var totals: [(key: String, value: Int)] = [
+            ("daysMet", counts[.met] ?? 0), ("daysNone", counts[.none] ?? 0), ("daysPartial", counts[.partial] ?? 0),
+            ("points", report.totalPoints), ("sessions", report.totalSessions),
+        ]
+        var members: [(String, Member)] = [
+            ("currentStreak", .streak(report.currentStreak)),
+            ("days", .days(report.days, extended: extended)),
+            ("longestStreak", .streak(report.longestStreak)),
+            ("requiredPoints", .integer(report.goal.requiredPoints)),
+        ]
+        if extended {
+            totals += [
+                ("daysFrozen", counts[.frozen] ?? 0), ("daysRest", counts[.rest] ?? 0),
+                ("daysSkipped", counts[.skipped] ?? 0), ("skipMarkers", report.skipMarkers),
+            ]
+            members += [
+                ("bestStreaks", .streaks(report.bestStreaks)),
+                ("freezesEarned", .integer(report.freezesEarned)),
+                ("freezesLeft", .integer(report.freezesLeft)),
+                ("freezesUsed", .integer(report.freezesUsed)),
+                ("schedule", .string(report.rules.schedule.description)),
+                ("score", .number(rounded(report.score))),
+                ("streakUnit", .string(report.streakUnit)),
+            ]
+            if report.rules.periodGoal != nil { members.append(("periods", .periods(report.periods))) }
+        }
+        if let unmatchedSessions { totals.append(("unmatchedSessions", unmatchedSessions)) }
+        members.append(("totals", .totals(totals.sorted { $0.key < $1.key })))
+        return members
+    }
+
+    /// Whether the JSON shows what rules add: anything but the simple case, or named habits.
+    private var isExtended: Bool { !report.rules.isSimple || !habits.isEmpty }
+
+    private var members: [(String, Member)] {
+        var members = Self.body(of: report, extended: isExtended, unmatchedSessions: habits.isEmpty ? nil : unmatchedSessions)
+        members += [
+            ("dayStart", .string(dayStart)),
+            ("diagnostics", .diagnostics(diagnostics)),
+            ("from", .string(from.description)),
+            ("generator", .string(generator)),
+            ("timeZone", .string(timeZone)),
+            ("to", .string(to.description)),
+        ]
+        if !habits.isEmpty { members.append(("habits", .habits(habits, unmatched: unmatchedSessions))) }
+        return members.sorted { $0.0 < $1.0 }
     }
 
     /// The JSON text, pretty-printed with keys sorted (the same input gives the same bytes), ending with a newline.
@@ -59,70 +150,210 @@ public struct JSONReport: Encodable, Sendable {
     /// thousands of days, and the encoder's generic machinery cost more than the import of a small file.
     public func render() throws -> String {
         var json = PrettyJSON()
-        json.bytes.reserveCapacity(1_024 + days.count * 110 + diagnostics.count * 300)
+        json.bytes.reserveCapacity(1_024 + (days.count * 110) * (1 + habits.count) + diagnostics.count * 300)
         json.open("{")
-        json.key("currentStreak", indent: 2, first: true)
-        json.streak(currentStreak, indent: 2)
-        json.key("dayStart", indent: 2)
-        json.string(dayStart)
-        json.key("days", indent: 2)
-        json.open("[")
-        for (index, day) in days.enumerated() {
-            json.element(indent: 4, first: index == 0)
-            json.open("{")
-            json.key("date", indent: 6, first: true)
-            json.date(day.date)
-            json.key("points", indent: 6)
-            json.integer(day.points)
-            json.key("sessions", indent: 6)
-            json.integer(day.sessions)
-            json.key("status", indent: 6)
-            json.string(day.status.rawValue)
-            json.close("}", indent: 4, empty: false)
-        }
-        json.close("]", indent: 2, empty: days.isEmpty)
-        json.key("diagnostics", indent: 2)
-        json.open("[")
-        for (index, diagnostic) in diagnostics.enumerated() {
-            json.element(indent: 4, first: index == 0)
-            json.open("{")
-            json.key("code", indent: 6, first: true)
-            json.string(diagnostic.code.rawValue)
-            json.key("column", indent: 6)
-            json.integer(diagnostic.location.column)
-            json.key("file", indent: 6)
-            json.string(diagnostic.location.file)
-            json.key("line", indent: 6)
-            json.integer(diagnostic.location.line)
-            json.key("message", indent: 6)
-            json.string(diagnostic.message)
-            json.key("severity", indent: 6)
-            json.string(diagnostic.severity.rawValue)
-            if let sourceLine = diagnostic.sourceLine {
-                json.key("sourceLine", indent: 6)
-                json.string(sourceLine)
-            }
-            json.close("}", indent: 4, empty: false)
-        }
-        json.close("]", indent: 2, empty: diagnostics.isEmpty)
-        json.key("from", indent: 2)
-        json.string(from.description)
-        json.key("generator", indent: 2)
-        json.string(generator)
-        json.key("longestStreak", indent: 2)
-        json.streak(longestStreak, indent: 2)
-        json.key("requiredPoints", indent: 2)
-        json.integer(requiredPoints)
-        json.key("timeZone", indent: 2)
-        json.string(timeZone)
-        json.key("to", indent: 2)
-        json.string(to.description)
-        json.key("totals", indent: 2)
-        json.integerObject([
-            ("daysMet", totals.daysMet), ("daysNone", totals.daysNone), ("daysPartial", totals.daysPartial),
-            ("points", totals.points), ("sessions", totals.sessions),
-        ], indent: 2)
+        Self.write(members, into: &json, indent: 2)
         return json.document()
+    }
+
+    private static func write(_ members: [(String, Member)], into json: inout PrettyJSON, indent: Int) {
+        for (index, (name, member)) in members.enumerated() {
+            json.key(name, indent: indent, first: index == 0)
+            write(member, into: &json, indent: indent)
+        }
+    }
+
+    private static func write(_ member: Member, into json: inout PrettyJSON, indent: Int) {
+        switch member {
+        case .streak(let streak): json.streak(streak, indent: indent)
+        case .streaks(let streaks):
+            json.open("[")
+            for (index, streak) in streaks.enumerated() {
+                json.element(indent: indent + 2, first: index == 0)
+                json.streak(streak, indent: indent + 2)
+            }
+            json.close("]", indent: indent, empty: streaks.isEmpty)
+        case .integer(let value): json.integer(value)
+        case .number(let value): json.number(value)
+        case .string(let value): json.string(value)
+        case .totals(let members):
+            json.open("{")
+            for (index, member) in members.enumerated() {
+                json.key(member.key, indent: indent + 2, first: index == 0)
+                json.integer(member.value)
+            }
+            json.close("}", indent: indent, empty: members.isEmpty)
+        case .days(let days, let extended):
+            json.open("[")
+            let inner = indent + 4
+            for (index, day) in days.enumerated() {
+                json.element(indent: indent + 2, first: index == 0)
+                json.open("{")
+                json.key("date", indent: inner, first: true)
+                json.date(day.date)
+                if extended {
+                    json.key("fraction", indent: inner)
+                    json.optional(day.fraction) { $0.number(rounded($1)) }
+                }
+                json.key("points", indent: inner)
+                json.integer(day.points)
+                if extended {
+                    json.key("required", indent: inner)
+                    json.integer(day.required)
+                }
+                json.key("sessions", indent: inner)
+                json.integer(day.sessions)
+                json.key("status", indent: inner)
+                json.string(day.status.rawValue)
+                json.close("}", indent: indent + 2, empty: false)
+            }
+            json.close("]", indent: indent, empty: days.isEmpty)
+        case .periods(let periods):
+            json.open("[")
+            let inner = indent + 4
+            for (index, period) in periods.enumerated() {
+                json.element(indent: indent + 2, first: index == 0)
+                json.open("{")
+                json.key("end", indent: inner, first: true)
+                json.date(period.days.upperBound)
+                json.key("fraction", indent: inner)
+                json.number(rounded(period.fraction))
+                json.key("metDays", indent: inner)
+                json.integer(period.metDays)
+                json.key("points", indent: inner)
+                json.integer(period.points)
+                json.key("start", indent: inner)
+                json.date(period.days.lowerBound)
+                json.key("status", indent: inner)
+                json.string(period.status.rawValue)
+                json.key("target", indent: inner)
+                switch period.target {
+                case .points(let points): json.integerObject([("points", points)], indent: inner)
+                case .metDays(let days): json.integerObject([("days", days)], indent: inner)
+                }
+                json.close("}", indent: indent + 2, empty: false)
+            }
+            json.close("]", indent: indent, empty: periods.isEmpty)
+        case .diagnostics(let diagnostics):
+            json.open("[")
+            let inner = indent + 4
+            for (index, diagnostic) in diagnostics.enumerated() {
+                json.element(indent: indent + 2, first: index == 0)
+                json.open("{")
+                json.key("code", indent: inner, first: true)
+                json.string(diagnostic.code.rawValue)
+                json.key("column", indent: inner)
+                json.integer(diagnostic.location.column)
+                json.key("file", indent: inner)
+                json.string(diagnostic.location.file)
+                json.key("line", indent: inner)
+                json.integer(diagnostic.location.line)
+                json.key("message", indent: inner)
+                json.string(diagnostic.message)
+                json.key("severity", indent: inner)
+                json.string(diagnostic.severity.rawValue)
+                if let sourceLine = diagnostic.sourceLine {
+                    json.key("sourceLine", indent: inner)
+                    json.string(sourceLine)
+                }
+                json.close("}", indent: indent + 2, empty: false)
+            }
+            json.close("]", indent: indent, empty: diagnostics.isEmpty)
+        case .habits(let habits, _):
+            json.open("[")
+            for (index, habit) in habits.enumerated() {
+                json.element(indent: indent + 2, first: index == 0)
+                json.open("{")
+                write(habitMembers(habit), into: &json, indent: indent + 4)
+                json.close("}", indent: indent + 2, empty: false)
+            }
+            json.close("]", indent: indent, empty: habits.isEmpty)
+        }
+    }
+
+    private static func habitMembers(_ habit: HabitReport) -> [(String, Member)] {
+        (body(of: habit.report, extended: true, unmatchedSessions: nil)
+            + [("filter", .string(habit.habit.filter.description)), ("name", .string(habit.habit.name))])
+            .sorted { $0.0 < $1.0 }
+    }
+
+    // MARK: Encodable, for the test that holds `render()` to `JSONEncoder`.
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    private struct Encoded: Encodable {
+        let members: [(String, Member)]
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            for (name, member) in members {
+                let key = Key(name)
+                switch member {
+                case .streak(let streak): try container.encode(streak, forKey: key)
+                case .streaks(let streaks): try container.encode(streaks, forKey: key)
+                case .integer(let value): try container.encode(value, forKey: key)
+                case .number(let value): try container.encode(value, forKey: key)
+                case .string(let value): try container.encode(value, forKey: key)
+                case .totals(let members):
+                    try container.encode(Dictionary(uniqueKeysWithValues: members.map { ($0.key, $0.value) }), forKey: key)
+                case .days(let days, let extended):
+                    try container.encode(days.map { EncodedDay(day: $0, extended: extended) }, forKey: key)
+                case .periods(let periods): try container.encode(periods.map(EncodedPeriod.init), forKey: key)
+                case .diagnostics(let diagnostics): try container.encode(diagnostics, forKey: key)
+                case .habits(let habits, _):
+                    try container.encode(habits.map { Encoded(members: JSONReport.habitMembers($0)) }, forKey: key)
+                }
+            }
+        }
+    }
+
+    private struct EncodedDay: Encodable {
+        let day: DayTotal
+        let extended: Bool
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(day.date, forKey: Key("date"))
+            try container.encode(day.points, forKey: Key("points"))
+            try container.encode(day.sessions, forKey: Key("sessions"))
+            try container.encode(day.status, forKey: Key("status"))
+            if extended {
+                try container.encode(day.fraction.map(JSONReport.rounded), forKey: Key("fraction"))
+                try container.encode(day.required, forKey: Key("required"))
+            }
+        }
+    }
+
+    private struct EncodedPeriod: Encodable {
+        let period: PeriodTotal
+
+        init(_ period: PeriodTotal) {
+            self.period = period
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(period.days.upperBound, forKey: Key("end"))
+            try container.encode(JSONReport.rounded(period.fraction), forKey: Key("fraction"))
+            try container.encode(period.metDays, forKey: Key("metDays"))
+            try container.encode(period.points, forKey: Key("points"))
+            try container.encode(period.days.lowerBound, forKey: Key("start"))
+            try container.encode(period.status, forKey: Key("status"))
+            switch period.target {
+            case .points(let points): try container.encode(["points": points], forKey: Key("target"))
+            case .metDays(let days): try container.encode(["days": days], forKey: Key("target"))
+            }
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try Encoded(members: members).encode(to: encoder)
     }
 }
 
@@ -144,6 +375,13 @@ package struct PrettyJSON {
         if empty { bytes.append(0x0A) }
         spaces(indent)
         bytes.append(bracket.utf8Start.pointee)
+    }
+
+    /// A member's key, on its own line after a comma unless it is the first.
+    package mutating func key(_ name: String, indent: Int, first: Bool = false) {
+        element(indent: indent, first: first)
+        string(name)
+        bytes.append(contentsOf: [0x20, 0x3A, 0x20])
     }
 
     /// A member's key, on its own line after a comma unless it is the first.

@@ -48,7 +48,7 @@ public struct MarkdownReport: Sendable {
             lines.append(contentsOf: monthTable(month))
         }
         lines.append("")
-        let legend = rules.legend.map { "\(MarkdownReport.escape(String($0.mark))) \(MarkdownReport.escape($0.label))" }
+        let legend = rules.legend(for: report).map { "\(MarkdownReport.escape(String($0.mark))) \(MarkdownReport.escape($0.label))" }
         lines.append("Marks: " + legend.joined(separator: ", ") + ".")
         return lines.joined(separator: "\n") + "\n"
     }

@@ -8,22 +8,49 @@ struct ReportFigures {
 
     init(_ report: StreakReport) {
         let goal = report.goal
-        let counts = report.statusCounts
         let dayCount = report.days.count
-        rows = [
+        let rules = report.rules
+        let goalText = rules.schedule.entries.isEmpty
+            ? "\(goal.requiredPoints) \(goal.requiredPoints == 1 ? "point" : "points") a day"
+            : "by schedule: \(rules.schedule)"
+        var rows: [(name: String, value: String)] = [
             ("Window", "\(report.from) to \(report.to) (\(dayCount) \(dayCount == 1 ? "day" : "days"))"),
-            ("Goal", "\(goal.requiredPoints) \(goal.requiredPoints == 1 ? "point" : "points") a day"),
+            ("Goal", goalText),
             ("Time zone", goal.timeZone.identifier),
             ("Day starts at", goal.dayStart.description),
-            ("Current streak", TextReport.describe(report.currentStreak)),
-            ("Longest streak", TextReport.describe(report.longestStreak)),
-            ("Days", "\(dayCount) (met \(counts[.met] ?? 0), partial \(counts[.partial] ?? 0), none \(counts[.none] ?? 0))"),
+        ]
+        if let periodGoal = rules.periodGoal { rows.append(("Period goal", periodGoal.description)) }
+        rows += [
+            ("Current streak", TextReport.describe(report.currentStreak, unit: report.streakUnit)),
+            ("Longest streak", TextReport.describe(report.longestStreak, unit: report.streakUnit)),
+            ("Days", TextReport.dayCounts(report)),
             ("Points", "\(report.totalPoints) in \(report.totalSessions) \(report.totalSessions == 1 ? "session" : "sessions")"),
         ]
+        rows += Self.ruleRows(report)
+        self.rows = rows
+    }
+
+    /// The figures only rules give (none in the simple case): best streaks, score, freezes.
+    static func ruleRows(_ report: StreakReport) -> [(name: String, value: String)] {
+        let rules = report.rules
+        guard !rules.isSimple else { return [] }
+        var rows: [(name: String, value: String)] = []
+        if !report.bestStreaks.isEmpty {
+            rows.append(("Best streaks", report.bestStreaks.map { TextReport.describe($0, unit: report.streakUnit) }.joined(separator: "; ")))
+        }
+        rows.append(("Habit score", TextReport.percent(report.score)))
+        if !rules.freezes.isNone {
+            rows.append(("Freezes", "\(report.freezesUsed) used, \(report.freezesLeft) left (\(report.freezesEarned) earned; rule: \(rules.freezes))"))
+        }
+        if !rules.todayGrace { rows.append(("Today", "counted when missed (no today-grace)")) }
+        return rows
     }
 }
 
 extension StreakReport {
+    /// What the streaks count: `day`, or the period goal's `week` or `month`.
+    var streakUnit: String { rules.periodGoal?.unitName ?? "day" }
+
     /// The months the window touches, in order.
     var months: [CalendarMonth] {
         guard !days.isEmpty else { return [] }

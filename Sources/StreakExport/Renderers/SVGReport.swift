@@ -28,12 +28,15 @@ public struct SVGReport: Sendable {
     public var monthsPerRow: Int
     /// The width of one month grid, in pixels (at least 140); cells are square.
     public var monthWidth: Int
+    /// Named habits, each drawn below the report as a section of its own (ids prefixed `habitN-`).
+    public var habits: [HabitReport]
 
     public init(
         report: StreakReport, rules: DayPresentationRules = .standard, firstWeekday: Weekday = .sunday,
-        monthsPerRow: Int = 3, monthWidth: Int = 308
+        monthsPerRow: Int = 3, monthWidth: Int = 308, habits: [HabitReport] = []
     ) {
         self.report = report
+        self.habits = habits
         self.rules = rules
         self.firstWeekday = firstWeekday
         self.monthsPerRow = max(1, monthsPerRow)
@@ -53,19 +56,50 @@ public struct SVGReport: Sendable {
         let contentWidth = max(SVGReport.minimumContentWidth, columns * monthWidth + (columns - 1) * SVGReport.gap)
         let width = contentWidth + 2 * SVGReport.margin
         let metrics = LayoutMetrics(width: monthWidth, headerHeight: 56)
-        let x0 = SVGReport.margin
 
         var body: [String] = []
+        var y = section(
+            of: report, heading: "Streak report: \(report.from) to \(report.to)", idPrefix: "", top: SVGReport.margin,
+            columns: columns, metrics: metrics, into: &body)
+        for (index, habit) in habits.enumerated() {
+            y = section(
+                of: habit.report, heading: "Habit: \(habit.habit.name)", idPrefix: "habit\(index + 1)-", top: y,
+                columns: columns, metrics: metrics, into: &body)
+        }
+        let height = y - SVGReport.gap + SVGReport.margin
+
+        let description = ReportFigures(report).rows.map { "\($0.name): \($0.value)" }.joined(separator: "; ")
+        var svg = [
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\""
+                + " role=\"img\" aria-labelledby=\"title desc\" font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\">",
+            "<title id=\"title\">Streak report: \(report.from) to \(report.to)</title>",
+            "<desc id=\"desc\">\(Markup.escape(description))</desc>",
+            "<rect width=\"\(width)\" height=\"\(height)\" fill=\"#FFFFFF\"/>",
+        ]
+        svg.append(contentsOf: body)
+        svg.append("</svg>")
+        return svg.joined(separator: "\n") + "\n"
+    }
+
+    /// Draws a report's heading, figures, legend and months from `top` down; returns the top of
+    /// what comes next.
+    private func section(
+        of report: StreakReport, heading: String, idPrefix: String, top: Int, columns: Int, metrics: LayoutMetrics,
+        into body: inout [String]
+    ) -> Int {
+        let months = report.months
+        let x0 = SVGReport.margin
         let figures = Dictionary(uniqueKeysWithValues: ReportFigures(report).rows.map { ($0.name, $0.value) })
-        var y = SVGReport.margin + 22
-        body.append(text("Streak report: \(report.from) to \(report.to)", x: x0, y: y, size: 20, weight: "bold"))
+        var y = top + 22
+        body.append(text(heading, x: x0, y: y, size: 20, weight: "bold"))
         let goal = report.goal
-        let lines = [
+        var lines = [
             "Goal: \(figures["Goal"] ?? ""), \(goal.timeZone.identifier), days start at \(goal.dayStart)",
             "Current streak: \(figures["Current streak"] ?? "")",
             "Longest streak: \(figures["Longest streak"] ?? "")",
             "Days: \(figures["Days"] ?? "") · Points: \(figures["Points"] ?? "")",
         ]
+        lines += ReportFigures.ruleRows(report).map { "\($0.name): \($0.value)" }
         y += 8
         for line in lines {
             y += 22
@@ -75,7 +109,7 @@ public struct SVGReport: Sendable {
         // The legend: a swatch with the mark, then the label.
         y += 18
         var legendX = x0
-        for presentation in rules.legend {
+        for presentation in rules.legend(for: report) {
             let label = presentation.label
             body.append("<rect x=\"\(legendX)\" y=\"\(y)\" width=\"22\" height=\"22\" rx=\"5\" fill=\"\(presentation.fill)\"\(outline(presentation))/>")
             body.append(text(String(presentation.mark), x: legendX + 11, y: y + 16, size: 13, color: "\(presentation.text)", anchor: "middle"))
@@ -92,30 +126,18 @@ public struct SVGReport: Sendable {
             for (column, month) in months[first..<min(first + columns, months.count)].enumerated() {
                 let grid = MonthGrid(month: month, firstWeekday: firstWeekday, outOfMonthDays: .hidden)
                 let layout = MonthLayout(grid: grid, metrics: metrics, x: x0 + column * (monthWidth + SVGReport.gap), y: rowTop)
-                body.append(contentsOf: draw(layout))
+                body.append(contentsOf: draw(layout, of: report, idPrefix: idPrefix))
                 rowHeight = max(rowHeight, layout.height)
             }
             rowTop += rowHeight + SVGReport.gap
             first += columns
         }
-        let height = rowTop - SVGReport.gap + SVGReport.margin
-
-        let description = ReportFigures(report).rows.map { "\($0.name): \($0.value)" }.joined(separator: "; ")
-        var svg = [
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\""
-                + " role=\"img\" aria-labelledby=\"title desc\" font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\">",
-            "<title id=\"title\">Streak report: \(report.from) to \(report.to)</title>",
-            "<desc id=\"desc\">\(Markup.escape(description))</desc>",
-            "<rect width=\"\(width)\" height=\"\(height)\" fill=\"#FFFFFF\"/>",
-        ]
-        svg.append(contentsOf: body)
-        svg.append("</svg>")
-        return svg.joined(separator: "\n") + "\n"
+        return rowTop
     }
 
-    private func draw(_ layout: MonthLayout) -> [String] {
+    private func draw(_ layout: MonthLayout, of report: StreakReport, idPrefix: String) -> [String] {
         let header = layout.headerFrame
-        var lines = ["<g class=\"month\" id=\"month-\(layout.grid.month)\">"]
+        var lines = ["<g class=\"month\" id=\"\(idPrefix)month-\(layout.grid.month)\">"]
         lines.append(text(CalendarNames.title(of: layout.grid.month), x: header.x + header.width / 2, y: header.y + 20, size: 16, weight: "bold", anchor: "middle"))
         for column in 0..<7 {
             let frame = layout.cellFrame(row: 0, column: column)
@@ -123,13 +145,13 @@ public struct SVGReport: Sendable {
             lines.append(text(name, x: frame.x + frame.width / 2, y: header.maxY - 10, size: 12, color: SVGReport.secondaryTextColor, anchor: "middle"))
         }
         for placed in layout.cells where placed.isInMonth {
-            lines.append(contentsOf: draw(placed))
+            lines.append(contentsOf: draw(placed, of: report, idPrefix: idPrefix))
         }
         lines.append("</g>")
         return lines
     }
 
-    private func draw(_ placed: PlacedDayCell) -> [String] {
+    private func draw(_ placed: PlacedDayCell, of report: StreakReport, idPrefix: String) -> [String] {
         let day = placed.day
         let frame = placed.frame
         let presentation = rules.presentation(of: day, in: report)
@@ -138,9 +160,9 @@ public struct SVGReport: Sendable {
         var title = CalendarNames.long(day)
         var group = "<g"
         if let total = report.total(on: day) {
-            title += ": \(presentation.label), \(total.points) of \(report.goal.requiredPoints) points, "
+            title += ": \(presentation.label), \(total.points) of \(total.required) points, "
                 + "\(total.sessions) \(total.sessions == 1 ? "session" : "sessions")"
-            group += " id=\"day-\(day)\" class=\"day \(total.status.rawValue)\""
+            group += " id=\"\(idPrefix)day-\(day)\" class=\"day \(total.status.rawValue)\""
         } else {
             title += ": not in the report"
             group += " class=\"day outside\""

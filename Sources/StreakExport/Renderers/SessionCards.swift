@@ -18,10 +18,14 @@ public struct SessionCards: Sendable {
     public var goal: StreakGoal
     /// The day's sessions (others are left out).
     public var sessions: [Session]
+    /// The day's total in its report, whose status and requirement the cards show; `nil`: scored
+    /// by `goal` alone.
+    public var total: DayTotal?
 
     /// Picks the sessions of `day` from `sessions` and sorts them by start.
-    public init<S: Sequence>(day: Day, goal: StreakGoal, from sessions: S) where S.Element == Session {
+    public init<S: Sequence>(day: Day, goal: StreakGoal, from sessions: S, total: DayTotal? = nil) where S.Element == Session {
         self.day = day
+        self.total = total
         self.goal = goal
         self.sessions = sessions
             .filter { $0.day(in: goal.timeZone, dayStart: goal.dayStart) == day }
@@ -35,9 +39,12 @@ public struct SessionCards: Sendable {
 
     /// The cards as text, ending with a newline.
     public func render() -> String {
-        let status = goal.status(forPoints: points)
+        let status = total?.status ?? goal.status(forPoints: points)
+        let required = total?.required ?? goal.requiredPoints
         let zone = goal.timeZone.identifier.escapingControlCharacters()
-        var lines = ["Sessions on \(day) (\(zone)): \(points) of \(goal.requiredPoints) points, \(status.rawValue)"]
+        var lines = [status == .rest
+            ? "Sessions on \(day) (\(zone)): \(points) points, rest day"
+            : "Sessions on \(day) (\(zone)): \(points) of \(required) points, \(status.rawValue)"]
         if sessions.isEmpty {
             lines.append("  no sessions")
         }

@@ -45,7 +45,8 @@ public struct TextReport: Sendable {
     }
 
     /// The marks the standard rules use without colours.
-    public static let marks: [DayStatus: Character] = [.met: "✓", .partial: "◐", .none: "·"]
+    public static let marks: [DayStatus: Character] = Dictionary(
+        uniqueKeysWithValues: DayStatus.allCases.map { ($0, DayPresentation.standard(for: $0).mark) })
 
     /// A month's width: seven cells of two digits and a separator column, less the last separator.
     static let monthWidth = 20
@@ -56,7 +57,8 @@ public struct TextReport: Sendable {
         let goal = report.goal
         lines.append("Streak report: \(report.from) to \(report.to), \(goal.timeZone.identifier.escapingControlCharacters())"
             + (goal.dayStart == .midnight ? "" : ", days start at \(goal.dayStart)")
-            + ", goal \(goal.requiredPoints) points a day")
+            + (report.rules.schedule.entries.isEmpty ? ", goal \(goal.requiredPoints) points a day" : ", goal by schedule")
+            + (report.rules.periodGoal.map { ", \($0) a \($0.unitName)" } ?? ""))
         lines.append("")
         let months = monthsInWindow()
         var index = 0
@@ -127,29 +129,59 @@ public struct TextReport: Sendable {
 
     private func legend() -> String {
         if colors {
-            return rules.legend.map {
+            return rules.legend(for: report).map {
                 "\u{1B}[\($0.terminalStyle)m" + "  " + "\u{1B}[0m " + $0.label.escapingControlCharacters()
             }.joined(separator: "  ")
         }
-        return rules.legend.map { "\($0.mark) \($0.label)".escapingControlCharacters() }.joined(separator: "  ")
+        return rules.legend(for: report).map { "\($0.mark) \($0.label)".escapingControlCharacters() }.joined(separator: "  ")
     }
 
     private func summary() -> [String] {
-        let counts = report.statusCounts
-        return [
-            "Current streak: \(TextReport.describe(report.currentStreak))",
-            "Longest streak: \(TextReport.describe(report.longestStreak))",
-            "Days: \(report.days.count) (met \(counts[.met] ?? 0), partial \(counts[.partial] ?? 0), none \(counts[.none] ?? 0))",
+        var lines = [
+            "Current streak: \(TextReport.describe(report.currentStreak, unit: report.streakUnit))",
+            "Longest streak: \(TextReport.describe(report.longestStreak, unit: report.streakUnit))",
+            "Days: \(TextReport.dayCounts(report))",
             "Points: \(report.totalPoints) in \(report.totalSessions) \(report.totalSessions == 1 ? "session" : "sessions")",
         ]
+        let rules = report.rules
+        if !rules.schedule.entries.isEmpty { lines.append("Schedule: \(rules.schedule)") }
+        for (name, value) in ReportFigures.ruleRows(report) { lines.append("\(name): \(value)") }
+        if let periodGoal = rules.periodGoal {
+            lines.append("Periods (\(periodGoal)):")
+            for period in report.periods {
+                let progress: String = switch period.target {
+                case .points(let target): "\(period.points) of \(target) points"
+                case .metDays(let target): "\(period.metDays) of \(target) days met"
+                }
+                let presentation = DayPresentation.standard(for: period.status)
+                lines.append("  \(period.days.lowerBound) to \(period.days.upperBound)  \(presentation.mark) \(period.status.rawValue), \(progress)")
+            }
+        }
+        return lines
     }
 
-    /// "3 days (2024-02-24 to 2024-02-26)", "1 day (2024-02-26)" or "0 days".
-    public static func describe(_ streak: Streak) -> String {
-        guard let start = streak.start, let end = streak.end else { return "0 days" }
+    /// "3 days (2024-02-24 to 2024-02-26)", "1 day (2024-02-26)" or "0 days"; with `unit` `week`,
+    /// "2 weeks (...)".
+    public static func describe(_ streak: Streak, unit: String = "day") -> String {
+        guard let start = streak.start, let end = streak.end else { return "0 \(unit)s" }
         let length = streak.length
         let span = start == end ? "\(start)" : "\(start) to \(end)"
-        return "\(length) \(length == 1 ? "day" : "days") (\(span))"
+        return "\(length) \(length == 1 ? unit : unit + "s") (\(span))"
+    }
+
+    /// "31 (met 2, partial 1, none 28)", with rest, skipped and frozen days when there are any.
+    static func dayCounts(_ report: StreakReport) -> String {
+        let counts = report.statusCounts
+        var parts = ["met \(counts[.met] ?? 0)", "partial \(counts[.partial] ?? 0)", "none \(counts[.none] ?? 0)"]
+        for status in [DayStatus.rest, .skipped, .frozen] where (counts[status] ?? 0) > 0 {
+            parts.append("\(status.rawValue) \(counts[status] ?? 0)")
+        }
+        return "\(report.days.count) (\(parts.joined(separator: ", ")))"
+    }
+
+    /// A fraction 0...1 as a whole percentage: "83%".
+    static func percent(_ fraction: Double) -> String {
+        "\(Int((fraction * 100).rounded()))%"
     }
 
     private func trimTrailing(_ line: String) -> String {
