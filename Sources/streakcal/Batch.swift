@@ -56,11 +56,12 @@ extension StreakCalCommand {
         }
 
         private func runBatch() throws {
-            let settings = ReportSettings(
-                requiredPoints: scoring.required, pointsRule: scoring.pointsRule, timeZone: scoring.tz,
+            var settings = ReportSettings(
+                requiredPoints: scoring.requiredPoints, pointsRule: scoring.pointsRule, timeZone: scoring.tz,
                 dayStart: scoring.dayStart, from: window.from, to: window.to,
                 maximumInstancesPerRule: scoring.maxInstances,
                 rules: try presentation.rules(), firstWeekday: presentation.firstWeekday.weekday)
+            try scoring.applyRules(to: &settings)
             let batch = BatchReport(
                 paths: paths, settings: settings, format: format,
                 jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, strict: strict,

@@ -82,8 +82,8 @@ enum PointsOption: String, ExpressibleByArgument, CaseIterable {
 /// How days are scored: the goal, where points come from, the zone and the day start, and how far
 /// recurrence goes (report, sessions, annotate, batch).
 struct ScoringOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: ArgumentHelp("Points a day needs to count as met (\(OptionRange.text(OptionRange.required))).", valueName: "n"))
-    var required: Int = 100
+    @Option(parsing: .unconditional, help: ArgumentHelp("Points a day needs to count as met (\(OptionRange.text(OptionRange.required))); default 100, or the rules file's.", valueName: "n"))
+    var required: Int?
 
     @Option(help: "Where points come from: x-points (a property), minutes (length), count (1 per session).")
     var points: PointsOption = .xPoints
@@ -100,8 +100,19 @@ struct ScoringOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Most instances one recurrence rule may add to the report's window (\(OptionRange.text(OptionRange.maxInstances))).", valueName: "n"))
     var maxInstances: Int = RecurrenceExpansion.defaultMaximumInstancesPerRule
 
+    @OptionGroup(title: "Streak rules")
+    var streakRules: RulesOptions
+
+    /// `--required`, or 100.
+    var requiredPoints: Int { required ?? 100 }
+
+    /// The rules and habits of `--rules` and the rule options, on `settings`.
+    func applyRules(to settings: inout ReportSettings) throws {
+        try streakRules.apply(to: &settings, requiredGiven: required != nil)
+    }
+
     func validate() throws {
-        try OptionRange.check(required, OptionRange.required, option: "--required")
+        if let required { try OptionRange.check(required, OptionRange.required, option: "--required") }
         try OptionRange.check(maxInstances, OptionRange.maxInstances, option: "--max-instances")
         if let tz, TimeZoneRules(identifier: tz) == nil {
             throw ValidationError("--tz: unknown time zone '\(tz.escapingControlCharacters())'; use an IANA name such as Europe/Berlin.")
@@ -155,10 +166,12 @@ struct CalendarOptions: ParsableArguments {
 
     /// The library's settings for these options.
     func settings(from: Day?, to: Day?, presentation: PresentationOptions? = nil) throws -> ReportSettings {
-        ReportSettings(
-            requiredPoints: scoring.required, pointsRule: scoring.pointsRule, timeZone: scoring.tz,
+        var settings = ReportSettings(
+            requiredPoints: scoring.requiredPoints, pointsRule: scoring.pointsRule, timeZone: scoring.tz,
             dayStart: scoring.dayStart, from: from, to: to, maximumInstancesPerRule: scoring.maxInstances,
             rules: try presentation?.rules() ?? .standard, firstWeekday: presentation?.firstWeekday.weekday ?? .sunday)
+        try scoring.applyRules(to: &settings)
+        return settings
     }
 
     /// Prints diagnostics on standard error, with a hint for the ones an option can change;

@@ -40,7 +40,7 @@ extension ReportSettings {
     public func sessions(on day: Day, in sources: [CalendarSource], now: Int64? = nil) throws(CalendarReadError) -> DaySessions {
         let scored = try scored(sources, over: day...day, now: now)
         return DaySessions(
-            cards: SessionCards(day: day, goal: scored.report.goal, from: scored.imported.sessions),
+            cards: SessionCards(day: day, goal: scored.report.goal, from: scored.imported.sessions, total: scored.report.total(on: day)),
             diagnostics: scored.imported.diagnostics)
     }
 

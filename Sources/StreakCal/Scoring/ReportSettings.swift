@@ -35,12 +35,37 @@ public enum ReportFormat: String, Hashable, Sendable, Codable, CaseIterable {
         let rules = settings.rules
         let firstWeekday = settings.firstWeekday
         switch self {
-        case .text: return TextReport(report: report, colors: terminalColors, firstWeekday: firstWeekday, rules: rules).render()
-        case .json: return try JSONReport(report: report, diagnostics: scored.imported.diagnostics).render()
-        case .csv: return CSVReport(report: report).render()
-        case .md: return MarkdownReport(report: report, rules: rules, firstWeekday: firstWeekday).render()
-        case .svg: return SVGReport(report: report, rules: rules, firstWeekday: firstWeekday).render()
-        case .html: return HTMLReport(report: report, sessions: scored.imported.sessions, rules: rules, firstWeekday: firstWeekday).render()
+        case .text:
+            var text = TextReport(report: report, colors: terminalColors, firstWeekday: firstWeekday, rules: rules).render()
+            for habit in scored.habits {
+                text += "\nHabit: \(habit.habit.name.escapingControlCharacters()) (\(habit.habit.filter.description.escapingControlCharacters()))\n"
+                text += TextReport(report: habit.report, colors: terminalColors, firstWeekday: firstWeekday, rules: rules).render()
+            }
+            if !scored.habits.isEmpty {
+                text += "\nSessions no habit took: \(scored.unmatchedSessions)\n"
+            }
+            return text
+        case .json:
+            return try JSONReport(
+                report: report, diagnostics: scored.imported.diagnostics, habits: scored.habits,
+                unmatchedSessions: scored.unmatchedSessions).render()
+        case .csv: return CSVReport(report: report, habits: scored.habits).render()
+        case .md:
+            var markdown = MarkdownReport(report: report, rules: rules, firstWeekday: firstWeekday).render()
+            for habit in scored.habits {
+                let section = MarkdownReport(report: habit.report, rules: rules, firstWeekday: firstWeekday).render()
+                markdown += "\n## Habit: \(MarkdownReport.escape(habit.habit.name))\n\nFilter: `\(habit.habit.filter.description.replacingOccurrences(of: "`", with: "'"))`\n\n"
+                // The habit's own headings, one level down.
+                markdown += section.split(separator: "\n", omittingEmptySubsequences: false)
+                    .map { $0.hasPrefix("#") ? "#" + $0 : String($0) }.joined(separator: "\n")
+            }
+            if !scored.habits.isEmpty { markdown += "\nSessions no habit took: \(scored.unmatchedSessions).\n" }
+            return markdown
+        case .svg: return SVGReport(report: report, rules: rules, firstWeekday: firstWeekday, habits: scored.habits).render()
+        case .html:
+            return HTMLReport(
+                report: report, sessions: scored.imported.sessions, rules: rules, firstWeekday: firstWeekday,
+                habits: scored.habits).render()
         }
     }
 }
@@ -56,8 +81,16 @@ public enum ReportFormat: String, Hashable, Sendable, Codable, CaseIterable {
 /// // Prints "2"
 /// ```
 public struct ReportSettings: Sendable {
-    /// Points a day needs to count as met (at least 1).
-    public var requiredPoints: Int
+    /// Points a day needs to count as met (at least 1) where the schedule says nothing else: the
+    /// default of `streakRules.schedule`.
+    public var requiredPoints: Int {
+        get { streakRules.schedule.defaultPoints }
+        set { streakRules.schedule.defaultPoints = max(1, newValue) }
+    }
+    /// What a streak means: the schedule, skips, freezes, a period goal, today-grace.
+    public var streakRules: StreakRules
+    /// Named habits to report side by side; none: every session counts toward one report.
+    public var habits: [Habit] = []
     /// Where the points come from.
     public var pointsRule: PointsRule
     /// The IANA zone of the days; `nil`: the calendar's `X-WR-TIMEZONE`, else the system zone.
@@ -84,7 +117,7 @@ public struct ReportSettings: Sendable {
         maximumInstancesPerRule: Int = RecurrenceExpansion.defaultMaximumInstancesPerRule,
         rules: DayPresentationRules = .standard, firstWeekday: Weekday = .sunday
     ) {
-        self.requiredPoints = requiredPoints
+        self.streakRules = StreakRules(requiredPoints: requiredPoints)
         self.pointsRule = pointsRule
         self.timeZone = timeZone
         self.dayStart = dayStart
@@ -105,7 +138,9 @@ public struct ReportSettings: Sendable {
         let expansion = RecurrenceExpansion(
             from: from, through: to ?? Day(daysSince1970: Int((Double(now) / 86_400).rounded(.down)) + 1),
             maximumInstancesPerRule: maximumInstancesPerRule)
-        return SessionImporter(pointsRule: pointsRule, expansion: expansion)
+        var importer = SessionImporter(pointsRule: pointsRule, expansion: expansion)
+        importer.keptProperties = habits.reduce(into: []) { $0.formUnion($1.filter.propertyNames) }
+        return importer
     }
 
     /// Scores an import: works out the zone and the goal, reads floating times in that zone, and
@@ -120,11 +155,45 @@ public struct ReportSettings: Sendable {
         var result = zoned
         let goal = StreakGoal(requiredPoints: requiredPoints, timeZone: zone, dayStart: dayStart)
         let last = to ?? goal.day(containing: now)
-        let window = StreakReport.window(for: result.sessions, goal: goal, from: from, to: last)
+        guard !habits.isEmpty else {
+            // Skip markers count no points: the window starts at the first session that does.
+            let counted = streakRules.skipCategories.isEmpty ? result.sessions : result.sessions.filter { !streakRules.isSkipMarker($0) }
+            let window = StreakReport.window(for: counted, goal: goal, from: from, to: last)
+            result.diagnostics += Self.windowNote(
+                from: from, earliest: StreakReport.earliestDay(of: counted, goal: goal), to: last,
+                at: counted.first?.source)
+            return ScoredCalendar(
+                imported: result, report: StreakReport(sessions: result.sessions, goal: goal, rules: streakRules, window: window))
+        }
+        // Each habit takes its sessions (skip markers apply to all); the calendar's report is of the
+        // sessions some habit took, and its window is theirs.
+        let filters = habits.map { $0.filter.compiled() }
+        var taken: [[Session]] = Array(repeating: [], count: habits.count)
+        var anyHabit: [Session] = []
+        var unmatched = 0
+        for session in result.sessions {
+            if streakRules.isSkipMarker(session) {
+                for index in taken.indices { taken[index].append(session) }
+                anyHabit.append(session)
+                continue
+            }
+            var matched = false
+            for (index, filter) in filters.enumerated() where filter.matches(session) {
+                taken[index].append(session)
+                matched = true
+            }
+            if matched { anyHabit.append(session) } else { unmatched += 1 }
+        }
+        let counted = anyHabit.filter { !streakRules.isSkipMarker($0) }
+        let window = StreakReport.window(for: counted, goal: goal, from: from, to: last)
         result.diagnostics += Self.windowNote(
-            from: from, earliest: StreakReport.earliestDay(of: result.sessions, goal: goal), to: last,
-            at: result.sessions.first?.source)
-        return ScoredCalendar(imported: result, report: StreakReport(sessions: result.sessions, goal: goal, window: window))
+            from: from, earliest: StreakReport.earliestDay(of: counted, goal: goal), to: last, at: counted.first?.source)
+        let habitReports = zip(habits, taken).map { habit, sessions in
+            HabitReport(habit: habit, report: StreakReport(sessions: sessions, goal: goal, rules: streakRules, window: window))
+        }
+        return ScoredCalendar(
+            imported: result, report: StreakReport(sessions: anyHabit, goal: goal, rules: streakRules, window: window),
+            habits: habitReports, unmatchedSessions: unmatched)
     }
 
     /// The warning for a report whose default window cuts off its earliest sessions, if it does.
@@ -165,6 +234,9 @@ public struct ReportSettings: Sendable {
         var totals: DayTotals?
         var firstSession: SourceLocation?
         var zoneWarning: Diagnostic?
+        var habitTotals: [DayTotals] = []
+        var unmatched = 0
+        let filters = habits.map { $0.filter.compiled() }
         do {
             let streamed = try importer.forEachBatch(from: sources) { batch in
                 imported.diagnostics += batch.diagnostics
@@ -182,13 +254,25 @@ public struct ReportSettings: Sendable {
                     let (zone, warning) = CalendarImport.reportZone(
                         requested: timeZone, declared: imported.declaredTimeZone, firstSession: first.source)
                     zoneWarning = warning
-                    totals = DayTotals(goal: StreakGoal(requiredPoints: requiredPoints, timeZone: zone, dayStart: dayStart))
+                    let goal = StreakGoal(requiredPoints: requiredPoints, timeZone: zone, dayStart: dayStart)
+                    totals = DayTotals(goal: goal, rules: streakRules)
+                    habitTotals = habits.map { _ in DayTotals(goal: goal, rules: streakRules) }
                 }
                 let zone = totals!.goal.timeZone
                 for session in batch.sessions {
                     let read = session.readingFloatingTimes(in: zone, pointsRule: pointsRule)
-                    totals!.add(read)
                     if keepingSessions { imported.sessions.append(read) }
+                    if filters.isEmpty || streakRules.isSkipMarker(read) {
+                        totals!.add(read)
+                        for index in habitTotals.indices { habitTotals[index].add(read) }
+                        continue
+                    }
+                    var matched = false
+                    for (index, filter) in filters.enumerated() where filter.matches(read) {
+                        habitTotals[index].add(read)
+                        matched = true
+                    }
+                    if matched { totals!.add(read) } else { unmatched += 1 }
                 }
             }
             imported.declaredTimeZone = imported.declaredTimeZone ?? streamed.declaredTimeZone
@@ -204,9 +288,14 @@ public struct ReportSettings: Sendable {
                 requested: timeZone, declared: imported.declaredTimeZone, firstSession: nil).zone,
             dayStart: dayStart)
         let last = to ?? goal.day(containing: now)
-        let report = (totals ?? DayTotals(goal: goal)).report(from: from, to: last)
+        let report = (totals ?? DayTotals(goal: goal, rules: streakRules)).report(from: from, to: last)
         imported.diagnostics += Self.windowNote(from: from, earliest: totals?.earliestDay, to: last, at: firstSession)
-        return ScoredCalendar(imported: imported, report: report)
+        if habitTotals.isEmpty { habitTotals = habits.map { _ in DayTotals(goal: goal, rules: streakRules) } }
+        // Every habit covers the calendar's window, so that their days line up.
+        let habitReports = zip(habits, habitTotals).map { habit, totals in
+            HabitReport(habit: habit, report: totals.report(from: report.from, to: report.to))
+        }
+        return ScoredCalendar(imported: imported, report: report, habits: habitReports, unmatchedSessions: unmatched)
     }
 
     static func now() -> Int64 {
@@ -219,11 +308,18 @@ public struct ReportSettings: Sendable {
 public struct ScoredCalendar: Sendable {
     /// The import, with floating times read in the report's zone and the zone's own diagnostics added.
     public var imported: CalendarImport
-    /// The days, the streaks and the totals.
+    /// The days, the streaks and the totals: of every session or, with named habits, of the
+    /// sessions some habit took.
     public var report: StreakReport
+    /// Each named habit's report, over the same window.
+    public var habits: [HabitReport]
+    /// With named habits, the sessions none of them took.
+    public var unmatchedSessions: Int
 
-    public init(imported: CalendarImport, report: StreakReport) {
+    public init(imported: CalendarImport, report: StreakReport, habits: [HabitReport] = [], unmatchedSessions: Int = 0) {
         self.imported = imported
         self.report = report
+        self.habits = habits
+        self.unmatchedSessions = unmatchedSessions
     }
 }

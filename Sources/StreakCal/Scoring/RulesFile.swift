@@ -1,0 +1,381 @@
+public import Streaks
+
+/// A rules file: the streak rules and habits kept next to a calendar, as JSON.
+///
+/// ```json
+/// {
+///   "required": 60,
+///   "schedule": ["mon-fri:60,sat-sun:0", "from 2024-06-01: 90"],
+///   "periodGoal": "week:3 days",
+///   "weekStarts": "mon",
+///   "skip": ["2024-02-21", "2024-03-01..2024-03-07"],
+///   "skipCategories": ["vacation", "rest"],
+///   "freezes": "1 + every 7, max 2",
+///   "todayGrace": true,
+///   "bestStreaks": 5,
+///   "habits": {"Piano": "categories:piano", "Running": "summary:run or categories:running"}
+/// }
+/// ```
+///
+/// Every key is optional; texts are read as the command-line options read them (`--schedule`,
+/// `--period-goal`, `--skip`, `--freezes`, `--habit`), and habits keep the file's order. A key the
+/// file does not know is an error, so that a typo never goes unnoticed.
+///
+/// ```swift
+/// let rules = try RulesFile(parsing: #"{"required": 30, "freezes": "2"}"#, file: "rules.json")
+/// print(rules.rules.schedule.defaultPoints, rules.rules.freezes.budget)
+/// // Prints "30 2"
+/// ```
+public struct RulesFile: Sendable {
+    /// The rules the file gives (on top of `StreakRules()`).
+    public var rules: StreakRules
+    /// The file's habits, in its order.
+    public var habits: [Habit]
+    /// Whether the file names `required` (which then is the schedule's default).
+    public var namesRequiredPoints: Bool
+
+    /// The keys a rules file may have.
+    public static let keys = [
+        "required", "schedule", "periodGoal", "weekStarts", "skip", "skipCategories", "freezes", "todayGrace",
+        "bestStreaks", "habits",
+    ]
+
+    /// Reads a rules file's text.
+    ///
+    /// - Parameters:
+    ///   - text: The JSON text.
+    ///   - file: The file's name, for errors.
+    /// - Throws: `RulesFileError`, with the line and column of the problem.
+    public init(parsing text: String, file: String) throws(RulesFileError) {
+        var reader = LocatedJSONReader(Array(text.utf8), file: file)
+        let root = try reader.document()
+        guard case .object(let members) = root.value else {
+            throw RulesFileError(file: file, line: root.line, column: root.column, "a rules file is a JSON object, such as {\"required\": 60}")
+        }
+        var rules = StreakRules()
+        var habits: [Habit] = []
+        var namesRequired = false
+        var weekStarts = Weekday.monday
+        var periodText: LocatedJSON?
+        for (key, value) in members {
+            func error(_ message: String, offset: Int = 0) -> RulesFileError {
+                RulesFileError(file: file, line: value.line, column: value.column + offset, message)
+            }
+            switch key.text {
+            case "required":
+                guard case .number(let number) = value.value, let points = Int(exactly: number), (1...GoalSchedule.maximumPoints).contains(points) else {
+                    throw error("\"required\" is a whole number of points from 1 to \(GoalSchedule.maximumPoints)")
+                }
+                rules.schedule.defaultPoints = points
+                namesRequired = true
+            case "schedule":
+                for item in try Self.strings(value, key: "schedule", file: file) {
+                    do { try rules.schedule.add(parsing: item.text) } catch {
+                        throw RulesFileError(file: file, line: item.line, column: item.column + 1 + error.offset, error.message)
+                    }
+                }
+            case "periodGoal":
+                periodText = value
+            case "weekStarts":
+                guard case .string(let name) = value.value, let weekday = Weekday(name: name) else {
+                    throw error("\"weekStarts\" is a weekday, such as \"mon\"")
+                }
+                weekStarts = weekday
+            case "skip":
+                for item in try Self.strings(value, key: "skip", file: file) {
+                    guard let range = SkipRange(item.text) else {
+                        throw RulesFileError(file: file, line: item.line, column: item.column,
+                                             "\"\(item.text)\" is not a day or a range of days (YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD, in order)")
+                    }
+                    rules.skippedDays.append(range.days)
+                }
+            case "skipCategories":
+                for item in try Self.strings(value, key: "skipCategories", file: file) {
+                    rules.skipCategories.insert(item.text.lowercased())
+                }
+            case "freezes":
+                guard case .string(let text) = value.value else { throw error("\"freezes\" is a text such as \"2\" or \"every 7, max 2\"") }
+                do { rules.freezes = try FreezePolicy(parsing: text) } catch {
+                    throw RulesFileError(file: file, line: value.line, column: value.column + 1 + error.offset, error.message)
+                }
+            case "todayGrace":
+                guard case .bool(let grace) = value.value else { throw error("\"todayGrace\" is true or false") }
+                rules.todayGrace = grace
+            case "bestStreaks":
+                guard case .number(let number) = value.value, let count = Int(exactly: number), (0...1000).contains(count) else {
+                    throw error("\"bestStreaks\" is a whole number from 0 to 1000")
+                }
+                rules.bestStreakCount = count
+            case "habits":
+                guard case .object(let entries) = value.value else {
+                    throw error("\"habits\" is an object of names and filters, such as {\"Piano\": \"categories:piano\"}")
+                }
+                for (name, filter) in entries {
+                    guard case .string(let text) = filter.value else {
+                        throw RulesFileError(file: file, line: filter.line, column: filter.column, "the filter of habit \"\(name.text)\" is a text, such as \"categories:piano\"")
+                    }
+                    guard !name.text.isEmpty else {
+                        throw RulesFileError(file: file, line: name.line, column: name.column, "a habit needs a name")
+                    }
+                    do { habits.append(Habit(name: name.text, filter: try SessionFilter(parsing: text))) } catch {
+                        throw RulesFileError(file: file, line: filter.line, column: filter.column + 1 + error.offset, error.message)
+                    }
+                }
+            default:
+                throw RulesFileError(
+                    file: file, line: key.line, column: key.column,
+                    "unknown key \"\(key.text)\"; a rules file has \(Self.keys.map { "\"\($0)\"" }.joined(separator: ", "))")
+            }
+        }
+        if let periodText {
+            guard case .string(let text) = periodText.value else {
+                throw RulesFileError(file: file, line: periodText.line, column: periodText.column, "\"periodGoal\" is a text such as \"week:3 days\"")
+            }
+            do { rules.periodGoal = try PeriodGoal(parsing: text, firstWeekday: weekStarts) } catch {
+                throw RulesFileError(file: file, line: periodText.line, column: periodText.column + 1 + error.offset, error.message)
+            }
+        }
+        self.rules = rules
+        self.habits = habits
+        self.namesRequiredPoints = namesRequired
+    }
+
+    /// A string, or an array of strings, with where each is.
+    private static func strings(_ value: LocatedJSON, key: String, file: String) throws(RulesFileError) -> [(text: String, line: Int, column: Int)] {
+        switch value.value {
+        case .string(let text): return [(text, value.line, value.column)]
+        case .array(let items):
+            var result: [(text: String, line: Int, column: Int)] = []
+            for item in items {
+                guard case .string(let text) = item.value else {
+                    throw RulesFileError(file: file, line: item.line, column: item.column, "\"\(key)\" holds texts")
+                }
+                result.append((text, item.line, item.column))
+            }
+            return result
+        default:
+            throw RulesFileError(file: file, line: value.line, column: value.column, "\"\(key)\" is a text or an array of texts")
+        }
+    }
+}
+
+/// Days to skip as the command line and rules files write them: `YYYY-MM-DD` or
+/// `YYYY-MM-DD..YYYY-MM-DD` (both included, the first not after the second).
+public struct SkipRange: Hashable, Sendable {
+    /// The days.
+    public var days: ClosedRange<Day>
+
+    public init?(_ text: String) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: true)
+        if parts.count == 1, !text.contains("."), let day = Day(text) {
+            days = day...day
+        } else if parts.count == 2, text.contains(".."), let first = Day(String(parts[0])), let last = Day(String(parts[1])), first <= last,
+                  text == "\(parts[0])..\(parts[1])" {
+            days = first...last
+        } else {
+            return nil
+        }
+    }
+}
+
+/// A rules file that cannot be used: where, and what is wrong.
+public struct RulesFileError: Error, Sendable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var column: Int
+    public var message: String
+
+    public init(file: String, line: Int, column: Int, _ message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    /// `rules.json:3:15: error: message`, as diagnostics are written.
+    public var description: String { "\(file):\(line):\(column): error: \(message)" }
+}
+
+/// A JSON value with the line and column (1-based, in bytes) where it starts.
+struct LocatedJSON: Sendable {
+    enum Value: Sendable {
+        case object([(key: LocatedString, value: LocatedJSON)])
+        case array([LocatedJSON])
+        case string(String)
+        case number(Double)
+        case bool(Bool)
+        case null
+    }
+
+    var value: Value
+    var line: Int
+    var column: Int
+}
+
+/// An object's key and where it is.
+struct LocatedString: Sendable {
+    var text: String
+    var line: Int
+    var column: Int
+}
+
+/// Reads JSON (RFC 8259) keeping where each value is, for errors that point into a rules file.
+/// Nesting is limited (`maximumDepth`), so no input can exhaust the stack.
+struct LocatedJSONReader {
+    private let bytes: [UInt8]
+    private let file: String
+    private var index = 0
+    private var line = 1
+    private var lineStart = 0
+    private var depth = 0
+    static let maximumDepth = 32
+
+    init(_ bytes: [UInt8], file: String) {
+        self.bytes = bytes
+        self.file = file
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3; lineStart = 3 }
+    }
+
+    private var column: Int { index - lineStart + 1 }
+
+    private func error(_ message: String) -> RulesFileError {
+        RulesFileError(file: file, line: line, column: column, message)
+    }
+
+    mutating func document() throws(RulesFileError) -> LocatedJSON {
+        skipSpace()
+        let value = try readValue()
+        skipSpace()
+        guard index == bytes.count else { throw error("unexpected text after the JSON value") }
+        return value
+    }
+
+    private mutating func skipSpace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0D: index += 1
+            case 0x0A:
+                index += 1
+                line += 1
+                lineStart = index
+            default: return
+            }
+        }
+    }
+
+    private mutating func readValue() throws(RulesFileError) -> LocatedJSON {
+        guard index < bytes.count else { throw error("the file ends where a value is expected") }
+        let (startLine, startColumn) = (line, column)
+        func located(_ value: LocatedJSON.Value) -> LocatedJSON { LocatedJSON(value: value, line: startLine, column: startColumn) }
+        switch bytes[index] {
+        case UInt8(ascii: "{"):
+            depth += 1
+            defer { depth -= 1 }
+            guard depth <= Self.maximumDepth else { throw error("the JSON is nested more than \(Self.maximumDepth) deep") }
+            index += 1
+            var members: [(key: LocatedString, value: LocatedJSON)] = []
+            skipSpace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return located(.object(members))
+            }
+            while true {
+                skipSpace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("a key in double quotes is expected here") }
+                let (keyLine, keyColumn) = (line, column)
+                let key = try readString()
+                if members.contains(where: { $0.key.text == key }) {
+                    throw RulesFileError(file: file, line: keyLine, column: keyColumn, "the key \"\(key)\" is given twice")
+                }
+                skipSpace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("':' is expected after a key") }
+                index += 1
+                skipSpace()
+                members.append((LocatedString(text: key, line: keyLine, column: keyColumn), try readValue()))
+                skipSpace()
+                guard index < bytes.count else { throw error("the file ends inside an object: '}' is missing") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "}") { index += 1; return located(.object(members)) }
+                throw error("',' or '}' is expected here")
+            }
+        case UInt8(ascii: "["):
+            depth += 1
+            defer { depth -= 1 }
+            guard depth <= Self.maximumDepth else { throw error("the JSON is nested more than \(Self.maximumDepth) deep") }
+            index += 1
+            var items: [LocatedJSON] = []
+            skipSpace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return located(.array(items))
+            }
+            while true {
+                skipSpace()
+                items.append(try readValue())
+                skipSpace()
+                guard index < bytes.count else { throw error("the file ends inside an array: ']' is missing") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "]") { index += 1; return located(.array(items)) }
+                throw error("',' or ']' is expected here")
+            }
+        case UInt8(ascii: "\""):
+            return located(.string(try readString()))
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            for (word, value) in [("true", LocatedJSON.Value.bool(true)), ("false", .bool(false)), ("null", .null)]
+            where bytes[index...].starts(with: word.utf8) {
+                index += word.utf8.count
+                return located(value)
+            }
+            throw error("a value is expected here (a text in double quotes, a number, true, false, an array or an object)")
+        default:
+            let start = index
+            while index < bytes.count, "+-0123456789.eE".utf8.contains(bytes[index]) { index += 1 }
+            guard index > start, let number = Double(String(decoding: bytes[start..<index], as: UTF8.self)) else {
+                index = start
+                throw error("a value is expected here (a text in double quotes, a number, true, false, an array or an object)")
+            }
+            return located(.number(number))
+        }
+    }
+
+    private mutating func readString() throws(RulesFileError) -> String {
+        index += 1  // the opening quote
+        var text: [UInt8] = []
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                return String(decoding: text, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                guard index + 1 < bytes.count else { throw error("the file ends inside a text") }
+                let escaped = bytes[index + 1]
+                index += 2
+                switch escaped {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escaped)
+                case UInt8(ascii: "n"): text.append(0x0A)
+                case UInt8(ascii: "t"): text.append(0x09)
+                case UInt8(ascii: "r"): text.append(0x0D)
+                case UInt8(ascii: "b"): text.append(0x08)
+                case UInt8(ascii: "f"): text.append(0x0C)
+                case UInt8(ascii: "u"):
+                    guard index + 4 <= bytes.count, let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16) else {
+                        index -= 2
+                        throw error("\\u takes four hex digits")
+                    }
+                    index += 4
+                    text.append(contentsOf: String(Unicode.Scalar(code).map(Character.init) ?? "\u{FFFD}").utf8)
+                default:
+                    index -= 2
+                    throw error("'\\\(Character(Unicode.Scalar(escaped)))' is not a JSON escape")
+                }
+            case 0x00..<0x20:
+                throw error(byte == 0x0A ? "a text does not end on its line: '\"' is missing" : "a control character inside a text must be escaped")
+            default:
+                text.append(byte)
+                index += 1
+            }
+        }
+        throw error("the file ends inside a text: '\"' is missing")
+    }
+}
