@@ -230,7 +230,7 @@ private struct FilterParser {
         let isRegex = characters[offset] == "~"
         offset += 1
         let valueOffset = offset
-        let value = try parseValue()
+        let value = try parseValue(isPattern: isRegex)
         switch (field, isRegex) {
         case ("summary", false): return .summaryContains(value)
         case ("summary", true):
@@ -255,14 +255,17 @@ private struct FilterParser {
         }
     }
 
-    /// A value: quoted (`"morning run"`, with `\"` inside) or up to a space or a parenthesis.
-    mutating func parseValue() throws(StreakRulesSyntaxError) -> String {
+    /// A value: quoted (`"morning run"`; `\"` and `\\` stand for `"` and `\`, other backslashes
+    /// stay) or up to a space or a parenthesis (a pattern's own parentheses, balanced, included).
+    mutating func parseValue(isPattern: Bool = false) throws(StreakRulesSyntaxError) -> String {
         if offset < characters.count, characters[offset] == "\"" {
             let open = offset
             offset += 1
             var value = ""
             while offset < characters.count, characters[offset] != "\"" {
-                if characters[offset] == "\\", offset + 1 < characters.count { offset += 1 }
+                if characters[offset] == "\\", offset + 1 < characters.count, characters[offset + 1] == "\"" || characters[offset + 1] == "\\" {
+                    offset += 1
+                }
                 value.append(characters[offset])
                 offset += 1
             }
@@ -271,7 +274,18 @@ private struct FilterParser {
             return value
         }
         let start = offset
-        while offset < characters.count, characters[offset] != " ", characters[offset] != ")", characters[offset] != "(" { offset += 1 }
+        var depth = 0
+        while offset < characters.count, characters[offset] != " " {
+            let character = characters[offset]
+            if character == "(" {
+                guard isPattern else { break }
+                depth += 1
+            } else if character == ")" {
+                guard isPattern, depth > 0 else { break }
+                depth -= 1
+            }
+            offset += 1
+        }
         return String(characters[start..<offset])
     }
 }

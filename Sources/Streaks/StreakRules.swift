@@ -125,7 +125,8 @@ public struct GoalSchedule: Hashable, Sendable {
     /// Adds the entries a schedule text gives, in the form `[from YYYY-MM-DD:] WEEKDAYS:POINTS[,...]`
     /// or `[from YYYY-MM-DD:] POINTS` (every day): `mon-fri:60,sat-sun:0`, `from 2024-06-01: 90`,
     /// `from 2025-01-01: sat:30`. Weekdays are `mon` ... `sun` (or their full names), ranges such as
-    /// `mon-fri` or `fri-mon` (they wrap), `daily`, `weekdays` and `weekends`.
+    /// `mon-fri` or `fri-mon` (they wrap), `daily`, `weekdays` and `weekends`; weekdays listed
+    /// before one with points share them (`mon,wed,fri:90`).
     ///
     /// - Throws: `StreakRulesSyntaxError`, with the offset (in characters) of the problem in `text`.
     public mutating func add(parsing text: String) throws(StreakRulesSyntaxError) {
@@ -153,6 +154,9 @@ public struct GoalSchedule: Hashable, Sendable {
         }
         if scanner.isAtEnd { throw StreakRulesSyntaxError("a schedule needs points, such as 60 or mon-fri:60", offset: scanner.offset) }
         var entries: [Entry] = []
+        // Weekdays listed before the one that has points share them: `mon,wed,fri:90`.
+        var pending: Set<Weekday> = []
+        var pendingOffset = 0
         repeat {
             scanner.skipSpaces()
             let itemOffset = scanner.offset
@@ -162,10 +166,19 @@ public struct GoalSchedule: Hashable, Sendable {
             let pointsText: Substring
             var pointsOffset = itemOffset
             if parts.count == 1 {
+                if Int(parts[0].trimmingSpaces) == nil, let days = try? Self.weekdays(parsing: parts[0], offset: itemOffset) {
+                    if pending.isEmpty { pendingOffset = itemOffset }
+                    pending.formUnion(days)
+                    continue
+                }
+                guard pending.isEmpty else {
+                    throw StreakRulesSyntaxError("the weekdays before this need points, as in mon,wed:30", offset: itemOffset)
+                }
                 weekdays = Set(Weekday.allCases)
                 pointsText = parts[0]
             } else {
-                weekdays = try Self.weekdays(parsing: parts[0], offset: itemOffset)
+                weekdays = try Self.weekdays(parsing: parts[0], offset: itemOffset).union(pending)
+                pending = []
                 pointsText = parts[1]
                 pointsOffset += parts[0].count + 1
             }
@@ -177,6 +190,9 @@ public struct GoalSchedule: Hashable, Sendable {
             }
             entries.append(Entry(weekdays: weekdays, requiredPoints: points, start: start))
         } while scanner.consume(",")
+        guard pending.isEmpty else {
+            throw StreakRulesSyntaxError("these weekdays need points, as in mon,wed:30", offset: pendingOffset)
+        }
         return entries
     }
 
