@@ -35,7 +35,7 @@ struct RulesOptions: ParsableArguments {
     @Flag(help: "Count the last day as missed when it is not met (by default it is still open and breaks nothing).")
     var noTodayGrace = false
 
-    @Option(help: ArgumentHelp("How many of the longest streaks to list (default: 5; 0 to 1000).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many of the longest streaks to list (default: 5; 0 to 1000).", valueName: "n"))
     var bestStreaks: Int?
 
     @Option(help: ArgumentHelp(

@@ -15,7 +15,7 @@ struct SessionEventParsingTests {
         let fixtures = ((try? FileManager.default.contentsOfDirectory(atPath: fixturesFolder.path)) ?? [])
             .filter { $0.hasSuffix(".ics") }.sorted().map { fixturesFolder.appendingPathComponent($0).path }
         let corpus = fixturesFolder.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus")
-        let corpusFiles = (FileManager.default.enumerator(atPath: corpus.path)?.compactMap { $0 as? String } ?? [])
+        let corpusFiles = (sharedCorpusWanted ? FileManager.default.enumerator(atPath: corpus.path)?.compactMap { $0 as? String } ?? [] : [])
             .filter { $0.hasSuffix(".ics") }.sorted().map { corpus.appendingPathComponent($0).path }
         return fixtures + corpusFiles
     }

@@ -216,6 +216,7 @@ struct StreamingImportTests {
     }
 
     private static var corpusFiles: [String] {
+        guard sharedCorpusWanted else { return [] }
         let corpus = fixturesDirectory.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("shared/corpus")
         guard let enumerator = FileManager.default.enumerator(atPath: corpus.path) else { return [] }

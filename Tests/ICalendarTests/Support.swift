@@ -58,3 +58,8 @@ extension SessionImporter {
         try! importSessions(from: .bytes(bytes, name: name))
     }
 }
+
+/// Whether the tests that read every file of `../shared/corpus` read it: not when
+/// `STREAKCAL_TESTS_SKIP_CORPUS=1`, which `scripts/test` sets for the sanitizer runs (the plain run
+/// reads the corpus, the fuzzer replays it under AddressSanitizer, and the sweep runs every file).
+let sharedCorpusWanted = ProcessInfo.processInfo.environment["STREAKCAL_TESTS_SKIP_CORPUS"] != "1"

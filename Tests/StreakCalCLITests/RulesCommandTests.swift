@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+@Suite("Streak rules on the command line")
+struct RulesCommandTests {
+    private let window = ["--tz", "UTC", "--from", "2024-01-01", "--to", "2024-01-07"]
+
+    @Test("--rules gives habits side by side in JSON, with each day's requirement and the new statuses")
+    func rulesFileJSON() throws {
+        let result = try streakcal(["report", fixture("habits.ics"), "--rules", fixture("habits-rules.json"), "--format", "json"] + window)
+        #expect(result.status == 0, "\(result.standardError)")
+        let json = try jsonObject(result.standardOutput)
+        let habits = try #require(json["habits"] as? [[String: Any]])
+        #expect(habits.map { $0["name"] as? String } == ["Piano", "Running"])
+        #expect(habits.map { $0["filter"] as? String } == ["categories:piano", "property:X-HABIT=running"])
+        let pianoDays = try #require(habits[0]["days"] as? [[String: Any]])
+        #expect(pianoDays.map { $0["status"] as? String } == ["met", "met", "frozen", "skipped", "skipped", "none", "none"])
+        #expect(pianoDays.map { $0["required"] as? Int } == Array(repeating: 30, count: 7))
+        #expect(pianoDays.first?["fraction"] as? Double == 1)
+        let totals = try #require(json["totals"] as? [String: Int])
+        #expect(totals["unmatchedSessions"] == 1)
+        #expect(totals["daysSkipped"] == 2)
+        #expect(totals["daysFrozen"] == 1)
+        #expect(json["freezesLeft"] as? Int == 0)
+        #expect(json["streakUnit"] as? String == "day")
+        #expect((json["bestStreaks"] as? [[String: Any]])?.first?["length"] as? Int == 4)
+    }
+
+    @Test("Options add to a rules file and an explicit --required wins over its \"required\"")
+    func optionsOnTop() throws {
+        let result = try streakcal([
+            "report", fixture("habits.ics"), "--rules", fixture("habits-rules.json"), "--required", "35",
+            "--schedule", "tue:0", "--format", "csv",
+        ] + window)
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\r\n").map(String.init)
+        #expect(lines.first == "date,points,sessions,status,required,fraction,habit")
+        #expect(lines[1] == "2024-01-01,70,2,met,35,1.0,")
+        #expect(lines[2] == "2024-01-02,30,1,rest,0,,")
+        // 30 of 35 points: partial, then covered by the file's one freeze.
+        #expect(lines.contains("2024-01-01,30,1,frozen,35,0.8571,Piano"))
+    }
+
+    @Test("A bad rules file: exit 64 with its line and column")
+    func badRulesFile() throws {
+        let path = NSTemporaryDirectory() + "rules-\(UUID().uuidString).json"
+        try Data("{\n  \"freezes\": \"every seven\"\n}\n".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try streakcal(["report", fixture("habits.ics"), "--rules", path] + window)
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("\(path):2:15: error: freezes are counted in whole numbers"))
+        #expect(result.standardOutput.isEmpty)
+        let missing = try streakcal(["report", fixture("habits.ics"), "--rules", path + ".missing"] + window)
+        #expect(missing.status == 64)
+        #expect(missing.standardError.contains("--rules: cannot read"))
+    }
+
+    @Test("Bad rule options are usage errors that say where", arguments: [
+        (["--schedule", "mon-fry:60"], "--schedule 'mon-fry:60': 'mon-fry' is not a weekday"),
+        (["--period-goal", "week:9 days"], "--period-goal 'week:9 days': a week has at most 7 days"),
+        (["--skip", "2024-01-05..2024-01-01"], "--skip takes a day or a range of days"),
+        (["--freezes", "every"], "--freezes 'every': freezes are"),
+        (["--habit", "Piano"], "--habit 'Piano': a habit is NAME=FILTER"),
+        (["--habit", "A=summary:x", "--habit", "A=summary:y"], "the habit 'A' is named twice"),
+        (["--best-streaks", "-1"], "--best-streaks must be 0 to 1000, not -1"),
+        (["--week-starts", "someday"], "--week-starts takes a weekday"),
+    ] as [([String], String)])
+    func badOptions(options: [String], message: String) throws {
+        let result = try streakcal(["report", fixture("habits.ics")] + options + window)
+        #expect(result.status == 64)
+        #expect(result.standardError.contains(message), "\(result.standardError)")
+    }
+
+    @Test("Weekly goals in text; rest days in an annotated calendar; rules in batch reports")
+    func everyCommand() throws {
+        let weekly = try streakcal([
+            "report", fixture("tutorial-sample.ics"), "--tz", "UTC", "--from", "2024-02-19", "--to", "2024-03-03",
+            "--period-goal", "week:2 days",
+        ])
+        #expect(weekly.status == 0)
+        #expect(weekly.standardOutput.contains("goal 100 points a day, week:2 days a week"))
+        #expect(weekly.standardOutput.contains("Periods (week:2 days):\n  2024-02-19 to 2024-02-25  ✓ met, 2 of 2 days met\n  2024-02-26 to 2024-03-03  ◐ partial, 1 of 2 days met\n"))
+        #expect(weekly.standardOutput.contains("Current streak: 1 week (2024-02-19 to 2024-02-25)"))
+
+        let directory = NSTemporaryDirectory() + "rules-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let annotated = try streakcal([
+            "annotate", fixture("tutorial-sample.ics"), "--tz", "UTC", "--from", "2024-02-20", "--to", "2024-02-29",
+            "--schedule", "sat-sun:0", "-o", directory + "/out.ics",
+        ])
+        #expect(annotated.status == 0, "\(annotated.standardError)")
+        let written = try String(contentsOfFile: directory + "/out.ics", encoding: .utf8)
+        #expect(written.contains("X-STREAKCAL-STATUS:rest"))
+        #expect(written.contains("SUMMARY:○ 80 points\\, rest day") || written.contains("SUMMARY:○ 100 points\\, rest day"))
+
+        let batch = try streakcal([
+            "batch", fixture("habits.ics"), "--out", directory + "/reports", "--format", "json", "--tz", "UTC",
+            "--from", "2024-01-01", "--to", "2024-01-07", "--habit", "Piano=categories:piano",
+        ])
+        #expect(batch.status == 0, "\(batch.standardError)")
+        let report = try jsonObject(String(contentsOfFile: directory + "/reports/habits.json", encoding: .utf8))
+        #expect((report["habits"] as? [[String: Any]])?.first?["name"] as? String == "Piano")
+    }
+
+    @Test("Without rules the JSON has none of their keys")
+    func simpleCaseUnchanged() throws {
+        let result = try streakcal(["report", fixture("tutorial-sample.ics"), "--format", "json", "--tz", "UTC", "--to", "2024-02-29"])
+        let json = try jsonObject(result.standardOutput)
+        for key in ["habits", "bestStreaks", "score", "freezesLeft", "streakUnit", "periods", "schedule"] {
+            #expect(json[key] == nil, "\(key)")
+        }
+        #expect(((json["days"] as? [[String: Any]])?.first?.keys.sorted()) == ["date", "points", "sessions", "status"])
+    }
+}

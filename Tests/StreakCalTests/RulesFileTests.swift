@@ -1,0 +1,104 @@
+import Foundation
+import StreakCal
+import Streaks
+import Testing
+
+private let fixtures = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures")
+
+@Suite("Rules files")
+struct RulesFileTests {
+    @Test("Every key, read as the options read it")
+    func everyKey() throws {
+        let text = """
+            {
+              "required": 60,
+              "schedule": ["mon-fri:60,sat-sun:0", "from 2024-06-01: 90"],
+              "periodGoal": "week:3 days",
+              "weekStarts": "sun",
+              "skip": ["2024-02-21", "2024-03-01..2024-03-07"],
+              "skipCategories": ["Vacation", "rest"],
+              "freezes": "1 + every 7, max 2",
+              "todayGrace": false,
+              "bestStreaks": 3,
+              "habits": {"Piano": "categories:piano", "Running": "summary:run or categories:running"}
+            }
+            """
+        let file = try RulesFile(parsing: text, file: "rules.json")
+        let rules = file.rules
+        #expect(file.namesRequiredPoints)
+        #expect(rules.schedule.defaultPoints == 60)
+        #expect(rules.schedule.requiredPoints(on: Day("2024-02-24")!) == 0)
+        #expect(rules.schedule.requiredPoints(on: Day("2024-06-03")!) == 90)
+        #expect(rules.periodGoal == PeriodGoal(length: .week(firstWeekday: .sunday), target: .metDays(3)))
+        #expect(rules.skippedDays == [Day("2024-02-21")!...Day("2024-02-21")!, Day("2024-03-01")!...Day("2024-03-07")!])
+        #expect(rules.skipCategories == ["vacation", "rest"])
+        #expect(rules.freezes == FreezePolicy(budget: 1, earnedEvery: 7, maximumHeld: 2))
+        #expect(!rules.todayGrace)
+        #expect(rules.bestStreakCount == 3)
+        #expect(file.habits.map(\.name) == ["Piano", "Running"])
+        #expect(file.habits[1].filter == .or(.summaryContains("run"), .category("running")))
+    }
+
+    @Test("An empty object is the simple case")
+    func empty() throws {
+        let file = try RulesFile(parsing: "{}\n", file: "r.json")
+        #expect(file.rules.isSimple)
+        #expect(file.habits.isEmpty)
+        #expect(!file.namesRequiredPoints)
+    }
+
+    @Test("A bad rules file names the line and column of the problem", arguments: [
+        ("{\n  \"required\": 0\n}", 2, 15, "\"required\" is a whole number of points"),
+        ("{\n  \"schedule\": [\"mon-fry:60\"]\n}", 2, 17, "'mon-fry' is not a weekday"),
+        ("{\n  \"schedule\": \"mon:60,tue:x\"\n}", 2, 27, "required points are a whole number"),
+        ("{\n  \"habits\": {\"Piano\": \"colour:red\"}\n}", 2, 24, "'colour' is not summary"),
+        ("{\n  \"sckip\": []\n}", 2, 3, "unknown key \"sckip\""),
+        ("{\n  \"skip\": [\"2024-03-07..2024-03-01\"]\n}", 2, 12, "is not a day or a range of days"),
+        ("{\n  \"freezes\": 2\n}", 2, 14, "\"freezes\" is a text"),
+        ("{\n  \"todayGrace\": \"no\"\n}", 2, 17, "\"todayGrace\" is true or false"),
+        ("{\n  \"required\": 30,\n}", 3, 1, "a key in double quotes is expected here"),
+        ("{\"required\": 30 \"freezes\": \"1\"}", 1, 17, "',' or '}' is expected here"),
+        ("{\"a\": \"open", 1, 12, "the file ends inside a text"),
+        ("[1]", 1, 1, "a rules file is a JSON object"),
+        ("{\"required\": 30, \"required\": 40}", 1, 18, "the key \"required\" is given twice"),
+        (String(repeating: "[", count: 40), 1, 33, "nested more than 32 deep"),
+        ("{\"periodGoal\": \"fortnight:3 days\"}", 1, 17, "a period goal starts with week or month"),
+    ] as [(String, Int, Int, String)])
+    func errors(text: String, line: Int, column: Int, message: String) {
+        #expect {
+            try RulesFile(parsing: text, file: "rules.json")
+        } throws: { error in
+            guard let error = error as? RulesFileError else { return false }
+            return error.file == "rules.json" && error.line == line && error.column == column && error.message.contains(message)
+                && error.description.hasPrefix("rules.json:\(line):\(column): error: ")
+        }
+    }
+
+    @Test("Habits from one calendar: each its sessions, skips for all, the rest counted apart; streamed or whole alike")
+    func habitsFromOneCalendar() throws {
+        let text = try String(contentsOf: fixtures.appendingPathComponent("habits-rules.json"), encoding: .utf8)
+        let file = try RulesFile(parsing: text, file: "habits-rules.json")
+        var settings = ReportSettings(timeZone: "UTC", from: Day("2024-01-01")!, to: Day("2024-01-07")!)
+        settings.streakRules = file.rules
+        settings.habits = file.habits
+        let source = CalendarSource.file(fixtures.appendingPathComponent("habits.ics").path)
+        let streamed = try settings.scored([source])
+        let whole = settings.scored(try settings.importer().importSessions(from: [source]))
+        for scored in [streamed, whole] {
+            #expect(scored.unmatchedSessions == 1)  // the dentist
+            #expect(scored.habits.map(\.habit.name) == ["Piano", "Running"])
+            #expect(scored.habits[0].report.days.map(\.points) == [30, 30, 0, 0, 0, 0, 0])
+            #expect(scored.habits[1].report.days.map(\.points) == [40, 0, 40, 0, 0, 0, 0])
+            #expect(scored.habits[0].report.days.map(\.status) == [.met, .met, .frozen, .skipped, .skipped, .none, .none])
+            #expect(scored.habits[1].report.days.map(\.status) == [.met, .frozen, .met, .skipped, .skipped, .none, .none])
+            #expect(scored.report.days.map(\.points) == [70, 30, 40, 0, 0, 0, 0])
+            #expect(scored.report.days.map(\.status) == [.met, .met, .met, .skipped, .skipped, .frozen, .none])
+            #expect(scored.report.currentStreak.length == 4)
+            #expect(scored.report.skipMarkers == 1)
+        }
+        #expect(streamed.report == whole.report)
+        #expect(streamed.habits == whole.habits)
+    }
+}
