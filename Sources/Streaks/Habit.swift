@@ -112,9 +112,9 @@ public struct CompiledSessionFilter: @unchecked Sendable {
         func test(_ node: Node) -> Bool {
             switch node {
             case .all: return true
-            case .contains(let text): return text.isEmpty || session.summary.lowercased().contains(text)
+            case .contains(let text): return text.isEmpty || Self.contains(session.summary, lowercased: text)
             case .regex(let regex): return regex.map { (try? $0.firstMatch(in: session.summary)) != nil } ?? false
-            case .category(let name): return session.categories.contains { $0.lowercased() == name }
+            case .category(let name): return session.categories.contains { Self.equal($0, lowercased: name) }
             case .property(let name, let value):
                 guard let found = session.properties[name] else { return false }
                 return value.map { found.lowercased() == $0 } ?? true
@@ -124,6 +124,36 @@ public struct CompiledSessionFilter: @unchecked Sendable {
             }
         }
         return test(root)
+    }
+
+    /// Whether `text` contains `needle` (already lowercased), in any case; ASCII text is compared
+    /// byte by byte, without making a lowercased copy.
+    static func contains(_ text: String, lowercased needle: String) -> Bool {
+        var text = text
+        var needle = needle
+        let found: Bool? = text.withUTF8 { haystack in
+            needle.withUTF8 { wanted -> Bool? in
+                guard haystack.allSatisfy({ $0 < 0x80 }), wanted.allSatisfy({ $0 < 0x80 }) else { return nil }
+                guard wanted.count <= haystack.count else { return false }
+                for start in 0...(haystack.count - wanted.count) {
+                    var index = 0
+                    while index < wanted.count, asciiLower(haystack[start + index]) == wanted[index] { index += 1 }
+                    if index == wanted.count { return true }
+                }
+                return false
+            }
+        }
+        return found ?? text.lowercased().contains(needle)
+    }
+
+    /// Whether `text` equals `other` (already lowercased), in any case.
+    static func equal(_ text: String, lowercased other: String) -> Bool {
+        guard text.utf8.allSatisfy({ $0 < 0x80 }), other.utf8.allSatisfy({ $0 < 0x80 }) else { return text.lowercased() == other }
+        return text.utf8.count == other.utf8.count && zip(text.utf8, other.utf8).allSatisfy { asciiLower($0) == $1 }
+    }
+
+    private static func asciiLower(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
 }
 
