@@ -14,6 +14,12 @@ extension StreakCalCommand {
 
         @OptionGroup var calendar: CalendarOptions
 
+        // The option groups are siblings, never nested: ArgumentParser's debug builds check every
+        // group again for each level above it, which made each start-up of a test binary seconds.
+        @OptionGroup var scoring: ScoringOptions
+
+        @OptionGroup(title: "Streak rules") var streakRules: RulesOptions
+
         @OptionGroup var window: WindowOptions
 
         @Option(name: [.short, .long], help: ArgumentHelp(
@@ -29,7 +35,7 @@ extension StreakCalCommand {
 
         func run() throws {
             try failing {
-                let annotated = try calendar.settings(from: window.from, to: window.to)
+                let annotated = try calendar.settings(from: window.from, to: window.to, scoring: scoring, rules: streakRules)
                     .annotated(calendar.sources, includingEmptyDays: allDays, markingSessions: markSessions)
                 let failed = calendar.printDiagnostics(annotated.diagnostics)
                 try emit(annotated.text, to: output)

@@ -34,6 +34,8 @@ extension StreakCalCommand {
 
         @OptionGroup var scoring: ScoringOptions
 
+        @OptionGroup(title: "Streak rules") var streakRules: RulesOptions
+
         @OptionGroup var window: WindowOptions
 
         @Flag(help: "Count a file with any warning or error as failed (its report is still written).")
@@ -61,7 +63,7 @@ extension StreakCalCommand {
                 dayStart: scoring.dayStart, from: window.from, to: window.to,
                 maximumInstancesPerRule: scoring.maxInstances,
                 rules: try presentation.rules(), firstWeekday: presentation.firstWeekday.weekday)
-            try scoring.applyRules(to: &settings)
+            try scoring.applyRules(streakRules, to: &settings)
             let batch = BatchReport(
                 paths: paths, settings: settings, format: format,
                 jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, strict: strict,

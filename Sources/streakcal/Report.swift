@@ -8,6 +8,12 @@ extension StreakCalCommand {
 
         @OptionGroup var calendar: CalendarOptions
 
+        // The option groups are siblings, never nested: ArgumentParser's debug builds check every
+        // group again for each level above it, which made each start-up of a test binary seconds.
+        @OptionGroup var scoring: ScoringOptions
+
+        @OptionGroup(title: "Streak rules") var streakRules: RulesOptions
+
         @OptionGroup var window: WindowOptions
 
         @Option(help: "Output format.")
@@ -22,7 +28,7 @@ extension StreakCalCommand {
 
         func run() throws {
             try failing {
-                let settings = try calendar.settings(from: window.from, to: window.to, presentation: presentation)
+                let settings = try calendar.settings(from: window.from, to: window.to, scoring: scoring, rules: streakRules, presentation: presentation)
                 // Streamed: sessions are counted on their days as they are read and kept only for
                 // the HTML report's session cards.
                 let scored = try settings.scored(calendar.sources, keepingSessions: format == .html)
@@ -41,12 +47,18 @@ extension StreakCalCommand {
 
         @OptionGroup var calendar: CalendarOptions
 
+        // The option groups are siblings, never nested: ArgumentParser's debug builds check every
+        // group again for each level above it, which made each start-up of a test binary seconds.
+        @OptionGroup var scoring: ScoringOptions
+
+        @OptionGroup(title: "Streak rules") var streakRules: RulesOptions
+
         @Option(help: ArgumentHelp("The day to list, YYYY-MM-DD.", valueName: "yyyy-mm-dd"))
         var on: Day
 
         func run() throws {
             try failing {
-                let day = try calendar.settings(from: on, to: on).sessions(on: on, in: calendar.sources)
+                let day = try calendar.settings(from: on, to: on, scoring: scoring, rules: streakRules).sessions(on: on, in: calendar.sources)
                 let failed = calendar.printDiagnostics(day.diagnostics)
                 try emit(day.cards.render(), to: nil)
                 if failed { throw ExitCode(1) }

@@ -100,15 +100,12 @@ struct ScoringOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Most instances one recurrence rule may add to the report's window (\(OptionRange.text(OptionRange.maxInstances))).", valueName: "n"))
     var maxInstances: Int = RecurrenceExpansion.defaultMaximumInstancesPerRule
 
-    @OptionGroup(title: "Streak rules")
-    var streakRules: RulesOptions
-
     /// `--required`, or 100.
     var requiredPoints: Int { required ?? 100 }
 
     /// The rules and habits of `--rules` and the rule options, on `settings`.
-    func applyRules(to settings: inout ReportSettings) throws {
-        try streakRules.apply(to: &settings, requiredGiven: required != nil)
+    func applyRules(_ rules: RulesOptions, to settings: inout ReportSettings) throws {
+        try rules.apply(to: &settings, requiredGiven: required != nil)
     }
 
     func validate() throws {
@@ -152,8 +149,6 @@ struct CalendarOptions: ParsableArguments {
               completion: .file(extensions: ["ics"]))
     var files: [String]
 
-    @OptionGroup var scoring: ScoringOptions
-
     @Flag(help: "Exit with a non-zero status if the calendars have any warning or error.")
     var strict = false
 
@@ -165,12 +160,14 @@ struct CalendarOptions: ParsableArguments {
     var sources: [CalendarSource] { files.map(CalendarSource.file) }
 
     /// The library's settings for these options.
-    func settings(from: Day?, to: Day?, presentation: PresentationOptions? = nil) throws -> ReportSettings {
+    func settings(
+        from: Day?, to: Day?, scoring: ScoringOptions, rules: RulesOptions, presentation: PresentationOptions? = nil
+    ) throws -> ReportSettings {
         var settings = ReportSettings(
             requiredPoints: scoring.requiredPoints, pointsRule: scoring.pointsRule, timeZone: scoring.tz,
             dayStart: scoring.dayStart, from: from, to: to, maximumInstancesPerRule: scoring.maxInstances,
             rules: try presentation?.rules() ?? .standard, firstWeekday: presentation?.firstWeekday.weekday ?? .sunday)
-        try scoring.applyRules(to: &settings)
+        try scoring.applyRules(rules, to: &settings)
         return settings
     }
 

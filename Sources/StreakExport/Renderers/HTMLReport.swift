@@ -66,6 +66,15 @@ public struct HTMLReport: Sendable {
             html.append("<div><dt>\(Markup.escape(row.name))</dt><dd>\(HTMLReport.markingDates(in: Markup.escape(row.value)))</dd></div>")
         }
         html.append("</dl>")
+        if let periodGoal = report.rules.periodGoal {
+            html.append("<h2 id=\"periods\">Periods (\(Markup.escape(periodGoal.description)))</h2>")
+            html.append("<table class=\"periods\"><thead><tr><th scope=\"col\">Period</th><th scope=\"col\">Progress</th><th scope=\"col\">Status</th></tr></thead><tbody>")
+            for period in ReportFigures.periodRows(report) {
+                let presentation = DayPresentation.standard(for: period.status)
+                html.append("<tr><td>\(period.days)</td><td>\(period.progress)</td><td class=\"\(styles.name(of: presentation))\">\(Markup.escape(String(presentation.mark))) \(period.status.rawValue)</td></tr>")
+            }
+            html.append("</tbody></table>")
+        }
         html.append("<h2 id=\"calendar\">Calendar</h2>")
         html.append("<ul class=\"legend\" aria-label=\"Legend\">")
         for presentation in rules.legend(for: report) {
@@ -240,6 +249,9 @@ struct PresentationClasses {
             for total in report.days { add(rules.presentation(for: total)) }
         }
         add(rules.outsideWindow)
+        for report in reports {
+            for period in report.periods { add(.standard(for: period.status)) }
+        }
     }
 
     private mutating func add(_ presentation: DayPresentation) {

@@ -41,6 +41,13 @@ public struct MarkdownReport: Sendable {
         for row in ReportFigures(report).rows {
             lines.append("| \(row.name) | \(MarkdownReport.escape(row.value)) |")
         }
+        if let periodGoal = report.rules.periodGoal {
+            lines += ["", "## Periods (\(MarkdownReport.escape(periodGoal.description)))", "", "| Period | Progress | Status |", "| --- | --- | --- |"]
+            for period in ReportFigures.periodRows(report) {
+                let mark = MarkdownReport.escape(String(DayPresentation.standard(for: period.status).mark))
+                lines.append("| \(period.days) | \(period.progress) | \(mark) \(period.status.rawValue) |")
+            }
+        }
         for month in report.months {
             lines.append("")
             lines.append("## \(CalendarNames.title(of: month))")

@@ -30,6 +30,17 @@ struct ReportFigures {
         self.rows = rows
     }
 
+    /// Each period of a period goal: its days, its progress in words and its status.
+    static func periodRows(_ report: StreakReport) -> [(days: String, progress: String, status: DayStatus)] {
+        report.periods.map { period in
+            let progress: String = switch period.target {
+            case .points(let target): "\(period.points) of \(target) points"
+            case .metDays(let target): "\(period.metDays) of \(target) days met"
+            }
+            return ("\(period.days.lowerBound) to \(period.days.upperBound)", progress, period.status)
+        }
+    }
+
     /// The figures only rules give (none in the simple case): best streaks, score, freezes.
     static func ruleRows(_ report: StreakReport) -> [(name: String, value: String)] {
         let rules = report.rules

@@ -148,13 +148,9 @@ public struct TextReport: Sendable {
         for (name, value) in ReportFigures.ruleRows(report) { lines.append("\(name): \(value)") }
         if let periodGoal = rules.periodGoal {
             lines.append("Periods (\(periodGoal)):")
-            for period in report.periods {
-                let progress: String = switch period.target {
-                case .points(let target): "\(period.points) of \(target) points"
-                case .metDays(let target): "\(period.metDays) of \(target) days met"
-                }
-                let presentation = DayPresentation.standard(for: period.status)
-                lines.append("  \(period.days.lowerBound) to \(period.days.upperBound)  \(presentation.mark) \(period.status.rawValue), \(progress)")
+            for period in ReportFigures.periodRows(report) {
+                let mark = DayPresentation.standard(for: period.status).mark
+                lines.append("  \(period.days)  \(mark) \(period.status.rawValue), \(period.progress)")
             }
         }
         return lines
