@@ -26,13 +26,17 @@ extension StreakCalCommand {
 
         @OptionGroup var presentation: PresentationOptions
 
+        @Option(help: "Colour the text report: auto (on a terminal, unless NO_COLOR is set or TERM is dumb), always, or never. The marks stay either way.")
+        var color: ColorChoice = .auto
+
         func run() throws {
             try failing {
                 let settings = try calendar.settings(from: window.from, to: window.to, scoring: scoring, rules: streakRules, presentation: presentation)
                 // Streamed: sessions are counted on their days as they are read and kept only for
                 // the HTML report's session cards.
                 let scored = try settings.scored(calendar.sources, keepingSessions: format == .html)
-                let colors = format == .text && meansStandardOutput(output) && standardOutputTakesColors
+                let colors = format == .text
+                    && (color == .always || (color == .auto && meansStandardOutput(output) && standardOutputTakesColors))
                 let text = try format.render(scored, with: settings, terminalColors: colors)
                 let failed = calendar.printDiagnostics(scored.imported.diagnostics)
                 try emit(text, to: output)

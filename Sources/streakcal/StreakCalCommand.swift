@@ -208,9 +208,20 @@ func meansStandardOutput(_ path: String?) -> Bool {
     path == nil || path == "-" || path == "/dev/stdout"
 }
 
-/// Whether standard output is a terminal that takes colours (`NO_COLOR` unset or empty).
+/// Whether standard output is a terminal that takes colours (`NO_COLOR` unset or empty, `TERM` not `dumb`).
 var standardOutputTakesColors: Bool {
-    isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"].map(\.isEmpty) ?? true
+    let environment = ProcessInfo.processInfo.environment
+    return isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"].map(\.isEmpty) ?? true) && environment["TERM"] != "dumb"
+}
+
+/// `--color`: when the text report is coloured.
+enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+    /// On a terminal, unless `NO_COLOR` is set (to anything but the empty string) or `TERM` is `dumb`.
+    case auto
+    /// Always, also into files and pipes.
+    case always
+    /// Never.
+    case never
 }
 
 /// Writes a command's output to standard output, or atomically to `path` (``AtomicFile``).

@@ -113,3 +113,25 @@ struct RulesCommandTests {
         #expect(((json["days"] as? [[String: Any]])?.first?.keys.sorted()) == ["date", "points", "sessions", "status"])
     }
 }
+
+@Suite("streakcal report --color")
+struct ColorOptionTests {
+    private let arguments = ["report", fixture("tutorial-sample.ics"), "--tz", "UTC", "--from", "2024-02-20", "--to", "2024-02-29"]
+
+    @Test("always colours a pipe and keeps the marks; never and auto (not a terminal) do not colour")
+    func choices() throws {
+        let always = try streakcal(arguments + ["--color", "always"])
+        #expect(always.standardOutput.contains("\u{1B}[30;42m20✓\u{1B}[0m"))
+        #expect(always.standardOutput.contains("\u{1B}[30;42m✓\u{1B}[0m met"))
+        for choice in ["never", "auto"] {
+            let plain = try streakcal(arguments + ["--color", choice], environment: ["NO_COLOR": ""])
+            #expect(!plain.standardOutput.contains("\u{1B}"), "\(choice)")
+            #expect(plain.standardOutput.contains("20✓21·"), "\(choice)")
+        }
+        // The colours are the only difference.
+        let plain = try streakcal(arguments + ["--color", "never"])
+        #expect(always.standardOutput.replacing(/\u{1B}\[[0-9;]*m/, with: "") == plain.standardOutput)
+        let bad = try streakcal(arguments + ["--color", "sometimes"])
+        #expect(bad.status == 64)
+    }
+}

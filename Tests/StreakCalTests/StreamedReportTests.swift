@@ -15,11 +15,16 @@ struct StreamedReportTests {
             .filter { $0.hasSuffix(".ics") }.sorted().map { fixtureFolder.appendingPathComponent($0).path }
     }
 
-    @Test("Every fixture, in several zones and day starts: the same report and diagnostics as the whole import")
-    func sameAsWholeImport() throws {
+    @Test func thereAreFixtures() {
         #expect(Self.fixtures.count > 20)
+    }
+
+    /// One case per fixture, so that the cases share the cores (the sanitizer runs wait for the slowest test).
+    @Test("Every fixture, in several zones and day starts: the same report and diagnostics as the whole import",
+          arguments: fixtures)
+    func sameAsWholeImport(path: String) throws {
         let now = Int64(1_735_689_600)  // 2025-01-01
-        for path in Self.fixtures {
+        do {
             for (zone, dayStart) in [(nil, DayStart.midnight), ("America/New_York", DayStart(hour: 4)!)] as [(String?, DayStart)] {
                 for rule in [PointsRule.xPoints, .minutes] {
                     let settings = ReportSettings(

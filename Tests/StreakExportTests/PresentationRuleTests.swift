@@ -133,8 +133,8 @@ struct PresentationRuleTests {
         #expect(plain.contains("20✓21z22·23·24◐"))
         #expect(plain.contains("z rest day  ✓ met  ◐ partial  · none"))
         let colored = TextReport(report: tutorialReport(), colors: true, rules: rules).render()
-        #expect(colored.contains("\u{1B}[97;48;2;10;92;168m21\u{1B}[0m "))
-        #expect(colored.contains("\u{1B}[97;48;2;10;92;168m  \u{1B}[0m rest day"))
+        #expect(colored.contains("\u{1B}[97;48;2;10;92;168m21z\u{1B}[0m"))
+        #expect(colored.contains("\u{1B}[97;48;2;10;92;168mz\u{1B}[0m rest day"))
         // The standard rules give exactly the text the snapshots hold.
         #expect(TextReport(report: tutorialReport(), rules: .standard).render() == TextReport(report: tutorialReport()).render())
     }

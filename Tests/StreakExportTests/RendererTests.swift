@@ -30,13 +30,16 @@ struct TextReportTests {
         #expect(text.contains("Longest streak: 2 days (2024-02-25 to 2024-02-26)"))
     }
 
-    @Test("Colours: green, red and gray backgrounds by status (snapshot)")
+    @Test("Colours: green, red and gray backgrounds by status, the marks kept (snapshot)")
     func colors() throws {
         let text = TextReport(report: tutorialReport(), colors: true).render()
         try assertSnapshot(text, named: "tutorial-colors.txt")
-        #expect(text.contains("\u{1B}[30;42m20\u{1B}[0m "))
-        #expect(text.contains("\u{1B}[97;41m24\u{1B}[0m"))
-        #expect(text.contains("\u{1B}[97;100m21\u{1B}[0m"))
+        #expect(text.contains("\u{1B}[30;42m20✓\u{1B}[0m"))
+        #expect(text.contains("\u{1B}[97;41m24◐\u{1B}[0m"))
+        #expect(text.contains("\u{1B}[97;100m21·\u{1B}[0m"))
+        #expect(text.contains("\u{1B}[30;42m✓\u{1B}[0m met"))
+        // Without the colour codes, the text is the plain report's: no status rests on colour alone.
+        #expect(text.replacing(/\u{1B}\[[0-9;]*m/, with: "") == TextReport(report: tutorialReport()).render())
     }
 
     @Test("Grids start on the chosen weekday, with cal's geometry once the marks are blanked")

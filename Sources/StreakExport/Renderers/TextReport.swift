@@ -2,10 +2,10 @@ public import Streaks
 
 /// A streak report for a terminal: month grids with each day's status, then the streaks and totals.
 ///
-/// Days look as the presentation rules say: with the standard rules they are coloured like the
-/// tutorial's calendar (green: goal met, red: below the goal, gray: no points) when `colors` is on
-/// (the rule's `terminalStyle`); otherwise each day carries the rule's mark: `✓` met, `◐` partial,
-/// `·` none.
+/// Days look as the presentation rules say: each day carries the rule's mark (`✓` met, `◐`
+/// partial, `·` none, ...), and when `colors` is on the day and its mark are also coloured like
+/// the tutorial's calendar (green: goal met, red: below the goal, gray: no points; the rule's
+/// `terminalStyle`), so the status never rests on colour alone.
 ///
 /// Text from outside (the zone's name, rule labels and marks) has its control characters shown as
 /// `\u{XX}` (`String.escapingControlCharacters`); only the colours are escape sequences.
@@ -121,16 +121,18 @@ public struct TextReport: Sendable {
         let number = dayOfMonth < 10 ? " \(dayOfMonth)" : "\(dayOfMonth)"
         guard let total = report.total(on: day) else { return number + " " }
         let presentation = rules.presentation(for: total)
+        let mark = String(presentation.mark).escapingControlCharacters()
         if colors {
-            return "\u{1B}[\(presentation.terminalStyle)m" + number + "\u{1B}[0m "
+            return "\u{1B}[\(presentation.terminalStyle)m" + number + mark + "\u{1B}[0m"
         }
-        return number + String(presentation.mark).escapingControlCharacters()
+        return number + mark
     }
 
     private func legend() -> String {
         if colors {
             return rules.legend(for: report).map {
-                "\u{1B}[\($0.terminalStyle)m" + "  " + "\u{1B}[0m " + $0.label.escapingControlCharacters()
+                "\u{1B}[\($0.terminalStyle)m" + String($0.mark).escapingControlCharacters() + "\u{1B}[0m "
+                    + $0.label.escapingControlCharacters()
             }.joined(separator: "  ")
         }
         return rules.legend(for: report).map { "\($0.mark) \($0.label)".escapingControlCharacters() }.joined(separator: "  ")
