@@ -159,6 +159,10 @@ struct RecurrenceRuleTests {
         ("FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30", "BYMONTHDAY=30 is in no month of BYMONTH=2"),
         ("FREQ=DAILY;BYMONTH=4,6;BYMONTHDAY=31", "BYMONTHDAY=31 is in no month of BYMONTH=4,6"),
         ("FREQ=YEARLY;BYMONTH=1;BYYEARDAY=100", "BYYEARDAY=100 falls in no month of BYMONTH=1"),
+        // Found by the fuzzer: it took seconds, spending the whole budget (Fuzz/regressions).
+        ("FREQ=SECONDLY;BYSETPOS=-2", "BYSETPOS=-2 picks none of the 1 instance a SECONDLY period holds"),
+        ("FREQ=MINUTELY;BYSECOND=0,30;BYSETPOS=3,-3", "BYSETPOS=3,-3 picks none of the 2 instances a MINUTELY period holds"),
+        ("FREQ=HOURLY;BYMINUTE=0,30;BYSECOND=0,1;BYSETPOS=5", "BYSETPOS=5 picks none of the 4 instances a HOURLY period holds"),
     ])
     func neverMatches(rule: String, reason: String) {
         let result = starts(rule, from: "20240101T000000")

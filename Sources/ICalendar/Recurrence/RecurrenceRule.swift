@@ -224,6 +224,20 @@ extension RecurrenceRule {
                 return "BYYEARDAY=\(yearDays.map(String.init).joined(separator: ",")) falls in no month of BYMONTH=\(months.map(String.init).joined(separator: ","))"
             }
         }
+        // A sub-daily period holds a fixed number of instances (one second; a minute's seconds; an
+        // hour's minutes × seconds, DTSTART's when the rule names none): BYSETPOS beyond it picks none.
+        if !setPositions.isEmpty, frequency <= .hourly {
+            let seconds = max(1, Set(self.seconds.map { min($0, 59) }).count)
+            let perPeriod = switch frequency {
+            case .secondly: 1
+            case .minutely: seconds
+            default: max(1, Set(minutes).count) * seconds
+            }
+            if setPositions.allSatisfy({ abs($0) > perPeriod }) {
+                let name = frequency.name
+                return "BYSETPOS=\(setPositions.map(String.init).joined(separator: ",")) picks none of the \(perPeriod) \(perPeriod == 1 ? "instance" : "instances") a \(name) period holds"
+            }
+        }
         let ordinals = weekdays.filter { $0.ordinal != 0 }
         if frequency >= .monthly, !ordinals.isEmpty, ordinals.count == weekdays.count {
             let scopeIsMonth = frequency == .monthly || !months.isEmpty
