@@ -1,6 +1,6 @@
 /// Which UIDs an input has more than once, found in the first pass without keeping the UIDs: a
-/// Bloom filter of their hashes (about one bit per byte of input, four bits per UID), and the
-/// hashes of the UIDs it had seen before.
+/// Bloom filter of their hashes (about one bit per byte of input, at most 8 MB: four bits per UID),
+/// and the hashes of the UIDs it had seen before.
 ///
 /// A UID that occurs twice is always found; one that occurs once is taken for a repeat only
 /// rarely (its bits were all set by others), which only makes its event wait for the end of the
@@ -18,10 +18,15 @@ struct UIDFilter: Sendable {
     /// Bits set per UID.
     private static let probes = 4
 
+    /// The most bits a filter has: 8 MB. An input's size says how many UIDs it may hold only
+    /// roughly (a 1 GB DESCRIPTION holds none), and 2^26 bits still take 1.75 million UIDs with one
+    /// in 10,000 mistaken for a repeat.
+    static let maximumBits = 1 << 26
+
     /// A filter for an input of `inputSize` bytes (an event takes a few hundred).
     init(inputSize: Int) {
         var bits = 1 << 12
-        while bits < inputSize, bits < 1 << 34 { bits <<= 1 }
+        while bits < inputSize, bits < Self.maximumBits { bits <<= 1 }
         words = [UInt64](repeating: 0, count: bits / 64)
         bitMask = UInt64(bits - 1)
     }
