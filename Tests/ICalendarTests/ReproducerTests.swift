@@ -292,4 +292,16 @@ struct DuplicateEventTests {
         #expect(hashes.allSatisfy { filter.insert($0) })  // every real one
         #expect(hashes.allSatisfy(filter.contains))
     }
+
+    @Test("The filter grows with the input up to 8 MB: a 1 GB line costs no more (gen-long-line.py)")
+    func filterSize() {
+        #expect(UIDFilter(inputSize: 1 << 20).bitCount == 1 << 20)
+        #expect(UIDFilter(inputSize: 1 << 30).bitCount == UIDFilter.maximumBits)
+        #expect(UIDFilter.maximumBits / 8 == 8 << 20)
+        // 1.75 million distinct UIDs in the largest filter: about one in 10,000 taken for a repeat.
+        var filter = UIDFilter(inputSize: 1 << 30)
+        var mistaken = 0
+        for index in 0..<1_750_000 where filter.insert(UIDFilter.hash("uid-\(index)")) { mistaken += 1 }
+        #expect(mistaken < 1_750_000 / 2_000)
+    }
 }

@@ -31,6 +31,9 @@ struct UIDFilter: Sendable {
         bitMask = UInt64(bits - 1)
     }
 
+    /// The filter's size in bits.
+    var bitCount: Int { words.count * 64 }
+
     /// Adds a UID's hash; `true` if it may have been added before.
     mutating func insert(_ hash: UInt64) -> Bool {
         var present = true
