@@ -322,11 +322,11 @@ public struct StreakReport: Hashable, Sendable {
         var ledger = FreezeLedger(policy: rules.freezes)
         if let periodGoal = rules.periodGoal {
             periods = Self.periods(of: days, goal: periodGoal)
-            Self.applyFreezes(to: &periods, ledger: &ledger, todayGrace: rules.todayGrace)
+            Self.applyFreezes(to: &periods, status: \.status, ledger: &ledger, todayGrace: rules.todayGrace)
             let runs = Self.runs(periods.map { ($0.days.lowerBound, $0.days.upperBound, $0.status) }, todayGrace: rules.todayGrace)
             (currentStreak, longestStreak, bestStreaks) = Self.streaks(runs, best: rules.bestStreakCount)
         } else {
-            Self.applyFreezes(to: &days, ledger: &ledger, todayGrace: rules.todayGrace)
+            Self.applyFreezes(to: &days, status: \.status, ledger: &ledger, todayGrace: rules.todayGrace)
             let runs = Self.runs(days.map { ($0.date, $0.date, $0.status) }, todayGrace: rules.todayGrace)
             (currentStreak, longestStreak, bestStreaks) = Self.streaks(runs, best: rules.bestStreakCount)
         }
@@ -372,29 +372,18 @@ public struct StreakReport: Hashable, Sendable {
         }
     }
 
-    /// Turns missed days into frozen ones while freezes are held; the open last day is left alone
-    /// under today-grace.
-    private static func applyFreezes(to days: inout [DayTotal], ledger: inout FreezeLedger, todayGrace: Bool) {
+    /// Turns missed days (or periods) into frozen ones while freezes are held; the open last one
+    /// is left alone under today-grace.
+    private static func applyFreezes<Unit>(
+        to units: inout [Unit], status: WritableKeyPath<Unit, DayStatus>, ledger: inout FreezeLedger, todayGrace: Bool
+    ) {
         guard !ledger.policy.isNone else { return }
-        for index in days.indices {
-            switch days[index].status {
+        for index in units.indices {
+            switch units[index][keyPath: status] {
             case .met: ledger.met()
             case .none, .partial:
-                if todayGrace, index == days.count - 1 { continue }
-                if ledger.cover() { days[index].status = .frozen }
-            case .rest, .skipped, .frozen: break
-            }
-        }
-    }
-
-    private static func applyFreezes(to periods: inout [PeriodTotal], ledger: inout FreezeLedger, todayGrace: Bool) {
-        guard !ledger.policy.isNone else { return }
-        for index in periods.indices {
-            switch periods[index].status {
-            case .met: ledger.met()
-            case .none, .partial:
-                if todayGrace, index == periods.count - 1 { continue }
-                if ledger.cover() { periods[index].status = .frozen }
+                if todayGrace, index == units.count - 1 { continue }
+                if ledger.cover() { units[index][keyPath: status] = .frozen }
             case .rest, .skipped, .frozen: break
             }
         }
