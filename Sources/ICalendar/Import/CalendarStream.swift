@@ -1,5 +1,5 @@
 import Dispatch
-import Streaks
+public import Streaks
 
 /// What a streaming import knows once the whole input is read.
 public struct StreamedImport: Sendable {
@@ -7,6 +7,8 @@ public struct StreamedImport: Sendable {
     public var declaredTimeZone: String?
     /// How many sessions carry the points property.
     public var sessionsWithPointsProperty: Int
+    /// The calendars read, in order, each named by its `X-WR-CALNAME` or its file.
+    public var sources: [ReportSource] = []
 }
 
 extension SessionImporter {
@@ -44,7 +46,8 @@ extension SessionImporter {
             body(mapped)
         }
         return StreamedImport(
-            declaredTimeZone: pipeline.declaredTimeZone, sessionsWithPointsProperty: pipeline.sessionsWithPointsProperty)
+            declaredTimeZone: pipeline.declaredTimeZone, sessionsWithPointsProperty: pipeline.sessionsWithPointsProperty,
+            sources: map.sources(named: pipeline.calendarNames))
     }
 }
 

@@ -17,6 +17,10 @@ public struct ImportBatch: Sendable {
     public var diagnostics: [Diagnostic] = []
     /// The first `X-WR-TIMEZONE` of the input read so far.
     public var declaredTimeZone: String?
+    /// The calendars read so far, each named by its first `X-WR-CALNAME` (else by its file).
+    public var sources: [ReportSource] = []
+    /// The `X-WR-CALNAME`s read so far, by the line where each stands (`InputMap` makes `sources` of them).
+    var calendarNames: [(line: Int, name: String)] = []
 }
 
 /// One input, imported as a stream: cut into components a chunk at a time on the calling thread,
@@ -49,6 +53,8 @@ final class ImportPipeline {
     private var limit: DiagnosticLimit
     /// The first `X-WR-TIMEZONE` read so far.
     private(set) var declaredTimeZone: String?
+    /// Every non-empty `X-WR-CALNAME` read so far, with its line (an input's first one names it).
+    private(set) var calendarNames: [(line: Int, name: String)] = []
 
     /// Components per chunk: large enough that scheduling costs nothing, small enough to balance.
     static let chunkSize = 256
@@ -108,6 +114,7 @@ final class ImportPipeline {
             batch = consume(chunk)
         }
         batch.declaredTimeZone = declaredTimeZone
+        batch.calendarNames = calendarNames
         return batch
     }
 
@@ -299,6 +306,11 @@ final class ImportPipeline {
                 if line.name == "X-WR-TIMEZONE", declaredTimeZone == nil {
                     let value = String(line.value).trimmingSpaces
                     if !value.isEmpty { declaredTimeZone = value }
+                }
+                if line.name == "X-WR-CALNAME" {
+                    // A name longer than a report shows is read no further (ReportSource cuts it).
+                    let name = TextValue.decode(line.value.prefix(4 * ReportSource.maximumNameLength))
+                    if !name.isEmpty { calendarNames.append((line.line, name)) }
                 }
             case .component(let lines, let calendar):
                 switch chunk.outcomes[index] {

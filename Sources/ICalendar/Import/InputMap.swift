@@ -230,9 +230,19 @@ struct InputMap {
         return mapped
     }
 
-    /// A batch with every location mapped back.
+    /// Every input, named by the first `X-WR-CALNAME` among `names` (lines of the stream) that
+    /// stands in it, else by its file.
+    func sources(named names: [(line: Int, name: String)]) -> [ReportSource] {
+        parts.map { part in
+            let declared = names.first { $0.line >= part.firstLine && $0.line - part.firstLine < part.lineCount }
+            return ReportSource(file: part.name, declaredName: declared?.name)
+        }
+    }
+
+    /// A batch with every location mapped back, and the inputs named.
     func batch(_ batch: ImportBatch) -> ImportBatch {
         var mapped = batch
+        mapped.sources = sources(named: batch.calendarNames)
         mapped.sessions = batch.sessions.map(session)
         mapped.diagnostics = batch.diagnostics.compactMap(diagnostic)
         return mapped

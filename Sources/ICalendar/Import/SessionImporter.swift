@@ -13,6 +13,8 @@ public struct CalendarImport: Sendable {
     public var sessionsWithPointsProperty: Int
     /// The rule the points were found with.
     public var pointsRule: PointsRule = .xPoints
+    /// The calendars read, in order, each named by its `X-WR-CALNAME` or its file.
+    public var sources: [ReportSource] = []
 
     public init(
         sessions: [Session] = [], diagnostics: [Diagnostic] = [], declaredTimeZone: String? = nil,
@@ -88,7 +90,9 @@ public struct SessionImporter: Sendable {
     public func importSessions(from sources: [CalendarSource]) throws(CalendarReadError) -> CalendarImport {
         guard !sources.isEmpty else { return CalendarImport(pointsRule: pointsRule) }
         let (pipeline, map) = try pipeline(for: sources)
-        return map.importResult(collect(pipeline)).finished(pointsRule: pointsRule)
+        var result = map.importResult(collect(pipeline)).finished(pointsRule: pointsRule)
+        result.sources = map.sources(named: pipeline.calendarNames)
+        return result
     }
 
     /// Reads one calendar whole (see ``importSessions(from:)-(CalendarSource...)``).

@@ -277,6 +277,7 @@ public struct ReportSettings: Sendable {
             }
             imported.declaredTimeZone = imported.declaredTimeZone ?? streamed.declaredTimeZone
             imported.sessionsWithPointsProperty += streamed.sessionsWithPointsProperty
+            imported.sources = streamed.sources
         }
         imported.diagnostics += zoneWarning.map { [$0] } ?? []
         if let warning = CalendarImport.missingPointsWarning(
@@ -315,6 +316,9 @@ public struct ScoredCalendar: Sendable {
     public var habits: [HabitReport]
     /// With named habits, the sessions none of them took.
     public var unmatchedSessions: Int
+
+    /// The calendars scored, each with its name (`X-WR-CALNAME`, else the file's).
+    public var sources: [ReportSource] { imported.sources }
 
     public init(imported: CalendarImport, report: StreakReport, habits: [HabitReport] = [], unmatchedSessions: Int = 0) {
         self.imported = imported
