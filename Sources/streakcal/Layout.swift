@@ -79,7 +79,7 @@ extension StreakCalCommand {
                     metrics: LayoutMetrics(width: width, headerHeight: headerHeight),
                     firstWeekday: presentation.firstWeekday.weekday, rowPolicy: rows,
                     outOfMonthDays: hideOutOfMonth ? .hidden : .shown)
-                var export = LayoutExport(layouts: layouts, rules: try presentation.rules())
+                var export = LayoutExport(layouts: layouts, rules: try presentation.rules(), palette: presentation.palette.palette)
                 var failed = false
                 if !calendar.isEmpty {
                     // The calendar's days over exactly the laid-out range.

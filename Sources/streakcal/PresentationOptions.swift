@@ -8,27 +8,51 @@ enum FirstWeekday: String, ExpressibleByArgument, CaseIterable {
     var weekday: Weekday { Weekday.allCases[Self.allCases.firstIndex(of: self) ?? 0] }
 }
 
-/// How days look: the first weekday of grids and the fill colours by status (report, layout).
+/// `--palette`: the colours of reports and layouts.
+enum PaletteName: String, ExpressibleByArgument, CaseIterable {
+    case standard, github, highContrast = "high-contrast", tutorial
+
+    var palette: ReportPalette { ReportPalette.named(rawValue) ?? .standard }
+}
+
+/// `--view`: month grids or year heatmaps.
+enum ViewChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, month, year
+
+    /// The library's view: `nil` chooses by the window's length.
+    var view: ReportView? {
+        switch self {
+        case .auto: nil
+        case .month: .month
+        case .year: .year
+        }
+    }
+}
+
+/// How days look: the first weekday of grids, the palette and the fill colours by status (report, layout).
 struct PresentationOptions: ParsableArguments {
-    @Option(help: "The first column of month grids (text, md, svg, html, layouts).")
+    @Option(help: "The first column of month grids and the first row of year heatmaps (text, md, svg, html, layouts).")
     var firstWeekday: FirstWeekday = .sunday
 
-    @Option(help: ArgumentHelp("Fill colour of days that met the goal, #RRGGBB (svg, html, coloured text; default #1E8336).", valueName: "color"))
+    @Option(help: "The colours: standard (light to deep greens, chosen for colour-blind readers), github, high-contrast, or tutorial (FSCalendar's green, red and gray).")
+    var palette: PaletteName = .standard
+
+    @Option(help: ArgumentHelp("Fill colour of days that met the goal, #RRGGBB (svg, html, coloured text; default: the palette's).", valueName: "color"))
     var metColor: String?
 
-    @Option(help: ArgumentHelp("Fill colour of days below the goal, #RRGGBB (svg, html, coloured text; default #D70015).", valueName: "color"))
+    @Option(help: ArgumentHelp("Fill colour of every day below the goal, #RRGGBB (svg, html, coloured text; default: the palette's three levels).", valueName: "color"))
     var partialColor: String?
 
-    @Option(help: ArgumentHelp("Fill colour of days without points, #RRGGBB (svg, html, coloured text; default #6C6C70).", valueName: "color"))
+    @Option(help: ArgumentHelp("Fill colour of days without points, #RRGGBB (svg, html, coloured text; default: the palette's).", valueName: "color"))
     var noneColor: String?
 
     func validate() throws {
         _ = try rules()
     }
 
-    /// The standard presentation rules with the fills the colour options name.
+    /// The palette's presentation rules with the fills the colour options name.
     func rules() throws -> DayPresentationRules {
-        var rules = DayPresentationRules.standard
+        var rules = palette.palette.rules
         for (status, option, value) in [(DayStatus.met, "--met-color", metColor), (.partial, "--partial-color", partialColor), (.none, "--none-color", noneColor)] {
             guard let value else { continue }
             guard let color = RGBColor(hex: value) else {

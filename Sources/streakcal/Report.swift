@@ -26,12 +26,16 @@ extension StreakCalCommand {
 
         @OptionGroup var presentation: PresentationOptions
 
+        @Option(help: "Month grids, or a heatmap per year (a column per week) for text, svg and html: auto (year for windows longer than \(ReportView.longestMonthWindow) days), month or year.")
+        var view: ViewChoice = .auto
+
         @Option(help: "Colour the text report: auto (on a terminal, unless NO_COLOR is set or TERM is dumb), always, or never. The marks stay either way.")
         var color: ColorChoice = .auto
 
         func run() throws {
             try failing {
-                let settings = try calendar.settings(from: window.from, to: window.to, scoring: scoring, rules: streakRules, presentation: presentation)
+                var settings = try calendar.settings(from: window.from, to: window.to, scoring: scoring, rules: streakRules, presentation: presentation)
+                settings.view = view.view
                 // Streamed: sessions are counted on their days as they are read and kept only for
                 // the HTML report's session cards.
                 let scored = try settings.scored(calendar.sources, keepingSessions: format == .html)

@@ -167,6 +167,7 @@ struct CalendarOptions: ParsableArguments {
             requiredPoints: scoring.requiredPoints, pointsRule: scoring.pointsRule, timeZone: scoring.tz,
             dayStart: scoring.dayStart, from: from, to: to, maximumInstancesPerRule: scoring.maxInstances,
             rules: try presentation?.rules() ?? .standard, firstWeekday: presentation?.firstWeekday.weekday ?? .sunday)
+        settings.palette = presentation?.palette.palette ?? .standard
         try scoring.applyRules(rules, to: &settings)
         return settings
     }

@@ -46,11 +46,13 @@ struct LayoutCommandTests {
     @Test("Coloured by a calendar: marks in text, fills in SVG")
     func withCalendar() throws {
         let text = try streakcal(["layout", "--month", "2024-02", "--calendar", fixture("tutorial-sample.ics"), "--tz", "UTC", "--hide-out-of-month"])
-        #expect(text.standardOutput.contains("18·19·20✓21·22·23·24◐"))
+        #expect(text.standardOutput.contains("18·19·20✓21·22·23·24◔"))
         let svg = try streakcal(["layout", "--month", "2024-02", "--calendar", fixture("tutorial-sample.ics"), "--tz", "UTC", "--format", "svg"])
-        #expect(svg.standardOutput.contains("<g id=\"day-2024-02-20\"><rect"))
-        #expect(svg.standardOutput.contains("fill=\"#1E8336\""))
-        #expect(svg.standardOutput.contains("fill=\"#D70015\""))
+        #expect(svg.standardOutput.contains("<g id=\"day-2024-02-20\"><title>Tuesday, 20 February 2024: met, 100 points</title><rect"))
+        #expect(svg.standardOutput.contains("fill=\"#0A5C45\""))
+        #expect(svg.standardOutput.contains("fill=\"#C6E8A8\""))
+        let tutorial = try streakcal(["layout", "--month", "2024-02", "--calendar", fixture("tutorial-sample.ics"), "--tz", "UTC", "--format", "svg", "--palette", "tutorial"])
+        #expect(tutorial.standardOutput.contains("fill=\"#1E8336\"") && tutorial.standardOutput.contains("fill=\"#D70015\""))
     }
 
     @Test("Bad arguments are one clear line and a non-zero exit", arguments: [

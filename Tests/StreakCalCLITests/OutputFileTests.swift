@@ -56,7 +56,7 @@ struct OutputFileTests {
     static func expectedReport() throws -> String {
         let result = try streakcal(report)
         #expect(result.status == 0)
-        #expect(result.standardOutput.hasPrefix("Streak report: 2024-03-01 to 2024-03-31"))
+        #expect(result.standardOutput.hasPrefix("Streak report: all-day-events, 2024-03-01 to 2024-03-31"))
         return result.standardOutput
     }
 

@@ -121,8 +121,8 @@ struct ColorOptionTests {
     @Test("always colours a pipe and keeps the marks; never and auto (not a terminal) do not colour")
     func choices() throws {
         let always = try streakcal(arguments + ["--color", "always"])
-        #expect(always.standardOutput.contains("\u{1B}[30;42m20✓\u{1B}[0m"))
-        #expect(always.standardOutput.contains("\u{1B}[30;42m✓\u{1B}[0m met"))
+        #expect(always.standardOutput.contains("\u{1B}[38;5;231;48;5;23m20✓\u{1B}[0m"))
+        #expect(always.standardOutput.contains("\u{1B}[38;5;231;48;5;23m✓\u{1B}[0m met"))
         for choice in ["never", "auto"] {
             let plain = try streakcal(arguments + ["--color", choice], environment: ["NO_COLOR": ""])
             #expect(!plain.standardOutput.contains("\u{1B}"), "\(choice)")

@@ -33,7 +33,7 @@ struct CalGridTests {
             let lines = TextReport(report: report, firstWeekday: firstWeekday).monthLines(year: year, month: month)
             #expect(lines.allSatisfy { $0.count == 21 }, "\(year)-\(month): every line is 21 columns")
             let marked = lines.dropFirst(2).joined()
-            #expect(marked.contains("✓") && marked.contains("◐") && marked.contains("·"), "\(year)-\(month): marks to blank")
+            #expect(marked.contains("✓") && marked.contains("◑") && marked.contains("·"), "\(year)-\(month): marks to blank")
             let blanked = lines.enumerated().map { $0.offset < 2 ? $0.element : blankMarks($0.element) }
             #expect(normalized(blanked) == expected, "\(file) \(year)-\(month)")
         }

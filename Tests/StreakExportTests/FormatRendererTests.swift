@@ -57,7 +57,10 @@ struct MarkdownReportTests {
     func tutorial() throws {
         let markdown = MarkdownReport(report: tutorialReport()).render()
         try assertSnapshot(markdown, named: "tutorial.md")
-        #expect(markdown.contains("| 18 | 19 | 20 ✓ | 21 · | 22 · | 23 · | 24 ◐ |"))
+        #expect(markdown.contains("| 18 | 19 | 20 ✓ | 21 · | 22 · | 23 · | 24 ◔ |"))
+        #expect(markdown.hasPrefix("# Streak report\n"))
+        #expect(markdown.contains("Marks: ✓ met; ◔ partial, under 1/3; ◑ partial, 1/3 to 2/3; ◕ partial, 2/3 or more; · none."))
+        #expect(!markdown.contains("## Diagnostics"))
         #expect(markdown.contains("| Longest streak | 2 days (2024-02-25 to 2024-02-26) |"))
     }
 
@@ -95,11 +98,15 @@ struct SVGReportTests {
     func tutorial() throws {
         let svg = SVGReport(report: tutorialReport()).render()
         try assertSnapshot(svg, named: "tutorial.svg")
-        #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"540\" height=\"502\" viewBox=\"0 0 540 502\""))
+        #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"578\" height=\"532\" viewBox=\"0 0 578 532\""))
         #expect(svg.contains("Longest streak: 2 days (2024-02-25 to 2024-02-26)"))
-        #expect(try fill(ofDay: "2024-02-20", in: svg) == "#1E8336")
-        #expect(try fill(ofDay: "2024-02-24", in: svg) == "#D70015")
-        #expect(try fill(ofDay: "2024-02-21", in: svg) == "#6C6C70")
+        #expect(try fill(ofDay: "2024-02-20", in: svg) == "#0A5C45")
+        #expect(try fill(ofDay: "2024-02-24", in: svg) == "#C6E8A8")
+        #expect(try fill(ofDay: "2024-02-21", in: svg) == "#EBEDF0")
+        let tutorial = SVGReport(report: tutorialReport(), rules: .tutorial).render()
+        #expect(try fill(ofDay: "2024-02-20", in: tutorial) == "#1E8336")
+        #expect(try fill(ofDay: "2024-02-24", in: tutorial) == "#D70015")
+        #expect(try fill(ofDay: "2024-02-21", in: tutorial) == "#6C6C70")
         #expect(!svg.contains("id=\"day-2024-02-19\""))
         #expect(try parsesAsXML(svg))
     }
@@ -147,11 +154,14 @@ struct HTMLReportTests {
             #expect(!html.contains(external), "no external assets or scripts: \(external)")
         }
         #expect(html.contains("<td id=\"d-2024-02-20\" class=\"p0\""))
-        #expect(html.contains(".p0 { background: #1E8336; color: #FFFFFF; }"))
+        #expect(html.contains(".p0 { background: #0A5C45; color: #FFFFFF; box-shadow: none; }"))
         #expect(html.contains("<td id=\"d-2024-02-24\" class=\"p1\""))
-        #expect(html.contains(".p1 { background: #D70015; color: #FFFFFF; }"))
-        #expect(html.contains("<td id=\"d-2024-02-21\" class=\"p2\""))
-        #expect(html.contains(".p2 { background: #6C6C70; color: #FFFFFF; }"))
+        #expect(html.contains(".p1 { background: #C6E8A8; color: #1D1D1F; box-shadow: inset 0 0 0 1px #D0D7DE; }"))
+        #expect(html.contains("<td id=\"d-2024-02-21\" class=\"p4\""))
+        #expect(html.contains(".p4 { background: #EBEDF0; color: #1D1D1F; box-shadow: inset 0 0 0 1px #D0D7DE; }"))
+        // Dark mode: the same classes, the palette's dark fills, undoing light borders.
+        #expect(html.contains("@media (prefers-color-scheme: dark) {\n  .p0 { background: #8FE3B5; color: #1D1D1F; box-shadow: none; }\n  .p1 { background: #1F4A3A; color: #E6EDF3; box-shadow: none; }"))
+        #expect(html.contains("<meta name=\"color-scheme\" content=\"light dark\">"))
     }
 
     @Test("Status as text, not colour alone: a mark and a label for screen readers in every cell of the window")
@@ -164,7 +174,7 @@ struct HTMLReportTests {
         let cells = html.components(separatedBy: "<td id=\"d-").count - 1
         let labels = html.components(separatedBy: "<span class=\"sr\">").count - 1
         #expect(cells == 29 && labels == 10)
-        #expect(html.contains("<td id=\"d-2024-02-19\" class=\"p3\"><span class=\"day\"><span class=\"n\">19</span>"))
+        #expect(html.contains("<td id=\"d-2024-02-19\" class=\"p5\"><span class=\"day\"><span class=\"n\">19</span>"))
     }
 
     @Test("Session cards: each day's sessions in start order, with points and local times")
@@ -195,7 +205,7 @@ struct HTMLReportTests {
     func firstWeekday() {
         let html = HTMLReport(report: tutorialReport(), sessions: [], firstWeekday: .monday).render()
         #expect(html.contains("<thead><tr>\n<th scope=\"col\" abbr=\"Monday\">Mo</th>"))
-        #expect(html.contains("<tr><td></td><td></td><td></td><td id=\"d-2024-02-01\" class=\"p3\"><span class=\"day\"><span class=\"n\">1</span>"))
+        #expect(html.contains("<tr><td></td><td></td><td></td><td id=\"d-2024-02-01\" class=\"p5\"><span class=\"day\"><span class=\"n\">1</span>"))
     }
 }
 

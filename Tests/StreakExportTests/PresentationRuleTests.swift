@@ -11,30 +11,69 @@ private let gold = DayPresentation(fill: RGBColor(red: 0xFF, green: 0xCC, blue: 
 
 @Suite("Presentation rules")
 struct PresentationRuleTests {
-    @Test("The standard rules give the tutorial's colours: met green, partial red, none gray", arguments: [
+    @Test("The tutorial's rules give its colours: met green, partial red, none gray", arguments: [
         (DayStatus.met, "#1E8336", Character("✓")), (.partial, "#D70015", "◐"), (.none, "#6C6C70", "·"),
     ])
-    func defaults(status: DayStatus, fill: String, mark: Character) {
-        let presentation = DayPresentationRules.standard.presentation(for: total(2024, 2, 20, points: 50, status: status))
+    func tutorial(status: DayStatus, fill: String, mark: Character) {
+        let presentation = DayPresentationRules.tutorial.presentation(for: total(2024, 2, 20, points: 50, status: status))
         #expect(presentation.fill.description == fill)
         #expect(presentation.text == .white)
         #expect(presentation.mark == mark)
         #expect(presentation.label == status.rawValue)
-        #expect(presentation == DayPresentation.standard(for: status))
+        #expect(presentation == ReportPalette.tutorial.presentation(for: status))
     }
 
-    @Test("Standard colours are green, red and gray, and white text on them has a contrast of at least 4.5")
-    func contrast() {
-        for status in DayStatus.allCases {
-            let presentation = DayPresentation.standard(for: status)
-            #expect(presentation.fill.contrastRatio(with: presentation.text) >= 4.5, "\(status)")
+    @Test("The standard rules: light gray for none, three greens for partial days by fraction, the deepest for met", arguments: [
+        (0, DayStatus.none, "#EBEDF0", Character("·"), "none"),
+        (1, .partial, "#C6E8A8", "◔", "partial, under 1/3"), (33, .partial, "#C6E8A8", "◔", "partial, under 1/3"),
+        (34, .partial, "#7DC67E", "◑", "partial, 1/3 to 2/3"), (66, .partial, "#7DC67E", "◑", "partial, 1/3 to 2/3"),
+        (67, .partial, "#2E9A62", "◕", "partial, 2/3 or more"), (99, .partial, "#2E9A62", "◕", "partial, 2/3 or more"),
+        (100, .met, "#0A5C45", "✓", "met"), (250, .met, "#0A5C45", "✓", "met"),
+    ])
+    func standard(points: Int, status: DayStatus, fill: String, mark: Character, label: String) {
+        let day = DayTotal(date: Day(year: 2024, month: 2, day: 20)!, points: points, sessions: 1, status: status, required: 100)
+        let presentation = DayPresentationRules.standard.presentation(for: day)
+        #expect(presentation.fill.description == fill)
+        #expect(presentation.mark == mark)
+        #expect(presentation.label == label)
+        #expect(presentation.fill.contrastRatio(with: presentation.text) >= 4.5)
+        #expect(ReportPalette.level(of: day) == ReportPalette.standard.levels.firstIndex(of: presentation))
+    }
+
+    @Test("A partial day whose requirement is unknown takes the middle level")
+    func unknownRequirement() {
+        let day = total(2024, 2, 24, points: 30, status: .partial)
+        #expect(ReportPalette.level(of: day) == 2)
+        #expect(DayPresentationRules.standard.presentation(for: day) == ReportPalette.standard.levels[2])
+        #expect(DayPresentation.partial.mark == "◐" && DayPresentation.partial.fill == ReportPalette.standard.levels[2].fill)
+    }
+
+    @Test("Every palette's text reads at 4.5:1 on its cell (7:1 in high contrast), light and dark, whatever the pattern",
+          arguments: ReportPalette.all.map(\.name))
+    func contrast(name: String) throws {
+        let palette = try #require(ReportPalette.named(name))
+        let minimum = palette.name == "high-contrast" ? 7.0 : 4.5
+        for presentation in palette.levels + [palette.partial, palette.rest, palette.skipped, palette.frozen] {
+            let modes = [(palette.page, presentation.fill, presentation.text), (palette.darkPage, presentation.dark.fill, presentation.dark.text)]
+            for (page, fill, text) in modes {
+                // Text sits on the fill, on the page inside an outline, and on both colours of a hatch.
+                let grounds: [RGBColor] = switch presentation.pattern {
+                case .solid: [fill]
+                case .outline: [page.background]
+                case .hatched: [fill, page.background]
+                }
+                for ground in grounds {
+                    #expect(ground.contrastRatio(with: text) >= minimum, "\(palette.name) \(presentation.label) \(text) on \(ground)")
+                }
+            }
         }
-        let (met, partial, none) = (DayPresentation.met.fill, DayPresentation.partial.fill, DayPresentation.none.fill)
-        #expect(met.green > met.red && met.green > met.blue)
-        #expect(partial.red > partial.green && partial.red > partial.blue)
-        #expect(none.red == none.green && abs(Int(none.blue) - Int(none.red)) < 8)
-        #expect(RGBColor.black.contrastRatio(with: .white) == 21)
+        for page in [palette.page, palette.darkPage] {
+            #expect(page.background.contrastRatio(with: page.text) >= minimum)
+            #expect(page.background.contrastRatio(with: page.secondaryText) >= 4.5)
+            #expect(page.background.contrastRatio(with: page.today) >= 3, "today's outline is a graphic: 3:1")
+        }
         #expect(DayPresentation.outsideWindow.text.contrastRatio(with: DayPresentation.outsideWindow.fill) >= 4.5)
+        #expect(DayPresentation.outsideWindow.dark.text.contrastRatio(with: DayPresentation.outsideWindow.dark.fill) >= 4.5)
     }
 
     @Test("The first matching rule wins; a rule appended after the standard ones never fires")
@@ -43,10 +82,10 @@ struct PresentationRuleTests {
             .prepending(when: .status(.none), show: blue)
             .prepending(when: .status(.none, .partial), show: gold)
             .appending(when: .always, show: blue)
-        #expect(rules.rules.count == 6)
         #expect(rules.presentation(for: total(2024, 2, 21, points: 0, status: .none)) == gold)
         #expect(rules.presentation(for: total(2024, 2, 24, points: 30, status: .partial)) == gold)
         #expect(rules.presentation(for: total(2024, 2, 20, points: 100, status: .met)) == .met)
+        #expect(rules.rules.count == DayPresentationRules.standard.rules.count + 3)
     }
 
     @Test("Weekday: weekend days without points are rest days, weekdays keep the standard look")
@@ -55,7 +94,7 @@ struct PresentationRuleTests {
         #expect(rules.presentation(for: total(2024, 2, 17, points: 0, status: .none)) == blue)  // Saturday
         #expect(rules.presentation(for: total(2024, 2, 18, points: 0, status: .none)) == blue)  // Sunday
         #expect(rules.presentation(for: total(2024, 2, 19, points: 0, status: .none)) == .none)  // Monday
-        #expect(rules.presentation(for: total(2024, 2, 24, points: 30, status: .partial)) == .partial)  // Saturday, partial
+        #expect(rules.presentation(for: total(2024, 2, 24, points: 30, status: .partial)) == ReportPalette.standard.levels[2])  // Saturday, partial
     }
 
     @Test("Date range: both ends included", arguments: [(19, false), (20, true), (22, true), (23, false)])
@@ -95,12 +134,28 @@ struct PresentationRuleTests {
 
     @Test("The legend lists each rule's presentation in order, one per label")
     func legend() {
-        #expect(DayPresentationRules.standard.legend.map(\.label) == ["met", "partial", "none"])
-        let rules = DayPresentationRules.standard.prepending(when: .weekday(.sunday), show: blue).appending(when: .always, show: blue)
-        #expect(rules.legend.map(\.label) == ["rest day", "met", "partial", "none"])
-        let refilled = DayPresentationRules.standard.filling(.met, with: RGBColor(red: 0x0A, green: 0x5C, blue: 0xA8))
-        #expect(refilled.legend.map(\.fill.description) == ["#0A5CA8", "#D70015", "#6C6C70"])
+        #expect(DayPresentationRules.standard.legend.map(\.label) == [
+            "met", "partial, under 1/3", "partial, 1/3 to 2/3", "partial, 2/3 or more", "none", "rest", "skipped", "frozen",
+        ])
+        #expect(DayPresentationRules.tutorial.legend.map(\.label) == ["met", "partial", "none", "rest", "skipped", "frozen"])
+        let rules = DayPresentationRules.tutorial.prepending(when: .weekday(.sunday), show: blue).appending(when: .always, show: blue)
+        #expect(rules.legend.map(\.label) == ["rest day", "met", "partial", "none", "rest", "skipped", "frozen"])
+        let refilled = DayPresentationRules.tutorial.filling(.met, with: RGBColor(red: 0x0A, green: 0x5C, blue: 0xA8))
+        #expect(refilled.legend.prefix(3).map(\.fill.description) == ["#0A5CA8", "#D70015", "#6C6C70"])
         #expect(refilled.legend.first?.mark == "✓")
+    }
+
+    @Test("A report's legend: the scale from none to met, and what its days use")
+    func legendForReport() {
+        let report = tutorialReport()
+        #expect(DayPresentationRules.standard.legend(for: report).map(\.mark) == ["✓", "◔", "◑", "◕", "·"])
+        #expect(DayPresentationRules.tutorial.legend(for: report).map(\.label) == ["met", "partial", "none"])
+        let (scale, others) = DayPresentationRules.standard.intensityLegend(for: report)
+        #expect(scale.map(\.mark) == ["·", "◔", "◑", "◕", "✓"])
+        #expect(others.isEmpty)
+        // A fill of one's own for partial days replaces the three levels with one entry.
+        let one = DayPresentationRules.standard.filling(.partial, with: RGBColor(red: 0xFF, green: 0xCC, blue: 0x00))
+        #expect(one.intensityLegend(for: report).scale.map(\.mark) == ["·", "◐", "✓"])
     }
 
     @Test("Colours parse from #RRGGBB and #RGB, print as #RRGGBB", arguments: [
@@ -115,26 +170,39 @@ struct PresentationRuleTests {
         #expect(RGBColor(hex: text) == nil)
     }
 
-    @Test("Text colour and terminal style default from the fill")
+    @Test("Text colour and terminal style default from the fill (xterm 256 colours)")
     func derived() {
         let light = DayPresentation(fill: RGBColor(red: 0xFF, green: 0xCC, blue: 0x00), mark: "*", label: "light")
         #expect(light.text == .black)
-        #expect(light.terminalStyle == "30;48;2;255;204;0")
+        #expect(light.terminalStyle == "38;5;16;48;5;220")
         #expect(blue.text == .white)
-        #expect(blue.terminalStyle == "97;48;2;10;92;168")
+        #expect(blue.terminalStyle == "38;5;231;48;5;25")
         let explicit = DayPresentation(fill: .white, text: RGBColor(red: 1, green: 2, blue: 3), mark: " ", label: "x")
-        #expect(explicit.terminalStyle == "38;2;1;2;3;48;2;255;255;255")
+        #expect(explicit.terminalStyle == "38;5;16;48;5;231")
+        #expect(DayPresentation(fill: .white, mark: "x", label: "x", terminalStyle: "1").terminalStyle == "1")
+    }
+
+    @Test("xterm 256: the cube's corners, grays, and the standard levels on five different colours")
+    func xterm() {
+        #expect(RGBColor.black.xterm256Index == 16)
+        #expect(RGBColor.white.xterm256Index == 231)
+        #expect(RGBColor(red: 255, green: 0, blue: 0).xterm256Index == 196)
+        #expect(RGBColor(red: 0x80, green: 0x80, blue: 0x80).xterm256Index == 244)
+        #expect(RGBColor(red: 0x5F, green: 0x87, blue: 0xAF).xterm256Index == 67)
+        for palette in [ReportPalette.standard, .github, .highContrast] {
+            #expect(Set(palette.levels.map(\.fill.xterm256Index)).count == 5, "\(palette.name)")
+        }
     }
 
     @Test("The text report takes the rules: marks without colours, styles with them, and its legend")
     func textReport() {
-        let rules = DayPresentationRules.standard.prepending(when: .weekday(.wednesday), show: blue)
+        let rules = DayPresentationRules.tutorial.prepending(when: .weekday(.wednesday), show: blue)
         let plain = TextReport(report: tutorialReport(), rules: rules).render()
         #expect(plain.contains("20✓21z22·23·24◐"))
         #expect(plain.contains("z rest day  ✓ met  ◐ partial  · none"))
         let colored = TextReport(report: tutorialReport(), colors: true, rules: rules).render()
-        #expect(colored.contains("\u{1B}[97;48;2;10;92;168m21z\u{1B}[0m"))
-        #expect(colored.contains("\u{1B}[97;48;2;10;92;168mz\u{1B}[0m rest day"))
+        #expect(colored.contains("\u{1B}[38;5;231;48;5;25m21z\u{1B}[0m"))
+        #expect(colored.contains("\u{1B}[38;5;231;48;5;25mz\u{1B}[0m rest day"))
         // The standard rules give exactly the text the snapshots hold.
         #expect(TextReport(report: tutorialReport(), rules: .standard).render() == TextReport(report: tutorialReport()).render())
     }

@@ -26,18 +26,21 @@ struct TextReportTests {
     func plain() throws {
         let text = TextReport(report: tutorialReport(to: Day(year: 2024, month: 3, day: 3)!)).render()
         try assertSnapshot(text, named: "tutorial-plain.txt")
-        #expect(text.contains("20✓21·22·23·24◐"))
+        #expect(text.contains("20✓21·22·23·24◔"))
         #expect(text.contains("Longest streak: 2 days (2024-02-25 to 2024-02-26)"))
+        #expect(text.hasPrefix("Streak report: 2024-02-20 to 2024-03-03, UTC, goal 100 points a day\n\n"))
     }
 
-    @Test("Colours: green, red and gray backgrounds by status, the marks kept (snapshot)")
+    @Test("Colours: the palette's 256-colour backgrounds by level, the marks kept (snapshot)")
     func colors() throws {
         let text = TextReport(report: tutorialReport(), colors: true).render()
         try assertSnapshot(text, named: "tutorial-colors.txt")
-        #expect(text.contains("\u{1B}[30;42m20✓\u{1B}[0m"))
-        #expect(text.contains("\u{1B}[97;41m24◐\u{1B}[0m"))
-        #expect(text.contains("\u{1B}[97;100m21·\u{1B}[0m"))
-        #expect(text.contains("\u{1B}[30;42m✓\u{1B}[0m met"))
+        #expect(text.contains("\u{1B}[38;5;231;48;5;23m20✓\u{1B}[0m"))  // white on deep green
+        #expect(text.contains("\u{1B}[38;5;234;48;5;187m24◔\u{1B}[0m"))  // dark on pale green
+        #expect(text.contains("\u{1B}[38;5;234;48;5;255m21·\u{1B}[0m"))  // dark on light gray
+        #expect(text.contains("\u{1B}[38;5;231;48;5;23m✓\u{1B}[0m met"))
+        let tutorial = TextReport(report: tutorialReport(), colors: true, rules: .tutorial).render()
+        #expect(tutorial.contains("\u{1B}[30;42m20✓\u{1B}[0m") && tutorial.contains("\u{1B}[97;41m24◐\u{1B}[0m"))
         // Without the colour codes, the text is the plain report's: no status rests on colour alone.
         #expect(text.replacing(/\u{1B}\[[0-9;]*m/, with: "") == TextReport(report: tutorialReport()).render())
     }

@@ -69,13 +69,13 @@ struct RuleRenderingTests {
         let text = TextReport(report: report).render()
         // Under a period goal, freezes cover weeks, not days: Monday 19 stays a missed day.
         #expect(text.contains("19·20✓21⊘22·23·24○"))
-        #expect(text.contains("✓ met  ◐ partial  · none  ○ rest  ⊘ skipped\n"))
+        #expect(text.contains("✓ met  ◔ partial, under 1/3  ◑ partial, 1/3 to 2/3  ◕ partial, 2/3 or more  · none  ○ rest  ⊘ skipped\n"))
         #expect(text.contains("Periods (week:1 day):\n  2024-02-19 to 2024-02-25  ✓ met, 1 of 1 days met\n"))
         #expect(text.contains("Current streak: 2 weeks (2024-02-19 to 2024-03-03)"))
 
         let markdown = MarkdownReport(report: report).render()
         #expect(markdown.contains("## Periods (week:1 day)\n\n| Period | Progress | Status |\n| --- | --- | --- |\n| 2024-02-19 to 2024-02-25 | 1 of 1 days met | ✓ met |"))
-        #expect(markdown.contains("Marks: ✓ met, ◐ partial, · none, ○ rest, ⊘ skipped."))
+        #expect(markdown.contains("Marks: ✓ met; ◔ partial, under 1/3; ◑ partial, 1/3 to 2/3; ◕ partial, 2/3 or more; · none; ○ rest; ⊘ skipped."))
 
         let csv = CSVReport(report: try ruledReport(periods: false), habits: try habits(), lineEnding: .lf).render()
         let lines = csv.split(separator: "\n")
@@ -97,19 +97,26 @@ struct RuleRenderingTests {
         for name in used { #expect(html.contains(".\(name) { background:"), "\(name)") }
     }
 
-    @Test("The new presentations read at 4.5:1 and differ from the old ones in mark and fill")
+    @Test("The new presentations read at 4.5:1 and differ from the old ones in mark and look")
     func presentations() {
         let all = DayStatus.allCases.map(DayPresentation.standard(for:))
-        for presentation in all { #expect(presentation.fill.contrastRatio(with: presentation.text) >= 4.5, "\(presentation.label)") }
+        for presentation in all {
+            // An outlined cell's text sits on the page; a hatched one's on both of its colours.
+            let grounds = presentation.pattern == .outline ? [RGBColor.white] : presentation.pattern == .hatched ? [.white, presentation.fill] : [presentation.fill]
+            for ground in grounds { #expect(ground.contrastRatio(with: presentation.text) >= 4.5, "\(presentation.label)") }
+        }
         #expect(Set(all.map(\.mark)).count == all.count)
-        #expect(Set(all.map(\.fill)).count == all.count)
-        #expect(TextReport.marks[.frozen] == "❄")
+        #expect(Set(all.map { "\($0.fill) \($0.pattern)" }).count == all.count)
+        #expect(TextReport.marks[.frozen] == "❄" && TextReport.marks[.partial] == "◐")
     }
 
     @Test("The legend lists rest, skipped and frozen only when the report has such days")
     func legend() throws {
-        #expect(DayPresentationRules.standard.legend(for: tutorialReport()).map(\.label) == ["met", "partial", "none"])
-        #expect(DayPresentationRules.standard.legend(for: try ruledReport(periods: false)).map(\.label)
+        #expect(DayPresentationRules.tutorial.legend(for: tutorialReport()).map(\.label) == ["met", "partial", "none"])
+        #expect(DayPresentationRules.tutorial.legend(for: try ruledReport(periods: false)).map(\.label)
                 == ["met", "partial", "none", "rest", "skipped", "frozen"])
+        let scale = ["met", "partial, under 1/3", "partial, 1/3 to 2/3", "partial, 2/3 or more", "none"]
+        #expect(DayPresentationRules.standard.legend(for: tutorialReport()).map(\.label) == scale)
+        #expect(DayPresentationRules.standard.legend(for: try ruledReport(periods: false)).map(\.label) == scale + ["rest", "skipped", "frozen"])
     }
 }

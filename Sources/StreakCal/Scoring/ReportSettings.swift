@@ -34,12 +34,18 @@ public enum ReportFormat: String, Hashable, Sendable, Codable, CaseIterable {
         let report = scored.report
         let rules = settings.rules
         let firstWeekday = settings.firstWeekday
+        let (sources, diagnostics) = (scored.sources, scored.imported.diagnostics)
+        let view = settings.view ?? .automatic(for: report)
         switch self {
         case .text:
-            var text = TextReport(report: report, colors: terminalColors, firstWeekday: firstWeekday, rules: rules).render()
+            var text = TextReport(
+                report: report, colors: terminalColors, firstWeekday: firstWeekday, rules: rules, sources: sources,
+                diagnostics: diagnostics, view: view, today: scored.today).render()
             for habit in scored.habits {
                 text += "\nHabit: \(habit.habit.name.escapingControlCharacters()) (\(habit.habit.filter.description.escapingControlCharacters()))\n"
-                text += TextReport(report: habit.report, colors: terminalColors, firstWeekday: firstWeekday, rules: rules).render()
+                text += TextReport(
+                    report: habit.report, colors: terminalColors, firstWeekday: firstWeekday, rules: rules, view: view,
+                    today: scored.today).render()
             }
             if !scored.habits.isEmpty {
                 text += "\nSessions no habit took: \(scored.unmatchedSessions)\n"
@@ -47,11 +53,12 @@ public enum ReportFormat: String, Hashable, Sendable, Codable, CaseIterable {
             return text
         case .json:
             return try JSONReport(
-                report: report, diagnostics: scored.imported.diagnostics, habits: scored.habits,
-                unmatchedSessions: scored.unmatchedSessions).render()
+                report: report, diagnostics: diagnostics, habits: scored.habits,
+                unmatchedSessions: scored.unmatchedSessions, sources: sources).render()
         case .csv: return CSVReport(report: report, habits: scored.habits).render()
         case .md:
-            var markdown = MarkdownReport(report: report, rules: rules, firstWeekday: firstWeekday).render()
+            var markdown = MarkdownReport(
+                report: report, rules: rules, firstWeekday: firstWeekday, sources: sources, diagnostics: diagnostics).render()
             for habit in scored.habits {
                 let section = MarkdownReport(report: habit.report, rules: rules, firstWeekday: firstWeekday).render()
                 markdown += "\n## Habit: \(MarkdownReport.escape(habit.habit.name))\n\nFilter: `\(habit.habit.filter.description.replacingOccurrences(of: "`", with: "'"))`\n\n"
@@ -61,11 +68,15 @@ public enum ReportFormat: String, Hashable, Sendable, Codable, CaseIterable {
             }
             if !scored.habits.isEmpty { markdown += "\nSessions no habit took: \(scored.unmatchedSessions).\n" }
             return markdown
-        case .svg: return SVGReport(report: report, rules: rules, firstWeekday: firstWeekday, habits: scored.habits).render()
+        case .svg:
+            return SVGReport(
+                report: report, rules: rules, firstWeekday: firstWeekday, habits: scored.habits, sources: sources,
+                diagnostics: diagnostics, view: view, today: scored.today, palette: settings.palette).render()
         case .html:
             return HTMLReport(
                 report: report, sessions: scored.imported.sessions, rules: rules, firstWeekday: firstWeekday,
-                habits: scored.habits).render()
+                habits: scored.habits, sources: sources, diagnostics: diagnostics, view: view, today: scored.today,
+                palette: settings.palette).render()
         }
     }
 }
@@ -103,8 +114,14 @@ public struct ReportSettings: Sendable {
     public var to: Day?
     /// Most instances one recurrence rule may add.
     public var maximumInstancesPerRule: Int
-    /// How days look (Markdown, SVG, HTML, text legend).
+    /// How days look (Markdown, SVG, HTML, text legend): by default the palette's rules.
     public var rules: DayPresentationRules
+    /// The colours of the page and its days' dark mode (SVG, HTML); set `rules` to `palette.rules`
+    /// (with any fills of your own) to colour the days with it too.
+    public var palette: ReportPalette = .standard
+    /// Month grids or year heatmaps (text, SVG, HTML); `nil`: a year view for windows longer than
+    /// about three months (``ReportView/automatic(for:)``).
+    public var view: ReportView?
     /// The first column of month grids.
     public var firstWeekday: Weekday
     /// Parse each file's components on every core (the default); `BatchReport` turns it off, as it
@@ -163,7 +180,8 @@ public struct ReportSettings: Sendable {
                 from: from, earliest: StreakReport.earliestDay(of: counted, goal: goal), to: last,
                 at: counted.first?.source)
             return ScoredCalendar(
-                imported: result, report: StreakReport(sessions: result.sessions, goal: goal, rules: streakRules, window: window))
+                imported: result, report: StreakReport(sessions: result.sessions, goal: goal, rules: streakRules, window: window),
+                today: goal.day(containing: now))
         }
         // Each habit takes its sessions (skip markers apply to all); the calendar's report is of the
         // sessions some habit took, and its window is theirs.
@@ -193,7 +211,7 @@ public struct ReportSettings: Sendable {
         }
         return ScoredCalendar(
             imported: result, report: StreakReport(sessions: anyHabit, goal: goal, rules: streakRules, window: window),
-            habits: habitReports, unmatchedSessions: unmatched)
+            habits: habitReports, unmatchedSessions: unmatched, today: goal.day(containing: now))
     }
 
     /// The warning for a report whose default window cuts off its earliest sessions, if it does.
@@ -296,7 +314,8 @@ public struct ReportSettings: Sendable {
         let habitReports = zip(habits, habitTotals).map { habit, totals in
             HabitReport(habit: habit, report: totals.report(from: report.from, to: report.to))
         }
-        return ScoredCalendar(imported: imported, report: report, habits: habitReports, unmatchedSessions: unmatched)
+        return ScoredCalendar(
+            imported: imported, report: report, habits: habitReports, unmatchedSessions: unmatched, today: goal.day(containing: now))
     }
 
     static func now() -> Int64 {
@@ -317,13 +336,19 @@ public struct ScoredCalendar: Sendable {
     /// With named habits, the sessions none of them took.
     public var unmatchedSessions: Int
 
+    /// Today in the report's zone (with its day start), when scored: outlined in year views.
+    public var today: Day?
+
     /// The calendars scored, each with its name (`X-WR-CALNAME`, else the file's).
     public var sources: [ReportSource] { imported.sources }
 
-    public init(imported: CalendarImport, report: StreakReport, habits: [HabitReport] = [], unmatchedSessions: Int = 0) {
+    public init(
+        imported: CalendarImport, report: StreakReport, habits: [HabitReport] = [], unmatchedSessions: Int = 0, today: Day? = nil
+    ) {
         self.imported = imported
         self.report = report
         self.habits = habits
         self.unmatchedSessions = unmatchedSessions
+        self.today = today
     }
 }

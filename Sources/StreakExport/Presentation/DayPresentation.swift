@@ -63,7 +63,8 @@ extension RGBColor: CustomStringConvertible {
     }
 }
 
-/// How one day cell looks: a fill, a text colour, a one-column mark and a label in words.
+/// How one day cell looks: a fill, a text colour, a one-column mark and a label in words, the
+/// same in dark mode (`darkFill`, `darkText`), and a pattern for the statuses told apart by shape.
 ///
 /// The mark and the label carry the status without colour (terminals without colours, screen
 /// readers, printouts); the fill and text colour should have a contrast ratio of at least 4.5.
@@ -71,33 +72,62 @@ extension RGBColor: CustomStringConvertible {
 /// ```swift
 /// let rest = DayPresentation(fill: RGBColor(hex: "#0A5CA8")!, mark: "z", label: "rest day")
 /// print(rest.text, rest.terminalStyle)
-/// // Prints "#FFFFFF 97;48;2;10;92;168"
+/// // Prints "#FFFFFF 38;5;231;48;5;25"
 /// ```
 public struct DayPresentation: Hashable, Sendable {
-    /// The cell's background.
+    /// What a cell looks like beyond its fill: solid, an outline only, or hatched.
+    public enum Pattern: String, Hashable, Sendable {
+        /// Filled with `fill`.
+        case solid
+        /// The page's background with a border of `fill` (a day that asks nothing: rest).
+        case outline
+        /// Diagonal stripes of `fill` over the page's background (a day taken out: skipped).
+        case hatched
+    }
+
+    /// The cell's background (for `outline`, the border; for `hatched`, the stripes).
     public var fill: RGBColor
     /// The day number's colour.
     public var text: RGBColor
-    /// A one-column character shown beside the day number (`✓`, `◐`, `·`).
+    /// A one-column character shown beside the day number (`✓`, `◑`, `·`).
     public var mark: Character
     /// What the presentation means, in words: legends and accessible labels show it (`met`).
     public var label: String
     /// ANSI SGR parameters for a terminal cell, such as `30;42` (black on green).
     public var terminalStyle: String
+    /// The fill in dark mode (HTML with `prefers-color-scheme: dark`); `nil`: `fill`.
+    public var darkFill: RGBColor?
+    /// The text colour in dark mode; `nil`: white or black, whichever reads better on the dark fill.
+    public var darkText: RGBColor?
+    /// Solid, outlined or hatched.
+    public var pattern: Pattern
 
     /// A presentation; `text` defaults to white or black, whichever reads better on `fill`, and
-    /// `terminalStyle` to 24-bit colour codes for `text` on `fill`.
-    public init(fill: RGBColor, text: RGBColor? = nil, mark: Character, label: String, terminalStyle: String? = nil) {
+    /// `terminalStyle` to xterm 256-colour codes for `text` on `fill` (the nearest of the palette
+    /// every colour terminal has).
+    public init(
+        fill: RGBColor, text: RGBColor? = nil, mark: Character, label: String, terminalStyle: String? = nil,
+        darkFill: RGBColor? = nil, darkText: RGBColor? = nil, pattern: Pattern = .solid
+    ) {
         let text = text ?? fill.readableText
         self.fill = fill
         self.text = text
         self.mark = mark
         self.label = label
-        self.terminalStyle = terminalStyle ?? (text == .white ? "97" : text == .black ? "30" : "38;2;\(text.red);\(text.green);\(text.blue)")
-            + ";48;2;\(fill.red);\(fill.green);\(fill.blue)"
+        self.terminalStyle = terminalStyle ?? "38;5;\(text.xterm256Index);48;5;\(fill.xterm256Index)"
+        self.darkFill = darkFill
+        self.darkText = darkText
+        self.pattern = pattern
     }
 
-    /// This presentation with another fill (and the text colour that reads best on it).
+    /// The fill and text colour in dark mode.
+    public var dark: (fill: RGBColor, text: RGBColor) {
+        let fill = darkFill ?? self.fill
+        return (fill, darkText ?? (darkFill == nil ? text : fill.readableText))
+    }
+
+    /// This presentation with another fill (and the text colour that reads best on it), the same
+    /// in dark mode, solid.
     ///
     /// ```swift
     /// let blueMet = DayPresentation.met.filled(with: RGBColor(hex: "#0A5CA8")!)
@@ -108,41 +138,27 @@ public struct DayPresentation: Hashable, Sendable {
         DayPresentation(fill: fill, mark: mark, label: label)
     }
 
-    /// Goal met: the tutorial's green, dark enough for white text (contrast 4.8), `✓`.
-    public static let met = DayPresentation(
-        fill: RGBColor(red: 0x1E, green: 0x83, blue: 0x36), text: .white, mark: "✓", label: "met", terminalStyle: "30;42")
-    /// Some points, below the goal: the tutorial's red (Apple's accessible system red; contrast 5.4), white text, `◐`.
-    public static let partial = DayPresentation(
-        fill: RGBColor(red: 0xD7, green: 0x00, blue: 0x15), text: .white, mark: "◐", label: "partial", terminalStyle: "97;41")
-    /// No points: the tutorial's gray (Apple's accessible system gray; contrast 5.2), white text, `·`.
-    public static let none = DayPresentation(
-        fill: RGBColor(red: 0x6C, green: 0x6C, blue: 0x70), text: .white, mark: "·", label: "none", terminalStyle: "97;100")
-    /// A rest day (it required no points): a pale blue with dark blue text (contrast 9.7), `○`.
-    public static let rest = DayPresentation(
-        fill: RGBColor(red: 0xDC, green: 0xE8, blue: 0xF5), text: RGBColor(red: 0x1F, green: 0x3A, blue: 0x5F),
-        mark: "○", label: "rest", terminalStyle: "34;47")
-    /// A skipped day: a light gray with dark text (contrast 10.9), `⊘`; lighter than `none`, so a
-    /// skipped day never reads as a missed one.
-    public static let skipped = DayPresentation(
-        fill: RGBColor(red: 0xE5, green: 0xE5, blue: 0xEA), text: RGBColor(red: 0x3A, green: 0x3A, blue: 0x3C),
-        mark: "⊘", label: "skipped", terminalStyle: "30;47")
-    /// A missed day covered by a freeze: an ice blue dark enough for white text (contrast 5.9), `❄`.
-    public static let frozen = DayPresentation(
-        fill: RGBColor(red: 0x0B, green: 0x65, blue: 0x8C), text: .white, mark: "❄", label: "frozen", terminalStyle: "97;44")
+    /// Goal met: the standard palette's deepest green, white text (contrast 8.0), `✓`.
+    public static var met: DayPresentation { ReportPalette.standard.met }
+    /// Some points, below the goal: the standard palette's middle level, `◐` (the standard rules
+    /// grade partial days by their fraction: ``ReportPalette/levels``).
+    public static var partial: DayPresentation { ReportPalette.standard.partial }
+    /// No points: the standard palette's light gray with dark text (contrast 14.4), `·`.
+    public static var none: DayPresentation { ReportPalette.standard.none }
+    /// A rest day (it required no points): an outlined cell with dark text, `○`.
+    public static var rest: DayPresentation { ReportPalette.standard.rest }
+    /// A skipped day: a hatched cell with dark text, `⊘`; never as dark as a day with points.
+    public static var skipped: DayPresentation { ReportPalette.standard.skipped }
+    /// A missed day covered by a freeze: blue with white text (contrast 4.6), `❄`.
+    public static var frozen: DayPresentation { ReportPalette.standard.frozen }
     /// A day of a month shown that is outside the report's window: no status, white with dark text.
     public static let outsideWindow = DayPresentation(
-        fill: .white, text: RGBColor(red: 0x3A, green: 0x3A, blue: 0x3C), mark: " ", label: "not in the report", terminalStyle: "0")
+        fill: .white, text: RGBColor(red: 0x3A, green: 0x3A, blue: 0x3C), mark: " ", label: "not in the report", terminalStyle: "0",
+        darkFill: RGBColor(red: 0x0D, green: 0x11, blue: 0x17), darkText: RGBColor(red: 0x9D, green: 0xA7, blue: 0xB3))
 
-    /// The standard presentation of `status`.
+    /// The standard palette's presentation of `status` (partial: its middle level).
     public static func standard(for status: DayStatus) -> DayPresentation {
-        switch status {
-        case .met: .met
-        case .partial: .partial
-        case .none: .none
-        case .rest: .rest
-        case .skipped: .skipped
-        case .frozen: .frozen
-        }
+        ReportPalette.standard.presentation(for: status)
     }
 }
 
@@ -257,12 +273,13 @@ public struct DayPresentationRules: Sendable {
         self.outsideWindow = outsideWindow
     }
 
-    /// The tutorial's rules: met green, partial red, none gray (each with a mark and a label).
-    public static let standard = DayPresentationRules([
-        DayPresentationRule(when: .status(.met), show: .met),
-        DayPresentationRule(when: .status(.partial), show: .partial),
-        DayPresentationRule(when: .status(.none), show: .none),
-    ])
+    /// The standard palette's rules (``ReportPalette/standard``): met deep green, partial days in
+    /// three lighter greens by their fraction of the goal, none light gray; rest outlined, skipped
+    /// hatched, frozen blue. Checked for colour-blind readers (``ColorVision``).
+    public static var standard: DayPresentationRules { ReportPalette.standard.rules }
+
+    /// The FSCalendar tutorial's rules: met green, partial red, none gray (``ReportPalette/tutorial``).
+    public static var tutorial: DayPresentationRules { ReportPalette.tutorial.rules }
 
     /// These rules with `rule` first, so it wins over all of them.
     public func prepending(_ rule: DayPresentationRule) -> DayPresentationRules {
@@ -311,16 +328,26 @@ public struct DayPresentationRules: Sendable {
         report.total(on: day).map(presentation(for:)) ?? outsideWindow
     }
 
-    /// What a legend for `report` shows: `legend`, then the standard presentation of each status
-    /// the report's days or periods have that no rule shows (rest, skipped and frozen days, under
-    /// `StreakRules`).
+    /// What a legend for `report` shows: the presentations of ``legend`` that the report's days
+    /// or periods use or that belong to the scale from no points to met (a day without points,
+    /// partial days at a sixth, a half and five sixths of their goal, a met day), in rule order,
+    /// then those of the report's statuses that no rule shows (their standard presentations).
     public func legend(for report: StreakReport) -> [DayPresentation] {
-        var shown = legend
-        var labels = Set(shown.map(\.label))
+        let day = report.days.first?.date ?? report.from
+        func probe(_ status: DayStatus, points: Int) -> DayPresentation {
+            presentation(for: DayTotal(date: day, points: points, sessions: points == 0 ? 0 : 1, status: status, required: 6))
+        }
+        var wanted = Set(report.days.map(presentation(for:)))
+        for (points, status) in [(0, DayStatus.none), (1, .partial), (3, .partial), (5, .partial), (6, .met)] {
+            wanted.insert(probe(status, points: points))
+        }
         let present = Set(report.days.map(\.status)).union(report.periods.map(\.status))
-        for status in DayStatus.allCases where present.contains(status) {
-            let presentation = DayPresentation.standard(for: status)
-            if labels.insert(presentation.label).inserted { shown.append(presentation) }
+        let presentStatuses = DayStatus.allCases.filter(present.contains).map { probe($0, points: $0 == .none || $0 == .rest ? 0 : 3) }
+        wanted.formUnion(presentStatuses)
+        var shown = legend.filter(wanted.contains)
+        var labels = Set(shown.map(\.label))
+        for presentation in presentStatuses where labels.insert(presentation.label).inserted {
+            shown.append(presentation)
         }
         return shown
     }

@@ -21,11 +21,17 @@ public struct LayoutExport: Sendable {
     public var report: StreakReport?
     /// How scored days look.
     public var rules: DayPresentationRules
+    /// The page's colours in SVG (background, labels, borders).
+    public var palette: ReportPalette
 
-    public init(layouts: [MonthLayout], report: StreakReport? = nil, rules: DayPresentationRules = .standard) {
+    public init(
+        layouts: [MonthLayout], report: StreakReport? = nil, rules: DayPresentationRules = .standard,
+        palette: ReportPalette = .standard
+    ) {
         self.layouts = layouts
         self.report = report
         self.rules = rules
+        self.palette = palette
     }
 
     /// Months from `first` on (or weeks from the one containing `week`), stacked from y = 0.
@@ -115,29 +121,103 @@ public struct LayoutExport: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    /// The layouts as a standalone SVG at their frames, cells filled by the rules when there is a report.
+    /// The layouts as a standalone SVG at their frames: each month's title and weekday names in its
+    /// header (the title alone in a header under 30 points, nothing in one under 12), its cells,
+    /// filled by the rules when there is a report, with each scored day's mark when cells are at
+    /// least 24 points; with a report, a legend below the months. Days of neighbouring months are
+    /// labelled in the page's secondary text colour, at a contrast of at least 4.5.
     public func svg() -> String {
         let width = layouts.first?.metrics.width ?? 0
-        let height = layouts.map(\.frame.maxY).max() ?? 0
+        let monthsHeight = layouts.map(\.frame.maxY).max() ?? 0
+        let page = palette.page
+        let scored = report.map { report in
+            rules.legend(for: report).filter { presentation in
+                layouts.contains { $0.cells.contains { !$0.isHidden && report.total(on: $0.day).map(rules.presentation(for:)) == presentation } }
+            }
+        } ?? []
+        // The legend: rows of swatches, as many to a row as the width takes.
+        var legend: [String] = []
+        var (x, y) = (4, monthsHeight + 10)
+        for presentation in scored {
+            let needed = 26 + (presentation.label.count * 12 * 60 + 99) / 100 + 14
+            if x > 4, x + needed > width {
+                x = 4
+                y += 24
+            }
+            legend.append("<rect x=\"\(x)\" y=\"\(y)\" width=\"18\" height=\"18\" rx=\"4\" \(paint(presentation))/>"
+                + "<text x=\"\(x + 9)\" y=\"\(y + 13)\" font-size=\"11\" text-anchor=\"middle\" fill=\"\(presentation.text)\">\(Markup.escape(String(presentation.mark)))</text>"
+                + "<text x=\"\(x + 24)\" y=\"\(y + 14)\" font-size=\"12\" fill=\"\(page.text)\">\(Markup.escape(presentation.label))</text>")
+            x += needed
+        }
+        let height = scored.isEmpty ? monthsHeight : y + 18 + 10
         var lines = [
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\""
                 + " font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\">",
-            "<rect width=\"\(width)\" height=\"\(height)\" fill=\"#FFFFFF\"/>",
         ]
+        if let title = layouts.first.map({ CalendarNames.title(of: $0.grid.month) }) {
+            let last = layouts.last.map { CalendarNames.title(of: $0.grid.month) } ?? title
+            lines.append("<title>\(Markup.escape(title == last ? title : "\(title) to \(last)"))</title>")
+        }
+        if scored.contains(where: { $0.pattern == .hatched }) {
+            lines.append("<defs>" + Set(scored.filter { $0.pattern == .hatched }.map(\.fill)).sorted { $0.description < $1.description }.map { fill in
+                "<pattern id=\"hatch-\(fill.description.dropFirst())\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
+                    + "<rect width=\"6\" height=\"6\" fill=\"\(page.background)\"/><rect width=\"3\" height=\"6\" fill=\"\(fill)\"/></pattern>"
+            }.joined() + "</defs>")
+        }
+        lines.append("<rect width=\"\(width)\" height=\"\(height)\" fill=\"\(page.background)\"/>")
         for layout in layouts {
             let header = layout.headerFrame
             lines.append("<g class=\"month\" id=\"month-\(layout.grid.month)\">")
-            lines.append("<text x=\"\(header.x + header.width / 2)\" y=\"\(header.y + header.height / 2 + 6)\" font-size=\"16\" font-weight=\"bold\" text-anchor=\"middle\">\(Markup.escape(CalendarNames.title(of: layout.grid.month)))</text>")
+            let title = Markup.escape(CalendarNames.title(of: layout.grid.month))
+            if header.height >= 30 {
+                lines.append("<text x=\"\(header.x + header.width / 2)\" y=\"\(header.y + min(20, header.height / 2 + 2))\" font-size=\"15\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"\(page.text)\">\(title)</text>")
+                for column in 0..<7 {
+                    let cell = layout.cellFrame(row: 0, column: column)
+                    let name = CalendarNames.weekdayAbbreviations[layout.grid.firstWeekday.advanced(by: column).rawValue]
+                    lines.append("<text x=\"\(cell.x + cell.width / 2)\" y=\"\(header.maxY - 5)\" font-size=\"11\" text-anchor=\"middle\" fill=\"\(page.secondaryText)\">\(name)</text>")
+                }
+            } else if header.height >= 12 {
+                let size = header.height * 7 / 10
+                lines.append("<text x=\"\(header.x + header.width / 2)\" y=\"\(header.y + size)\" font-size=\"\(size)\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"\(page.text)\">\(title)</text>")
+            }
             for placed in layout.cells where !placed.isHidden {
-                let frame = placed.frame
-                let presentation = report.map { rules.presentation(of: placed.day, in: $0) } ?? .outsideWindow
-                let textColor = placed.isInMonth ? presentation.text.description : "#8E8E93"
-                lines.append("<g id=\"day-\(placed.day)\"><rect x=\"\(frame.x)\" y=\"\(frame.y)\" width=\"\(frame.width)\" height=\"\(frame.height)\" fill=\"\(presentation.fill)\" stroke=\"#C7C7CC\"/>"
-                    + "<text x=\"\(frame.x + frame.width / 2)\" y=\"\(frame.y + frame.height / 2 + 5)\" font-size=\"13\" text-anchor=\"middle\" fill=\"\(textColor)\">\(placed.day.dayOfMonth)</text></g>")
+                lines.append(cell(placed, page: page))
             }
             lines.append("</g>")
         }
+        lines += legend
         lines.append("</svg>")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One cell: its frame filled as its day looks, the day number, and the mark of a scored day.
+    private func cell(_ placed: PlacedDayCell, page: ReportPalette.Page) -> String {
+        let frame = placed.frame
+        let total = placed.isInMonth ? report?.total(on: placed.day) : nil
+        let presentation = total.map(rules.presentation(for:))
+        let fill = presentation.map { paint($0) } ?? "fill=\"\(page.background)\""
+        let textColor = presentation?.text ?? (placed.isInMonth ? page.text : page.secondaryText)
+        let title = total.map { "\(CalendarNames.long(placed.day)): \(rules.presentation(for: $0).label), \($0.points) points" }
+        let big = frame.width >= 24 && frame.height >= 24
+        let numberY = frame.y + (big && presentation != nil ? frame.height / 2 + 2 : frame.height / 2 + 5)
+        var text = "<g id=\"day-\(placed.day)\"\(placed.isInMonth ? "" : " class=\"outside\"")>"
+        if let title { text += "<title>\(Markup.escape(title))</title>" }
+        let stroke = fill.contains("stroke=") ? "" : " stroke=\"\(page.border)\""
+        text += "<rect x=\"\(frame.x)\" y=\"\(frame.y)\" width=\"\(frame.width)\" height=\"\(frame.height)\" \(fill)\(stroke)/>"
+            + "<text x=\"\(frame.x + frame.width / 2)\" y=\"\(numberY)\" font-size=\"13\" text-anchor=\"middle\" fill=\"\(textColor)\">\(placed.day.dayOfMonth)</text>"
+        if big, let presentation, presentation.mark != " " {
+            text += "<text x=\"\(frame.x + frame.width / 2)\" y=\"\(frame.y + frame.height - 5)\" font-size=\"10\" text-anchor=\"middle\" fill=\"\(presentation.text)\">\(Markup.escape(String(presentation.mark)))</text>"
+        }
+        return text + "</g>"
+    }
+
+    /// The paint of a presentation's cell: solid, the background with a border for an outline,
+    /// or a hatch with a border.
+    private func paint(_ presentation: DayPresentation) -> String {
+        switch presentation.pattern {
+        case .solid: "fill=\"\(presentation.fill)\""
+        case .outline: "fill=\"\(palette.page.background)\" stroke=\"\(presentation.fill)\" stroke-width=\"1.5\""
+        case .hatched: "fill=\"url(#hatch-\(presentation.fill.description.dropFirst()))\" stroke=\"\(presentation.fill)\""
+        }
     }
 }

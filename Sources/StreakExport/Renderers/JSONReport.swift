@@ -7,7 +7,8 @@ public import Streaks
 /// The keys `generator` (`StreakCal 0.1.0`), `timeZone`, `requiredPoints`, `from`, `to`, `days`
 /// (`date`, `points`, `sessions`, `status`), `currentStreak` and `longestStreak` (`length`, `start`,
 /// `end`; the days `null` for an empty streak) and `diagnostics` (`severity`, `file`, `line`,
-/// `column`, `message`) are a contract; other keys may be added.
+/// `column`, `message`) and `sources` (the calendars: `file` as given, `name` from `X-WR-CALNAME`
+/// or the file's name) are a contract; other keys may be added.
 ///
 /// Scored by `StreakRules` other than the simple case, a report adds each day's `required` and
 /// `fraction`, `schedule`, `streakUnit`, `bestStreaks`, `score`, `freezesUsed`, `freezesLeft`,
@@ -39,6 +40,8 @@ public struct JSONReport: Encodable, Sendable {
     public var habits: [HabitReport]
     /// Sessions that matched no habit (when habits are named).
     public var unmatchedSessions: Int
+    /// The calendars the report is about: `sources`, each `file` and `name`.
+    public var sources: [ReportSource]
 
     /// Whole-window figures.
     public struct Totals: Encodable, Sendable {
@@ -54,7 +57,11 @@ public struct JSONReport: Encodable, Sendable {
     ///   - diagnostics: What the import said.
     ///   - habits: Each named habit's report.
     ///   - unmatchedSessions: The sessions no habit took.
-    public init(report: StreakReport, diagnostics: [Diagnostic], habits: [HabitReport] = [], unmatchedSessions: Int = 0) {
+    ///   - sources: The calendars the report is about.
+    public init(
+        report: StreakReport, diagnostics: [Diagnostic], habits: [HabitReport] = [], unmatchedSessions: Int = 0,
+        sources: [ReportSource] = []
+    ) {
         let counts = report.statusCounts
         self.timeZone = report.goal.timeZone.identifier
         self.requiredPoints = report.goal.requiredPoints
@@ -71,6 +78,7 @@ public struct JSONReport: Encodable, Sendable {
         self.report = report
         self.habits = habits
         self.unmatchedSessions = unmatchedSessions
+        self.sources = sources
     }
 
     /// A number as the JSON shows it: rounded to 4 decimals.
@@ -90,6 +98,7 @@ public struct JSONReport: Encodable, Sendable {
         case totals([(key: String, value: Int)])
         case diagnostics([Diagnostic])
         case habits([HabitReport], unmatched: Int)
+        case sources([ReportSource])
     }
 
     /// The members of `report`'s body: what a habit section has too.
@@ -136,6 +145,7 @@ public struct JSONReport: Encodable, Sendable {
             ("diagnostics", .diagnostics(diagnostics)),
             ("from", .string(from.description)),
             ("generator", .string(generator)),
+            ("sources", .sources(sources)),
             ("timeZone", .string(timeZone)),
             ("to", .string(to.description)),
         ]
@@ -259,6 +269,18 @@ public struct JSONReport: Encodable, Sendable {
                 json.close("}", indent: indent + 2, empty: false)
             }
             json.close("]", indent: indent, empty: diagnostics.isEmpty)
+        case .sources(let sources):
+            json.open("[")
+            for (index, source) in sources.enumerated() {
+                json.element(indent: indent + 2, first: index == 0)
+                json.open("{")
+                json.key("file", indent: indent + 4, first: true)
+                json.string(source.file)
+                json.key("name", indent: indent + 4)
+                json.string(source.name)
+                json.close("}", indent: indent + 2, empty: false)
+            }
+            json.close("]", indent: indent, empty: sources.isEmpty)
         case .habits(let habits, _):
             json.open("[")
             for (index, habit) in habits.enumerated() {
@@ -308,6 +330,7 @@ public struct JSONReport: Encodable, Sendable {
                 case .diagnostics(let diagnostics): try container.encode(diagnostics, forKey: key)
                 case .habits(let habits, _):
                     try container.encode(habits.map { Encoded(members: JSONReport.habitMembers($0)) }, forKey: key)
+                case .sources(let sources): try container.encode(sources, forKey: key)
                 }
             }
         }

@@ -1,16 +1,19 @@
 public import CalendarLayout
+public import ICalendar
 public import Streaks
 
-/// A streak report as Markdown (GitHub-flavoured tables): a summary table, then a table per month.
+/// A streak report as Markdown (GitHub-flavoured tables): a heading that names the calendars, a
+/// summary table, a table per month, and a section of diagnostics.
 ///
-/// Each day of the window carries its presentation's mark after the number (`✓` met, `◐` partial,
-/// `·` none with the standard rules); days of a month outside the window have none. Weeks begin on
+/// Each day of the window carries its presentation's mark after the number (`✓` met, `◔` `◑` `◕`
+/// partial by fraction of the goal, `·` none with the standard rules); days of a month outside the
+/// window have none. Weeks begin on
 /// `firstWeekday`. Text from outside (the zone's name, rule labels and marks) is escaped, so a `|`
 /// cannot break a table.
 ///
 /// ```swift
 /// print(MarkdownReport(report: report).render())
-/// // # Streak report
+/// // # Streak report: tutorial-sample
 /// //
 /// // | Figure | Value |
 /// // | --- | --- |
@@ -28,17 +31,27 @@ public struct MarkdownReport: Sendable {
     public var rules: DayPresentationRules
     /// The first column of each week.
     public var firstWeekday: Weekday
+    /// The calendars the report is about: named in the heading and the first row.
+    public var sources: [ReportSource]
+    /// What the import said: a section of its own at the end.
+    public var diagnostics: [Diagnostic]
 
-    public init(report: StreakReport, rules: DayPresentationRules = .standard, firstWeekday: Weekday = .sunday) {
+    public init(
+        report: StreakReport, rules: DayPresentationRules = .standard, firstWeekday: Weekday = .sunday,
+        sources: [ReportSource] = [], diagnostics: [Diagnostic] = []
+    ) {
         self.report = report
         self.rules = rules
         self.firstWeekday = firstWeekday
+        self.sources = sources
+        self.diagnostics = diagnostics
     }
 
     /// The Markdown text, ending with a newline.
     public func render() -> String {
-        var lines = ["# Streak report", "", "| Figure | Value |", "| --- | --- |"]
-        for row in ReportFigures(report).rows {
+        let heading = ReportHeading(sources: sources, report: report)
+        var lines = ["# " + MarkdownReport.escape(heading.subject.map { "Streak report: \($0)" } ?? "Streak report"), "", "| Figure | Value |", "| --- | --- |"]
+        for row in ReportFigures(report, sources: sources).rows {
             lines.append("| \(row.name) | \(MarkdownReport.escape(row.value)) |")
         }
         if let periodGoal = report.rules.periodGoal {
@@ -56,8 +69,18 @@ public struct MarkdownReport: Sendable {
         }
         lines.append("")
         let legend = rules.legend(for: report).map { "\(MarkdownReport.escape(String($0.mark))) \(MarkdownReport.escape($0.label))" }
-        lines.append("Marks: " + legend.joined(separator: ", ") + ".")
+        lines.append("Marks: " + legend.joined(separator: "; ") + ".")
+        lines += diagnosticSection()
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `## Diagnostics`: the count, then one item per diagnostic (`file:line:column: severity:
+    /// message`); nothing without any.
+    private func diagnosticSection() -> [String] {
+        guard let summary = DiagnosticTally(diagnostics: diagnostics).summary else { return [] }
+        var lines = ["", "## Diagnostics", "", MarkdownReport.escape(summary) + ".", ""]
+        lines += diagnostics.map { "- " + MarkdownReport.escape(DiagnosticTally.line($0)) }
+        return lines
     }
 
     /// One month as table lines: weekday header, alignment row, one line per week.

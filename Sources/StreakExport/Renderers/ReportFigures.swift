@@ -6,14 +6,16 @@ struct ReportFigures {
     /// (name, value) pairs in reading order.
     let rows: [(name: String, value: String)]
 
-    init(_ report: StreakReport) {
+    init(_ report: StreakReport, sources: [ReportSource] = []) {
         let goal = report.goal
         let dayCount = report.days.count
         let rules = report.rules
         let goalText = rules.schedule.entries.isEmpty
             ? "\(goal.requiredPoints) \(goal.requiredPoints == 1 ? "point" : "points") a day"
             : "by schedule: \(rules.schedule)"
-        var rows: [(name: String, value: String)] = [
+        var rows: [(name: String, value: String)] = []
+        if let calendars = ReportHeading(sources: sources, report: report).calendarsRow { rows.append(calendars) }
+        rows += [
             ("Window", "\(report.from) to \(report.to) (\(dayCount) \(dayCount == 1 ? "day" : "days"))"),
             ("Goal", goalText),
             ("Time zone", goal.timeZone.identifier),
@@ -78,6 +80,18 @@ enum CalendarNames {
     /// "February 2024".
     static func title(of month: CalendarMonth) -> String {
         "\(months[month.month - 1]) \(month.year)"
+    }
+
+    /// "20 Feb 2024".
+    static func dayMonthYear(_ day: Day) -> String {
+        let (year, month, dayOfMonth) = day.components
+        return "\(dayOfMonth) \(months[month - 1].prefix(3)) \(year)"
+    }
+
+    /// "Tue 20 Feb 2024".
+    static func short(_ day: Day) -> String {
+        let (year, month, dayOfMonth) = day.components
+        return "\(weekdays[day.weekday.rawValue].prefix(3)) \(dayOfMonth) \(months[month - 1].prefix(3)) \(year)"
     }
 
     /// "Tuesday, 20 February 2024".

@@ -1,11 +1,17 @@
+import CalendarLayout
+public import ICalendar
 public import Streaks
 
 /// A streak report for a terminal: month grids with each day's status, then the streaks and totals.
 ///
-/// Days look as the presentation rules say: each day carries the rule's mark (`✓` met, `◐`
-/// partial, `·` none, ...), and when `colors` is on the day and its mark are also coloured like
-/// the tutorial's calendar (green: goal met, red: below the goal, gray: no points; the rule's
-/// `terminalStyle`), so the status never rests on colour alone.
+/// Days look as the presentation rules say: each day carries the rule's mark (`✓` met, `◔` `◑` `◕`
+/// partial by fraction of the goal, `·` none, ...), and when `colors` is on the day and its mark are
+/// also coloured (the rule's `terminalStyle`), so the status never rests on colour alone. The
+/// header names the calendars (``sources``); after the figures come the count of diagnostics and
+/// the first few.
+///
+/// The year view (``ReportView/year``, the default for windows longer than about three months)
+/// is a heatmap per calendar year: a column per week, a line per weekday, each day one mark.
 ///
 /// Text from outside (the zone's name, rule labels and marks) has its control characters shown as
 /// `\u{XX}` (`String.escapingControlCharacters`); only the colours are escape sequences.
@@ -24,27 +30,40 @@ public import Streaks
 public struct TextReport: Sendable {
     /// The report to show.
     public var report: StreakReport
-    /// ANSI colours instead of marks.
+    /// ANSI colours as well as marks.
     public var colors: Bool
-    /// The first column of each week.
+    /// The first column of each week (the first row of a year view).
     public var firstWeekday: Weekday
     /// Months side by side.
     public var monthsPerRow: Int
     /// How days look: their terminal style with colours, their mark without; the legend lists the rules.
     public var rules: DayPresentationRules
+    /// The calendars the report is about, named in its header.
+    public var sources: [ReportSource]
+    /// What the import said: counted at the end, the first few shown.
+    public var diagnostics: [Diagnostic]
+    /// Month grids, or a heatmap per year (`nil`: ``ReportView/automatic(for:)``).
+    public var view: ReportView?
+    /// Today, underlined in a coloured year view.
+    public var today: Day?
 
     public init(
         report: StreakReport, colors: Bool = false, firstWeekday: Weekday = .sunday, monthsPerRow: Int = 3,
-        rules: DayPresentationRules = .standard
+        rules: DayPresentationRules = .standard, sources: [ReportSource] = [], diagnostics: [Diagnostic] = [],
+        view: ReportView? = nil, today: Day? = nil
     ) {
         self.report = report
         self.colors = colors
         self.firstWeekday = firstWeekday
         self.monthsPerRow = max(1, monthsPerRow)
         self.rules = rules
+        self.sources = sources
+        self.diagnostics = diagnostics
+        self.view = view
+        self.today = today
     }
 
-    /// The marks the standard rules use without colours.
+    /// The marks of the statuses, as annotations and period lists show them (partial `◐`).
     public static let marks: [DayStatus: Character] = Dictionary(
         uniqueKeysWithValues: DayStatus.allCases.map { ($0, DayPresentation.standard(for: $0).mark) })
 
@@ -53,32 +72,109 @@ public struct TextReport: Sendable {
 
     /// The whole report as text, ending with a newline.
     public func render() -> String {
-        var lines: [String] = []
+        var lines = header()
+        lines.append("")
+        if (view ?? .automatic(for: report)) == .year {
+            lines.append(contentsOf: summary())
+            lines.append("")
+            for year in report.years {
+                lines.append(contentsOf: yearLines(year))
+                lines.append("")
+            }
+            lines.append(contentsOf: yearLegend())
+        } else {
+            let months = monthsInWindow()
+            var index = 0
+            while index < months.count {
+                let row = Array(months[index..<min(index + monthsPerRow, months.count)])
+                let blocks = row.map { monthLines(year: $0.year, month: $0.month) }
+                let height = blocks.map(\.count).max() ?? 0
+                for lineIndex in 0..<height {
+                    let parts = blocks.map { block in
+                        lineIndex < block.count ? block[lineIndex] : String(repeating: " ", count: TextReport.monthWidth + 1)
+                    }
+                    lines.append(trimTrailing(parts.joined(separator: "  ")))
+                }
+                lines.append("")
+                index += monthsPerRow
+            }
+            lines.append(legend())
+            lines.append("")
+            lines.append(contentsOf: summary())
+        }
+        lines.append(contentsOf: diagnosticLines())
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The first lines: what the report covers, and the calendars when the title alone does not name them.
+    private func header() -> [String] {
         let goal = report.goal
-        lines.append("Streak report: \(report.from) to \(report.to), \(goal.timeZone.identifier.escapingControlCharacters())"
+        let heading = ReportHeading(sources: sources, report: report)
+        var lines = [(heading.title + ", \(goal.timeZone.identifier)"
             + (goal.dayStart == .midnight ? "" : ", days start at \(goal.dayStart)")
             + (report.rules.schedule.entries.isEmpty ? ", goal \(goal.requiredPoints) points a day" : ", goal by schedule")
-            + (report.rules.periodGoal.map { ", \($0) a \($0.unitName)" } ?? ""))
-        lines.append("")
-        let months = monthsInWindow()
-        var index = 0
-        while index < months.count {
-            let row = Array(months[index..<min(index + monthsPerRow, months.count)])
-            let blocks = row.map { monthLines(year: $0.year, month: $0.month) }
-            let height = blocks.map(\.count).max() ?? 0
-            for lineIndex in 0..<height {
-                let parts = blocks.map { block in
-                    lineIndex < block.count ? block[lineIndex] : String(repeating: " ", count: TextReport.monthWidth + 1)
-                }
-                lines.append(trimTrailing(parts.joined(separator: "  ")))
-            }
-            lines.append("")
-            index += monthsPerRow
+            + (report.rules.periodGoal.map { ", \($0) a \($0.unitName)" } ?? "")).escapingControlCharacters()]
+        if heading.needsCalendarsLine, let row = heading.calendarsRow {
+            lines.append("\(row.name): \(row.value)".escapingControlCharacters())
         }
-        lines.append(legend())
-        lines.append("")
-        lines.append(contentsOf: summary())
-        return lines.joined(separator: "\n") + "\n"
+        return lines
+    }
+
+    /// The count of diagnostics and the first few, after a blank line; nothing without any.
+    private func diagnosticLines() -> [String] {
+        let tally = DiagnosticTally(diagnostics: diagnostics)
+        guard let summary = tally.summary else { return [] }
+        let (shown, more) = tally.brief
+        var lines = ["", "\(summary):"]
+        lines += shown.map { "  " + $0.escapingControlCharacters() }
+        if more > 0 { lines.append("  and \(more) more") }
+        return lines
+    }
+
+    /// One year as a heatmap: the year, a line of month labels, then a line per weekday with a
+    /// mark per week (blank before and after the window); coloured cells keep their marks.
+    public func yearLines(_ year: Int) -> [String] {
+        let grid = YearGrid(year: year, firstWeekday: firstWeekday)
+        var lines = [String(year)]
+        var labels = [Character](repeating: " ", count: 3 + grid.weekCount + 2)
+        for (month, week) in grid.monthColumns {
+            for (offset, character) in TextReport.monthNames[month - 1].prefix(3).enumerated() {
+                labels[3 + week + offset] = character
+            }
+        }
+        lines.append(trimTrailing(String(labels)))
+        for row in 0..<7 {
+            var line = TextReport.weekdayNames[grid.weekday(ofRow: row).rawValue] + " "
+            for week in 0..<grid.weekCount {
+                guard let day = grid.day(week: week, row: row), let total = report.total(on: day) else {
+                    line += " "
+                    continue
+                }
+                let presentation = rules.presentation(for: total)
+                let mark = String(presentation.mark).escapingControlCharacters()
+                if colors {
+                    line += "\u{1B}[\(day == today ? "4;" : "")\(presentation.terminalStyle)m" + mark + "\u{1B}[0m"
+                } else {
+                    line += mark
+                }
+            }
+            lines.append(trimTrailing(line))
+        }
+        return lines
+    }
+
+    /// The year view's legend: the scale from less to more, then the other statuses present.
+    private func yearLegend() -> [String] {
+        let (scale, others) = rules.intensityLegend(for: report)
+        let shown = { (presentation: DayPresentation) -> String in
+            let mark = String(presentation.mark).escapingControlCharacters()
+            let swatch = colors ? "\u{1B}[\(presentation.terminalStyle)m" + mark + "\u{1B}[0m" : mark
+            return swatch + " " + presentation.label.escapingControlCharacters()
+        }
+        var lines = ["Less to more: " + scale.map(shown).joined(separator: "  ")]
+        if !others.isEmpty { lines.append(others.map(shown).joined(separator: "  ")) }
+        if colors, let today, report.total(on: today) != nil { lines.append("\u{1B}[4mUnderlined\u{1B}[0m: today (\(today))") }
+        return lines
     }
 
     private func monthsInWindow() -> [(year: Int, month: Int)] {

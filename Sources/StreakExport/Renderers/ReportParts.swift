@@ -1,0 +1,118 @@
+public import ICalendar
+public import Streaks
+
+/// How a report draws its days: month grids, or a year heatmap (a column per week, a row per
+/// weekday, as a contribution graph) for long windows.
+///
+/// ```swift
+/// print(ReportView.automatic(for: report))
+/// // Prints "month" for a report of 10 days, "year" for one of a year
+/// ```
+public enum ReportView: String, Hashable, Sendable, CaseIterable {
+    /// A grid per month, each day with its number and mark.
+    case month
+    /// A heatmap per calendar year the window touches, stacked, each day a small cell.
+    case year
+
+    /// The longest window the month view is chosen for: about three months.
+    public static let longestMonthWindow = 92
+
+    /// `year` for windows longer than ``longestMonthWindow`` days, `month` for shorter ones.
+    public static func automatic(for report: StreakReport) -> ReportView {
+        report.days.count > longestMonthWindow ? .year : .month
+    }
+}
+
+/// What every report says about itself: the calendars it is about, in one wording.
+struct ReportHeading {
+    let sources: [ReportSource]
+    let report: StreakReport
+
+    /// `Piano practice`, `Piano and Running`, or `nil` without sources.
+    var subject: String? { sources.subject }
+
+    /// `Streak report: Piano practice, 2024-02-20 to 2024-02-29` (without sources, no name).
+    var title: String {
+        "Streak report: " + (subject.map { "\($0), " } ?? "") + "\(report.from) to \(report.to)"
+    }
+
+    /// `Calendar` or `Calendars` and each calendar's name with its file: `Piano (a.ics), Running (b.ics)`.
+    var calendarsRow: (name: String, value: String)? {
+        guard !sources.isEmpty else { return nil }
+        let names = sources.map { $0.file == "-" ? $0.name : "\($0.name) (\($0.file))" }
+        return (sources.count == 1 ? "Calendar" : "Calendars", names.joined(separator: ", "))
+    }
+
+    /// Whether a text header needs a line of its own for the calendars: several of them, or one
+    /// whose name is not its file's.
+    var needsCalendarsLine: Bool {
+        sources.count > 1 || sources.contains { $0.name != ReportSource.name(ofFile: $0.file) }
+    }
+}
+
+/// What an import said, counted: `3 diagnostics (1 error, 2 warnings)`, and the first few.
+struct DiagnosticTally {
+    let diagnostics: [Diagnostic]
+
+    /// How many diagnostics the short forms (text, SVG) show.
+    static let shownInBrief = 5
+
+    /// `1 diagnostic (1 warning)`, `3 diagnostics (1 error, 2 warnings)`; `nil` for none.
+    var summary: String? {
+        guard !diagnostics.isEmpty else { return nil }
+        var parts: [String] = []
+        for severity in [Diagnostic.Severity.error, .warning, .note] {
+            let count = diagnostics.filter { $0.severity == severity }.count
+            if count > 0 { parts.append("\(count) \(severity.rawValue)\(count == 1 ? "" : "s")") }
+        }
+        let count = diagnostics.count
+        return "\(count) \(count == 1 ? "diagnostic" : "diagnostics") (" + parts.joined(separator: ", ") + ")"
+    }
+
+    /// A diagnostic on one line, `file:line:column: severity: message` (not escaped).
+    static func line(_ diagnostic: Diagnostic) -> String {
+        "\(diagnostic.location): \(diagnostic.severity.rawValue): \(diagnostic.message)"
+    }
+
+    /// The first ``shownInBrief`` diagnostics on one line each, and how many more there are.
+    var brief: (lines: [String], more: Int) {
+        (diagnostics.prefix(Self.shownInBrief).map(Self.line), max(0, diagnostics.count - Self.shownInBrief))
+    }
+}
+
+extension DayPresentationRules {
+    /// A heatmap's legend, from less to more: how the rules show a day without points, partial
+    /// days at a sixth, a half and five sixths of their goal, and a met day (one entry per label),
+    /// then how they show every other status the report has (rest, skipped, frozen).
+    ///
+    /// ```swift
+    /// print(DayPresentationRules.standard.intensityLegend(for: report).scale.map(\.mark))
+    /// // Prints "["·", "◔", "◑", "◕", "✓"]"
+    /// ```
+    public func intensityLegend(for report: StreakReport) -> (scale: [DayPresentation], others: [DayPresentation]) {
+        let day = report.from
+        let probes = [
+            DayTotal(date: day, points: 0, sessions: 0, status: .none, required: 6),
+            DayTotal(date: day, points: 1, sessions: 1, status: .partial, required: 6),
+            DayTotal(date: day, points: 3, sessions: 1, status: .partial, required: 6),
+            DayTotal(date: day, points: 5, sessions: 1, status: .partial, required: 6),
+            DayTotal(date: day, points: 6, sessions: 1, status: .met, required: 6),
+        ]
+        var labels = Set<String>()
+        let scale = probes.map(presentation(for:)).filter { labels.insert($0.label).inserted }
+        let present = Set(report.days.map(\.status))
+        let others = [DayStatus.rest, .skipped, .frozen].filter(present.contains).compactMap { status -> DayPresentation? in
+            let shown = report.days.first { $0.status == status }.map(presentation(for:)) ?? .standard(for: status)
+            return labels.insert(shown.label).inserted ? shown : nil
+        }
+        return (scale, others)
+    }
+}
+
+extension StreakReport {
+    /// The calendar years the window touches, in order.
+    var years: [Int] {
+        guard !days.isEmpty else { return [] }
+        return Array(from.components.year...to.components.year)
+    }
+}
