@@ -14,8 +14,8 @@ let batch = BatchReport(sources: sources, settings: settings, format: .csv, jobs
 let results = batch.render().map(\.result)
 print(BatchSummary(format: .csv, files: results).table(), terminator: "")
 // Prints:
-// FILE                          SESSIONS  DAYS MET  CURRENT  LONGEST  DIAGNOSTICS  ERROR
-// Fixtures/tutorial-sample.ics         5         3        0        2  1 warning
-// one-day.ics                          1         1        0        1  1 note
-// Fixtures/no-such-file.ics            -         -        -        -  -            cannot read Fixtures/no-such-file.ics: no such file
+// FILE                          NAME                                SESSIONS  DAYS MET  CURRENT  LONGEST  DIAGNOSTICS  ERROR
+// Fixtures/tutorial-sample.ics  FSCalendar streaks tutorial sample         5         3        0        2  1 warning
+// one-day.ics                   one-day                                    1         1        0        1  1 note
+// Fixtures/no-such-file.ics     no-such-file                               -         -        -        -  -            cannot read Fixtures/no-such-file.ics: no such file
 // 3 files, 1 failed

@@ -46,6 +46,9 @@ extension StreakCalCommand {
 
         @OptionGroup var presentation: PresentationOptions
 
+        @Option(help: "Month grids, or a heatmap per year (text, svg, html): auto (year for windows longer than \(ReportView.longestMonthWindow) days), month or year.")
+        var view: ViewChoice = .auto
+
         func validate() throws {
             guard !paths.isEmpty else { throw ValidationError("Name at least one iCalendar file or folder.") }
             guard !paths.contains("-") else { throw ValidationError("batch reads files and folders, not standard input (-).") }
@@ -63,6 +66,8 @@ extension StreakCalCommand {
                 dayStart: scoring.dayStart, from: window.from, to: window.to,
                 maximumInstancesPerRule: scoring.maxInstances,
                 rules: try presentation.rules(), firstWeekday: presentation.firstWeekday.weekday)
+            settings.palette = presentation.palette.palette
+            settings.view = view.view
             try scoring.applyRules(streakRules, to: &settings)
             let batch = BatchReport(
                 paths: paths, settings: settings, format: format,

@@ -109,7 +109,7 @@ struct BatchCommandTests {
         // The table: a header, one line per file in input order, the totals.
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.count == 10)
-        #expect(lines.first?.split(separator: " ") == ["FILE", "SESSIONS", "DAYS", "MET", "CURRENT", "LONGEST", "DIAGNOSTICS", "ERROR"])
+        #expect(lines.first?.split(separator: " ") == ["FILE", "NAME", "SESSIONS", "DAYS", "MET", "CURRENT", "LONGEST", "DIAGNOSTICS", "ERROR"])
         #expect(lines[4].hasPrefix(folder.path("in/a/x.ics")))
         #expect(lines[4].hasSuffix("5         3        0        2  1 warning"))
         #expect(lines[8].hasSuffix("cannot read \(missing): no such file"))

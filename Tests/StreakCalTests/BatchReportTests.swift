@@ -240,9 +240,11 @@ struct BatchReportTests {
         #expect(totals == ["files": 2, "failed": 1, "sessions": 5, "points": 350, "daysMet": 3])
         let files = try #require(object["files"] as? [[String: Any]])
         #expect(files.map { Set($0.keys) } == Array(repeating: [
-            "input", "output", "sessions", "points", "days", "daysMet", "currentStreak", "longestStreak",
+            "input", "name", "output", "sessions", "points", "days", "daysMet", "currentStreak", "longestStreak",
             "diagnostics", "error", "elapsedSeconds",
         ], count: 2))
+        // The calendar's X-WR-CALNAME; a file that cannot be read is named by its file.
+        #expect(files.map { $0["name"] as? String } == ["FSCalendar streaks tutorial sample", "gone"])
         #expect(files[1]["sessions"] is NSNull)
         #expect(files[1]["error"] as? String == "cannot read gone.ics: no such file")
         #expect(files[0]["diagnostics"] as? [String: Int] == ["errors": 0, "warnings": 1, "notes": 0])
@@ -261,6 +263,7 @@ struct BatchReportTests {
         timed.longestStreak = Streak(start: nil, end: nil)
         timed.diagnostics = DiagnosticCounts(errors: 1, warnings: 2, notes: 3)
         timed.elapsedSeconds = 0.001234
+        timed.name = "Piano \"scales\"\n"
         var failed = BatchFileResult(input: "gone.ics")
         failed.error = "cannot read gone.ics: no such file \u{1}"
         failed.elapsedSeconds = 12.0
@@ -284,6 +287,7 @@ struct BatchReportTests {
     @Test("The table: one line per calendar, figures right-aligned, errors last, totals")
     func table() throws {
         var tutorial = BatchFileResult(input: "tutorial-sample.ics")
+        tutorial.name = "Piano \u{1B}[31m"
         tutorial.sessions = 5
         tutorial.daysMet = 3
         tutorial.currentStreak = .empty
@@ -292,9 +296,9 @@ struct BatchReportTests {
         var missing = BatchFileResult(input: "missing.ics")
         missing.error = "cannot read missing.ics: no such file"
         #expect(BatchSummary(format: .text, files: [tutorial, missing]).table() == """
-            FILE                 SESSIONS  DAYS MET  CURRENT  LONGEST  DIAGNOSTICS  ERROR
-            tutorial-sample.ics         5         3        0        2  1 warning
-            missing.ics                 -         -        -        -  -            cannot read missing.ics: no such file
+            FILE                 NAME              SESSIONS  DAYS MET  CURRENT  LONGEST  DIAGNOSTICS  ERROR
+            tutorial-sample.ics  Piano \\u{1B}[31m         5         3        0        2  1 warning
+            missing.ics          missing                  -         -        -        -  -            cannot read missing.ics: no such file
             2 files, 1 failed
 
             """)

@@ -4,15 +4,16 @@ public import Streaks
 
 /// What a batch did with each calendar, in input order, as `summary.json` and as a table.
 ///
-/// The JSON keys are a contract: `format`, `files` (each ``BatchFileResult``), `totals` (`files`,
+/// The JSON keys are a contract: `format`, `files` (each ``BatchFileResult``, with the calendar's
+/// `name`), `totals` (`files`,
 /// `failed`, `sessions`, `points`, `daysMet`), `elapsedSeconds` (`null` without timings) and
 /// `skipped` (each ``SkippedInput``: `input` and `reason`; empty when nothing was passed over).
 ///
 /// ```swift
 /// print(summary.table(), terminator: "")
-/// // FILE                 SESSIONS  DAYS MET  CURRENT  LONGEST  DIAGNOSTICS  ERROR
-/// // tutorial-sample.ics         5         3        0        2  1 warning
-/// // missing.ics                 -         -        -        -  -            cannot read missing.ics: no such file
+/// // FILE                 NAME                               SESSIONS  DAYS MET  CURRENT  LONGEST  DIAGNOSTICS  ERROR
+/// // tutorial-sample.ics  FSCalendar streaks tutorial sample         5         3        0        2  1 warning
+/// // missing.ics          missing                                   -         -        -        -  -            cannot read missing.ics: no such file
 /// // 2 files, 1 failed
 /// ```
 public struct BatchSummary: Hashable, Sendable {
@@ -69,6 +70,8 @@ public struct BatchSummary: Hashable, Sendable {
             json.string(file.input)
             json.key("longestStreak", indent: 6)
             json.optional(file.longestStreak) { $0.streak($1, indent: 6) }
+            json.key("name", indent: 6)
+            json.string(file.name)
             json.key("output", indent: 6)
             json.optional(file.output) { $0.string($1) }
             json.key("points", indent: 6)
@@ -117,11 +120,12 @@ public struct BatchSummary: Hashable, Sendable {
     /// as `\u{XX}` (`String.escapingControlCharacters`), so every row is one line and a name
     /// cannot act on the terminal.
     public func table() -> String {
-        let header = ["FILE", "SESSIONS", "DAYS MET", "CURRENT", "LONGEST", "DIAGNOSTICS", "ERROR"]
+        let header = ["FILE", "NAME", "SESSIONS", "DAYS MET", "CURRENT", "LONGEST", "DIAGNOSTICS", "ERROR"]
         let rows = files.map { file -> [String] in
             let figure = { (value: Int?) in value.map(String.init) ?? "-" }
             return [
-                file.input.escapingControlCharacters(keepingTabs: false), figure(file.sessions), figure(file.daysMet),
+                file.input.escapingControlCharacters(keepingTabs: false), file.name.escapingControlCharacters(keepingTabs: false),
+                figure(file.sessions), figure(file.daysMet),
                 figure(file.currentStreak?.length), figure(file.longestStreak?.length),
                 file.sessions == nil ? "-" : file.diagnostics.description,
                 (file.error ?? "").escapingControlCharacters(keepingTabs: false),
@@ -129,7 +133,7 @@ public struct BatchSummary: Hashable, Sendable {
         }
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
-        let numeric: Set<Int> = [1, 2, 3, 4]
+        let numeric: Set<Int> = [2, 3, 4, 5]
         var text = ""
         for row in all {
             var cells: [String] = []
@@ -194,6 +198,8 @@ extension BatchSummary: Codable {
 public struct BatchFileResult: Hashable, Sendable {
     /// The input as the user knows it.
     public var input: String
+    /// The calendar's name: its `X-WR-CALNAME`, else the file's name (``ReportSource``).
+    public var name: String
     /// The report's file name in the output folder, when written (or, without writing, when rendered).
     public var output: String?
     /// Sessions in the report's window.
@@ -217,6 +223,7 @@ public struct BatchFileResult: Hashable, Sendable {
 
     public init(input: String) {
         self.input = input
+        self.name = ReportSource.name(ofFile: input)
         self.diagnostics = DiagnosticCounts()
     }
 
@@ -230,17 +237,19 @@ public struct BatchFileResult: Hashable, Sendable {
         currentStreak = report.currentStreak
         longestStreak = report.longestStreak
         diagnostics = DiagnosticCounts(scored.imported.diagnostics)
+        if let source = scored.sources.first { name = source.name }
     }
 }
 
 extension BatchFileResult: Codable {
     private enum CodingKeys: String, CodingKey {
-        case input, output, sessions, points, days, daysMet, currentStreak, longestStreak, diagnostics, error, elapsedSeconds
+        case input, name, output, sessions, points, days, daysMet, currentStreak, longestStreak, diagnostics, error, elapsedSeconds
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(input: try container.decode(String.self, forKey: .input))
+        name = try container.decodeIfPresent(String.self, forKey: .name) ?? name
         output = try container.decodeIfPresent(String.self, forKey: .output)
         sessions = try container.decodeIfPresent(Int.self, forKey: .sessions)
         points = try container.decodeIfPresent(Int.self, forKey: .points)
@@ -257,6 +266,7 @@ extension BatchFileResult: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(input, forKey: .input)
+        try container.encode(name, forKey: .name)
         try container.encode(output, forKey: .output)
         try container.encode(sessions, forKey: .sessions)
         try container.encode(points, forKey: .points)
