@@ -206,3 +206,54 @@ struct SessionsCommandTests {
         #expect(empty.standardOutput.hasSuffix("  no sessions\n"))
     }
 }
+
+@Suite("streakcal report --view, --palette and the calendar's name")
+struct ReportViewCommandTests {
+    private let tutorial = fixture("tutorial-sample.ics")
+
+    @Test("auto: month grids up to 92 days, a year heatmap beyond; --view forces either")
+    func views() throws {
+        let short = try streakcal(["report", tutorial, "--tz", "UTC", "--from", "2024-02-01", "--to", "2024-05-02"])
+        #expect(short.status == 0 && short.standardOutput.contains("   February 2024") && !short.standardOutput.contains("Less to more"))
+        let long = try streakcal(["report", tutorial, "--tz", "UTC", "--from", "2024-02-01", "--to", "2024-05-03"])
+        #expect(long.standardOutput.contains("\n2024\n   Jan") && long.standardOutput.contains("Less to more: · none"))
+        let forcedYear = try streakcal(["report", tutorial, "--tz", "UTC", "--from", "2024-02-20", "--to", "2024-02-29", "--view", "year"])
+        #expect(forcedYear.standardOutput.contains("\n2024\n") && !forcedYear.standardOutput.contains("February 2024"))
+        let forcedMonth = try streakcal(["report", tutorial, "--tz", "UTC", "--from", "2024-01-01", "--to", "2024-12-31", "--view", "month"])
+        #expect(forcedMonth.standardOutput.contains("   December 2024"))
+        let svg = try streakcal(["report", tutorial, "--tz", "UTC", "--from", "2024-01-01", "--to", "2024-12-31", "--format", "svg"])
+        #expect(svg.standardOutput.contains("<g class=\"year\" id=\"year-2024\">"))
+        let html = try streakcal(["report", tutorial, "--tz", "UTC", "--from", "2024-01-01", "--to", "2024-12-31", "--format", "html"])
+        #expect(html.standardOutput.contains("<main class=\"long\">") && html.standardOutput.contains("<section class=\"cards-day\" id=\"s-2024-02-25\">"))
+        let bad = try streakcal(["report", tutorial, "--view", "decade"])
+        #expect(bad.status == 64 && bad.standardError.contains("--view"))
+    }
+
+    @Test("--palette: the palette's fills in SVG, HTML and coloured text; an unknown one is a usage error")
+    func palettes() throws {
+        let arguments = ["report", tutorial, "--tz", "UTC", "--from", "2024-02-20", "--to", "2024-02-29"]
+        for (palette, met) in [("standard", "#0A5C45"), ("github", "#216E39"), ("high-contrast", "#061F47"), ("tutorial", "#1E8336")] {
+            let svg = try streakcal(arguments + ["--format", "svg", "--palette", palette])
+            #expect(svg.status == 0)
+            #expect(svg.standardOutput.contains("<g id=\"day-2024-02-20\" class=\"day met\">") && svg.standardOutput.contains("fill=\"\(met)\""), "\(palette)")
+        }
+        let html = try streakcal(arguments + ["--format", "html", "--palette", "github", "--met-color", "#123456"])
+        #expect(html.standardOutput.contains("background: #123456;") && html.standardOutput.contains("background: #9BE9A8;"))
+        let bad = try streakcal(arguments + ["--palette", "rainbow"])
+        #expect(bad.status == 64 && bad.standardError.contains("rainbow"))
+    }
+
+    @Test("The calendar's X-WR-CALNAME names the report in every format; several files are listed")
+    func names() throws {
+        let arguments = ["report", tutorial, "--tz", "UTC", "--from", "2024-02-20", "--to", "2024-02-29"]
+        let json = try jsonObject(try streakcal(arguments + ["--format", "json"]).standardOutput)
+        #expect(json["sources"] as? [[String: String]] == [["file": tutorial, "name": "FSCalendar streaks tutorial sample"]])
+        for format in ["text", "md", "svg", "html"] {
+            let output = try streakcal(arguments + ["--format", format]).standardOutput
+            #expect(output.contains("Streak report: FSCalendar streaks tutorial sample"), "\(format)")
+        }
+        let two = try streakcal(["report", tutorial, fixture("all-day-events.ics"), "--tz", "UTC", "--from", "2024-02-20", "--to", "2024-03-31"])
+        #expect(two.standardOutput.hasPrefix("Streak report: FSCalendar streaks tutorial sample and all-day-events, "))
+        #expect(two.standardOutput.contains("\nCalendars: FSCalendar streaks tutorial sample (\(tutorial)), all-day-events (\(fixture("all-day-events.ics")))\n"))
+    }
+}

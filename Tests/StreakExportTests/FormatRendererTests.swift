@@ -210,7 +210,7 @@ struct HTMLReportTests {
 }
 
 /// The `fill` of the rect in the group `day-<date>`.
-private func fill(ofDay date: String, in svg: String) throws -> String {
+func fill(ofDay date: String, in svg: String) throws -> String {
     let group = try #require(svg.range(of: "<g id=\"day-\(date)\""))
     let rest = svg[group.upperBound...]
     let fill = try #require(rest.range(of: "fill=\""))
@@ -218,7 +218,7 @@ private func fill(ofDay date: String, in svg: String) throws -> String {
 }
 
 /// The x, y, width and height of the rect in the group `day-<date>`.
-private func rect(ofDay date: String, in svg: String) throws -> (x: Int, y: Int, width: Int, height: Int) {
+func rect(ofDay date: String, in svg: String) throws -> (x: Int, y: Int, width: Int, height: Int) {
     let group = try #require(svg.range(of: "<g id=\"day-\(date)\""))
     let rest = svg[group.upperBound...]
     let start = try #require(rest.range(of: "<rect "))
@@ -231,7 +231,7 @@ private func rect(ofDay date: String, in svg: String) throws -> (x: Int, y: Int,
 }
 
 /// Whether `text` is well-formed XML.
-private func parsesAsXML(_ text: String) throws -> Bool {
+func parsesAsXML(_ text: String) throws -> Bool {
     let parser = XMLParser(data: Data(text.utf8))
     let ok = parser.parse()
     if !ok { Issue.record("XML error: \(String(describing: parser.parserError))") }

@@ -104,9 +104,11 @@ struct JSONReportTests {
             (tutorialReport(), []),
             (StreakReport(goal: StreakGoal(timeZone: .utc), firstDay: Day(year: 2024, month: 1, day: 1)!, points: [], sessionCounts: []), [plain]),
         ] {
-            let json = JSONReport(report: report, diagnostics: diagnostics)
-            let expected = String(decoding: try encoder.encode(json), as: UTF8.self) + "\n"
-            #expect(try json.render() == expected)
+            for sources in [[], [ReportSource(file: "dir/a \"b\".ics", declaredName: "Piano \\ \u{1}"), ReportSource(file: "-")]] {
+                let json = JSONReport(report: report, diagnostics: diagnostics, sources: sources)
+                let expected = String(decoding: try encoder.encode(json), as: UTF8.self) + "\n"
+                #expect(try json.render() == expected)
+            }
         }
     }
 }
