@@ -215,6 +215,77 @@ public struct CalendarWriter: Sendable {
         return Output(text: text.text, diagnostics: diagnostics)
     }
 
+    /// A calendar of `events` alone: VERSION, PRODID, CALSCALE and, given a name, `X-WR-CALNAME`
+    /// (the name Apple, Google and Outlook show for a calendar), then the events.
+    ///
+    /// ```swift
+    /// let text = writer.write([event], calendarName: "Piano (StreakCal)", timestamp: 1_709_164_800)
+    /// print(text.split(separator: "\r\n")[4])
+    /// // Prints "X-WR-CALNAME:Piano (StreakCal)"
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - events: The all-day events.
+    ///   - calendarName: The calendar's name, if it has one.
+    ///   - timestamp: DTSTAMP of the events, in seconds since 1970 UTC.
+    public func write(_ events: [AllDayEvent], calendarName: String?, timestamp: Int64) -> String {
+        var text = FoldedText()
+        text.append(line: "BEGIN:VCALENDAR")
+        text.append(line: "VERSION:2.0")
+        text.append(line: "PRODID:" + LineCheck.escapedText(productID))
+        text.append(line: "CALSCALE:GREGORIAN")
+        if let calendarName, !calendarName.isEmpty { text.append(line: "X-WR-CALNAME:" + LineCheck.escapedText(calendarName)) }
+        let stamp = SessionResolver.recurrenceIDText(LocalDateTime(secondsSince1970: timestamp), isDate: false, isUTC: true)
+        for event in events { Self.append(event, stamp: stamp, to: &text) }
+        text.append(line: "END:VCALENDAR")
+        return text.text
+    }
+
+    /// The UIDs of this writer's earlier output in `sources` (events that carry `annotationMarker`),
+    /// in input order.
+    ///
+    /// ```swift
+    /// let earlier = try writer.annotationUIDs(in: [.string(annotatedText, name: "annotated.ics")])
+    /// print(earlier.first ?? "")
+    /// // Prints "2024-02-20.piano@streakcal.local"
+    /// ```
+    ///
+    /// - Throws: `CalendarReadError` when a source cannot be read.
+    public func annotationUIDs(in sources: [CalendarSource]) throws(CalendarReadError) -> [String] {
+        var uids: [String] = []
+        let marker = Array(annotationMarker.utf8)
+        for source in sources {
+            let bytes = try source.read()
+            // Most inputs have no annotation: they are not cut into components at all.
+            guard Self.contains(marker, in: bytes) else { continue }
+            var cutter = ComponentCutter(scanner: ContentLineScanner(bytes: bytes))
+            while let item = cutter.next() {
+                guard case .component(let lines, _) = item, lines.properties.contains(where: { $0.name == annotationMarker }),
+                      let uid = lines.property(named: "UID") else { continue }
+                uids.append(TextValue.decode(uid.value).trimmingSpaces)
+            }
+        }
+        return uids
+    }
+
+    /// Whether `bytes` holds `needle` (ASCII upper-case letters, digits and hyphens), in any letter case.
+    private static func contains(_ needle: [UInt8], in bytes: [UInt8]) -> Bool {
+        guard let first = needle.first, bytes.count >= needle.count else { return false }
+        var index = 0
+        let last = bytes.count - needle.count
+        while index <= last {
+            if bytes[index] & 0xDF == first,
+               needle.indices.allSatisfy({ offset in
+                   let byte = bytes[index + offset]
+                   return byte == needle[offset] || (0x61...0x7A).contains(byte) && byte & 0xDF == needle[offset]
+               }) {
+                return true
+            }
+            index += 1
+        }
+        return false
+    }
+
     /// Copies a component: its BEGIN and END, the lines that pass `LineCheck` (not the writer's own),
     /// `extra` after its own properties, and its subcomponents (never deeper than the cutter allows).
     private func copy(
