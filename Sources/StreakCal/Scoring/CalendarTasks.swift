@@ -56,9 +56,9 @@ extension ReportSettings {
     /// ```swift
     /// var settings = ReportSettings(requiredPoints: 100, timeZone: "UTC")
     /// settings.to = Day(year: 2024, month: 2, day: 29)
-    /// let annotated = try settings.annotated([.file("piano.ics")], onlyAnnotations: true, now: 1_709_164_800)
+    /// let annotated = try settings.annotated([.file("Fixtures/tutorial-sample.ics")], onlyAnnotations: true, now: 1_709_164_800)
     /// print(annotated.text.split(separator: "\r\n").first { $0.hasPrefix("UID:") } ?? "")
-    /// // Prints "UID:2024-02-20.piano@streakcal.local"
+    /// // Prints "UID:2024-02-20.fscalendar-streaks-tutorial-sample@streakcal.local"
     /// ```
     ///
     /// - Parameters:

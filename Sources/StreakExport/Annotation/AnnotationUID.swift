@@ -26,12 +26,22 @@ public struct CalendarSlug: Hashable, Sendable {
     public static let fallback = "calendar"
 
     /// The slug of one calendar's (or habit's) name.
+    ///
+    /// ```swift
+    /// print(CalendarSlug(name: "  Übung & Straße  ").text)
+    /// // Prints "ubung-strasse"
+    /// ```
     public init(name: String) {
         self.init(names: [name])
     }
 
     /// The slug of calendars read as one: every distinct name's, sorted, joined by `--`; `calendar`
     /// for none.
+    ///
+    /// ```swift
+    /// print(CalendarSlug(names: ["Swim", "Run", "Swim"]).text, CalendarSlug(names: []).text)
+    /// // Prints "run--swim calendar"
+    /// ```
     public init(names: [String]) {
         let distinct = Array(Set(names)).sorted()
         var parts: [String] = []
@@ -133,6 +143,15 @@ public struct UIDDomain: Hashable, Sendable {
     /// A domain as a DNS name: labels of ASCII letters, digits and hyphens (not at either end of
     /// a label), 1 to 63 characters each, joined by dots, at most 253 characters in all.
     ///
+    /// ```swift
+    /// do {
+    ///     _ = try UIDDomain("my_host.example")
+    /// } catch {
+    ///     print(error)
+    /// }
+    /// // Prints "'my_host.example' is not a domain name: the label 'my_host' has a character other than an ASCII letter, digit or hyphen"
+    /// ```
+    ///
     /// - Throws: ``InvalidUIDDomain`` saying what is wrong.
     public init(_ text: String) throws(InvalidUIDDomain) {
         func invalid(_ reason: String) -> InvalidUIDDomain { InvalidUIDDomain(domain: text, reason: reason) }
@@ -158,11 +177,22 @@ extension UIDDomain: CustomStringConvertible {
 }
 
 /// A domain that ``UIDDomain`` refuses, and why.
+///
+/// ```swift
+/// let error = InvalidUIDDomain(domain: "a..b", reason: "a dot must stand between two labels")
+/// print(error)
+/// // Prints "'a..b' is not a domain name: a dot must stand between two labels"
+/// ```
 public struct InvalidUIDDomain: Error, Hashable, Sendable, CustomStringConvertible {
     /// The domain as given.
     public var domain: String
     /// What is wrong with it.
     public var reason: String
+
+    public init(domain: String, reason: String) {
+        self.domain = domain
+        self.reason = reason
+    }
 
     public var description: String { "'\(domain)' is not a domain name: \(reason)" }
 }
