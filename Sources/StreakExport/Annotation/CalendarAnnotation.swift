@@ -88,7 +88,7 @@ public struct CalendarAnnotation: Sendable {
 
     /// The calendar slug the UIDs of earlier annotations name (`2024-02-20.piano@...` names `piano`),
     /// if they all name one: re-annotating an annotated calendar keeps its UIDs, whatever its file is
-    /// called now. UIDs of StreakCal before 0.2 (`streakcal-day-2024-02-20`) name none.
+    /// called now. The day-only UIDs of earlier development builds (`streakcal-day-2024-02-20`) name none.
     ///
     /// ```swift
     /// print(CalendarAnnotation.calendarSlug(inUIDs: ["2024-02-20.piano@streakcal.local", "2024-02-21.piano.scales@example.com"]) as Any)
