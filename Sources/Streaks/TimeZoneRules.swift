@@ -187,6 +187,47 @@ public struct TimeZoneRules: Sendable, Hashable {
     }
 }
 
+extension TimeZoneRules {
+    /// A change of a zone's UTC offset.
+    public struct Transition: Hashable, Sendable {
+        /// The first instant of the new offset, in seconds since 1970 UTC.
+        public var instant: Int64
+        /// The offset in force until then, in seconds east of UTC.
+        public var offsetBefore: Int
+        /// The offset in force from then on, in seconds east of UTC.
+        public var offsetAfter: Int
+
+        public init(instant: Int64, offsetBefore: Int, offsetAfter: Int) {
+            self.instant = instant
+            self.offsetBefore = offsetBefore
+            self.offsetAfter = offsetAfter
+        }
+    }
+
+    /// The transitions at instants in `instants`, ascending: those the table holds, which for a
+    /// zone of the IANA database are its transitions from 1900 to 2200.
+    ///
+    /// ```swift
+    /// let berlin = TimeZoneRules(identifier: "Europe/Berlin")!
+    /// let year2024 = Int64(1_704_067_200)...Int64(1_735_689_599)
+    /// for transition in berlin.transitions(in: year2024) {
+    ///     print(transition.instant, transition.offsetBefore, transition.offsetAfter)
+    /// }
+    /// // Prints "1711846800 3600 7200" (2024-03-31T01:00Z) and "1729990800 7200 3600" (2024-10-27T01:00Z)
+    /// ```
+    public func transitions(in instants: ClosedRange<Int64>) -> [Transition] {
+        var result: [Transition] = []
+        var index = instants.lowerBound == .min ? 0 : firstTransition(after: instants.lowerBound - 1)
+        while index < transitionInstants.count, transitionInstants[index] <= instants.upperBound {
+            let before = index == 0 ? initialOffset : offsetsAfterTransition[index - 1]
+            result.append(Transition(
+                instant: transitionInstants[index], offsetBefore: Int(before), offsetAfter: Int(offsetsAfterTransition[index])))
+            index += 1
+        }
+        return result
+    }
+}
+
 extension TimeZoneRules: CustomStringConvertible {
     public var description: String { identifier }
 }

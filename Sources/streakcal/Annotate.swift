@@ -7,9 +7,13 @@ extension StreakCalCommand {
             abstract: "Writes the calendars back out with each day's status as an all-day event.",
             discussion: """
                 The output keeps every property and component of the inputs and adds one all-day event \
-                per day with sessions (or every day, with --all-days): its summary shows the points and \
-                the streak, COLOR and CATEGORIES the status, and X-STREAKCAL-* properties the figures. \
-                Annotating an annotated calendar replaces the old annotations.
+                per day with sessions (or every day, with --all-days; with --habit, per habit and day): \
+                its summary shows the points and the streak, COLOR and CATEGORIES the status, and \
+                X-STREAKCAL-* properties the figures. Its UID is DAY.CALENDAR@DOMAIN \
+                (2024-02-20.piano@streakcal.local; DAY.CALENDAR.HABIT@DOMAIN with habits), CALENDAR made \
+                of the calendars' names. Annotating an annotated calendar replaces the old annotations \
+                and keeps their UIDs. A TZID the inputs use without a VTIMEZONE gets one, made from the \
+                IANA zone it names.
                 """)
 
         @OptionGroup var calendar: CalendarOptions
@@ -33,10 +37,32 @@ extension StreakCalCommand {
         @Flag(help: "Also give each single event its day's status (X-STREAKCAL-DAY-STATUS).")
         var markSessions = false
 
+        @Flag(help: "Write the day events alone (no event of the inputs), for a calendar app that has the sessions already.")
+        var onlyAnnotations = false
+
+        // Read unconditionally, so that `--uid-domain -x.org` gets its message rather than "missing value".
+        @Option(parsing: .unconditional, help: ArgumentHelp(
+            "The domain after @ in the annotations' UIDs (2024-02-20.piano@DOMAIN), a DNS name such as example.com.",
+            valueName: "domain"))
+        var uidDomain: String = UIDDomain.standard.text
+
+        func validate() throws {
+            if onlyAnnotations, markSessions {
+                throw ValidationError("--mark-sessions marks the inputs' events, which --only-annotations leaves out; give one of them.")
+            }
+            do {
+                _ = try UIDDomain(uidDomain)
+            } catch {
+                throw ValidationError("--uid-domain \(error.description.escapingControlCharacters()).")
+            }
+        }
+
         func run() throws {
             try failing {
                 let annotated = try calendar.settings(from: window.from, to: window.to, scoring: scoring, rules: streakRules)
-                    .annotated(calendar.sources, includingEmptyDays: allDays, markingSessions: markSessions)
+                    .annotated(
+                        calendar.sources, includingEmptyDays: allDays, markingSessions: markSessions,
+                        onlyAnnotations: onlyAnnotations, uidDomain: try UIDDomain(uidDomain))
                 let failed = calendar.printDiagnostics(annotated.diagnostics)
                 try emit(annotated.text, to: output)
                 if failed { throw ExitCode(1) }

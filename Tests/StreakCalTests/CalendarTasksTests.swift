@@ -47,7 +47,7 @@ struct CalendarTasksTests {
         #expect(fromFile.text == fromMemory.text)
         #expect(fromFile.report == fromMemory.report)
         #expect(fromFile.diagnostics.map(\.description) == fromMemory.diagnostics.map(\.description))
-        #expect(fromFile.text.contains("UID:streakcal-day-2024-02-26\r\n"))
+        #expect(fromFile.text.contains("UID:2024-02-26.fscalendar-streaks-tutorial-sample@streakcal.local\r\n"))
         #expect(fromFile.text.contains("X-STREAKCAL-DAY-STATUS:met\r\n"))
         #expect(fromFile.text.contains("DTSTAMP:20240229T000000Z\r\n"))
         #expect(fromFile.report.statusCounts[.met] == 3)
@@ -56,6 +56,83 @@ struct CalendarTasksTests {
         #expect(annotations(fromFile.text) == 4)
         #expect(annotations(everyDay.text) == fromFile.report.days.count)
         #expect(!everyDay.text.contains("X-STREAKCAL-DAY-STATUS"))
+    }
+
+    @Test("UIDs name the day and the calendar: the same on every run, kept by an annotated calendar under another file name")
+    func annotationUIDs() throws {
+        let settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 2, day: 29)!)
+        let first = try settings.annotated([.file(tutorial)], now: now)
+        let expected = ["2024-02-20", "2024-02-24", "2024-02-25", "2024-02-26"].map { "\($0).fscalendar-streaks-tutorial-sample@streakcal.local" }
+        #expect(uids(first.text) == expected)
+        #expect(uids(try settings.annotated([.file(tutorial)], now: now + 3600).text) == expected)
+        // Re-annotating the output, saved under another name: the old annotations are replaced, the UIDs kept.
+        let again = try settings.annotated([.string(first.text, name: "exported/from-my-app.ics")], now: now)
+        #expect(uids(again.text) == expected)
+        #expect(again.text.components(separatedBy: "X-STREAKCAL-ANNOTATION:day").count - 1 == 4)
+        // A calendar without X-WR-CALNAME is named by its file; another domain.
+        let piano = calendar(name: nil, events: [("p1", "20240220T100000Z")])
+        let named = try settings.annotated([.string(piano, name: "exports/Piano.ics")], uidDomain: try UIDDomain("example.org"), now: now)
+        #expect(uids(named.text) == ["2024-02-20.piano@example.org"])
+        // Old-style annotations are recognised by their marker and replaced.
+        let old = first.text.replacingOccurrences(of: ".fscalendar-streaks-tutorial-sample@streakcal.local", with: "")
+            .replacingOccurrences(of: "UID:2024", with: "UID:streakcal-day-2024")
+        let replaced = try settings.annotated([.string(old, name: "tutorial-sample.ics")], now: now)
+        #expect(uids(replaced.text) == expected)
+        #expect(!replaced.text.contains("streakcal-day-"))
+    }
+
+    @Test("Two calendars annotated on their own, and two habits of one calendar, get disjoint UIDs")
+    func disjointUIDs() throws {
+        let settings = ReportSettings(requiredPoints: 30, timeZone: "UTC", to: Day(year: 2024, month: 1, day: 3)!)
+        let piano = try settings.annotated([.string(calendar(name: "Piano", events: [("p", "20240101T100000Z")]), name: "a.ics")], now: now)
+        let running = try settings.annotated([.string(calendar(name: "Running", events: [("r", "20240101T100000Z")]), name: "a.ics")], now: now)
+        #expect(uids(piano.text) == ["2024-01-01.piano@streakcal.local"])
+        #expect(uids(running.text) == ["2024-01-01.running@streakcal.local"])
+        let both = try settings.annotated([
+            .string(calendar(name: "Running", events: [("r", "20240101T100000Z")]), name: "b.ics"),
+            .string(calendar(name: "Piano", events: [("p", "20240101T100000Z")]), name: "a.ics"),
+        ], now: now)
+        #expect(uids(both.text) == ["2024-01-01.piano--running@streakcal.local"])
+
+        var habits = settings
+        habits.habits = [Habit(name: "Piano", filter: .category("piano")), Habit(name: "Running", filter: .property("X-HABIT", value: "running"))]
+        habits.from = Day(year: 2024, month: 1, day: 1)
+        let path = URL(fileURLWithPath: tutorial).deletingLastPathComponent().appendingPathComponent("habits.ics").path
+        let annotated = try habits.annotated([.file(path)], now: now)
+        let all = uids(annotated.text)
+        let pianoUIDs = Set(all.filter { $0.contains(".habits.piano@") })
+        let runningUIDs = Set(all.filter { $0.contains(".habits.running@") })
+        #expect(pianoUIDs == ["2024-01-01.habits.piano@streakcal.local", "2024-01-02.habits.piano@streakcal.local"])
+        #expect(runningUIDs.count == 2)
+        #expect(pianoUIDs.isDisjoint(with: runningUIDs))
+        #expect(all.count == Set(all).count)
+        #expect(annotated.text.contains("SUMMARY:Piano: ✓ 30/30 points · streak 2\r\n"))
+        #expect(annotated.text.contains("X-STREAKCAL-HABIT:Running\r\n"))
+    }
+
+    @Test("Only the annotations: a calendar of the day events, which libical reads and which imports as no session")
+    func onlyAnnotations() throws {
+        let settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 2, day: 29)!)
+        let annotated = try settings.annotated([.file(tutorial)], onlyAnnotations: true, now: now)
+        let lines = annotated.text.components(separatedBy: "\r\n")
+        #expect(Array(lines.prefix(6)) == [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//StreakCal//StreakCal \(StreakCalVersion.current)//EN", "CALSCALE:GREGORIAN",
+            "X-WR-CALNAME:FSCalendar streaks tutorial sample (StreakCal)", "BEGIN:VEVENT",
+        ])
+        #expect(lines.suffix(2) == ["END:VCALENDAR", ""])
+        #expect(lines.filter { $0 == "BEGIN:VEVENT" }.count == 4)
+        #expect(lines.filter { $0 == "X-STREAKCAL-ANNOTATION:day" }.count == 4)
+        #expect(uids(annotated.text).count == 4)
+        #expect(!annotated.text.contains("X-POINTS"))
+        #expect(!annotated.text.contains("UID:tutorial-"))
+        #expect(annotated.report.statusCounts[.met] == 3)
+        #expect(Libical.parseErrors(in: annotated.text) == [])
+        let reimported = try SessionImporter().importSessions(from: .string(annotated.text, name: "annotations.ics"))
+        #expect(reimported.sessions.isEmpty)
+        #expect(reimported.sources.map(\.name) == ["FSCalendar streaks tutorial sample (StreakCal)"])
+        // Its annotations are StreakCal's own: annotating the calendar with them replaces them, UIDs kept.
+        let merged = try settings.annotated([.file(tutorial), .string(annotated.text, name: "annotations.ics")], now: now)
+        #expect(uids(merged.text) == uids(annotated.text))
     }
 
     @Test("What the import and the writer both say of a damaged calendar is said once")
@@ -75,4 +152,22 @@ struct CalendarTasksTests {
         }
         #expect(error?.description == "cannot read /nonexistent.ics: no such file")
     }
+}
+
+/// The annotations' UIDs in an annotated calendar, in order.
+private func uids(_ text: String) -> [String] {
+    text.components(separatedBy: "BEGIN:VEVENT\r\n").dropFirst().filter { $0.contains("X-STREAKCAL-ANNOTATION:day") }.compactMap { event in
+        event.components(separatedBy: "\r\n").first { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)) }
+    }
+}
+
+/// A calendar (named, or not) of 100-point sessions.
+private func calendar(name: String?, events: [(uid: String, start: String)]) -> String {
+    var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN"]
+    if let name { lines.append("X-WR-CALNAME:" + name) }
+    for event in events {
+        lines += ["BEGIN:VEVENT", "UID:" + event.uid, "DTSTAMP:20240101T000000Z", "DTSTART:" + event.start, "DURATION:PT1H",
+                  "CATEGORIES:piano", "X-HABIT:running", "X-POINTS:100", "END:VEVENT"]
+    }
+    return (lines + ["END:VCALENDAR"]).joined(separator: "\r\n") + "\r\n"
 }

@@ -20,9 +20,10 @@ private func annotate(
     _ sources: [CalendarSource], window: ClosedRange<Day>, allDays: Bool = false, markSessions: Bool = false
 ) throws -> (output: CalendarWriter.Output, sessions: [Session]) {
     let importer = SessionImporter(expansion: RecurrenceExpansion(from: window.lowerBound, through: window.upperBound))
-    let sessions = try importer.importSessions(from: sources).sessions
+    let imported = try importer.importSessions(from: sources)
+    let sessions = imported.sessions
     let report = StreakReport(sessions: sessions, goal: StreakGoal(timeZone: .utc), window: window)
-    let output = try CalendarAnnotation(report: report, includesEmptyDays: allDays)
+    let output = try CalendarAnnotation(report: report, includesEmptyDays: allDays, calendar: CalendarSlug(names: imported.sources.map(\.name)))
         .write(sources, markingSessions: markSessions ? sessions : nil, timestamp: 1_709_164_800)
     return (output, sessions)
 }
@@ -36,7 +37,7 @@ struct AnnotationTests {
         let (output, _) = try annotate(["tutorial-sample.ics"], window: february)
         let text = output.text
         #expect(text.components(separatedBy: "X-STREAKCAL-ANNOTATION:day").count - 1 == 4)
-        #expect(text.contains("UID:streakcal-day-2024-02-26\r\n"))
+        #expect(text.contains("UID:2024-02-26.fscalendar-streaks-tutorial-sample@streakcal.local\r\n"))
         #expect(text.contains("SUMMARY:✓ 120/100 points · streak 2\r\n"))
         #expect(text.contains("SUMMARY:◐ 30/100 points\r\n"))
         #expect(text.contains("DTSTART;VALUE=DATE:20240224\r\nDTEND;VALUE=DATE:20240225\r\n"))
@@ -135,5 +136,121 @@ struct DamagedAnnotationTests {
             "property name \"X-EX^ECT\" is not an iCalendar name; not copied",
         ])
         #expect(Libical.parseErrors(in: output.text) == [])
+    }
+}
+
+@Suite("Annotation UIDs")
+struct AnnotationUIDTests {
+    @Test("A calendar's name as a slug: ASCII lower-case letters, digits and hyphens, never empty", arguments: [
+        ("Piano", "piano"), ("Piano Practice!", "piano-practice"), ("  --Übung__Straße  ", "ubung-strasse"),
+        ("Ｐｉａｎｏ ﬁve", "piano-five"), ("Ærø 2024", "aero-2024"), ("", "calendar"), ("!!! ???", "calendar"),
+        ("standard input", "standard-input"),
+    ])
+    func slug(name: String, expected: String) {
+        #expect(CalendarSlug(name: name).text == expected)
+    }
+
+    @Test("Names with letters that have no ASCII form, and long names, end in a hash of the whole name and stay apart")
+    func hashedSlugs() {
+        let japanese = CalendarSlug(name: "日本語").text
+        let chinese = CalendarSlug(name: "中文").text
+        #expect(japanese.hasPrefix("calendar-") && japanese.count == 17)
+        #expect(chinese.hasPrefix("calendar-") && chinese != japanese)
+        // The hash is FNV-1a: the same on every platform and run, as docs/command-line.md says.
+        #expect(japanese == "calendar-26ca0d32")
+        #expect(CalendarSlug(name: "Piano 日本").text.hasPrefix("piano-"))
+        let long = String(repeating: "Practice ", count: 12)
+        let one = CalendarSlug(name: long + "A").text
+        let other = CalendarSlug(name: long + "B").text
+        #expect(one.count == CalendarSlug.maximumLength && other.count == CalendarSlug.maximumLength)
+        #expect(one != other)
+        #expect(one.hasPrefix("practice-practice-practice-"))
+        #expect(CalendarSlug(name: long + "A") == CalendarSlug(name: long + "A"))
+        for slug in [japanese, chinese, one, other] {
+            #expect(slug.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }, "\(slug)")
+        }
+    }
+
+    @Test("Several calendars: every name's slug, sorted, without repeats, joined by --, whatever their order")
+    func severalNames() {
+        #expect(CalendarSlug(names: ["Running", "Piano"]).text == "piano--running")
+        #expect(CalendarSlug(names: ["Piano", "Running"]) == CalendarSlug(names: ["Running", "Piano", "Running"]))
+        #expect(CalendarSlug(names: ["Piano", "piano!"]).text == "piano")
+        #expect(CalendarSlug(names: []).text == "calendar")
+        #expect(CalendarSlug(names: ["Piano", "Running"]) != CalendarSlug(name: "Piano Running"))
+    }
+
+    @Test("UIDs: the day, the calendar, the habit and the domain; habits whose names give one slug stay apart")
+    func uids() throws {
+        let report = StreakReport(sessions: [], goal: StreakGoal(timeZone: .utc), window: february)
+        let day = Day(year: 2024, month: 2, day: 20)!
+        let piano = CalendarAnnotation(report: report, calendar: CalendarSlug(name: "Piano"), uidDomain: try UIDDomain("Example.ORG"))
+        #expect(piano.uid(for: day) == "2024-02-20.piano@example.org")
+        #expect(piano.uid(for: day, habit: "Scales & arpeggios") == "2024-02-20.piano.scales-arpeggios@example.org")
+        #expect(CalendarAnnotation(report: report).uid(for: day) == "2024-02-20.calendar@streakcal.local")
+        let habits = CalendarAnnotation(
+            report: report, habits: [HabitReport(habit: Habit(name: "Piano", filter: .all), report: report),
+                                     HabitReport(habit: Habit(name: "piano!", filter: .all), report: report)],
+            calendar: CalendarSlug(name: "Practice"))
+        let first = habits.uid(for: day, habit: "Piano")
+        let second = habits.uid(for: day, habit: "piano!")
+        #expect(first != second)
+        #expect(first.hasPrefix("2024-02-20.practice.piano-") && second.hasPrefix("2024-02-20.practice.piano-"))
+    }
+
+    @Test("The calendar slug of earlier annotations' UIDs, when they name one")
+    func earlierSlug() {
+        #expect(CalendarAnnotation.calendarSlug(inUIDs: ["2024-02-20.piano@streakcal.local", "2024-02-21.piano.scales@example.com"])?.text == "piano")
+        #expect(CalendarAnnotation.calendarSlug(inUIDs: ["2024-02-20.piano@streakcal.local", "2024-02-20.running@streakcal.local"]) == nil)
+        #expect(CalendarAnnotation.calendarSlug(inUIDs: ["streakcal-day-2024-02-20"]) == nil)
+        #expect(CalendarAnnotation.calendarSlug(inUIDs: ["2024-02-20.Piano@x", "2024-13-01.piano@x", "2024-02-20.a.b.c@x"]) == nil)
+        #expect(CalendarAnnotation.calendarSlug(inUIDs: []) == nil)
+    }
+
+    @Test("A UID domain is a DNS name", arguments: [
+        ("example.com", "example.com"), ("Example.COM", "example.com"), ("a-b.c1.example", "a-b.c1.example"), ("localhost", "localhost"),
+    ])
+    func validDomain(text: String, expected: String) throws {
+        #expect(try UIDDomain(text).text == expected)
+    }
+
+    @Test("Anything else is refused, with the reason", arguments: [
+        ("", "the domain is empty"), ("a..b", "a dot must stand between two labels"), (".a", "a dot must stand between two labels"),
+        ("a.", "a dot must stand between two labels"), ("-a.com", "the label '-a' starts or ends with a hyphen"),
+        ("a-.com", "the label 'a-' starts or ends with a hyphen"), ("a_b.com", "the label 'a_b' has a character other than"),
+        ("ex ample.com", "the label 'ex ample' has a character other than"), ("é.com", "the label 'é' has a character other than"),
+        ("a@b.com", "the label 'a@b' has a character other than"),
+        (String(repeating: "a", count: 64) + ".com", "is longer than 63 characters"),
+        (Array(repeating: String(repeating: "a", count: 50), count: 5).joined(separator: "."), "at most 253 characters"),
+    ])
+    func invalidDomain(text: String, reason: String) {
+        #expect(throws: InvalidUIDDomain.self) { try UIDDomain(text) }
+        do {
+            _ = try UIDDomain(text)
+        } catch {
+            #expect(error.reason.contains(reason), "\(error.reason)")
+            #expect(error.description.hasPrefix("'\(text)' is not a domain name: "))
+        }
+    }
+
+    @Test("The annotations alone: calendar properties, then the day events")
+    func annotationsOnly() throws {
+        let sources = [try CalendarSource.file(fixtures.appendingPathComponent("tutorial-sample.ics").path).inMemory()]
+        let sessions = try SessionImporter(expansion: RecurrenceExpansion(from: february.lowerBound, through: february.upperBound))
+            .importSessions(from: sources).sessions
+        let report = StreakReport(sessions: sessions, goal: StreakGoal(timeZone: .utc), window: february)
+        let text = CalendarAnnotation(report: report, calendar: CalendarSlug(name: "Piano"))
+            .writeAnnotationsOnly(calendarName: "Piano, daily (StreakCal)", timestamp: 1_709_164_800)
+        let lines = text.components(separatedBy: "\r\n")
+        #expect(Array(lines.prefix(12)) == [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//StreakCal//StreakCal \(StreakCalVersion.current)//EN", "CALSCALE:GREGORIAN",
+            "X-WR-CALNAME:Piano\\, daily (StreakCal)", "BEGIN:VEVENT", "UID:2024-02-20.piano@streakcal.local",
+            "DTSTAMP:20240229T000000Z", "DTSTART;VALUE=DATE:20240220", "DTEND;VALUE=DATE:20240221",
+            "SUMMARY:✓ 100/100 points · streak 1", "TRANSP:TRANSPARENT",
+        ])
+        #expect(lines.filter { $0.hasPrefix("UID:") }.count == 4)
+        #expect(Libical.parseErrors(in: text) == [])
+        let unnamed = CalendarAnnotation(report: report).writeAnnotationsOnly(calendarName: nil, timestamp: 0)
+        #expect(!unnamed.contains("X-WR-CALNAME"))
     }
 }

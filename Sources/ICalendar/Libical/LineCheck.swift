@@ -27,7 +27,8 @@ enum LineCheck {
         if name == "DURATION", ICalDuration.reading(String(original.value).trimmingSpaces) == .tooLong {
             return ([], ["DURATION \(String(original.value).trimmingSpaces) is too long to count; not copied"])
         }
-        let (line, replaced) = forWriting(original)
+        var (line, replaced) = forWriting(original)
+        if name == "TRIGGER" { line = triggerWithValueType(line) }
         if name == "RRULE" || name == "EXRULE" {
             // A rule the import cannot read adds nothing; written as libical reads it, it might.
             do {
@@ -61,6 +62,23 @@ enum LineCheck {
             }
         }
         return (ContentLine(text: String(scalars), line: line.line, name: line.name, valueColumn: line.valueColumn), replaced)
+    }
+
+    /// A TRIGGER whose value is a DATE-TIME (`TRIGGER:19980403T120000Z`) with `VALUE=DATE-TIME`,
+    /// which RFC 5545 (3.8.6.3) requires and without which libical reads it as a DURATION and drops it.
+    private static func triggerWithValueType(_ line: ContentLine) -> ContentLine {
+        let value = line.value.trimmingSpaces
+        let isDateTime = (value.utf8.count == 15 || value.utf8.count == 16 && value.hasSuffix("Z"))
+            && value.utf8.enumerated().allSatisfy { index, byte in
+                index == 8 ? byte == UInt8(ascii: "T") : index == 15 || (0x30...0x39).contains(byte)
+            }
+        guard isDateTime, !DateListValue.parameters(of: line).contains(where: { $0.name == "VALUE" }),
+              let valueColumn = line.valueColumn else { return line }
+        let nameEnd = line.text.utf8.index(line.text.utf8.startIndex, offsetBy: line.name.utf8.count)
+        let parameter = ";VALUE=DATE-TIME"
+        return ContentLine(
+            text: String(line.text[..<nameEnd]) + parameter + String(line.text[nameEnd...]), line: line.line, name: line.name,
+            valueColumn: valueColumn + parameter.count)
     }
 
     /// An RDATE or EXDATE as the import reads it (`DateListValue`), one line per value: what the

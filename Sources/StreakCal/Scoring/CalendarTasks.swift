@@ -48,20 +48,47 @@ extension ReportSettings {
     /// `streakcal annotate` writes them. Each source is read once: what the import reads is what
     /// the writer copies (standard input included).
     ///
+    /// The annotations' UIDs name the calendar by the names of `sources` (`X-WR-CALNAME`, else the
+    /// file's name; `CalendarSlug`), or by the slug the inputs' earlier annotations have, so that an
+    /// annotated calendar keeps its UIDs whatever its file is called. With ``habits``, each habit
+    /// is annotated on its own.
+    ///
+    /// ```swift
+    /// var settings = ReportSettings(requiredPoints: 100, timeZone: "UTC")
+    /// settings.to = Day(year: 2024, month: 2, day: 29)
+    /// let annotated = try settings.annotated([.file("Fixtures/tutorial-sample.ics")], onlyAnnotations: true, now: 1_709_164_800)
+    /// print(annotated.text.split(separator: "\r\n").first { $0.hasPrefix("UID:") } ?? "")
+    /// // Prints "UID:2024-02-20.fscalendar-streaks-tutorial-sample@streakcal.local"
+    /// ```
+    ///
     /// - Parameters:
     ///   - sources: The calendars, read as one.
     ///   - includingEmptyDays: Annotate every day of the window, not only days with sessions.
-    ///   - markingSessions: Give each single event its day's status too.
+    ///   - markingSessions: Give each single event its day's status too (not with `onlyAnnotations`,
+    ///     which writes no event of the inputs).
+    ///   - onlyAnnotations: Write the annotations alone, in a calendar named after the sources
+    ///     (`Piano (StreakCal)`), for a calendar app that has the sessions already.
+    ///   - uidDomain: The domain of the annotations' UIDs.
     ///   - now: "Today", and the annotations' DTSTAMP, in seconds since 1970 (default: now).
     public func annotated(
-        _ sources: [CalendarSource], includingEmptyDays: Bool = false, markingSessions: Bool = false, now: Int64? = nil
+        _ sources: [CalendarSource], includingEmptyDays: Bool = false, markingSessions: Bool = false,
+        onlyAnnotations: Bool = false, uidDomain: UIDDomain = .standard, now: Int64? = nil
     ) throws(CalendarReadError) -> AnnotatedCalendar {
         let now = now ?? Self.now()
         var inMemory: [CalendarSource] = []
         for source in sources { inMemory.append(try source.inMemory()) }
         let scored = scored(try importer(now: now).importSessions(from: inMemory), now: now)
-        let written = try CalendarAnnotation(report: scored.report, includesEmptyDays: includingEmptyDays)
-            .write(inMemory, markingSessions: markingSessions ? scored.imported.sessions : nil, timestamp: now)
+        let earlier = CalendarAnnotation.calendarSlug(inUIDs: try CalendarAnnotation.writer.annotationUIDs(in: inMemory))
+        let annotation = CalendarAnnotation(
+            report: scored.report, habits: scored.habits, includesEmptyDays: includingEmptyDays,
+            calendar: earlier ?? CalendarSlug(names: scored.sources.map(\.name)), uidDomain: uidDomain)
+        if onlyAnnotations {
+            let name = scored.sources.subject.map { $0 + " (StreakCal)" } ?? "StreakCal"
+            return AnnotatedCalendar(
+                text: annotation.writeAnnotationsOnly(calendarName: name, timestamp: now), report: scored.report,
+                diagnostics: scored.imported.diagnostics)
+        }
+        let written = try annotation.write(inMemory, markingSessions: markingSessions ? scored.imported.sessions : nil, timestamp: now)
         // The writer cuts the same text the import read: what both say (a missing END line) is said once.
         let said = Set(scored.imported.diagnostics.map(\.description))
         return AnnotatedCalendar(

@@ -2,27 +2,49 @@ public import ICalendar
 public import Streaks
 
 /// The annotated calendar `streakcal annotate` writes: the original calendars with one all-day event
-/// per evaluated day that has sessions (or every day), carrying the day's status.
+/// per evaluated day that has sessions (or every day), carrying the day's status; with named
+/// habits, one such event per habit and day.
 ///
 /// Each day's event reads well in a calendar app (`✓ 120/100 points · streak 3`, coloured by RFC 7986
 /// `COLOR`) and carries machine-readable `X-STREAKCAL-STATUS`, `-POINTS`, `-REQUIRED`, `-STREAK` and
-/// `-SESSIONS`. Its UID depends on the day only, so importing again updates instead of duplicating,
-/// and annotating an annotated calendar replaces the old annotations.
+/// `-SESSIONS`. Its UID names the day, the calendar (and the habit) and a domain
+/// (`2024-02-20.piano@streakcal.local`, ``uid(for:habit:)``), so that importing again updates
+/// instead of duplicating, while two calendars' annotations imported into one calendar app stay
+/// apart. Annotating an annotated calendar replaces the old annotations.
 ///
 /// ```swift
-/// let annotation = CalendarAnnotation(report: report)
-/// print(annotation.events().first?.summary ?? "")
-/// // Prints "✓ 100/100 points · streak 1" for the tutorial's 2024-02-20
+/// let annotation = CalendarAnnotation(report: report, calendar: CalendarSlug(name: "Piano"))
+/// print(annotation.events().first?.uid ?? "", annotation.events().first?.summary ?? "")
+/// // Prints "2024-02-20.piano@streakcal.local ✓ 100/100 points · streak 1" for the tutorial's 2024-02-20
 /// ```
 public struct CalendarAnnotation: Sendable {
-    /// The scored days.
+    /// The scored days: of every session or, with ``habits``, of the sessions some habit took.
     public var report: StreakReport
+    /// Named habits, each annotated on its own (its name in the events' summaries and UIDs); none:
+    /// the days of ``report`` are annotated.
+    public var habits: [HabitReport]
     /// Annotate every day of the window, not only days with sessions.
     public var includesEmptyDays: Bool
+    /// Names the annotated calendar in the UIDs (``CalendarSlug/init(names:)`` of its calendars' names).
+    public var calendar: CalendarSlug
+    /// The domain of the UIDs.
+    public var uidDomain: UIDDomain
 
-    public init(report: StreakReport, includesEmptyDays: Bool = false) {
+    /// - Parameters:
+    ///   - report: The scored days.
+    ///   - habits: Named habits to annotate one by one instead of `report`'s days.
+    ///   - includesEmptyDays: Annotate every day of the window, not only days with sessions.
+    ///   - calendar: Names the calendar in the UIDs; default `calendar`.
+    ///   - uidDomain: The UIDs' domain; default `streakcal.local`.
+    public init(
+        report: StreakReport, habits: [HabitReport] = [], includesEmptyDays: Bool = false,
+        calendar: CalendarSlug = CalendarSlug(names: []), uidDomain: UIDDomain = .standard
+    ) {
         self.report = report
+        self.habits = habits
         self.includesEmptyDays = includesEmptyDays
+        self.calendar = calendar
+        self.uidDomain = uidDomain
     }
 
     /// The prefix of every property StreakCal writes; inputs' properties with it are replaced.
@@ -34,14 +56,64 @@ public struct CalendarAnnotation: Sendable {
         .met: "green", .partial: "red", .none: "gray", .rest: "lightblue", .skipped: "lightgray", .frozen: "steelblue",
     ]
 
-    /// The stable UID of a day's annotation.
-    public static func uid(for day: Day) -> String {
-        "streakcal-day-\(day)"
+    /// The UID of a day's annotation: `YYYY-MM-DD.<calendar>@<domain>`, or with a habit
+    /// `YYYY-MM-DD.<calendar>.<habit>@<domain>` (each part a ``CalendarSlug``; a dot never occurs
+    /// inside one, so no calendar's UIDs can be another's or a habit's).
+    ///
+    /// ```swift
+    /// let piano = CalendarAnnotation(report: report, calendar: CalendarSlug(name: "Piano"))
+    /// print(piano.uid(for: Day(year: 2024, month: 2, day: 20)!))
+    /// print(piano.uid(for: Day(year: 2024, month: 2, day: 20)!, habit: "Scales"))
+    /// // Prints "2024-02-20.piano@streakcal.local" and "2024-02-20.piano.scales@streakcal.local"
+    /// ```
+    public func uid(for day: Day, habit: String? = nil) -> String {
+        let habitPart = habit.map { name in
+            "." + (habitSlugs.first { $0.name == name }?.slug ?? CalendarSlug(name: name)).text
+        } ?? ""
+        return "\(day).\(calendar.text)\(habitPart)@\(uidDomain.text)"
+    }
+
+    /// Each habit's slug; habits whose names give the same slug (`Piano`, `piano!`) get the hash of
+    /// their whole name after it, so that their UIDs stay apart.
+    private var habitSlugs: [(name: String, slug: CalendarSlug)] {
+        let plain = habits.map { CalendarSlug(name: $0.habit.name) }
+        return zip(habits, plain).map { habit, slug in
+            let name = habit.habit.name
+            guard plain.filter({ $0 == slug }).count > 1 else { return (name, slug) }
+            let suffix = "-" + CalendarSlug.hash(name)
+            let kept = String(slug.text.prefix(CalendarSlug.maximumLength - suffix.count))
+            return (name, CalendarSlug(verbatim: kept + suffix) ?? slug)
+        }
+    }
+
+    /// The calendar slug the UIDs of earlier annotations name (`2024-02-20.piano@...` names `piano`),
+    /// if they all name one: re-annotating an annotated calendar keeps its UIDs, whatever its file is
+    /// called now. The day-only UIDs of earlier development builds (`streakcal-day-2024-02-20`) name none.
+    ///
+    /// ```swift
+    /// print(CalendarAnnotation.calendarSlug(inUIDs: ["2024-02-20.piano@streakcal.local", "2024-02-21.piano.scales@example.com"]) as Any)
+    /// // Prints "Optional(piano)"
+    /// ```
+    public static func calendarSlug(inUIDs uids: [String]) -> CalendarSlug? {
+        var found: Set<CalendarSlug> = []
+        for uid in uids {
+            guard let at = uid.lastIndex(of: "@") else { continue }
+            let local = uid[..<at]
+            guard local.count > 11, Day(String(local.prefix(10))) != nil, local.dropFirst(10).first == "." else { continue }
+            let parts = local.dropFirst(11).split(separator: ".", omittingEmptySubsequences: false)
+            guard (1...2).contains(parts.count), let slug = CalendarSlug(verbatim: String(parts[0])) else { continue }
+            found.insert(slug)
+        }
+        return found.count == 1 ? found.first : nil
     }
 
     /// The streak each day of the window ends, counted as `StreakReport` counts: met and frozen
     /// days extend it, rest and skipped days keep it, others end it (0).
     public var streakLengths: [Int] {
+        Self.streakLengths(of: report)
+    }
+
+    private static func streakLengths(of report: StreakReport) -> [Int] {
         var run = 0
         return report.days.map { day in
             run = day.status.extendsStreak ? run + 1 : day.status.isPassedOver ? run : 0
@@ -49,9 +121,15 @@ public struct CalendarAnnotation: Sendable {
         }
     }
 
-    /// One all-day event per annotated day.
+    /// One all-day event per annotated day; with habits, per habit and annotated day, in the order
+    /// of the habits.
     public func events() -> [AllDayEvent] {
-        return zip(report.days, streakLengths).compactMap { day, streak in
+        guard !habits.isEmpty else { return events(of: report, habit: nil) }
+        return habits.flatMap { events(of: $0.report, habit: $0.habit.name) }
+    }
+
+    private func events(of report: StreakReport, habit: String?) -> [AllDayEvent] {
+        zip(report.days, Self.streakLengths(of: report)).compactMap { day, streak in
             guard includesEmptyDays || day.sessions > 0 else { return nil }
             let mark = TextReport.marks[day.status, default: "·"]
             let required = day.required
@@ -62,17 +140,19 @@ public struct CalendarAnnotation: Sendable {
             default: "\(mark) \(day.points)/\(required) points"
             }
             if streak > 0 { summary += " · streak \(streak)" }
+            if let habit { summary = habit + ": " + summary }
+            var properties = [
+                WrittenProperty(SessionImporter.annotationMarker, "day"),
+                WrittenProperty("X-STREAKCAL-STATUS", day.status.rawValue),
+                WrittenProperty("X-STREAKCAL-POINTS", String(day.points)),
+                WrittenProperty("X-STREAKCAL-REQUIRED", String(required)),
+                WrittenProperty("X-STREAKCAL-STREAK", String(streak)),
+                WrittenProperty("X-STREAKCAL-SESSIONS", String(day.sessions)),
+            ]
+            if let habit { properties.append(WrittenProperty("X-STREAKCAL-HABIT", habit)) }
             return AllDayEvent(
-                uid: Self.uid(for: day.date), day: day.date, summary: summary,
-                color: Self.colors[day.status], categories: ["StreakCal", day.status.rawValue],
-                properties: [
-                    WrittenProperty(SessionImporter.annotationMarker, "day"),
-                    WrittenProperty("X-STREAKCAL-STATUS", day.status.rawValue),
-                    WrittenProperty("X-STREAKCAL-POINTS", String(day.points)),
-                    WrittenProperty("X-STREAKCAL-REQUIRED", String(required)),
-                    WrittenProperty("X-STREAKCAL-STREAK", String(streak)),
-                    WrittenProperty("X-STREAKCAL-SESSIONS", String(day.sessions)),
-                ])
+                uid: uid(for: day.date, habit: habit), day: day.date, summary: summary,
+                color: Self.colors[day.status], categories: ["StreakCal", day.status.rawValue], properties: properties)
         }
     }
 
@@ -103,7 +183,27 @@ public struct CalendarAnnotation: Sendable {
     public func write(
         _ sources: [CalendarSource], markingSessions sessions: [Session]? = nil, timestamp: Int64
     ) throws(CalendarReadError) -> CalendarWriter.Output {
-        let writer = CalendarWriter(ownedPropertyPrefix: Self.propertyPrefix, annotationMarker: SessionImporter.annotationMarker)
-        return try writer.write(sources, adding: events(), marks: sessions.map(sessionMarks(for:)) ?? [:], timestamp: timestamp)
+        try Self.writer.write(sources, adding: events(), marks: sessions.map(sessionMarks(for:)) ?? [:], timestamp: timestamp)
     }
+
+    /// A calendar of the annotations alone, for a calendar app that has the sessions already:
+    /// VERSION, PRODID, CALSCALE and, given a name, `X-WR-CALNAME`, then the day events.
+    ///
+    /// ```swift
+    /// let text = CalendarAnnotation(report: report, calendar: CalendarSlug(name: "Piano"))
+    ///     .writeAnnotationsOnly(calendarName: "Piano (StreakCal)", timestamp: 1_709_164_800)
+    /// print(text.split(separator: "\r\n").prefix(5).joined(separator: " "))
+    /// // Prints "BEGIN:VCALENDAR VERSION:2.0 PRODID:-//StreakCal//StreakCal 0.1.0//EN CALSCALE:GREGORIAN X-WR-CALNAME:Piano (StreakCal)"
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - calendarName: The name calendar apps show for the calendar, if any.
+    ///   - timestamp: DTSTAMP of the annotations, in seconds since 1970 UTC.
+    public func writeAnnotationsOnly(calendarName: String?, timestamp: Int64) -> String {
+        Self.writer.write(events(), calendarName: calendarName, timestamp: timestamp)
+    }
+
+    /// The writer of annotated calendars: StreakCal's properties are its own, the annotation marker
+    /// says which events it wrote.
+    public static let writer = CalendarWriter(ownedPropertyPrefix: propertyPrefix, annotationMarker: SessionImporter.annotationMarker)
 }
