@@ -57,10 +57,10 @@ struct DocumentTests {
         }
     }
 
-    /// The README stays a front page: about 150 lines, the details in `docs/` and the articles.
+    /// The README stays a front page: under 200 lines, the details in `docs/` and the articles.
     @Test func readmeIsShort() throws {
         let lines = try text(of: "README.md").split(separator: "\n", omittingEmptySubsequences: false).count
-        #expect(lines <= 170, "README.md has \(lines) lines")
+        #expect(lines <= 200, "README.md has \(lines) lines")
     }
 }
 

@@ -198,7 +198,7 @@ extension BatchSummary: Codable {
 public struct BatchFileResult: Hashable, Sendable {
     /// The input as the user knows it.
     public var input: String
-    /// The calendar's name: its `X-WR-CALNAME`, else the file's name (``ReportSource``).
+    /// The calendar's name: its `X-WR-CALNAME`, else the file's name (``/Streaks/ReportSource``).
     public var name: String
     /// The report's file name in the output folder, when written (or, without writing, when rendered).
     public var output: String?

@@ -120,7 +120,7 @@ public struct ReportSettings: Sendable {
     /// (with any fills of your own) to colour the days with it too.
     public var palette: ReportPalette = .standard
     /// Month grids or year heatmaps (text, SVG, HTML); `nil`: a year view for windows longer than
-    /// about three months (``ReportView/automatic(for:)``).
+    /// about three months (``/StreakExport/ReportView/automatic(for:)``).
     public var view: ReportView?
     /// The first column of month grids.
     public var firstWeekday: Weekday
