@@ -246,3 +246,49 @@ extension String {
         self = result
     }
 }
+
+@Suite("Recurrence ids and instance session ids")
+struct RecurrenceIDTextTests {
+    /// The texts as they were pieced together before ids were written in one string.
+    private static func pieced(_ local: LocalDateTime, isDate: Bool, isUTC: Bool) -> String {
+        func pad(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        let (year, month, day) = local.day.components
+        let date = pad(year, 4) + pad(month, 2) + pad(day, 2)
+        if isDate { return date }
+        let (hour, minute, second) = local.timeOfDay
+        return date + "T" + pad(hour, 2) + pad(minute, 2) + pad(second, 2) + (isUTC ? "Z" : "")
+    }
+
+    @Test("Each form, at the edges of the day and of the years written with four digits", arguments: [
+        (2024, 3, 1, 9, 30, 0), (2024, 2, 29, 23, 59, 59), (2025, 1, 1, 0, 0, 0), (1970, 1, 1, 0, 0, 0),
+        (0, 1, 1, 0, 0, 0), (9999, 12, 31, 23, 59, 59), (10_000, 1, 1, 12, 0, 0), (-1, 12, 31, 1, 2, 3),
+        (-2024, 6, 15, 7, 8, 9),
+    ])
+    func forms(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Int) throws {
+        let local = try #require(LocalDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second))
+        for (isDate, isUTC) in [(true, false), (false, true), (false, false)] {
+            #expect(SessionResolver.recurrenceIDText(local, isDate: isDate, isUTC: isUTC) == Self.pieced(local, isDate: isDate, isUTC: isUTC))
+        }
+        let rules = try #require(TimeZoneRules(identifier: "Europe/Berlin"))
+        let expected: [(SeriesClock, String)] = [
+            (.date, Self.pieced(local, isDate: true, isUTC: false)), (.utc, Self.pieced(local, isDate: false, isUTC: true)),
+            (.floating, Self.pieced(local, isDate: false, isUTC: false)), (.zoned(rules), Self.pieced(local, isDate: false, isUTC: false)),
+        ]
+        for (clock, text) in expected {
+            #expect(SessionResolver.instanceID(uid: "ü-run@example.com", local, clock: clock) == "ü-run@example.com/" + text)
+        }
+        #expect(SessionResolver.instanceID(uid: "", local, clock: .utc) == "/" + Self.pieced(local, isDate: false, isUTC: true))
+    }
+
+    @Test("The examples: 2024-03-01 09:30 as a date, in UTC and on a wall clock")
+    func examples() throws {
+        let local = try #require(LocalDateTime(year: 2024, month: 3, day: 1, hour: 9, minute: 30))
+        #expect(SessionResolver.recurrenceIDText(local, isDate: true, isUTC: false) == "20240301")
+        #expect(SessionResolver.recurrenceIDText(local, isDate: false, isUTC: true) == "20240301T093000Z")
+        #expect(SessionResolver.instanceID(uid: "run@example.com", local, clock: .utc) == "run@example.com/20240301T093000Z")
+        #expect(SessionResolver.instanceID(uid: "run@example.com", local, clock: .floating) == "run@example.com/20240301T093000")
+    }
+}

@@ -360,7 +360,7 @@ extension SessionResolver {
         var usedOverrides: Set<Int64> = []
         for (key, local) in starts.sorted(by: { $0.key < $1.key }) {
             if isExcluded(key, local) { continue }
-            let id = "\(uid)/\(Self.recurrenceIDText(local, clock: clock))"
+            let id = Self.instanceID(uid: uid, local, clock: clock)
             if let override = exact[key] {
                 usedOverrides.insert(key)
                 if let session = session(from: override.record, calendar: override.calendar, id: id) {
@@ -384,13 +384,13 @@ extension SessionResolver {
         // Overrides whose instance lies outside the window, or is not in the set: they stand for themselves.
         for (key, override) in exact.sorted(by: { $0.key < $1.key }) where !usedOverrides.contains(key) {
             guard let recurrenceID = override.record.recurrenceID else { continue }
-            let id = "\(uid)/\(Self.recurrenceIDText(self.local(of: recurrenceID, on: clock, calendar: calendar), clock: clock))"
+            let id = Self.instanceID(uid: uid, self.local(of: recurrenceID, on: clock, calendar: calendar), clock: clock)
             if let session = session(from: override.record, calendar: override.calendar, id: id) {
                 sessions.append(session)
             }
         }
         for rule in future where !usedOverrides.contains(rule.key) {
-            let id = "\(uid)/\(Self.recurrenceIDText(rule.recurrenceID, clock: clock))"
+            let id = Self.instanceID(uid: uid, rule.recurrenceID, clock: clock)
             if let session = session(from: rule.override.record, calendar: rule.override.calendar, id: id) {
                 sessions.append(session)
             }
@@ -501,21 +501,77 @@ extension SessionResolver {
         return min(lower, upper)...upper
     }
 
-    /// An instance's recurrence id as iCalendar writes it: `20240301`, `20240301T090000Z` or `20240301T090000`.
-    static func recurrenceIDText(_ local: LocalDateTime, clock: SeriesClock) -> String {
+    /// A recurrence id as iCalendar writes it: `20240301`, `20240301T090000Z` or `20240301T090000`.
+    static func recurrenceIDText(_ local: LocalDateTime, isDate: Bool, isUTC: Bool) -> String {
+        idText(prefix: "", local, isDate: isDate, isUTC: isUTC)
+    }
+
+    /// An instance's session id, `UID/recurrence id`, the id as the series' clock writes it (a date
+    /// on a date series, UTC on a UTC one, else the wall-clock time): a series makes one per
+    /// instance, so it is written into one new string rather than pieced together.
+    ///
+    /// ```swift
+    /// let local = LocalDateTime(year: 2024, month: 3, day: 1, hour: 9, minute: 30)!
+    /// print(SessionResolver.instanceID(uid: "run@example.com", local, clock: .utc))
+    /// // Prints "run@example.com/20240301T093000Z"
+    /// ```
+    static func instanceID(uid: String, _ local: LocalDateTime, clock: SeriesClock) -> String {
         switch clock {
-        case .date: recurrenceIDText(local, isDate: true, isUTC: false)
-        case .utc: recurrenceIDText(local, isDate: false, isUTC: true)
-        case .floating, .zoned: recurrenceIDText(local, isDate: false, isUTC: false)
+        case .date: idText(prefix: uid, separator: true, local, isDate: true, isUTC: false)
+        case .utc: idText(prefix: uid, separator: true, local, isDate: false, isUTC: true)
+        case .floating, .zoned: idText(prefix: uid, separator: true, local, isDate: false, isUTC: false)
         }
     }
 
-    static func recurrenceIDText(_ local: LocalDateTime, isDate: Bool, isUTC: Bool) -> String {
+    /// `prefix`, a `/` when `separator`, and the recurrence id: `20240301`, `20240301T090000Z` or
+    /// `20240301T090000` (a year outside 0...9999 as `String(year)` padded to four characters).
+    private static func idText(prefix: String, separator: Bool = false, _ local: LocalDateTime, isDate: Bool, isUTC: Bool) -> String {
         let (year, month, day) = local.day.components
-        let date = pad(year, 4) + pad(month, 2) + pad(day, 2)
-        if isDate { return date }
-        let (hour, minute, second) = local.timeOfDay
-        return date + "T" + pad(hour, 2) + pad(minute, 2) + pad(second, 2) + (isUTC ? "Z" : "")
+        guard (0...9999).contains(year) else {
+            let date = pad(year, 4) + pad(month, 2) + pad(day, 2)
+            let (hour, minute, second) = local.timeOfDay
+            let text = isDate ? date : date + "T" + pad(hour, 2) + pad(minute, 2) + pad(second, 2) + (isUTC ? "Z" : "")
+            return prefix + (separator ? "/" : "") + text
+        }
+        var prefix = prefix
+        return prefix.withUTF8 { head in
+            let count = head.count + (separator ? 1 : 0) + (isDate ? 8 : isUTC ? 16 : 15)
+            return String(unsafeUninitializedCapacity: count) { buffer in
+                var index = 0
+                for byte in head {
+                    buffer[index] = byte
+                    index += 1
+                }
+                if separator {
+                    buffer[index] = 0x2F
+                    index += 1
+                }
+                func digits(_ value: Int, _ width: Int) {
+                    var value = value
+                    for place in stride(from: index + width - 1, through: index, by: -1) {
+                        buffer[place] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+                        value /= 10
+                    }
+                    index += width
+                }
+                digits(year, 4)
+                digits(month, 2)
+                digits(day, 2)
+                if !isDate {
+                    let (hour, minute, second) = local.timeOfDay
+                    buffer[index] = 0x54
+                    index += 1
+                    digits(hour, 2)
+                    digits(minute, 2)
+                    digits(second, 2)
+                    if isUTC {
+                        buffer[index] = 0x5A
+                        index += 1
+                    }
+                }
+                return index
+            }
+        }
     }
 
     private static func pad(_ value: Int, _ width: Int) -> String {
