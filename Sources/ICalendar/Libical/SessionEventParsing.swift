@@ -6,14 +6,14 @@ internal import CLibical
 ///
 /// - The text properties (UID, SUMMARY, CATEGORIES, the points property, the annotation marker) are
 ///   decoded from the bytes (`TextValue`).
-/// - A DTSTART, DTEND, DURATION or STATUS line in its plain form (`NAME:value`, or with a TZID
-///   parameter, or `VALUE=DATE` on a date) becomes a libical property made from its value:
+/// - A DTSTART, DTEND, RECURRENCE-ID, DURATION, STATUS, RRULE or EXRULE line in its plain form
+///   (`NAME:value`, or with a TZID parameter, or `VALUE=DATE` on a date) becomes a libical property
+///   made from its value:
 ///   `icalvalue_new_from_string` with the value type libical's parser would choose. That is the
 ///   call libical's parser makes for such a line, without its search of the property and
 ///   parameter tables by name, its line copies and its component.
-/// - Any other line (recurrence, other parameters, quoted or spaced values) sends the event's
-///   libical lines through libical's parser as one component, whose properties pair with the lines
-///   in order.
+/// - Any other line (other parameters, spaced values) sends the event's libical lines through
+///   libical's parser as one component, whose properties pair with the lines in order.
 ///
 /// When neither fits, `parseSessionEvent` returns `nil` and `ComponentParsing.parse` takes the
 /// general path, which gives the same record the slow way: lines already made into `ContentLine`s,
@@ -187,17 +187,35 @@ extension ComponentParsing {
         return true
     }
 
+    /// Whether a VEVENT line libical reads is in its plain form, so that the session path makes its
+    /// property from its value alone (`false` for a line libical does not read).
+    static func hasPlainForm(_ line: String, roles: PropertyNameTable<SessionLineRole>) -> Bool {
+        var line = line
+        return line.withUTF8 { bytes in
+            guard let (nameEnd, valueStart) = valueStart(in: bytes),
+                  case .libical(let kind, let name)? = roles.value(of: bytes, in: 0..<nameEnd) else { return false }
+            let raw = RawLines.Line(bytes: bytes, line: 1, isLatin1: false)
+            return plainForm(bytes, LibicalLine(line: raw, kind: kind, name: name, nameEnd: nameEnd, valueStart: valueStart)) != nil
+        }
+    }
+
     /// The value type libical's parser gives a plain line, and its TZID's bytes; `nil` if the line
-    /// is not plain: a kind other than DTSTART, DTEND, DURATION, STATUS; a parameter other than one
-    /// TZID (on a date-time) and `VALUE=DATE` (on an eight-digit date); a TZID that is quoted,
-    /// empty, or has spaces or separators; a value with other than letters, digits, `+` and `-`.
+    /// is not plain: a kind other than DTSTART, DTEND, RECURRENCE-ID, DURATION, STATUS, RRULE and
+    /// EXRULE; a parameter other than one TZID (on a date-time) and `VALUE=DATE` (on an eight-digit
+    /// date), or any parameter on a rule; a TZID that is empty, starts or ends with a space, or has
+    /// separators (inner spaces are kept and quotes dropped, as libical's parser reads them:
+    /// `TZID="W. Europe Standard Time"`); a value with other than letters, digits, `+` and `-`
+    /// (and `=`, `;` and `,` in a rule).
     private static func plainForm(
         _ bytes: UnsafeBufferPointer<UInt8>, _ line: LibicalLine
     ) -> (valueKind: icalvalue_kind, timeZoneID: Range<Int>?)? {
         let isTime = line.kind == ICAL_DTSTART_PROPERTY || line.kind == ICAL_DTEND_PROPERTY
-        guard isTime || line.kind == ICAL_DURATION_PROPERTY || line.kind == ICAL_STATUS_PROPERTY else { return nil }
+            || line.kind == ICAL_RECURRENCEID_PROPERTY
+        let isRule = line.kind == ICAL_RRULE_PROPERTY || line.kind == ICAL_EXRULE_PROPERTY
+        guard isTime || isRule || line.kind == ICAL_DURATION_PROPERTY || line.kind == ICAL_STATUS_PROPERTY else { return nil }
         let value = line.valueStart..<bytes.count
-        guard !value.isEmpty, value.allSatisfy({ isPlainValueByte(bytes[$0]) }) else { return nil }
+        guard !value.isEmpty,
+              value.allSatisfy({ isRule ? isPlainRuleByte(bytes[$0]) : isPlainValueByte(bytes[$0]) }) else { return nil }
         var valueKind = defaultValueKind(of: line.kind)
         var timeZoneID: Range<Int>?
         var isDate = false
@@ -205,18 +223,30 @@ extension ComponentParsing {
         var index = line.nameEnd
         let parametersEnd = line.valueStart - 1
         while index < parametersEnd {
-            guard bytes[index] == 0x3B else { return nil }
+            guard !isRule, bytes[index] == 0x3B else { return nil }
             let nameStart = index + 1
             var equals = nameStart
             while equals < parametersEnd, bytes[equals] != 0x3D { equals += 1 }
             guard equals < parametersEnd else { return nil }
             var end = equals + 1
-            while end < parametersEnd, bytes[end] != 0x3B { end += 1 }
-            let parameterValue = (equals + 1)..<end
-            guard !parameterValue.isEmpty, parameterValue.allSatisfy({ isPlainParameterByte(bytes[$0]) }) else { return nil }
+            var parameterValue: Range<Int>
+            if bytes[end] == 0x22 {
+                // A quoted value: its bytes without the quotes, which must end it.
+                end += 1
+                while end < parametersEnd, bytes[end] != 0x22 { end += 1 }
+                guard end < parametersEnd, end + 1 == parametersEnd || bytes[end + 1] == 0x3B else { return nil }
+                parameterValue = (equals + 2)..<end
+                end += 1
+            } else {
+                while end < parametersEnd, bytes[end] != 0x3B { end += 1 }
+                parameterValue = (equals + 1)..<end
+            }
+            guard let first = parameterValue.first, let last = parameterValue.last, bytes[first] != 0x20, bytes[last] != 0x20,
+                  parameterValue.allSatisfy({ isPlainParameterByte(bytes[$0]) || bytes[$0] == 0x20 }) else { return nil }
             if isTime, timeZoneID == nil, PropertyNameTable<Void>.equalsIgnoringCase(bytes, nameStart..<equals, tzidName) {
                 timeZoneID = parameterValue
-            } else if isTime, !isDate, PropertyNameTable<Void>.equalsIgnoringCase(bytes, nameStart..<equals, valueName),
+            } else if isTime, !isDate, bytes[equals + 1] != 0x22,
+                      PropertyNameTable<Void>.equalsIgnoringCase(bytes, nameStart..<equals, valueName),
                       PropertyNameTable<Void>.equalsIgnoringCase(bytes, parameterValue, dateName),
                       value.count == 8, value.allSatisfy({ bytes[$0] >= 0x30 && bytes[$0] <= 0x39 }) {
                 isDate = true
@@ -253,6 +283,11 @@ extension ComponentParsing {
     /// A byte of a plain value: a letter, a digit, `+` or `-`.
     private static func isPlainValueByte(_ byte: UInt8) -> Bool {
         ContentLineScanner.isNameByte(byte) || byte == 0x2B
+    }
+
+    /// A byte of a plain rule: a plain value's, or `=`, `;` and `,` between its parts.
+    private static func isPlainRuleByte(_ byte: UInt8) -> Bool {
+        isPlainValueByte(byte) || byte == 0x3D || byte == 0x3B || byte == 0x2C
     }
 
     /// A byte of a plain parameter value: printable ASCII but space, `"`, `,`, `:`, `;`, `\`.
