@@ -218,6 +218,11 @@ private struct RawOutlineScan {
     private var uid: [UInt8] = []
     /// The bytes of the logical line being read (name, parameters, value; folds removed).
     private var logical: [UInt8] = []
+    /// The UID bytes of the last override whose UID is in `overriddenUIDs`.
+    private var lastOverriddenUID: [UInt8] = []
+    /// TZID parameter values already in `referencedTimeZoneIDs`, as written (a few recent ones):
+    /// most times of a file name one of a handful of zones.
+    private var recentReferences: [[UInt8]] = []
 
     /// The UIDs of this stretch's VEVENTs.
     private var uidFilter: UIDFilter
@@ -366,17 +371,20 @@ private struct RawOutlineScan {
         }
     }
 
-    /// The event's UID as the import reads it (`TextValue`): its bytes as they are when they need no
-    /// decoding, which is nearly always.
-    private var uidText: String? {
+    /// The hash (`UIDFilter.hash`) of the event's UID as the import reads it (`TextValue`), from its
+    /// bytes as they are when they need no decoding, which is nearly always; `nil` when it is empty.
+    private var uidHash: UInt64? {
         var start = uid.startIndex
         var end = uid.endIndex
         while start < end, uid[start] == 0x20 || uid[start] == 0x09 { start += 1 }
         while end > start, uid[end - 1] == 0x20 || uid[end - 1] == 0x09 { end -= 1 }
         let trimmed = uid[start..<end]
-        if !trimmed.contains(where: { $0 == 0x5C || $0 >= 0x80 }) { return String(decoding: trimmed, as: UTF8.self) }
+        if !trimmed.contains(where: { $0 == 0x5C || $0 >= 0x80 }) {
+            return trimmed.isEmpty ? nil : UIDFilter.hash(bytes: trimmed)
+        }
         let text = String(validating: uid, as: UTF8.self) ?? String(uid.lazy.map { Character(Unicode.Scalar($0)) })
-        return TextValue.decode(Substring(text))
+        let decoded = TextValue.decode(Substring(text))
+        return decoded.isEmpty ? nil : UIDFilter.hash(decoded)
     }
 
     /// Notes the TZID parameter of a line that holds times (`DTSTART;TZID=Europe/Berlin:...`), if any.
@@ -396,10 +404,14 @@ private struct RawOutlineScan {
                 let parameter = logical[parameterStart..<index]
                 if parameter.count > 5, Self.startsWithTZID(parameter) {
                     let value = parameter.dropFirst(5)
-                    if value.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 >= 0x80 }) {
+                    if recentReferences.contains(where: { $0.elementsEqual(value) }) {
+                        // Known already.
+                    } else if value.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 >= 0x80 }) {
                         outline.hasUncertainReferences = true
                     } else {
                         outline.referencedTimeZoneIDs.insert(String(decoding: value, as: UTF8.self).trimmingSpaces)
+                        if recentReferences.count == Self.recentReferencesKept { recentReferences.removeFirst() }
+                        recentReferences.append(Array(value))
                     }
                 }
                 if byte == 0x3A { return }
@@ -409,6 +421,9 @@ private struct RawOutlineScan {
         }
     }
 
+    /// How many TZID values `recentReferences` keeps.
+    private static let recentReferencesKept = 8
+
     /// Whether a parameter starts with `TZID=` in any case.
     private static func startsWithTZID(_ parameter: ArraySlice<UInt8>) -> Bool {
         let name: [UInt8] = [0x54, 0x5A, 0x49, 0x44]
@@ -417,17 +432,19 @@ private struct RawOutlineScan {
     }
 
     private mutating func finishEvent() {
-        if inEvent, hasUID, let uid = uidText, !uid.isEmpty {
-            let hash = UIDFilter.hash(uid)
+        if inEvent, hasUID, let hash = uidHash {
             if uidFilter.insert(hash) { outline.repeatedUIDs.insert(hash) }
         }
         if inEvent, hasRecurrenceID {
-            if hasUID {
+            if !hasUID {
+                outline.hasOverrideWithoutUID = true
+            } else if uid != lastOverriddenUID {
+                // The overrides of a series mostly follow each other: their UID is read once.
                 let text = String(validating: uid, as: UTF8.self) ?? String(uid.lazy.map { Character(Unicode.Scalar($0)) })
                 let decoded = TextValue.decode(Substring(text))
                 if decoded.isEmpty { outline.hasOverrideWithoutUID = true } else { outline.overriddenUIDs.insert(decoded) }
-            } else {
-                outline.hasOverrideWithoutUID = true
+                lastOverriddenUID.removeAll(keepingCapacity: true)
+                lastOverriddenUID.append(contentsOf: uid)
             }
         }
         inEvent = false

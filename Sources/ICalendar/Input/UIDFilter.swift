@@ -37,12 +37,17 @@ struct UIDFilter: Sendable {
     /// Adds a UID's hash; `true` if it may have been added before.
     mutating func insert(_ hash: UInt64) -> Bool {
         var present = true
-        for bit in Self.bits(of: hash, mask: bitMask) {
-            let word = Int(bit >> 6)
-            let flag = UInt64(1) << (bit & 63)
-            if words[word] & flag == 0 {
-                present = false
-                words[word] |= flag
+        // The filter's bits for a hash: double hashing of its two halves.
+        let step = (hash >> 32) | 1
+        words.withUnsafeMutableBufferPointer { words in
+            for probe in 0..<UInt64(Self.probes) {
+                let bit = (hash &+ probe &* step) & bitMask
+                let word = Int(bit >> 6)
+                let flag = UInt64(1) << (bit & 63)
+                if words[word] & flag == 0 {
+                    present = false
+                    words[word] |= flag
+                }
             }
         }
         return present
@@ -50,20 +55,26 @@ struct UIDFilter: Sendable {
 
     /// Whether a UID's hash may have been added.
     func contains(_ hash: UInt64) -> Bool {
-        Self.bits(of: hash, mask: bitMask).allSatisfy { words[Int($0 >> 6)] & (UInt64(1) << ($0 & 63)) != 0 }
-    }
-
-    /// The filter's bits for a hash (double hashing of its two halves).
-    private static func bits(of hash: UInt64, mask: UInt64) -> [UInt64] {
-        let first = hash
         let step = (hash >> 32) | 1
-        return (0..<UInt64(probes)).map { (first &+ $0 &* step) & mask }
+        return words.withUnsafeBufferPointer { words in
+            for probe in 0..<UInt64(Self.probes) {
+                let bit = (hash &+ probe &* step) & bitMask
+                if words[Int(bit >> 6)] & (UInt64(1) << (bit & 63)) == 0 { return false }
+            }
+            return true
+        }
     }
 
     /// FNV-1a of a UID as StreakCal reads it (its UTF-8, escapes undone, spaces around trimmed).
     static func hash(_ uid: String) -> UInt64 {
+        var uid = uid
+        return uid.withUTF8 { hash(bytes: $0) }
+    }
+
+    /// `hash(_:)` of the UID whose UTF-8 is `bytes`.
+    static func hash(bytes: some Collection<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in uid.utf8 {
+        for byte in bytes {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
         }
         // Spread the bits FNV leaves in its low half to the high half the probes step with.
