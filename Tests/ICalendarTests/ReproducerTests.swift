@@ -230,6 +230,25 @@ struct DuplicateEventTests {
         #expect(result.diagnostics.filter { $0.code == .duplicate }.count == 2)
     }
 
+    @Test("Copies whose VALARMs have UIDs of their own count once: only the VEVENT's own UID and RECURRENCE-ID name it")
+    func copiesWithAlarmUIDs() {
+        func alarm(_ uid: String, extra: [String] = []) -> [String] {
+            ["BEGIN:VALARM", "UID:\(uid)", "ACTION:DISPLAY", "TRIGGER:-PT15M"] + extra + ["END:VALARM"]
+        }
+        let text = calendars([(nil, [
+            event("apple", sequence: 0, start: "20240105T090000Z", points: 10, extra: alarm("alarm-a")),
+            event("apple", sequence: 1, start: "20240105T100000Z", points: 20, extra: alarm("alarm-b")),
+            event("plain", start: "20240106T090000Z", points: 7, extra: alarm("alarm-c", extra: ["RECURRENCE-ID:20240106T090000Z"])),
+        ])])
+        let result = importText(text)
+        #expect(result.sessions.map(\.points) == [20, 7])
+        #expect(result.diagnostics.filter { $0.code == .duplicate }.map(\.location.line) == [15])
+        let outline = InputOutline.scan(InputBytes(bytes: Array(text.utf8)))
+        #expect(outline.mayRepeat("apple"))
+        #expect(!outline.mayRepeat("alarm-a"))
+        #expect(!outline.mayHaveOverrides("plain"))
+    }
+
     @Test("A METHOD:CANCEL at least as recent removes the event, or with RECURRENCE-ID its instance; an older one does not")
     func cancellations() {
         let cancelled = importText(calendars([

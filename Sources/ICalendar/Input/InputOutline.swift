@@ -130,6 +130,7 @@ struct InputOutline: Sendable {
         // This path does not look at TZID parameters or UIDs: every VTIMEZONE is read, every event with a UID waits.
         var outline = InputOutline(hasUncertainReferences: true, hasUncertainUIDs: true)
         var inEvent = false
+        var nested = NestedComponents()
         var uid: String?
         var hasRecurrenceID = false
         func finishEvent() {
@@ -137,6 +138,7 @@ struct InputOutline: Sendable {
                 if let uid, !uid.isEmpty { outline.overriddenUIDs.insert(uid) } else { outline.hasOverrideWithoutUID = true }
             }
             inEvent = false
+            nested = NestedComponents()
             uid = nil
             hasRecurrenceID = false
         }
@@ -149,14 +151,16 @@ struct InputOutline: Sendable {
                     inEvent = true
                 } else if component == "VCALENDAR" || ComponentCutter.topLevelComponents.contains(component) {
                     finishEvent()
+                } else if inEvent {
+                    nested.begin(component)
                 }
             case "END":
                 let component = line.value.trimmingSpaces.uppercased()
-                if component == "VEVENT" || component == "VCALENDAR" { finishEvent() }
+                if component == "VEVENT" || component == "VCALENDAR" { finishEvent() } else { nested.end(component) }
             case "UID":
-                if inEvent { uid = TextValue.decode(line.value) }
+                if inEvent, nested.isEmpty { uid = TextValue.decode(line.value) }
             case "RECURRENCE-ID":
-                if inEvent { hasRecurrenceID = true }
+                if inEvent, nested.isEmpty { hasRecurrenceID = true }
             case "TZID":
                 let value = line.value
                 if value.utf8.contains(where: { $0 == 0x5C || $0 == 0x22 || $0 >= 0x80 }) {
@@ -204,6 +208,26 @@ struct InputOutline: Sendable {
     }
 }
 
+/// The subcomponents open inside a VEVENT (a VALARM, ...), closed as the cutter closes them: an END
+/// closes the innermost open component of its name and every one inside it, and is ignored when
+/// none is open. Only the VEVENT's own UID and RECURRENCE-ID stand for the event (an Apple alarm
+/// has a UID of its own).
+struct NestedComponents {
+    private var names: [String] = []
+
+    var isEmpty: Bool { names.isEmpty }
+
+    /// A BEGIN of a component that does not close the VEVENT (name uppercased, spaces trimmed).
+    mutating func begin(_ name: String) {
+        if !name.isEmpty { names.append(name) }
+    }
+
+    /// An END of a component other than VEVENT or VCALENDAR.
+    mutating func end(_ name: String) {
+        if let index = names.lastIndex(of: name) { names.removeSubrange(index...) }
+    }
+}
+
 /// The first pass without the scanner: physical lines found eight bytes at a time, and only lines
 /// starting with B, E, U, T or R (either case) looked at.
 private struct RawOutlineScan {
@@ -213,6 +237,8 @@ private struct RawOutlineScan {
     private var position = 0
     private var outline = InputOutline()
     private var inEvent = false
+    /// The subcomponents open inside the VEVENT.
+    private var nested = NestedComponents()
     private var hasRecurrenceID = false
     private var hasUID = false
     private var uid: [UInt8] = []
@@ -330,6 +356,12 @@ private struct RawOutlineScan {
         return []
     }
 
+    /// The component a BEGIN or END line names, as the cutter reads it: the value decoded,
+    /// without surrounding spaces and tabs, uppercased.
+    private var componentName: String {
+        valueText.trimmingSpaces.uppercased()
+    }
+
     /// The value as the scanner decodes it (UTF-8, or Latin-1 when the line is not UTF-8).
     private var valueText: Substring {
         let bytes = value
@@ -348,17 +380,23 @@ private struct RawOutlineScan {
                 inEvent = true
             } else if valueIsTopLevelOrCalendar {
                 finishEvent()
+            } else if inEvent {
+                nested.begin(componentName)
             }
         case .end:
-            if logical == Self.endEvent || valueIs("VEVENT") || valueIs("VCALENDAR") { finishEvent() }
+            if logical == Self.endEvent || valueIs("VEVENT") || valueIs("VCALENDAR") {
+                finishEvent()
+            } else if inEvent, !nested.isEmpty {
+                nested.end(componentName)
+            }
         case .uid:
-            if inEvent {
+            if inEvent, nested.isEmpty {
                 uid.removeAll(keepingCapacity: true)
                 uid.append(contentsOf: value)
                 hasUID = true
             }
         case .recurrenceID:
-            if inEvent { hasRecurrenceID = true }
+            if inEvent, nested.isEmpty { hasRecurrenceID = true }
             noteTimeZoneReference()
         case .timeReference:
             noteTimeZoneReference()
@@ -448,6 +486,7 @@ private struct RawOutlineScan {
             }
         }
         inEvent = false
+        nested = NestedComponents()
         hasUID = false
         hasRecurrenceID = false
     }
