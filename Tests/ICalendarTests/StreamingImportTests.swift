@@ -131,7 +131,7 @@ struct StreamingImportTests {
 
             """.utf8)
         let outline = InputOutline.scan(InputBytes(bytes: bytes))
-        #expect(outline.overriddenUIDs == ["lower-case", "folded"])
+        #expect(outline.overriddenUIDs == Set(["lower-case", "folded"].map(UIDFilter.hash)))
         #expect(outline.timeZoneIDs == ["Europe/Berlin"])
         #expect(!outline.hasUncertainTimeZoneIDs)
         #expect(!outline.hasOverrideWithoutUID)
@@ -168,10 +168,63 @@ struct StreamingImportTests {
                 #expect(parted.overriddenUIDs == whole.overriddenUIDs, "\(place)")
                 #expect(parted.hasUncertainTimeZoneIDs == whole.hasUncertainTimeZoneIDs, "\(place)")
                 #expect(parted.hasOverrideWithoutUID == whole.hasOverrideWithoutUID, "\(place)")
+                #expect(parted.hasMessageMethod == whole.hasMessageMethod, "\(place)")
+                #expect(parted.timeZoneTexts?.map(\.line) == whole.timeZoneTexts?.map(\.line), "\(place)")
+                #expect(parted.timeZoneTexts?.map(\.text) == whole.timeZoneTexts?.map(\.text), "\(place)")
+                #expect(parted.stretches.last?.lastLine == whole.stretches.last?.lastLine, "\(place)")
             }
             if whole.overriddenUIDs.count > 1 || whole.timeZoneIDs.count > 1 { split += 1 }
         }
         #expect(split > 10)
+    }
+
+    @Test("The first pass numbers lines as the scanner does: the last VEVENT of each repeated UID, and every VTIMEZONE, as the cutter cuts them")
+    func outlineLinesMatchTheCutter() throws {
+        var repeatedUIDs = 0
+        var keptZones = 0
+        for path in Self.fixtures.map(\.path) + Self.allCorpusFiles {
+            guard let bytes = try? CalendarSource.file(path).read() else { continue }
+            let outline = InputOutline.scan(InputBytes(bytes: bytes))
+            guard !outline.hasUncertainUIDs else { continue }  // NUL bytes or UTF-16: nothing to compare
+            var cutter = ComponentCutter(scanner: ContentLineScanner(bytes: bytes))
+            var lastLines: [String: (line: Int, count: Int)] = [:]
+            var zones: [(line: Int, properties: [String])] = []
+            while let item = cutter.next() {
+                guard case .component(let lines, _) = item else { continue }
+                if lines.name == "VTIMEZONE" {
+                    zones.append((lines.begin.line, Self.propertyTexts(lines)))
+                    continue
+                }
+                guard lines.name == "VEVENT", let uid = lines.properties.last(where: { $0.name == "UID" }) else { continue }
+                let text = TextValue.decode(uid.value)
+                guard !text.isEmpty else { continue }
+                lastLines[text] = (lines.begin.line, (lastLines[text]?.count ?? 0) + 1)
+            }
+            for (uid, last) in lastLines where last.count > 1 {
+                #expect(outline.mayRepeat(uid), "\(path): \(uid)")
+                #expect(outline.lastEventLine(of: uid) == last.line, "\(path): \(uid)")
+                repeatedUIDs += 1
+            }
+            if let texts = outline.timeZoneTexts {
+                #expect(texts.map(\.line) == zones.map(\.line), "\(path)")
+                for (text, zone) in zip(texts, zones) {
+                    var cut = ComponentCutter(scanner: ContentLineScanner(bytes: text.text))
+                    guard case .component(let lines, _)? = cut.next() else {
+                        Issue.record("\(path):\(text.line): the kept VTIMEZONE cuts into no component")
+                        continue
+                    }
+                    #expect(Self.propertyTexts(lines) == zone.properties, "\(path):\(text.line)")
+                    keptZones += 1
+                }
+            }
+        }
+        #expect(repeatedUIDs > 20)
+        #expect(keptZones > 50)
+    }
+
+    /// A component's property lines and its subcomponents', in order, as text.
+    private static func propertyTexts(_ lines: ComponentLines) -> [String] {
+        lines.properties.map(\.text) + lines.children.flatMap { ["BEGIN:\($0.name)"] + propertyTexts($0) + ["END:\($0.name)"] }
     }
 
     @Test("A split between an override and its master, and between a VTIMEZONE and its events, still finds both")
@@ -188,7 +241,10 @@ struct StreamingImportTests {
         defer { close(descriptor) }
         for parts in [1, 2, 5, 16] {
             let outline = InputOutline.scan(descriptor: descriptor, parts: parts, minimumSplitSize: 0)
-            #expect(outline.overriddenUIDs == ["u3"], "\(parts) parts")
+            #expect(outline.overriddenUIDs == [UIDFilter.hash("u3")], "\(parts) parts")
+            // One stretch knows the override's own line; split, the last stretch's end is as far as it can tell.
+            #expect(outline.lastEventLine(of: "u3") == (parts == 1 ? 1_602 : 1_610), "\(parts) parts")
+            #expect(outline.timeZoneTexts?.map(\.line) == [1_607], "\(parts) parts")
             #expect(outline.timeZoneIDs == ["Zone/2"], "\(parts) parts")
         }
     }

@@ -2,19 +2,21 @@ import Dispatch
 import Foundation
 
 /// What an import must know about the whole input before it can turn events into sessions as they
-/// come: which TZIDs a VTIMEZONE defines somewhere (an event may come before its zone), and which
-/// UIDs have RECURRENCE-ID overrides (a single event may be the master of an override further on).
+/// come: which TZIDs a VTIMEZONE defines somewhere (an event may come before its zone), which UIDs
+/// have RECURRENCE-ID overrides (a single event may be the master of an override further on), and
+/// which UIDs occur more than once, up to which line.
 ///
 /// A quick first pass finds them. It looks only at physical lines that start like BEGIN, END, UID,
-/// TZID or RECURRENCE-ID (in any case), with their folds, and splits lines where the scanner does
-/// (LF, CR LF, a lone CR), so it sees every such line the scanner will see; it may see more, which
-/// only makes more events wait. UTF-16 input gets the scanner itself; input with NUL bytes gets
-/// `unknown`. It keeps two sets of strings, not the input.
+/// TZID, RECURRENCE-ID, METHOD or a time property (in any case), with their folds, and at the lines
+/// of VTIMEZONEs, and splits lines where the scanner does (LF, CR LF, a lone CR), so it sees every
+/// such line the scanner will see, with its number; it may see more, which only makes more events
+/// wait. UTF-16 input gets the scanner itself; input with NUL bytes gets `unknown`. It keeps sets
+/// of strings and of hashes, and the VTIMEZONEs, not the input.
 struct InputOutline: Sendable {
     /// The TZIDs VTIMEZONEs define, as libical reads them.
     var timeZoneIDs: Set<String> = []
-    /// The UIDs of events with a RECURRENCE-ID.
-    var overriddenUIDs: Set<String> = []
+    /// The UIDs (`UIDFilter.hash`) of events with a RECURRENCE-ID.
+    var overriddenUIDs: Set<UInt64> = []
     /// Some TZID could not be read for certain as libical would (escapes, quotes, non-ASCII): any
     /// TZID not yet defined must wait.
     var hasUncertainTimeZoneIDs = false
@@ -26,16 +28,36 @@ struct InputOutline: Sendable {
     /// Some TZID parameter could not be read for certain (quotes, non-ASCII, parameters folded):
     /// every VTIMEZONE is read.
     var hasUncertainReferences = false
-    /// The VEVENT UIDs of each stretch scanned (`UIDFilter`), and the hashes of those a stretch
-    /// had before: a UID in two stretches, or repeated in one, may be a copy of another event.
-    var uidFilters: [UIDFilter] = []
-    var repeatedUIDs: Set<UInt64> = []
+    /// The VEVENT UIDs of each stretch scanned: a UID in two stretches, or repeated in one, may be
+    /// a copy of another event.
+    var stretches: [UIDStretch] = []
     /// The UIDs could not be told for certain (UTF-16 or NUL bytes): every event with a UID waits.
     var hasUncertainUIDs = false
+    /// A METHOD line names an iTIP message (REPLY, REFRESH, CANCEL, COUNTER, DECLINECOUNTER), whose
+    /// events are not sessions and may cancel others.
+    var hasMessageMethod = false
+    /// The input's VTIMEZONEs, as written and in order, each with the line of its BEGIN; `nil` when
+    /// they could not all be kept (not ASCII, not closed by their END, more than
+    /// `maximumTimeZoneBytes` together) or were not looked for (UTF-16 input).
+    var timeZoneTexts: [(text: [UInt8], line: Int)]? = []
+
+    /// The VTIMEZONE bytes an outline keeps at most: real files have a few kilobytes of them.
+    static let maximumTimeZoneBytes = 1 << 20
+
+    /// One stretch's VEVENT UIDs.
+    struct UIDStretch: Sendable {
+        /// The hashes of its UIDs (`UIDFilter`).
+        var filter: UIDFilter
+        /// For each UID the stretch had before (by hash), the line of its last VEVENT.
+        var repeated: [UInt64: Int] = [:]
+        /// The stretch's last line.
+        var lastLine = 0
+    }
 
     /// An outline that knows nothing, so everything that might depend on later content waits.
     static let unknown = InputOutline(
-        hasUncertainTimeZoneIDs: true, hasOverrideWithoutUID: true, hasUncertainReferences: true, hasUncertainUIDs: true)
+        hasUncertainTimeZoneIDs: true, hasOverrideWithoutUID: true, hasUncertainReferences: true, hasUncertainUIDs: true,
+        hasMessageMethod: true, timeZoneTexts: nil)
 
     /// Scans an input for its outline.
     static func scan(_ input: InputBytes) -> InputOutline {
@@ -87,6 +109,7 @@ struct InputOutline: Sendable {
             lock.withLock { results[index] = .some(part) }
         }
         var outline = InputOutline()
+        var linesBefore = 0  // the lines of the stretches merged so far: each stretch numbers its own from 1
         for case let part? in results {
             // NUL bytes anywhere make the whole outline cautious, as one pass would.
             guard let part else { return .unknown }
@@ -96,8 +119,19 @@ struct InputOutline: Sendable {
             outline.hasOverrideWithoutUID = outline.hasOverrideWithoutUID || part.hasOverrideWithoutUID
             outline.referencedTimeZoneIDs.formUnion(part.referencedTimeZoneIDs)
             outline.hasUncertainReferences = outline.hasUncertainReferences || part.hasUncertainReferences
-            outline.uidFilters += part.uidFilters
-            outline.repeatedUIDs.formUnion(part.repeatedUIDs)
+            outline.hasMessageMethod = outline.hasMessageMethod || part.hasMessageMethod
+            for var stretch in part.stretches {
+                stretch.repeated = stretch.repeated.mapValues { $0 + linesBefore }
+                stretch.lastLine += linesBefore
+                outline.stretches.append(stretch)
+            }
+            if let texts = outline.timeZoneTexts, let more = part.timeZoneTexts,
+               texts.reduce(0, { $0 + $1.text.count }) + more.reduce(0, { $0 + $1.text.count }) <= maximumTimeZoneBytes {
+                outline.timeZoneTexts = texts + more.map { ($0.text, $0.line + linesBefore) }
+            } else {
+                outline.timeZoneTexts = nil
+            }
+            linesBefore = outline.stretches.last?.lastLine ?? linesBefore
         }
         return outline
     }
@@ -125,17 +159,17 @@ struct InputOutline: Sendable {
     /// The outline from the content-line scanner itself (slower; for UTF-16 input).
     static func scanLines(_ input: InputBytes) -> InputOutline {
         var scanner = ContentLineScanner(input: input)
-        scanner.keptNames = ["BEGIN", "END", "UID", "TZID", "RECURRENCE-ID"]
+        scanner.keptNames = ["BEGIN", "END", "UID", "TZID", "RECURRENCE-ID", "METHOD"]
         scanner.unreadLinesSkipped = true
         // This path does not look at TZID parameters or UIDs: every VTIMEZONE is read, every event with a UID waits.
-        var outline = InputOutline(hasUncertainReferences: true, hasUncertainUIDs: true)
+        var outline = InputOutline(hasUncertainReferences: true, hasUncertainUIDs: true, timeZoneTexts: nil)
         var inEvent = false
         var nested = NestedComponents()
         var uid: String?
         var hasRecurrenceID = false
         func finishEvent() {
             if inEvent, hasRecurrenceID {
-                if let uid, !uid.isEmpty { outline.overriddenUIDs.insert(uid) } else { outline.hasOverrideWithoutUID = true }
+                if let uid, !uid.isEmpty { outline.overriddenUIDs.insert(UIDFilter.hash(uid)) } else { outline.hasOverrideWithoutUID = true }
             }
             inEvent = false
             nested = NestedComponents()
@@ -161,6 +195,10 @@ struct InputOutline: Sendable {
                 if inEvent, nested.isEmpty { uid = TextValue.decode(line.value) }
             case "RECURRENCE-ID":
                 if inEvent, nested.isEmpty { hasRecurrenceID = true }
+            case "METHOD":
+                if SessionResolver.messageMethods.contains(line.value.trimmingSpaces.uppercased()) {
+                    outline.hasMessageMethod = true
+                }
             case "TZID":
                 let value = line.value
                 if value.utf8.contains(where: { $0 == 0x5C || $0 == 0x22 || $0 >= 0x80 }) {
@@ -197,14 +235,24 @@ struct InputOutline: Sendable {
         guard let uid, !uid.isEmpty else { return false }
         if hasUncertainUIDs { return true }
         let hash = UIDFilter.hash(uid)
-        if repeatedUIDs.contains(hash) { return true }
-        return uidFilters.count > 1 && uidFilters.lazy.filter { $0.contains(hash) }.count > 1
+        if stretches.contains(where: { $0.repeated[hash] != nil }) { return true }
+        return stretches.count > 1 && stretches.lazy.filter { $0.filter.contains(hash) }.count > 1
+    }
+
+    /// A line on or after the BEGIN of the last VEVENT with `uid` (the line itself when one
+    /// stretch had the UID more than once, else the end of the last stretch that may have it);
+    /// `nil` when that cannot be told (UTF-16 or NUL bytes).
+    func lastEventLine(of uid: String) -> Int? {
+        guard !hasUncertainUIDs else { return nil }
+        let hash = UIDFilter.hash(uid)
+        guard let stretch = stretches.last(where: { $0.filter.contains(hash) }) else { return nil }
+        return stretch.repeated[hash] ?? stretch.lastLine
     }
 
     /// Whether an event with `uid` may be the master of an override later in the input.
     func mayHaveOverrides(_ uid: String?) -> Bool {
         guard let uid, !uid.isEmpty else { return false }
-        return hasOverrideWithoutUID || overriddenUIDs.contains(uid)
+        return hasOverrideWithoutUID || overriddenUIDs.contains(UIDFilter.hash(uid))
     }
 }
 
@@ -229,14 +277,22 @@ struct NestedComponents {
 }
 
 /// The first pass without the scanner: physical lines found eight bytes at a time, and only lines
-/// starting with B, E, U, T or R (either case) looked at.
+/// starting with B, D, E, M, R, T or U (either case) looked at, and those of VTIMEZONEs kept.
 private struct RawOutlineScan {
     let input: InputBytes
     /// `input.bytes`, refreshed after every read.
     private var bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
+    /// The number of the last physical line read (1-based within the stretch).
+    private var physicalLine = 0
     private var outline = InputOutline()
     private var inEvent = false
+    /// The line of the current VEVENT's BEGIN.
+    private var eventLine = 0
+    /// The VTIMEZONE being kept, with the line of its BEGIN; `nil` outside one.
+    private var timeZone: (text: [UInt8], line: Int)?
+    /// The bytes of the VTIMEZONEs kept so far.
+    private var timeZoneBytes = 0
     /// The subcomponents open inside the VEVENT.
     private var nested = NestedComponents()
     private var hasRecurrenceID = false
@@ -244,51 +300,68 @@ private struct RawOutlineScan {
     private var uid: [UInt8] = []
     /// The bytes of the logical line being read (name, parameters, value; folds removed).
     private var logical: [UInt8] = []
-    /// The UID bytes of the last override whose UID is in `overriddenUIDs`.
-    private var lastOverriddenUID: [UInt8] = []
     /// TZID parameter values already in `referencedTimeZoneIDs`, as written (a few recent ones):
     /// most times of a file name one of a handful of zones.
     private var recentReferences: [[UInt8]] = []
 
     /// The UIDs of this stretch's VEVENTs.
-    private var uidFilter: UIDFilter
+    private var uidStretch: InputOutline.UIDStretch
 
     /// - Parameter size: The stretch's size in bytes, for the UID filter.
     init(input: InputBytes, size: Int) {
         self.input = input
         bytes = input.bytes
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
-        uidFilter = UIDFilter(inputSize: size)
+        uidStretch = InputOutline.UIDStretch(filter: UIDFilter(inputSize: size))
     }
 
     /// The outline, or `nil` when the input has NUL bytes.
     mutating func scan() -> InputOutline? {
-        var pendingStart: Range<Int>?
+        var pendingStart: (range: Range<Int>, number: Int)?
         while true {
-            guard let line = pendingStart ?? nextPhysicalLine() else { break }
+            guard let (line, number) = pendingStart ?? nextPhysicalLine().map({ ($0, physicalLine) }) else { break }
             pendingStart = nil
+            if timeZone != nil { keepTimeZoneLine(line) }
             guard let kind = Self.kind(of: line, in: bytes) else { continue }
             // Gather the folds of an interesting line.
             logical.removeAll(keepingCapacity: true)
             logical.append(contentsOf: bytes[line])
-            while let next = nextPhysicalLine(keepingFolds: true) {
+            // The line after a BEGIN is kept whole: it may be the first of a VTIMEZONE to keep.
+            while let next = nextPhysicalLine(keepingFolds: true, keepingAll: kind == .begin) {
                 if let first = next.first.map({ bytes[$0] }), first == 0x20 || first == 0x09 {
                     logical.append(contentsOf: bytes[next.dropFirst()])
+                    if timeZone != nil { keepTimeZoneLine(next) }
                 } else {
-                    pendingStart = next
+                    pendingStart = (next, physicalLine)
                     break
                 }
             }
             if input.sawNUL { return nil }
-            handle(kind)
+            handle(kind, line: number)
         }
         if input.sawNUL { return nil }
         finishEvent()
-        outline.uidFilters = [uidFilter]
+        if timeZone != nil { outline.timeZoneTexts = nil }  // a VTIMEZONE without its END
+        uidStretch.lastLine = physicalLine
+        outline.stretches = [uidStretch]
         return outline
     }
 
-    private enum Kind { case begin, end, uid, tzid, recurrenceID, timeReference }
+    /// Adds a physical line to the VTIMEZONE being kept; a byte other than printable ASCII or a
+    /// tab, or too many bytes, and no VTIMEZONE is kept.
+    private mutating func keepTimeZoneLine(_ line: Range<Int>) {
+        timeZoneBytes += line.count + 2
+        guard outline.timeZoneTexts != nil, timeZoneBytes <= InputOutline.maximumTimeZoneBytes,
+              bytes[line].allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 }) else {
+            outline.timeZoneTexts = nil
+            timeZone = nil
+            return
+        }
+        timeZone?.text.append(contentsOf: bytes[line])
+        timeZone?.text.append(contentsOf: [0x0D, 0x0A])
+    }
+
+    private enum Kind { case begin, end, uid, tzid, recurrenceID, timeReference, method }
 
     /// Which interesting name a physical line starts with (followed by `;` or `:`), if any.
     private static func kind(of line: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Kind? {
@@ -305,6 +378,7 @@ private struct RawOutlineScan {
                 return matches(line, "RDATE") ? .timeReference : nil
             case 0x44:
                 return matches(line, "DTSTART") || matches(line, "DTEND") || matches(line, "DUE") ? .timeReference : nil
+            case 0x4D: return matches(line, "METHOD") ? .method : nil
             default: return nil
             }
         }
@@ -372,23 +446,51 @@ private struct RawOutlineScan {
     private static let beginEvent = Array("BEGIN:VEVENT".utf8)
     private static let endEvent = Array("END:VEVENT".utf8)
 
-    private mutating func handle(_ kind: Kind) {
+    private static let beginTimeZone = Array("BEGIN:VTIMEZONE".utf8)
+    private static let endTimeZone = Array("END:VTIMEZONE".utf8)
+
+    private mutating func handle(_ kind: Kind, line: Int) {
         switch kind {
         case .begin:
+            if timeZone != nil, valueIsTopLevelOrCalendar || valueIs("VEVENT") {
+                outline.timeZoneTexts = nil  // a VTIMEZONE without its END: the cutter salvages it
+                timeZone = nil
+            }
             if logical == Self.beginEvent || valueIs("VEVENT") {  // the common line first, as it is
                 finishEvent()
                 inEvent = true
+                eventLine = line
             } else if valueIsTopLevelOrCalendar {
                 finishEvent()
+                if valueIs("VTIMEZONE"), outline.timeZoneTexts != nil {
+                    if logical == Self.beginTimeZone {
+                        timeZone = (logical + [0x0D, 0x0A], line)
+                        timeZoneBytes += logical.count + 2
+                    } else {
+                        outline.timeZoneTexts = nil  // spelled otherwise: not kept
+                    }
+                }
             } else if inEvent {
                 nested.begin(componentName)
             }
         case .end:
+            if let kept = timeZone, valueIs("VTIMEZONE") || valueIs("VCALENDAR") {
+                if logical == Self.endTimeZone {
+                    outline.timeZoneTexts?.append(kept)
+                } else {
+                    outline.timeZoneTexts = nil
+                }
+                timeZone = nil
+            }
             if logical == Self.endEvent || valueIs("VEVENT") || valueIs("VCALENDAR") {
                 finishEvent()
             } else if inEvent, !nested.isEmpty {
                 nested.end(componentName)
             }
+        case .method:
+            // A value that is not UTF-8 is taken for a message too: only more events wait.
+            let name = String(validating: value, as: UTF8.self)?.trimmingSpaces.uppercased()
+            if name.map(SessionResolver.messageMethods.contains) ?? true { outline.hasMessageMethod = true }
         case .uid:
             if inEvent, nested.isEmpty {
                 uid.removeAll(keepingCapacity: true)
@@ -470,20 +572,10 @@ private struct RawOutlineScan {
     }
 
     private mutating func finishEvent() {
-        if inEvent, hasUID, let hash = uidHash {
-            if uidFilter.insert(hash) { outline.repeatedUIDs.insert(hash) }
-        }
+        let hash = inEvent && hasUID ? uidHash : nil
+        if let hash, uidStretch.filter.insert(hash) { uidStretch.repeated[hash] = eventLine }
         if inEvent, hasRecurrenceID {
-            if !hasUID {
-                outline.hasOverrideWithoutUID = true
-            } else if uid != lastOverriddenUID {
-                // The overrides of a series mostly follow each other: their UID is read once.
-                let text = String(validating: uid, as: UTF8.self) ?? String(uid.lazy.map { Character(Unicode.Scalar($0)) })
-                let decoded = TextValue.decode(Substring(text))
-                if decoded.isEmpty { outline.hasOverrideWithoutUID = true } else { outline.overriddenUIDs.insert(decoded) }
-                lastOverriddenUID.removeAll(keepingCapacity: true)
-                lastOverriddenUID.append(contentsOf: uid)
-            }
+            if let hash { outline.overriddenUIDs.insert(hash) } else { outline.hasOverrideWithoutUID = true }
         }
         inEvent = false
         nested = NestedComponents()
@@ -492,9 +584,10 @@ private struct RawOutlineScan {
     }
 
     /// The next physical line (ended by LF, CR LF or a lone CR), valid until the next call. A line
-    /// that starts like no line the outline reads (nor a fold) is only scanned past, not kept, and
-    /// comes back empty: a line of a gigabyte costs a scan, not a copy.
-    private mutating func nextPhysicalLine(keepingFolds: Bool = false) -> Range<Int>? {
+    /// that starts like no line the outline reads (nor a fold), outside a VTIMEZONE being kept and
+    /// unless `keepingAll`, is only scanned past, not kept, and comes back empty: a line of a
+    /// gigabyte costs a scan, not a copy.
+    private mutating func nextPhysicalLine(keepingFolds: Bool = false, keepingAll: Bool = false) -> Range<Int>? {
         var resume = position
         var keepsLine = true
         var decided = false
@@ -505,8 +598,8 @@ private struct RawOutlineScan {
                 if position < count {
                     let lead = bytes[position]
                     let isFold = lead == 0x20 || lead == 0x09
-                    keepsLine = isFold ? keepingFolds
-                        : Self.kind(of: position..<min(count, position + Self.longestName), in: bytes) != nil
+                    keepsLine = timeZone != nil || keepingAll || (isFold ? keepingFolds
+                        : Self.kind(of: position..<min(count, position + Self.longestName), in: bytes) != nil)
                 }
             }
             let end = ContentLineScanner.lineEnd(in: bytes, from: resume)
@@ -523,6 +616,7 @@ private struct RawOutlineScan {
                 if position < count {
                     position += bytes[position] == 0x0D && position + 1 < count && bytes[position + 1] == 0x0A ? 2 : 1
                 }
+                physicalLine += 1
                 return end..<end
             }
             guard position < count else { return nil }
@@ -531,6 +625,7 @@ private struct RawOutlineScan {
             if position < count {
                 position += bytes[position] == 0x0D && position + 1 < count && bytes[position + 1] == 0x0A ? 2 : 1
             }
+            physicalLine += 1
             return start..<end
         }
     }
