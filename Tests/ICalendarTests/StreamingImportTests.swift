@@ -76,6 +76,11 @@ struct StreamingImportTests {
             DTSTART:20240304T090000Z\r
             X-POINTS:40\r
             END:VEVENT\r
+            BEGIN:VEVENT\r
+            UID:zoned-noisy\r
+            DTSTART;TZID=Custom/Zone:20240305T090000\r
+            X-POINTS:ten\r
+            END:VEVENT\r
             BEGIN:VTIMEZONE\r
             TZID:Custom/Zone\r
             BEGIN:STANDARD\r
@@ -92,19 +97,71 @@ struct StreamingImportTests {
         let (pipeline, _) = try importer.pipeline(for: [.file(path)])
         var batches: [ImportBatch] = []
         while let batch = pipeline.next() { batches.append(batch) }
-        // Only "plain" is resolved as it comes; the others wait for the end of the input.
-        // (The held ones come in a batch of their own, then a last batch with the closing diagnostics.)
+        // "plain" is resolved as it comes, and so is "zoned-early": its VTIMEZONE was read ahead
+        // (ZoneLookahead). The master of a later override waits for the end of the input, and so
+        // does "zoned-noisy", whose X-POINTS has something to say: where it was said before the
+        // lookahead. (The held ones come in a batch of their own, then a last batch with the closing
+        // diagnostics.)
         #expect(batches.count == 3)
-        #expect(batches.first?.sessions.map(\.id) == ["plain"])
-        #expect(batches.dropFirst().flatMap(\.sessions).map(\.id).sorted() == ["moved/20240302T090000Z", "zoned-early"])
+        #expect(batches.first?.sessions.map(\.id) == ["zoned-early", "plain"])
+        #expect(batches.first?.diagnostics.isEmpty == true)
+        #expect(batches.dropFirst().flatMap(\.sessions).map(\.id).sorted() == ["moved/20240302T090000Z", "zoned-noisy"])
+        #expect(batches.dropFirst().first?.diagnostics.map(\.location.line) == [27])
         #expect(batches.last?.sessions.isEmpty == true)
         // The collected result is in input order, with the VTIMEZONE defined after the event used,
         // and the override replacing its event rather than standing beside it.
         let result = try importer.importSessions(from: .file(path))
-        #expect(result.sessions.map(\.id) == ["zoned-early", "moved/20240302T090000Z", "plain"])
-        #expect(result.sessions.map(\.points) == [10, 40, 30])
+        #expect(result.sessions.map(\.id) == ["zoned-early", "moved/20240302T090000Z", "plain", "zoned-noisy"])
+        #expect(result.sessions.map(\.points) == [10, 40, 30, 0])
+        #expect(result.sessions.last?.start == .instant(secondsSince1970: utc(2024, 3, 5, 4)))
         #expect(result.sessions.first?.start == .instant(secondsSince1970: 1_709_265_600))  // 09:00+05:00
-        #expect(result.diagnostics.isEmpty)
+        #expect(result.diagnostics.map(\.location.line) == [27])
+    }
+
+    @Test("Events resolved early for a zone read ahead leave every batch saying what it said when they waited for the end")
+    func resolvedEarlyKeepsTheBatches() throws {
+        // 300 events before their VTIMEZONE: most resolve early; every tenth has an X-POINTS to warn
+        // about and waits; every tenth from the seventh is a recurring series, which waits anyway and
+        // warns at a line after the units that follow it. The held units fill five batches of 64.
+        func calendar(note: String) -> String {
+            var text = "BEGIN:VCALENDAR\r\n"
+            for index in 0..<300 {
+                let day = String(format: "202403%02d", index % 28 + 1)
+                switch index % 10 {
+                case 3:
+                    text += "BEGIN:VEVENT\r\nUID:noisy-\(index)\r\nDTSTART;TZID=Custom/Zone:\(day)T090000\r\nX-POINTS:n\(index)\r\nEND:VEVENT\r\n"
+                case 7:
+                    text += "BEGIN:VEVENT\r\nUID:series-\(index)\r\nDTSTART:\(day)T090000Z\r\nRRULE:FREQ=DAILY;COUNT=2\r\n"
+                        + "SUMMARY:s\r\nX-POINTS:s\(index)\r\nEND:VEVENT\r\n"
+                default:
+                    text += "BEGIN:VEVENT\r\nUID:early-\(index)\r\nDTSTART;TZID=Custom/Zone:\(day)T090000\r\nX-POINTS:5\r\nEND:VEVENT\r\n"
+                }
+            }
+            return text + "BEGIN:VTIMEZONE\r\nTZID:Custom/Zone\r\nX-NOTE:\(note)\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\n"
+                + "TZOFFSETFROM:+0500\r\nTZOFFSETTO:+0500\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\nEND:VCALENDAR\r\n"
+        }
+        // A byte that is not ASCII in the VTIMEZONE: the first pass does not keep it, nothing is read ahead.
+        var runs: [[ImportBatch]] = []
+        for note in ["plain", "plaín"] {
+            let path = try Self.temporaryFile(calendar(note: note))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let (pipeline, _) = try SessionImporter(expansion: Self.expansion).pipeline(for: [.file(path)])
+            var batches: [ImportBatch] = []
+            while let batch = pipeline.next() { batches.append(batch) }
+            runs.append(batches)
+        }
+        let (early, waited) = (runs[0], runs[1])
+        #expect(early.count == waited.count)
+        #expect(early.count == 2 + 5 + 1)  // two chunks of 256 components, five held batches, the last
+        for (index, (one, other)) in zip(early, waited).enumerated() {
+            #expect(one.diagnostics.map(\.description) == other.diagnostics.map(\.description), "batch \(index)")
+        }
+        #expect(early.prefix(2).flatMap(\.sessions).count == 240)
+        #expect(waited.prefix(2).flatMap(\.sessions).isEmpty)
+        let ids = { (batches: [ImportBatch]) in batches.flatMap(\.sessions).map(\.id).sorted() }
+        #expect(ids(early) == ids(waited))
+        #expect(ids(early).count == 240 + 30 + 60)
+        #expect(early.flatMap(\.diagnostics).count == 60)
     }
 
     @Test("The outline finds every VTIMEZONE's TZID and every overridden UID, folded or not")

@@ -48,8 +48,8 @@ final class ImportPipeline {
     private var cutterFinished = false
     private var finished = false
     /// Events that wait for the end: recurring series, overrides, their possible masters, and events
-    /// whose zone a later VTIMEZONE defines.
-    private var held: [(record: EventRecord, calendar: Int)] = []
+    /// whose zone a later VTIMEZONE defines (unless read ahead).
+    private var held = HeldEvents()
     private var limit: DiagnosticLimit
     /// The first `X-WR-TIMEZONE` read so far.
     private(set) var declaredTimeZone: String?
@@ -77,6 +77,8 @@ final class ImportPipeline {
         resolver = SessionResolver(
             pointsRule: importer.pointsRule,
             zones: CalendarZones(lastYear: min(RecurrenceIterator.lastYear, expansion.through.year + 1)))
+        // iTIP messages make an event's fate depend on METHODs not read yet: nothing is resolved early.
+        if !outline.hasMessageMethod { resolver.lookahead = ZoneLookahead(outline: outline, lastYear: resolver.zones.lastYear) }
         cutter = ComponentCutter(
             scanner: ContentLineScanner(input: input),
             eventProperties: ComponentParsing.sessionProperties(pointsProperty: pointsProperty, kept: keptProperties),
@@ -98,10 +100,25 @@ final class ImportPipeline {
         fill()
         var batch: ImportBatch
         if inFlight.isEmpty {
-            if heldUnits == nil { heldUnits = resolver.units(of: &held)[...] }
-            if let units = heldUnits, !units.isEmpty {
-                batch = resolveHeld(units.prefix(Self.heldUnitsPerBatch))
-                heldUnits = units.dropFirst(Self.heldUnitsPerBatch)
+            if heldSteps == nil { heldSteps = held.steps(resolver.units(of: &held.events))[...] }
+            if var steps = heldSteps, !steps.isEmpty {
+                // 64 units a batch; events resolved early count where they stood, as they did when held.
+                var units: [SessionResolver.Unit] = []
+                var weight = 0
+                while weight < Self.heldUnitsPerBatch, let step = steps.first {
+                    switch step {
+                    case .unit(let unit):
+                        units.append(unit)
+                        weight += 1
+                        steps.removeFirst()
+                    case .resolvedEarly(let count):
+                        let taken = min(count, Self.heldUnitsPerBatch - weight)
+                        weight += taken
+                        if taken == count { steps.removeFirst() } else { steps[steps.startIndex] = .resolvedEarly(count - taken) }
+                    }
+                }
+                batch = resolveHeld(units[...])
+                heldSteps = steps
             } else {
                 finished = true
                 workers.wait()
@@ -315,11 +332,25 @@ final class ImportPipeline {
             case .component(let lines, let calendar):
                 switch chunk.outcomes[index] {
                 case .event(let record)?:
-                    if mustWait(record, calendar: calendar) {
-                        held.append((record, calendar))
-                    } else if !record.isAnnotation, let session = resolver.session(from: record, calendar: calendar) {
-                        batch.sessions.append(session)
-                        batch.places.append(record.begin.line)
+                    switch waiting(record, calendar: calendar) {
+                    case .no:
+                        if !record.isAnnotation, let session = resolver.session(from: record, calendar: calendar) {
+                            batch.sessions.append(session)
+                            batch.places.append(record.begin.line)
+                        }
+                    case .forZonesReadAhead:
+                        if record.isAnnotation || record.hasImpossibleTime { break }  // no session, not a unit, nothing said
+                        if case .some(let session) = resolvedEarly(record, calendar: calendar) {
+                            held.appendResolvedEarly()
+                            if let session {
+                                batch.sessions.append(session)
+                                batch.places.append(record.begin.line)
+                            }
+                        } else {
+                            held.append(record, calendar: calendar)
+                        }
+                    case .untilTheEnd:
+                        held.append(record, calendar: calendar)
                     }
                 case .timeZone(let definition)?:
                     define(definition, lines: lines, calendar: calendar, diagnostics: &diagnostics)
@@ -337,21 +368,48 @@ final class ImportPipeline {
         return batch
     }
 
-    /// Whether an event must wait for the end of the input: it is part of a recurring series (or may
-    /// be), or its zone is defined by a VTIMEZONE not read yet.
-    private func mustWait(_ record: EventRecord, calendar: Int) -> Bool {
+    /// What an event waits for before it can be resolved.
+    private enum Waiting {
+        /// Nothing: it is resolved now.
+        case no
+        /// A VTIMEZONE further on, whose zone was read ahead (`ZoneLookahead`), as every zone of the
+        /// event was: it can be resolved now if that says nothing (`resolvedEarly`).
+        case forZonesReadAhead
+        /// The end of the input: it is part of a recurring series (or may be), or its zone is defined
+        /// by a VTIMEZONE not read yet nor read ahead.
+        case untilTheEnd
+    }
+
+    private func waiting(_ record: EventRecord, calendar: Int) -> Waiting {
         if record.isRecurring || record.recurrenceID != nil || outline.mayHaveOverrides(record.uid) || outline.mayRepeat(record.uid) {
-            return true
+            return .untilTheEnd
         }
         // A cancellation waits for the event it may cancel.
-        if resolver.methods[calendar] == "CANCEL" { return true }
+        if resolver.methods[calendar] == "CANCEL" { return .untilTheEnd }
+        var waits = false
+        var readAhead = true
         for time in [record.start, record.end] {
             guard let time, !time.isDate, !time.isUTC, let tzid = time.timeZoneID else { continue }
-            if outline.mustWait(for: tzid, definedInCalendar: resolver.zones.definesAnywhere(tzid)) {
-                return true
-            }
+            let defined = resolver.zones.definesAnywhere(tzid)
+            if outline.mustWait(for: tzid, definedInCalendar: defined) { waits = true }
+            // Resolved early, a zone defined so far but not read ahead would be expanded by the
+            // resolving, and what its expansion says would no longer come with its first use.
+            if (defined || outline.timeZoneIDs.contains(tzid)) && resolver.lookahead.rules(for: tzid) == nil { readAhead = false }
         }
-        return false
+        if !waits { return .no }
+        return readAhead ? .forZonesReadAhead : .untilTheEnd
+    }
+
+    /// The session of an event that waited for VTIMEZONEs read ahead, resolved now (`.some(nil)`
+    /// for an event that stands for none), when resolving it says nothing; `nil` when it does, and
+    /// the event waits for the end, where what it says is said in its turn.
+    private func resolvedEarly(_ record: EventRecord, calendar: Int) -> Session?? {
+        var scratch = resolver
+        scratch.diagnostics = []
+        let session = scratch.session(from: record, calendar: calendar)
+        guard scratch.diagnostics.isEmpty else { return nil }
+        resolver.sessionsWithPointsProperty = scratch.sessionsWithPointsProperty
+        return .some(session)
     }
 
     private func define(_ definition: ZoneDefinition?, lines: ComponentLines, calendar: Int, diagnostics: inout [Diagnostic]) {
@@ -374,10 +432,9 @@ final class ImportPipeline {
         }
     }
 
-    /// The held events, resolved now that every VTIMEZONE and override is known, and the
-    /// diagnostics that can only be given at the end.
-    /// The held events still to resolve, grouped as they are resolved; `nil` until the input is cut.
-    private var heldUnits: ArraySlice<SessionResolver.Unit>?
+    /// The held events still to resolve, grouped as they are resolved, and where the events resolved
+    /// early stood among them; `nil` until the input is cut.
+    private var heldSteps: ArraySlice<HeldEvents.Step>?
     /// Held events (a recurring event with its overrides counts once) resolved per batch: the
     /// instances of 64 series at a time, expanded on every core.
     private static let heldUnitsPerBatch = 64
@@ -385,7 +442,7 @@ final class ImportPipeline {
     /// Some of the held events, resolved now that every VTIMEZONE and override is known.
     private func resolveHeld(_ units: ArraySlice<SessionResolver.Unit>) -> ImportBatch {
         var batch = ImportBatch()
-        let placed = resolver.sessions(of: units, in: held, expansion: expansion, parallel: isParallel)
+        let placed = resolver.sessions(of: units, in: held.events, expansion: expansion, parallel: isParallel)
         batch.sessions = placed.map(\.session)
         batch.places = placed.map(\.line)
         batch.diagnostics = limit.admit(SessionImporter.inSourceOrder(resolver.takeDiagnostics()))
@@ -395,7 +452,7 @@ final class ImportPipeline {
     /// The diagnostics that can only be given at the end.
     private func finish() -> ImportBatch {
         var batch = ImportBatch()
-        held = []
+        held = HeldEvents()
         var diagnostics = cutter.takeDiagnostics() + resolver.takeDiagnostics()
         if let reason = cutter.readError {
             diagnostics.append(Diagnostic(
@@ -406,4 +463,59 @@ final class ImportPipeline {
         return batch
     }
 
+}
+
+/// The events an import holds until the end, in input order, and where the events that waited
+/// until a lookahead let them be resolved early stood among them.
+///
+/// Held events go out 64 units at a time (`SessionResolver.units(of:)`), each batch's diagnostics
+/// in line order; an event resolved early still counts as the unit it was where it stood, so that
+/// every batch holds the units, and says what, it did when the event was held.
+struct HeldEvents {
+    /// The events still held.
+    var events: [(record: EventRecord, calendar: Int)] = []
+    /// For each held event, how many events resolved early stood just before it.
+    private var resolvedEarlyBefore: [Int] = []
+    /// The events resolved early after the last held one.
+    private var resolvedEarlyAtEnd = 0
+
+    /// A held unit, or a run of events resolved early.
+    enum Step: Equatable {
+        case unit(SessionResolver.Unit)
+        case resolvedEarly(Int)
+    }
+
+    mutating func append(_ record: EventRecord, calendar: Int) {
+        events.append((record, calendar))
+        resolvedEarlyBefore.append(resolvedEarlyAtEnd)
+        resolvedEarlyAtEnd = 0
+    }
+
+    /// Counts an event that waited, here, until it was resolved early.
+    mutating func appendResolvedEarly() {
+        resolvedEarlyAtEnd += 1
+    }
+
+    /// `units` (`SessionResolver.units(of: &events)`, in input order) with the runs of events resolved
+    /// early where they stood.
+    func steps(_ units: [SessionResolver.Unit]) -> [Step] {
+        var steps: [Step] = []
+        steps.reserveCapacity(units.count + 1)
+        var next = 0  // the first held event whose early ones are not yet placed
+        func placeEarly(through position: Int) {
+            var count = 0
+            while next <= position, next < resolvedEarlyBefore.count {
+                count += resolvedEarlyBefore[next]
+                next += 1
+            }
+            if count > 0 { steps.append(.resolvedEarly(count)) }
+        }
+        for unit in units {
+            placeEarly(through: unit.position)
+            steps.append(.unit(unit))
+        }
+        placeEarly(through: resolvedEarlyBefore.count - 1)
+        if resolvedEarlyAtEnd > 0 { steps.append(.resolvedEarly(resolvedEarlyAtEnd)) }
+        return steps
+    }
 }

@@ -19,6 +19,9 @@ struct SessionResolver {
     let pointsRule: PointsRule
     /// The input's VTIMEZONEs, expanded when first used; shared by copies of this resolver.
     var zones: CalendarZones
+    /// The zones of VTIMEZONEs read ahead of the events (`ZoneLookahead`), for TZIDs that no
+    /// VTIMEZONE read so far defines.
+    var lookahead = ZoneLookahead.none
     var diagnostics: [Diagnostic] = []
     var sessionsWithPointsProperty = 0
     var reportedTimeZoneIDs: Set<String> = []
@@ -175,9 +178,10 @@ struct SessionResolver {
         return .floating(time.local)
     }
 
-    /// The rules for a TZID: the calendar's own VTIMEZONE, another VTIMEZONE of the same input, the
-    /// IANA database, or a Windows, display or vendor-prefixed name for an IANA zone. A VTIMEZONE's
-    /// first use expands it, and what is wrong with it is said then, at its BEGIN line.
+    /// The rules for a TZID: the calendar's own VTIMEZONE, another VTIMEZONE of the same input (read
+    /// so far, or read ahead), the IANA database, or a Windows, display or vendor-prefixed name for
+    /// an IANA zone. A VTIMEZONE's first use expands it, and what is wrong with it is said then, at
+    /// its BEGIN line.
     mutating func zone(named tzid: String, calendar: Int) -> TimeZoneRules? {
         if let (rules, problems) = zones.rules(for: tzid, calendar: calendar) {
             for (problem, begin) in problems {
@@ -187,12 +191,14 @@ struct SessionResolver {
             }
             return rules
         }
+        if let rules = lookahead.rules(for: tzid) { return rules }
         return TimeZoneDatabase.shared.resolve(tzid)?.rules
     }
 
     /// Notes once per TZID that a name was read as the IANA zone it stands for.
     private mutating func noteAlias(_ tzid: String, calendar: Int, line: ContentLine) {
-        guard !zones.definesAnywhere(tzid), let alias = TimeZoneDatabase.shared.resolve(tzid)?.alias,
+        guard !zones.definesAnywhere(tzid), lookahead.rules(for: tzid) == nil,
+              let alias = TimeZoneDatabase.shared.resolve(tzid)?.alias,
               reportedTimeZoneIDs.insert(tzid).inserted else { return }
         noteOnce(key: "tz:\(tzid)", Diagnostic(
             .note, .timeZoneName, at: line.location(),

@@ -4,13 +4,20 @@ import Streaks
 
 extension SessionResolver {
     /// What one held event becomes, with the events it takes along.
-    enum Unit: Sendable {
+    enum Unit: Sendable, Equatable {
         /// A single event.
         case single(Int)
         /// A recurring event (or one with overrides) and its overrides.
         case series(master: Int, overrides: [Int])
         /// An override whose recurring event is not in the input.
         case orphan(Int)
+
+        /// Where the unit stands among the events: its event's, or its recurring event's, index.
+        var position: Int {
+            switch self {
+            case .single(let index), .orphan(let index), .series(master: let index, overrides: _): index
+            }
+        }
     }
 
     /// The events grouped as they are resolved: each recurring event with the overrides of its UID
