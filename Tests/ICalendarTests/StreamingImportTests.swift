@@ -164,6 +164,68 @@ struct StreamingImportTests {
         #expect(early.flatMap(\.diagnostics).count == 60)
     }
 
+    @Test("Groups resolved as soon as their UID's last event is read leave every batch saying what it said when they waited for the end")
+    func groupsResolvedEarlyKeepTheBatches() throws {
+        // 240 units: series with overrides beside them or far on, copies, orphans, series without
+        // UID, series whose resolving warns (a bad X-POINTS, an unreadable RRULE), some in a zone
+        // whose VTIMEZONE comes last; four batches of 64 held units, and a stream of chunks.
+        var text = "BEGIN:VCALENDAR\r\n"
+        var later = ""
+        for index in 0..<240 {
+            let day = String(format: "202404%02d", index % 28 + 1)
+            let zone = index % 3 == 0 ? ";TZID=Custom/Zone" : ""
+            let utc = zone.isEmpty ? "Z" : ""
+            let points = index % 11 == 5 ? "x\(index)" : "\(index % 50 + 1)"
+            let rule = index % 13 == 4 ? "FREQ=SOMETIMES" : "FREQ=DAILY;COUNT=\(index % 4 + 2)"
+            let override = "BEGIN:VEVENT\r\nUID:s\(index)\r\nRECURRENCE-ID\(zone):\(day)T090000\(utc)\r\n"
+                + "DTSTART\(zone):\(day)T110000\(utc)\r\nX-POINTS:7\r\nEND:VEVENT\r\n"
+            switch index % 6 {
+            case 0, 1:
+                text += "BEGIN:VEVENT\r\nUID:s\(index)\r\nDTSTART\(zone):\(day)T090000\(utc)\r\nRRULE:\(rule)\r\nX-POINTS:\(points)\r\nEND:VEVENT\r\n"
+                if index % 6 == 0 { text += override } else { later += override }
+            case 2:
+                let copy = "BEGIN:VEVENT\r\nUID:c\(index)\r\nDTSTAMP:2024010\(index % 2 + 1)T000000Z\r\nDTSTART:\(day)T080000Z\r\nX-POINTS:\(points)\r\nEND:VEVENT\r\n"
+                text += copy + copy.replacingOccurrences(of: "T080000Z\r\nX", with: "T083000Z\r\nX")
+            case 3:
+                text += "BEGIN:VEVENT\r\nUID:o\(index)\r\nRECURRENCE-ID:\(day)T090000Z\r\nDTSTART:\(day)T100000Z\r\nX-POINTS:3\r\nEND:VEVENT\r\n"
+            case 4:
+                text += "BEGIN:VEVENT\r\nDTSTART\(zone):\(day)T090000\(utc)\r\nRRULE:FREQ=DAILY;COUNT=2\r\nX-POINTS:\(points)\r\nEND:VEVENT\r\n"
+            default:
+                text += "BEGIN:VEVENT\r\nUID:p\(index)\r\nDTSTART\(zone):\(day)T090000\(utc)\r\nX-POINTS:\(points)\r\nEND:VEVENT\r\n"
+            }
+            if index == 120 { text += later; later = "" }
+        }
+        text += later + "BEGIN:VTIMEZONE\r\nTZID:Custom/Zone\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\n"
+            + "TZOFFSETFROM:+0500\r\nTZOFFSETTO:+0500\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\nEND:VCALENDAR\r\n"
+        let path = try Self.temporaryFile(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let importer = SessionImporter(expansion: Self.expansion)
+        var runs: [[ImportBatch]] = []
+        for early in [true, false] {
+            let descriptor = try SessionImporter.openInput(path: path)
+            var outline = InputOutline.scan(descriptor: descriptor, parts: 2, minimumSplitSize: 0)
+            // An iTIP message in the input: nothing is resolved before the end.
+            if !early { outline.hasMessageMethod = true }
+            let pipeline = ImportPipeline(input: InputBytes(reading: descriptor, owning: true), outline: outline, importer: importer)
+            var batches: [ImportBatch] = []
+            while let batch = pipeline.next() { batches.append(batch) }
+            runs.append(batches)
+        }
+        let (early, waited) = (runs[0], runs[1])
+        #expect(early.count == waited.count)
+        for (index, (one, other)) in zip(early, waited).enumerated() {
+            #expect(one.diagnostics.map(\.description) == other.diagnostics.map(\.description), "batch \(index)")
+        }
+        let sessions = { (batches: [ImportBatch]) in batches.flatMap(\.sessions).map { "\($0.id) \($0.points) \($0.start)" }.sorted() }
+        #expect(sessions(early) == sessions(waited))
+        // Before the held batches (four of 64 units) and the last: only the UTC single events when
+        // nothing is resolved early; most sessions when groups are.
+        let streamed = { (batches: [ImportBatch]) in batches.prefix(early.count - 5).flatMap(\.sessions).count }
+        #expect(streamed(waited) == 40)
+        #expect(streamed(early) > sessions(early).count / 2)
+        #expect(early.flatMap(\.diagnostics).count > 40)
+    }
+
     @Test("The outline finds every VTIMEZONE's TZID and every overridden UID, folded or not")
     func outline() {
         let bytes = Array("""

@@ -100,7 +100,12 @@ final class ImportPipeline {
         fill()
         var batch: ImportBatch
         if inFlight.isEmpty {
-            if heldSteps == nil { heldSteps = held.steps(resolver.units(of: &held.events))[...] }
+            if heldSteps == nil {
+                applyEarlyGroups(to: &earlyAtEnd)
+                heldEvents = held.events
+                heldSteps = held.steps(resolver.units(of: &heldEvents))[...]
+                held = HeldEvents()
+            }
             if var steps = heldSteps, !steps.isEmpty {
                 // 64 units a batch; events resolved early count where they stood, as they did when held.
                 var units: [SessionResolver.Unit] = []
@@ -124,6 +129,10 @@ final class ImportPipeline {
                 workers.wait()
                 batch = finish()
             }
+            // Groups resolved early in the last chunks go out with the first batch after them.
+            batch.sessions += earlyAtEnd.sessions
+            batch.places += earlyAtEnd.places
+            earlyAtEnd = ImportBatch()
         } else {
             let chunk = inFlight.removeFirst()
             chunk.wait()
@@ -304,8 +313,10 @@ final class ImportPipeline {
     /// Turns a parsed chunk into sessions, in input order.
     private func consume(_ chunk: PendingChunk) -> ImportBatch {
         var batch = ImportBatch()
+        applyEarlyGroups(to: &batch)
         var diagnostics = chunk.cutDiagnostics + chunk.parseDiagnostics
         workerSessionsWithPointsProperty += chunk.sessionsWithPointsProperty
+        if let last = chunk.places.last(where: { $0 > 0 }) { consumedLine = max(consumedLine, last) }
         for index in chunk.items.indices {
             // A session a worker made needs nothing more (and the item is not copied out).
             if case .some(let resolved) = chunk.sessions[index] {
@@ -347,10 +358,10 @@ final class ImportPipeline {
                                 batch.places.append(record.begin.line)
                             }
                         } else {
-                            held.append(record, calendar: calendar)
+                            _ = held.append(record, calendar: calendar)
                         }
                     case .untilTheEnd:
-                        held.append(record, calendar: calendar)
+                        hold(record, calendar: calendar)
                     }
                 case .timeZone(let definition)?:
                     define(definition, lines: lines, calendar: calendar, diagnostics: &diagnostics)
@@ -365,7 +376,103 @@ final class ImportPipeline {
         }
         diagnostics += resolver.takeDiagnostics()
         batch.diagnostics = limit.admit(SessionImporter.inSourceOrder(diagnostics))
+        resolveCompleteGroups()
         return batch
+    }
+
+    // MARK: Groups resolved before the end
+
+    /// Whether groups of held events are resolved as soon as their UID's last event is read: when the
+    /// first pass could tell where each UID last occurs, and the input has no iTIP message (whose
+    /// METHOD decides what its events do).
+    private var groupsResolveEarly: Bool { !outline.hasMessageMethod && !outline.hasUncertainUIDs }
+
+    /// The held events of one UID read so far (an event without UID is a group of its own).
+    private struct PendingGroup {
+        var numbers: [Int] = []
+        /// Whether every zone its events name is settled (`zonesAreSettled`).
+        var isSettled = true
+    }
+
+    private var groups: [String: PendingGroup] = [:]
+    /// The groups by the line of their UID's last VEVENT, the soonest complete first.
+    private var groupsByLastLine = LineHeap()
+    /// The BEGIN line of the last component consumed.
+    private var consumedLine = 0
+    /// The groups handed to a worker at the last chunk, to be applied at the next.
+    private var earlyGroups: EarlyGroups?
+
+    /// Holds an event until the end, or until every event of its UID is read.
+    private func hold(_ record: EventRecord, calendar: Int) {
+        let number = held.append(record, calendar: calendar)
+        guard groupsResolveEarly else { return }
+        let uid = record.uid ?? ""
+        let key = uid.isEmpty ? "\u{0}\(number)" : uid
+        if groups[key] == nil {
+            // A UID no other VEVENT has (the filter misses no repeat) is complete with its event.
+            let isAlone = uid.isEmpty || !outline.mayRepeat(uid)
+            guard let lastLine = isAlone ? record.begin.line : outline.lastEventLine(of: uid) else { return }
+            groupsByLastLine.insert(lastLine, key)
+        }
+        groups[key, default: PendingGroup()].numbers.append(number)
+        if !zonesAreSettled(record) { groups[key]?.isSettled = false }
+    }
+
+    /// Whether every zone an event names is settled: read ahead (`ZoneLookahead`), or defined by no
+    /// VTIMEZONE of the input. Resolving it now then reads the zones it would read at the end, and
+    /// expands no zone whose expansion has something to say.
+    private func zonesAreSettled(_ record: EventRecord) -> Bool {
+        var times = [record.start, record.end, record.recurrenceID].compactMap { $0 } + record.exceptionDates
+        for date in record.recurrenceDates {
+            times.append(date.start)
+            if let end = date.end { times.append(end) }
+        }
+        for time in times where !time.isDate && !time.isUTC {
+            guard let tzid = time.timeZoneID, resolver.lookahead.rules(for: tzid) == nil else { continue }
+            if outline.hasUncertainTimeZoneIDs || outline.timeZoneIDs.contains(tzid) || resolver.zones.definesAnywhere(tzid) {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Hands the groups whose UID's last event is read to a worker (at once when not parallel).
+    private func resolveCompleteGroups() {
+        var complete: [(numbers: [Int], events: [(record: EventRecord, calendar: Int)])] = []
+        while let (line, key) = groupsByLastLine.first, line <= consumedLine {
+            groupsByLastLine.removeFirst()
+            guard let group = groups.removeValue(forKey: key), group.isSettled else { continue }
+            complete.append((group.numbers, held.take(group.numbers)))
+        }
+        guard !complete.isEmpty else { return }
+        var template = resolver
+        template.diagnostics = []
+        template.defersOnceNotes = true
+        let job = EarlyGroups(groups: complete)
+        if isParallel {
+            job.resolveInBackground(template: template, expansion: expansion, group: workers)
+        } else {
+            job.resolveNow(template: template, expansion: expansion)
+        }
+        earlyGroups = job
+    }
+
+    /// Applies the groups a worker resolved: those that said nothing give their sessions now and
+    /// count as units where they stood; the others are held again, to say what they say at the end.
+    private func applyEarlyGroups(to batch: inout ImportBatch) {
+        guard let job = earlyGroups else { return }
+        earlyGroups = nil
+        job.wait()
+        for (group, result) in zip(job.groups, job.results) {
+            guard result.saidNothing else {
+                held.putBack(group.events, numbers: group.numbers)
+                continue
+            }
+            batch.sessions += result.placed.map(\.session)
+            batch.places += result.placed.map(\.line)
+            held.resolved(group.numbers, units: Set(result.unitPositions.map { group.numbers[$0] }))
+            workerSessionsWithPointsProperty += result.sessionsWithPointsProperty
+        }
     }
 
     /// What an event waits for before it can be resolved.
@@ -435,6 +542,10 @@ final class ImportPipeline {
     /// The held events still to resolve, grouped as they are resolved, and where the events resolved
     /// early stood among them; `nil` until the input is cut.
     private var heldSteps: ArraySlice<HeldEvents.Step>?
+    /// The events still held once the input is cut, as the units of `heldSteps` name them.
+    private var heldEvents: [(record: EventRecord, calendar: Int)] = []
+    /// Sessions of groups resolved early after the last chunk.
+    private var earlyAtEnd = ImportBatch()
     /// Held events (a recurring event with its overrides counts once) resolved per batch: the
     /// instances of 64 series at a time, expanded on every core.
     private static let heldUnitsPerBatch = 64
@@ -442,7 +553,7 @@ final class ImportPipeline {
     /// Some of the held events, resolved now that every VTIMEZONE and override is known.
     private func resolveHeld(_ units: ArraySlice<SessionResolver.Unit>) -> ImportBatch {
         var batch = ImportBatch()
-        let placed = resolver.sessions(of: units, in: held.events, expansion: expansion, parallel: isParallel)
+        let placed = resolver.sessions(of: units, in: heldEvents, expansion: expansion, parallel: isParallel)
         batch.sessions = placed.map(\.session)
         batch.places = placed.map(\.line)
         batch.diagnostics = limit.admit(SessionImporter.inSourceOrder(resolver.takeDiagnostics()))
@@ -452,7 +563,7 @@ final class ImportPipeline {
     /// The diagnostics that can only be given at the end.
     private func finish() -> ImportBatch {
         var batch = ImportBatch()
-        held = HeldEvents()
+        heldEvents = []
         var diagnostics = cutter.takeDiagnostics() + resolver.takeDiagnostics()
         if let reason = cutter.readError {
             diagnostics.append(Diagnostic(
@@ -465,57 +576,91 @@ final class ImportPipeline {
 
 }
 
-/// The events an import holds until the end, in input order, and where the events that waited
-/// until a lookahead let them be resolved early stood among them.
-///
-/// Held events go out 64 units at a time (`SessionResolver.units(of:)`), each batch's diagnostics
-/// in line order; an event resolved early still counts as the unit it was where it stood, so that
-/// every batch holds the units, and says what, it did when the event was held.
-struct HeldEvents {
-    /// The events still held.
-    var events: [(record: EventRecord, calendar: Int)] = []
-    /// For each held event, how many events resolved early stood just before it.
-    private var resolvedEarlyBefore: [Int] = []
-    /// The events resolved early after the last held one.
-    private var resolvedEarlyAtEnd = 0
+/// Groups of held events (the events of one UID: a recurring event, its overrides, copies), each
+/// resolved as it would be at the end, on a copy of the import's resolver that keeps what it says.
+private final class EarlyGroups: @unchecked Sendable {
+    let groups: [(numbers: [Int], events: [(record: EventRecord, calendar: Int)])]
+    /// Written by the worker before `done` is signalled, read after waiting.
+    private(set) var results: [Result] = []
+    private let done = DispatchSemaphore(value: 0)
+    private var isResolved = false
 
-    /// A held unit, or a run of events resolved early.
-    enum Step: Equatable {
-        case unit(SessionResolver.Unit)
-        case resolvedEarly(Int)
+    /// What a group came to.
+    struct Result {
+        /// Resolving it said nothing (no diagnostic, no note given once per input).
+        var saidNothing: Bool
+        /// Its sessions, each with the line of the event whose place it takes.
+        var placed: [(line: Int, session: Session)]
+        /// Where its units stand among its events.
+        var unitPositions: [Int]
+        /// How many of its sessions carry the points property.
+        var sessionsWithPointsProperty: Int
     }
 
-    mutating func append(_ record: EventRecord, calendar: Int) {
-        events.append((record, calendar))
-        resolvedEarlyBefore.append(resolvedEarlyAtEnd)
-        resolvedEarlyAtEnd = 0
+    init(groups: [(numbers: [Int], events: [(record: EventRecord, calendar: Int)])]) {
+        self.groups = groups
     }
 
-    /// Counts an event that waited, here, until it was resolved early.
-    mutating func appendResolvedEarly() {
-        resolvedEarlyAtEnd += 1
-    }
-
-    /// `units` (`SessionResolver.units(of: &events)`, in input order) with the runs of events resolved
-    /// early where they stood.
-    func steps(_ units: [SessionResolver.Unit]) -> [Step] {
-        var steps: [Step] = []
-        steps.reserveCapacity(units.count + 1)
-        var next = 0  // the first held event whose early ones are not yet placed
-        func placeEarly(through position: Int) {
-            var count = 0
-            while next <= position, next < resolvedEarlyBefore.count {
-                count += resolvedEarlyBefore[next]
-                next += 1
-            }
-            if count > 0 { steps.append(.resolvedEarly(count)) }
+    private func resolve(template: SessionResolver, expansion: RecurrenceExpansion) {
+        results = groups.map { group in
+            var resolver = template
+            var events = group.events
+            let units = resolver.units(of: &events)
+            let placed = resolver.sessions(of: units[...], in: events, expansion: expansion, parallel: false)
+            return Result(
+                saidNothing: resolver.diagnostics.isEmpty && resolver.onceNotes.isEmpty, placed: placed,
+                unitPositions: units.map(\.position),
+                sessionsWithPointsProperty: resolver.sessionsWithPointsProperty - template.sessionsWithPointsProperty)
         }
-        for unit in units {
-            placeEarly(through: unit.position)
-            steps.append(.unit(unit))
+    }
+
+    func resolveInBackground(template: SessionResolver, expansion: RecurrenceExpansion, group: DispatchGroup) {
+        DispatchQueue.global().async(group: group) {
+            self.resolve(template: template, expansion: expansion)
+            self.done.signal()
         }
-        placeEarly(through: resolvedEarlyBefore.count - 1)
-        if resolvedEarlyAtEnd > 0 { steps.append(.resolvedEarly(resolvedEarlyAtEnd)) }
-        return steps
+    }
+
+    func resolveNow(template: SessionResolver, expansion: RecurrenceExpansion) {
+        resolve(template: template, expansion: expansion)
+        isResolved = true
+    }
+
+    func wait() {
+        if !isResolved { done.wait() }
+    }
+}
+
+/// Keys by line, the lowest first: a binary heap.
+private struct LineHeap {
+    private var items: [(line: Int, key: String)] = []
+
+    var first: (line: Int, key: String)? { items.first }
+
+    mutating func insert(_ line: Int, _ key: String) {
+        items.append((line, key))
+        var child = items.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard items[child].line < items[parent].line else { break }
+            items.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    mutating func removeFirst() {
+        items.swapAt(0, items.count - 1)
+        items.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var smallest = parent
+            if left < items.count, items[left].line < items[smallest].line { smallest = left }
+            if right < items.count, items[right].line < items[smallest].line { smallest = right }
+            guard smallest != parent else { return }
+            items.swapAt(parent, smallest)
+            parent = smallest
+        }
     }
 }
