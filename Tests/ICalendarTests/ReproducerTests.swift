@@ -305,23 +305,36 @@ struct DuplicateEventTests {
 
     @Test("The first pass finds every repeated UID, whatever the filter's size, across the stretches of a split file")
     func filter() {
-        var filter = UIDFilter(inputSize: 1 << 12)
+        var filter = UIDFilter(expectedUIDs: 1)
         let hashes = (0..<500).map { UIDFilter.hash("uid-\($0)") }
         #expect(hashes.filter { filter.insert($0) }.count < 5)  // few false repeats in a small filter
         #expect(hashes.allSatisfy { filter.insert($0) })  // every real one
         #expect(hashes.allSatisfy(filter.contains))
     }
 
-    @Test("The filter grows with the input up to 8 MB: a 1 GB line costs no more (gen-long-line.py)")
+    @Test("The filter grows with the events an input holds, up to 8 MB: a 1 GB line costs no more (gen-long-line.py)")
     func filterSize() {
-        #expect(UIDFilter(inputSize: 1 << 20).bitCount == 1 << 20)
-        #expect(UIDFilter(inputSize: 1 << 30).bitCount == UIDFilter.maximumBits)
+        #expect(UIDFilter(expectedUIDs: 0).bitCount == UIDFilter.minimumBits)
+        #expect(UIDFilter(expectedUIDs: 1_000).bitCount == 24_000)
+        #expect(UIDFilter(expectedUIDs: 10_000_000).bitCount == UIDFilter.maximumBits)
+        #expect(UIDFilter(expectedUIDs: .max).bitCount == UIDFilter.maximumBits)
         #expect(UIDFilter.maximumBits / 8 == 8 << 20)
-        // Half a million distinct UIDs (a 150 MB calendar) in the largest filter: next to none taken
-        // for a repeat (at 1.75 million, about one in 10,000).
-        var filter = UIDFilter(inputSize: 1 << 30)
-        var mistaken = 0
-        for index in 0..<500_000 where filter.insert(UIDFilter.hash("uid-\(index)")) { mistaken += 1 }
-        #expect(mistaken < 50)
+        func expected(_ text: String, size: Int) -> Int {
+            Array(text.utf8).withUnsafeBufferPointer { UIDFilter.expectedUIDs(inputSize: size, sample: $0) }
+        }
+        let events = "BEGIN:VCALENDAR\r\n" + String(repeating: "BEGIN:VEVENT\r\nUID:a\r\nEND:VEVENT\r\n", count: 100)
+        #expect(expected(events, size: events.utf8.count) == 100)  // the whole input: counted
+        #expect(expected(events, size: events.utf8.count * 1_000) == 125_000)  // a sample: in proportion, and a quarter more
+        #expect(expected("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDESCRIPTION:" + String(repeating: "x", count: 1 << 16), size: 1 << 30)
+            == (1 << 30) / 2_048)  // one long line: one UID per 2 KiB
+        #expect(expected("X-BEGIN:VEVENT\r\nbegin:vevent\r\n", size: 4_096) == 2)
+        // Half a million distinct UIDs in a filter sized for them: about one in 2,000 taken for a
+        // repeat; in the largest filter, next to none (at 1.75 million, about one in 10,000).
+        for (expectedUIDs, limit) in [(500_000, 500), (10_000_000, 50)] {
+            var filter = UIDFilter(expectedUIDs: expectedUIDs)
+            var mistaken = 0
+            for index in 0..<500_000 where filter.insert(UIDFilter.hash("uid-\(index)")) { mistaken += 1 }
+            #expect(mistaken < limit, "\(expectedUIDs)")
+        }
     }
 }

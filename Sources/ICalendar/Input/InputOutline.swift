@@ -66,7 +66,8 @@ struct InputOutline: Sendable {
         if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
             return scanLines(input)
         }
-        var raw = RawOutlineScan(input: input, size: input.isExhausted ? input.bytes.count : input.expectedSize)
+        let size = input.isExhausted ? input.bytes.count : input.expectedSize
+        var raw = RawOutlineScan(input: input, expectedUIDs: UIDFilter.expectedUIDs(inputSize: size, sample: input.bytes))
         // NUL bytes: the scanner removes them from lines, which may join a name together; with
         // such an input (fuzzed or damaged) everything that might depend on later content waits.
         return raw.scan() ?? .unknown
@@ -99,12 +100,19 @@ struct InputOutline: Sendable {
         let stretches = starts.indices.map { index in
             (starts[index], index + 1 < starts.count ? starts[index + 1] : nil as Int?)
         }
+        // How many events the file holds, from its first megabyte: each stretch's filter is sized for its share.
+        var sample = [UInt8](repeating: 0, count: min(size, 1 << 20))
+        let sampled = max(0, sample.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) })
+        let expectedUIDs = sample.withUnsafeBufferPointer {
+            UIDFilter.expectedUIDs(inputSize: size, sample: UnsafeBufferPointer(rebasing: $0[..<sampled]))
+        }
         let lock = NSLock()
         nonisolated(unsafe) var results = [InputOutline??](repeating: nil, count: stretches.count)
         DispatchQueue.concurrentPerform(iterations: stretches.count) { index in
+            let stretchSize = (stretches[index].1 ?? size) - stretches[index].0
             var raw = RawOutlineScan(
                 input: InputBytes(reading: descriptor, from: stretches[index].0, to: stretches[index].1, chunkSize: chunkSize),
-                size: (stretches[index].1 ?? size) - stretches[index].0)
+                expectedUIDs: Int((Double(expectedUIDs) * Double(stretchSize) / Double(max(1, size))).rounded(.up)))
             let part = raw.scan()
             lock.withLock { results[index] = .some(part) }
         }
@@ -307,12 +315,12 @@ private struct RawOutlineScan {
     /// The UIDs of this stretch's VEVENTs.
     private var uidStretch: InputOutline.UIDStretch
 
-    /// - Parameter size: The stretch's size in bytes, for the UID filter.
-    init(input: InputBytes, size: Int) {
+    /// - Parameter expectedUIDs: How many UIDs the stretch is likely to hold, for the UID filter.
+    init(input: InputBytes, expectedUIDs: Int) {
         self.input = input
         bytes = input.bytes
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
-        uidStretch = InputOutline.UIDStretch(filter: UIDFilter(inputSize: size))
+        uidStretch = InputOutline.UIDStretch(filter: UIDFilter(expectedUIDs: expectedUIDs))
     }
 
     /// The outline, or `nil` when the input has NUL bytes.

@@ -1,34 +1,64 @@
 /// Which UIDs an input has more than once, found in the first pass without keeping the UIDs: a
-/// Bloom filter of their hashes (about one bit per byte of input, at most 8 MB: four bits per UID),
-/// and the hashes of the UIDs it had seen before.
+/// Bloom filter of their hashes (24 bits for each UID the input is likely to hold, at most 8 MB;
+/// four bits set per UID), and the hashes of the UIDs it had seen before.
 ///
 /// A UID that occurs twice is always found; one that occurs once is taken for a repeat only
-/// rarely (its bits were all set by others), which only makes its event wait for the end of the
-/// input, where copies are compared by their UIDs themselves.
+/// rarely (its bits were all set by others: about one in 2,000 when the input holds the UIDs it
+/// was sized for), which only makes its event wait, where copies are compared by their UIDs
+/// themselves.
 ///
 /// ```swift
-/// var filter = UIDFilter(inputSize: 1 << 20)
+/// var filter = UIDFilter(expectedUIDs: 1_000)
 /// print(filter.insert(UIDFilter.hash("a")), filter.insert(UIDFilter.hash("a")))
 /// // Prints "false true"
 /// ```
 struct UIDFilter: Sendable {
     private var words: [UInt64]
-    private let bitMask: UInt64
+    private let bits: UInt64
 
     /// Bits set per UID.
     private static let probes = 4
 
-    /// The most bits a filter has: 8 MB. An input's size says how many UIDs it may hold only
-    /// roughly (a 1 GB DESCRIPTION holds none), and 2^26 bits still take 1.75 million UIDs with one
-    /// in 10,000 mistaken for a repeat.
+    /// Bits per UID the filter is sized for.
+    static let bitsPerUID = 24
+
+    /// The fewest bits a filter has (512 bytes).
+    static let minimumBits = 1 << 12
+
+    /// The most bits a filter has: 8 MB, 2.8 million UIDs' worth, which still takes 1.75 million
+    /// with one in 10,000 mistaken for a repeat.
     static let maximumBits = 1 << 26
 
-    /// A filter for an input of `inputSize` bytes (an event takes a few hundred).
-    init(inputSize: Int) {
-        var bits = 1 << 12
-        while bits < inputSize, bits < Self.maximumBits { bits <<= 1 }
-        words = [UInt64](repeating: 0, count: bits / 64)
-        bitMask = UInt64(bits - 1)
+    /// A filter for about `expectedUIDs` UIDs (`expectedUIDs(inputSize:sample:)`).
+    init(expectedUIDs: Int) {
+        let wanted = min(Self.maximumBits, max(Self.minimumBits, expectedUIDs.multipliedReportingOverflow(by: Self.bitsPerUID).overflow
+            ? Self.maximumBits : expectedUIDs * Self.bitsPerUID))
+        words = [UInt64](repeating: 0, count: (wanted + 63) / 64)
+        bits = UInt64(words.count * 64)
+    }
+
+    /// How many UIDs an input of `inputSize` bytes is likely to hold, from `sample`, its first bytes
+    /// (all of it when as long): the `BEGIN:VEVENT` lines of the sample, in proportion, a quarter
+    /// more for inputs whose events grow shorter further on, and at least one per 2 KiB (a sample of
+    /// one long DESCRIPTION holds none).
+    static func expectedUIDs(inputSize: Int, sample: UnsafeBufferPointer<UInt8>) -> Int {
+        let marker = Array("BEGIN:VEVENT".utf8)
+        var events = 0
+        var index = 0
+        while index + marker.count <= sample.count {
+            // At the start of the sample or of a line (LF, or CR for old Mac input).
+            if sample[index] == 0x42, index == 0 || sample[index - 1] == 0x0A || sample[index - 1] == 0x0D,
+               UnsafeBufferPointer(rebasing: sample[index..<(index + marker.count)]).elementsEqual(marker) {
+                events += 1
+                index += marker.count
+                continue
+            }
+            index += 1
+        }
+        let floor = inputSize / 2_048
+        guard sample.count < inputSize, sample.count > 0 else { return max(events, floor) }
+        let (scaled, overflow) = events.multipliedReportingOverflow(by: inputSize)
+        return max(floor, overflow ? Int.max / 2 : scaled / sample.count / 4 * 5)
     }
 
     /// The filter's size in bits.
@@ -37,11 +67,12 @@ struct UIDFilter: Sendable {
     /// Adds a UID's hash; `true` if it may have been added before.
     mutating func insert(_ hash: UInt64) -> Bool {
         var present = true
-        // The filter's bits for a hash: double hashing of its two halves.
-        let step = (hash >> 32) | 1
+        // The filter's bits for a hash: double hashing, each probe scaled to the size by its high
+        // bits (so the step between probes must reach them: a full-width odd number).
+        let step = Self.step(hash)
         words.withUnsafeMutableBufferPointer { words in
             for probe in 0..<UInt64(Self.probes) {
-                let bit = (hash &+ probe &* step) & bitMask
+                let bit = (hash &+ probe &* step).multipliedFullWidth(by: bits).high
                 let word = Int(bit >> 6)
                 let flag = UInt64(1) << (bit & 63)
                 if words[word] & flag == 0 {
@@ -55,14 +86,19 @@ struct UIDFilter: Sendable {
 
     /// Whether a UID's hash may have been added.
     func contains(_ hash: UInt64) -> Bool {
-        let step = (hash >> 32) | 1
+        let step = Self.step(hash)
         return words.withUnsafeBufferPointer { words in
             for probe in 0..<UInt64(Self.probes) {
-                let bit = (hash &+ probe &* step) & bitMask
+                let bit = (hash &+ probe &* step).multipliedFullWidth(by: bits).high
                 if words[Int(bit >> 6)] & (UInt64(1) << (bit & 63)) == 0 { return false }
             }
             return true
         }
+    }
+
+    /// The distance between a hash's probes.
+    private static func step(_ hash: UInt64) -> UInt64 {
+        (hash &* 0x9E37_79B9_7F4A_7C15) | 1
     }
 
     /// FNV-1a of a UID as StreakCal reads it (its UTF-8, escapes undone, spaces around trimmed).
