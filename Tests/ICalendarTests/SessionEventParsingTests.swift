@@ -173,3 +173,33 @@ struct SessionEventParsingTests {
         for line in general { #expect(!ComponentParsing.hasPlainForm(line, roles: roles), "\(line)") }
     }
 }
+
+@Suite("Raw lines")
+struct RawLinesTests {
+    @Test("A line is taken as printable ASCII exactly when every byte is 0x20 to 0x7E, wherever the other one stands")
+    func printableASCII() {
+        for length in [0, 1, 7, 8, 9, 15, 16, 17, 31] {
+            for position in 0..<max(length, 1) {
+                for odd: UInt8 in [0x00, 0x09, 0x1F, 0x7F, 0x80, 0xC3, 0xFF, 0x20, 0x7E, 0x41] {
+                    var bytes = [UInt8](repeating: 0x61, count: length)
+                    if length > 0 { bytes[position] = odd }
+                    let expected = bytes.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
+                    #expect(bytes.withUnsafeBufferPointer(RawLines.isPrintableASCII) == expected, "\(length) \(position) \(odd)")
+                }
+            }
+        }
+    }
+
+    @Test("Lines appended come back with their bytes, numbers and encodings")
+    func lines() {
+        var lines = RawLines()
+        #expect(Array("SUMMARY:Scales".utf8).withUnsafeBufferPointer { lines.appendIfPrintableASCII($0, line: 7) })
+        #expect(!Array("SUMMARY:Übung".utf8).withUnsafeBufferPointer { lines.appendIfPrintableASCII($0, line: 8) })
+        lines.append(Array("SUMMARY:Übung".utf8), line: 70_000, isLatin1: false)
+        lines.append([0x53, 0x3A, 0xE9], line: 1 << 24, isLatin1: true)
+        let read = lines.withLines { $0.map { (String(decoding: $0.bytes, as: UTF8.self), $0.line, $0.isLatin1) } }
+        #expect(read.map(\.0) == ["SUMMARY:Scales", "SUMMARY:Übung", "S:\u{FFFD}"])
+        #expect(read.map(\.1) == [7, 70_000, 1 << 24])
+        #expect(read.map(\.2) == [false, false, true])
+    }
+}

@@ -39,11 +39,11 @@ extension SessionImporter {
         guard !sources.isEmpty else { return StreamedImport(declaredTimeZone: nil, sessionsWithPointsProperty: 0) }
         let (pipeline, map) = try pipeline(for: sources)
         var blankInputs = map.blankInputs
-        while let batch = pipeline.next() {
-            var mapped = map.batch(batch)
-            mapped.diagnostics = blankInputs + mapped.diagnostics
+        while var batch = pipeline.next() {
+            map.map(&batch)
+            batch.diagnostics = blankInputs + batch.diagnostics
             blankInputs = []
-            body(mapped)
+            body(batch)
         }
         return StreamedImport(
             declaredTimeZone: pipeline.declaredTimeZone, sessionsWithPointsProperty: pipeline.sessionsWithPointsProperty,
@@ -126,13 +126,13 @@ public struct SessionBatches: AsyncSequence, Sendable {
         func next() async -> ImportBatch? {
             await withCheckedContinuation { continuation in
                 queue.async {
-                    guard let (pipeline, map) = self.pipeline, let batch = pipeline.next() else {
+                    guard let (pipeline, map) = self.pipeline, var batch = pipeline.next() else {
                         return continuation.resume(returning: nil)
                     }
-                    var mapped = map.batch(batch)
-                    mapped.diagnostics = self.blankInputs + mapped.diagnostics
+                    map.map(&batch)
+                    batch.diagnostics = self.blankInputs + batch.diagnostics
                     self.blankInputs = []
-                    continuation.resume(returning: mapped)
+                    continuation.resume(returning: batch)
                 }
             }
         }

@@ -149,7 +149,9 @@ final class ImportPipeline {
     /// One chunk of top-level items, parsed on a worker (or at once when not parallel).
     private final class PendingChunk: @unchecked Sendable {
         // Written by the worker before `done` is signalled, read by the consumer after waiting.
-        let items: [CalendarItem]
+        /// The items cut; a worker drops those it resolved (`released`), so that their lines are
+        /// freed on its thread, not the consumer's.
+        private(set) var items: [CalendarItem]
         /// For each item, its calendar's iTIP METHOD as read so far.
         let methods: [String?]
         let cutDiagnostics: [Diagnostic]
@@ -185,7 +187,8 @@ final class ImportPipeline {
             sessions.reserveCapacity(items.count)
             places.reserveCapacity(items.count)
             var told: (calendar: Int, method: String?)?  // the METHOD the resolver was last told, and its calendar
-            for (index, item) in items.enumerated() {
+            for index in items.indices {
+                let item = items[index]  // (items is changed in the loop: not iterated on a copy)
                 guard case .component(let lines, let calendar) = item, lines.name == "VEVENT" || lines.name == "VTIMEZONE" else {
                     outcomes.append(nil)
                     sessions.append(.none)
@@ -217,6 +220,7 @@ final class ImportPipeline {
                     }
                     sessions.append(.some(record.isAnnotation ? nil : resolver.session(from: record, calendar: calendar)))
                     outcomes.append(nil)
+                    items[index] = Self.released
                 } else {
                     sessions.append(.none)
                     outcomes.append(.event(record))
@@ -225,6 +229,10 @@ final class ImportPipeline {
             parseDiagnostics = reader.diagnostics + resolver.diagnostics
             sessionsWithPointsProperty = resolver.sessionsWithPointsProperty
         }
+
+        /// What stands in `items` for an item a worker resolved: the consumer skips it.
+        private static let released = CalendarItem.calendarProperty(
+            ContentLine(text: "", line: 0, name: "", valueColumn: nil), calendar: -1)
 
         func parseInBackground(_ settings: Settings, group: DispatchGroup) {
             DispatchQueue.global().async(group: group) {
@@ -468,8 +476,10 @@ final class ImportPipeline {
                 held.putBack(group.events, numbers: group.numbers)
                 continue
             }
-            batch.sessions += result.placed.map(\.session)
-            batch.places += result.placed.map(\.line)
+            for (line, session) in result.placed {
+                batch.sessions.append(session)
+                batch.places.append(line)
+            }
             held.resolved(group.numbers, units: Set(result.unitPositions.map { group.numbers[$0] }))
             workerSessionsWithPointsProperty += result.sessionsWithPointsProperty
         }

@@ -221,14 +221,23 @@ struct InputMap {
 
     /// A session with its source mapped back (and the id of an event without UID, which names it).
     func session(_ session: Session) -> Session {
-        guard let source = session.source, source.file == Self.name else { return session }
         var mapped = session
-        mapped.source = location(of: source)
-        if let mappedSource = mapped.source, session.id.hasPrefix(Self.name + ":") {
-            mapped.id = "\(mappedSource.file):\(mappedSource.line)" + session.id.drop { $0 != "/" }
-        }
+        map(&mapped)
         return mapped
     }
+
+    /// `session(_:)` in place: a batch's sessions are renamed where they are, not copied.
+    func map(_ session: inout Session) {
+        guard let source = session.source, source.file == Self.name else { return }
+        let mappedSource = location(of: source)
+        session.source = mappedSource
+        if session.id.hasPrefix(Self.idPrefix) {
+            session.id = "\(mappedSource.file):\(mappedSource.line)" + session.id.drop { $0 != "/" }
+        }
+    }
+
+    /// How the id of a session without UID starts before the map names its input.
+    private static let idPrefix = name + ":"
 
     /// Every input, named by the first `X-WR-CALNAME` among `names` (lines of the stream) that
     /// stands in it, else by its file.
@@ -240,12 +249,10 @@ struct InputMap {
     }
 
     /// A batch with every location mapped back, and the inputs named.
-    func batch(_ batch: ImportBatch) -> ImportBatch {
-        var mapped = batch
-        mapped.sources = sources(named: batch.calendarNames)
-        mapped.sessions = batch.sessions.map(session)
-        mapped.diagnostics = batch.diagnostics.compactMap(diagnostic)
-        return mapped
+    func map(_ batch: inout ImportBatch) {
+        batch.sources = sources(named: batch.calendarNames)
+        for index in batch.sessions.indices { map(&batch.sessions[index]) }
+        batch.diagnostics = batch.diagnostics.compactMap(diagnostic)
     }
 
     /// A whole import with every location mapped back, and a warning for each blank input.

@@ -14,8 +14,30 @@ struct RawLines: Sendable {
 
     /// Appends a line whose bytes are all printable ASCII; `false` (and nothing appended) otherwise.
     mutating func appendIfPrintableASCII(_ line: UnsafeBufferPointer<UInt8>, line number: Int) -> Bool {
-        for byte in line where byte &- 0x20 >= 0x5F { return false }
+        guard Self.isPrintableASCII(line) else { return false }
         appendLine(line, line: number, isLatin1: false)
+        return true
+    }
+
+    /// Whether every byte is printable ASCII (0x20 to 0x7E), eight bytes at a time.
+    static func isPrintableASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var index = 0
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            // A byte below 0x20, at or above 0x80, or equal to 0x7F marks its high bit (borrows
+            // from a marked byte can only mark bytes above it: the test is exact for the word).
+            let below = (word &- 0x20 &* ones) & ~word & highs
+            let delete = word ^ 0x7F &* ones
+            if (below | word & highs | (delete &- ones) & ~delete & highs) != 0 { return false }
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] &- 0x20 >= 0x5F { return false }
+            index += 1
+        }
         return true
     }
 
@@ -29,11 +51,9 @@ struct RawLines: Sendable {
         // long line gets just the room it needs.
         if storage.isEmpty { storage.reserveCapacity(max(320, Self.headerSize + line.count)) }
         if line.count > 1 << 16 { storage.reserveCapacity(storage.count + Self.headerSize + line.count) }
-        let length = UInt32(truncatingIfNeeded: line.count)
-        let lineNumber = UInt32(truncatingIfNeeded: number)
-        for shift in stride(from: 0, to: 32, by: 8) { storage.append(UInt8(truncatingIfNeeded: length >> shift)) }
-        for shift in stride(from: 0, to: 32, by: 8) { storage.append(UInt8(truncatingIfNeeded: lineNumber >> shift)) }
-        storage.append(isLatin1 ? 1 : 0)
+        let length = UInt32(truncatingIfNeeded: line.count).littleEndian
+        let lineNumber = UInt32(truncatingIfNeeded: number).littleEndian
+        withUnsafeBytes(of: (length, lineNumber, isLatin1 ? UInt8(1) : 0)) { storage.append(contentsOf: $0.prefix(Self.headerSize)) }
         storage.append(contentsOf: line)
     }
 

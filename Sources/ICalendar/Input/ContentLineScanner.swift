@@ -106,9 +106,13 @@ struct ContentLineScanner {
     private static let end = Array("END".utf8)
 
     /// Properties whose free text may carry a line break that a producer forgot to fold.
-    private static let freeTextProperties: Set<String> = [
-        "SUMMARY", "DESCRIPTION", "LOCATION", "COMMENT", "CONTACT", "X-ALT-DESC",
-    ]
+    private static let freeTextProperties = PropertyNameTable<Void>(
+        ["SUMMARY", "DESCRIPTION", "LOCATION", "COMMENT", "CONTACT", "X-ALT-DESC"].map { ($0, ()) })
+
+    /// Whether the name at the start of `bytes[range]` is one of `freeTextProperties`, in any case.
+    private static func isFreeText(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> Bool {
+        freeTextProperties.value(of: bytes, in: range.lowerBound..<nameEnd(of: bytes, in: range)) != nil
+    }
 
     /// Scans bytes already in memory.
     init(bytes: [UInt8]) {
@@ -208,8 +212,8 @@ struct ContentLineScanner {
                 if !isFold {
                     if looksLikeContentLine(ahead) { break }
                     if isFreeText == nil {
-                        isFreeText = ContentLineScanner.freeTextProperties.contains(
-                            Self.name(of: self.bytes, in: logical == nil ? current : 0..<0, or: logical))
+                        isFreeText = logical.map { logical in logical.withUnsafeBufferPointer { Self.isFreeText($0, in: 0..<$0.count) } }
+                            ?? Self.isFreeText(self.bytes, in: current)
                     }
                     if isFreeText != true { break }
                 }
@@ -311,7 +315,7 @@ struct ContentLineScanner {
             return false
         }
         if keptFirstBytes[Int(lead)], isKept(start.lowerBound..<nameEnd) { return false }
-        let isFreeText = ContentLineScanner.freeTextProperties.contains(Self.name(of: bytes, in: start.lowerBound..<nameEnd))
+        let isFreeText = Self.isFreeText(bytes, in: start.lowerBound..<nameEnd)
         let firstLine = skipPhysicalLine()
         // Its folds, and for free text the lines a producer forgot to fold, go with it.
         while true {
@@ -362,7 +366,7 @@ struct ContentLineScanner {
             if following.isEmpty { return }
             let lead = bytes[following.lowerBound]
             if lead == 0x20 || lead == 0x09 { continue }
-            if !looksLikeContentLine(following), ContentLineScanner.freeTextProperties.contains(Self.name(of: bytes, in: current)) {
+            if !looksLikeContentLine(following), Self.isFreeText(bytes, in: current) {
                 warnMissingFold(following, line: followingLine, continuing: firstLine)
                 continue
             }
@@ -480,12 +484,6 @@ struct ContentLineScanner {
     /// Whether the name in `bytes[range]` is one of `keptNames`, in any case.
     private func isKept(_ range: Range<Int>) -> Bool {
         keptNameTable.value(of: bytes, in: range) != nil
-    }
-
-    /// The uppercased name at the start of `logical` when given, else of `bytes[range]`.
-    private static func name(of bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>, or logical: [UInt8]?) -> String {
-        guard let logical else { return name(of: bytes, in: range) }
-        return logical.withUnsafeBufferPointer { name(of: $0, in: 0..<$0.count) }
     }
 
     /// The uppercased name at the start of `bytes[range]` (name characters only).

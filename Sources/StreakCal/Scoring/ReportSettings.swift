@@ -261,11 +261,11 @@ public struct ReportSettings: Sendable {
                 imported.declaredTimeZone = imported.declaredTimeZone ?? batch.declaredTimeZone
                 guard let first = batch.sessions.first else { return }
                 // The first session in input order (held ones come later) is where whole-input
-                // warnings point, as in a whole import.
-                for session in batch.sessions {
-                    guard let source = session.source else { continue }
-                    if let known = firstSession, source.line >= known.line || source.file != known.file { continue }
-                    firstSession = source
+                // warnings point, as in a whole import. (Sessions are read in place, not copied.)
+                for index in batch.sessions.indices {
+                    guard let line = batch.sessions[index].source?.line else { continue }
+                    if let known = firstSession, line >= known.line || batch.sessions[index].source?.file != known.file { continue }
+                    firstSession = batch.sessions[index].source
                 }
                 if totals == nil {
                     // The zone is chosen at the first session: X-WR-TIMEZONE comes before the events.
@@ -277,6 +277,20 @@ public struct ReportSettings: Sendable {
                     habitTotals = habits.map { _ in DayTotals(goal: goal, rules: streakRules) }
                 }
                 let zone = totals!.goal.timeZone
+                if !keepingSessions, filters.isEmpty {
+                    // Every session counts toward every total: added where it is, unless it floats.
+                    for index in batch.sessions.indices {
+                        if Self.floats(batch.sessions[index].start) || Self.floats(batch.sessions[index].end) {
+                            let read = batch.sessions[index].readingFloatingTimes(in: zone, pointsRule: pointsRule)
+                            totals!.add(read)
+                            for total in habitTotals.indices { habitTotals[total].add(read) }
+                        } else {
+                            totals!.add(batch.sessions[index])
+                            for total in habitTotals.indices { habitTotals[total].add(batch.sessions[index]) }
+                        }
+                    }
+                    return
+                }
                 for session in batch.sessions {
                     let read = session.readingFloatingTimes(in: zone, pointsRule: pointsRule)
                     if keepingSessions { imported.sessions.append(read) }
@@ -316,6 +330,12 @@ public struct ReportSettings: Sendable {
         }
         return ScoredCalendar(
             imported: imported, report: report, habits: habitReports, unmatchedSessions: unmatched, today: goal.day(containing: now))
+    }
+
+    /// Whether a time is a floating wall-clock time, which a report reads in its zone.
+    private static func floats(_ time: SessionTime) -> Bool {
+        if case .floating = time { return true }
+        return false
     }
 
     static func now() -> Int64 {
