@@ -226,6 +226,34 @@ struct StreamingImportTests {
         #expect(early.flatMap(\.diagnostics).count > 40)
     }
 
+    @Test("Workers resolve events in Windows-named zones; each name's note is said once, at its first use in the input")
+    func aliasNotesOnWorkers() throws {
+        // Three chunks of events in "W. Europe Standard Time", the first use by a series, which waits
+        // (its note is said by the next event, the first resolved in the stream); "Pacific Standard
+        // Time" first in the second chunk, in an event and then in a series.
+        var text = "BEGIN:VCALENDAR\r\n"
+        var lines: [String: [Int]] = [:]
+        var line = 1
+        for index in 0..<700 {
+            let zone = index >= 400 && index % 2 == 0 ? "Pacific Standard Time" : "W. Europe Standard Time"
+            let rule = index == 0 || index == 401 ? "RRULE:FREQ=DAILY;COUNT=2\r\n" : ""
+            text += "BEGIN:VEVENT\r\nUID:e\(index)\r\nDTSTART;TZID=\(zone):20240301T090000\r\n\(rule)X-POINTS:1\r\nEND:VEVENT\r\n"
+            lines[zone, default: []].append(line + 3)
+            line += rule.isEmpty ? 5 : 6
+        }
+        text += "END:VCALENDAR\r\n"
+        let path = try Self.temporaryFile(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try SessionImporter(expansion: Self.expansion).importSessions(from: .file(path))
+        #expect(result.sessions.count == 702)
+        let notes = result.diagnostics.map { "\($0.location.line) \($0.message)" }
+        #expect(notes == [
+            "\(lines["W. Europe Standard Time"]![1]) TZID \"W. Europe Standard Time\" is not an IANA name; read as Europe/Berlin",
+            "\(lines["Pacific Standard Time"]![0]) TZID \"Pacific Standard Time\" is not an IANA name; read as America/Los_Angeles",
+        ])
+        #expect(lines["W. Europe Standard Time"]!.prefix(2) == [4, 10])
+    }
+
     @Test("The outline finds every VTIMEZONE's TZID and every overridden UID, folded or not")
     func outline() {
         let bytes = Array("""

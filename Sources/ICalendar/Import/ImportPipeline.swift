@@ -156,7 +156,7 @@ final class ImportPipeline {
         let methods: [String?]
         let cutDiagnostics: [Diagnostic]
         var outcomes: [ComponentParsing.Outcome?] = []
-        /// For each item, the session a worker resolved it to (see `ImportPipeline.resolvesOnWorker`):
+        /// For each item, the session a worker resolved it to (see `ImportPipeline.workerResolution`):
         /// `.some(nil)` when the event stands for no session.
         var sessions: [Session??] = []
         /// For each item, the line of its BEGIN (0 for a calendar property): where a session a worker
@@ -164,6 +164,12 @@ final class ImportPipeline {
         var places: [Int] = []
         var parseDiagnostics: [Diagnostic] = []
         var sessionsWithPointsProperty = 0
+        /// For items a worker resolved, the notes said once per input that it kept for the consumer
+        /// to say in input order, unless said before.
+        var onceNotes: [Int: [(key: String, diagnostic: Diagnostic)]] = [:]
+        /// The items a worker resolved that waited for a VTIMEZONE further on before the lookahead:
+        /// each still counts as a held unit where it stands (`HeldEvents`).
+        var resolvedEarly: Set<Int> = []
         private let done = DispatchSemaphore(value: 0)
         private var isParsed = false
 
@@ -180,6 +186,9 @@ final class ImportPipeline {
                 sessionLineRoles: settings.sessionLineRoles)
             reader.wantedDays = settings.wantedDays
             var resolver = SessionResolver(pointsRule: settings.pointsRule)
+            resolver.lookahead = settings.lookahead
+            resolver.defersOnceNotes = true
+            var databaseZones: [String: TimeZoneDatabase.Resolution?] = [:]
             outcomes = []
             sessions = []
             places = []
@@ -213,18 +222,43 @@ final class ImportPipeline {
                     outcomes.append(.unparsable)
                     continue
                 }
-                if ImportPipeline.resolvesOnWorker(record, method: methods[index], outline: settings.outline) {
-                    if told?.calendar != calendar || told?.method != methods[index] {
-                        resolver.methods[calendar] = methods[index]
-                        told = (calendar, methods[index])
-                    }
-                    sessions.append(.some(record.isAnnotation ? nil : resolver.session(from: record, calendar: calendar)))
-                    outcomes.append(nil)
-                    items[index] = Self.released
-                } else {
+                let resolution = ImportPipeline.workerResolution(
+                    record, method: methods[index], outline: settings.outline, lookahead: settings.lookahead,
+                    databaseZones: &databaseZones)
+                if resolution != .no, told?.calendar != calendar || told?.method != methods[index] {
+                    resolver.methods[calendar] = methods[index]
+                    told = (calendar, methods[index])
+                }
+                switch resolution {
+                case .no:
                     sessions.append(.none)
                     outcomes.append(.event(record))
+                    continue
+                case .now:
+                    let notesBefore = resolver.onceNotes.count
+                    sessions.append(.some(record.isAnnotation ? nil : resolver.session(from: record, calendar: calendar)))
+                    if resolver.onceNotes.count > notesBefore { onceNotes[index] = Array(resolver.onceNotes[notesBefore...]) }
+                case .early:
+                    // Nothing to say, no unit: as the consumer drops such an event that waited.
+                    if record.isAnnotation || record.hasImpossibleTime {
+                        sessions.append(.some(nil))
+                        break
+                    }
+                    // Resolved now only if that says nothing; else the consumer holds it, as before.
+                    var scratch = resolver
+                    let session = scratch.session(from: record, calendar: calendar)
+                    guard scratch.diagnostics.count == resolver.diagnostics.count,
+                          scratch.onceNotes.count == resolver.onceNotes.count else {
+                        sessions.append(.none)
+                        outcomes.append(.event(record))
+                        continue
+                    }
+                    resolver = scratch
+                    sessions.append(.some(session))
+                    resolvedEarly.insert(index)
                 }
+                outcomes.append(nil)
+                items[index] = Self.released
             }
             parseDiagnostics = reader.diagnostics + resolver.diagnostics
             sessionsWithPointsProperty = resolver.sessionsWithPointsProperty
@@ -260,6 +294,8 @@ final class ImportPipeline {
         var sessionLineRoles: PropertyNameTable<ComponentParsing.SessionLineRole>
         /// The days whose RDATE and EXDATE values can matter (`ComponentReader.wantedDays`).
         var wantedDays: ClosedRange<Day>
+        /// The zones of the input's VTIMEZONEs, read ahead.
+        var lookahead: ZoneLookahead
     }
 
     /// Each calendar's METHOD as cut so far.
@@ -269,7 +305,7 @@ final class ImportPipeline {
     private func fill() {
         let settings = Settings(
             pointsProperty: pointsProperty, keptProperties: keptProperties, pointsRule: resolver.pointsRule, outline: outline,
-            sessionLineRoles: sessionLineRoles, wantedDays: expansion.wantedDays)
+            sessionLineRoles: sessionLineRoles, wantedDays: expansion.wantedDays, lookahead: resolver.lookahead)
         while !cutterFinished, inFlight.count < (isParallel ? Self.chunksInFlight : 1) {
             var items: [CalendarItem] = []
             var methods: [String?] = []
@@ -299,21 +335,49 @@ final class ImportPipeline {
         }
     }
 
-    /// Whether a worker can turn an event into its session at once: nothing later in the input can
-    /// change it (not recurring, no override, no VTIMEZONE of its TZIDs anywhere), and it needs no
-    /// once-per-input note (an iTIP cancellation, a TZID that is not an IANA name). Workers resolve
-    /// these; the consuming thread resolves the rest in input order.
-    static func resolvesOnWorker(_ record: EventRecord, method: String?, outline: InputOutline) -> Bool {
+    /// How a worker treats an event.
+    enum WorkerResolution: Equatable {
+        /// The consumer resolves it (or holds it), in input order: it is (or may be) part of a group
+        /// of one UID, its calendar is an iTIP message, its zone is unknown, or a VTIMEZONE defines it
+        /// that was not read ahead.
+        case no
+        /// The worker turns it into its session: nothing later in the input can change it. What it
+        /// says once per input (a TZID that is not an IANA name) it keeps for the consumer to say.
+        case now
+        /// The same for an event that waited for a VTIMEZONE further on before the lookahead: the
+        /// worker resolves it if that says nothing, and it still counts as a held unit.
+        case early
+    }
+
+    /// How a worker treats an event (see `WorkerResolution`); `databaseZones` keeps the worker's
+    /// answers from the IANA database, which is shared behind a lock.
+    static func workerResolution(
+        _ record: EventRecord, method: String?, outline: InputOutline, lookahead: ZoneLookahead,
+        databaseZones: inout [String: TimeZoneDatabase.Resolution?]
+    ) -> WorkerResolution {
         if record.isRecurring || record.recurrenceID != nil || outline.mayHaveOverrides(record.uid) || outline.mayRepeat(record.uid)
             || method.map(SessionResolver.messageMethods.contains) == true {
-            return false
+            return .no
         }
+        var early = false
         for time in [record.start, record.end] {
             guard let time, !time.isDate, !time.isUTC, let tzid = time.timeZoneID else { continue }
-            guard !outline.hasUncertainTimeZoneIDs, !outline.timeZoneIDs.contains(tzid),
-                  let resolution = TimeZoneDatabase.shared.resolve(tzid), resolution.alias == nil else { return false }
+            guard !outline.hasUncertainTimeZoneIDs else { return .no }
+            if outline.timeZoneIDs.contains(tzid) {
+                guard let line = lookahead.line(of: tzid) else { return .no }
+                if line > record.begin.line { early = true }
+                continue
+            }
+            let resolution: TimeZoneDatabase.Resolution?
+            if let known = databaseZones[tzid] {
+                resolution = known
+            } else {
+                resolution = TimeZoneDatabase.shared.resolve(tzid)
+                databaseZones[tzid] = .some(resolution)
+            }
+            guard resolution != nil else { return .no }  // an unknown zone: the consumer warns, once
         }
-        return true
+        return early ? .early : .now
     }
 
     // MARK: Resolving
@@ -326,8 +390,11 @@ final class ImportPipeline {
         workerSessionsWithPointsProperty += chunk.sessionsWithPointsProperty
         if let last = chunk.places.last(where: { $0 > 0 }) { consumedLine = max(consumedLine, last) }
         for index in chunk.items.indices {
-            // A session a worker made needs nothing more (and the item is not copied out).
+            // A session a worker made needs nothing more (and the item is not copied out) but what
+            // it says once per input, said here in input order.
             if case .some(let resolved) = chunk.sessions[index] {
+                for (key, note) in chunk.onceNotes[index] ?? [] { resolver.say(key: key, note) }
+                if chunk.resolvedEarly.contains(index) { held.appendResolvedEarly() }
                 if let resolved {
                     batch.sessions.append(resolved)
                     batch.places.append(chunk.places[index])

@@ -42,6 +42,17 @@ struct SessionResolver {
         }
     }
 
+    /// Says a note given once per input that a copy of this resolver kept (`defersOnceNotes`), with
+    /// its key, unless this resolver said it already.
+    mutating func say(key: String, _ note: Diagnostic) {
+        if key.hasPrefix("tz:") {
+            guard reportedTimeZoneIDs.insert(String(key.dropFirst(3))).inserted else { return }
+        } else if key.hasPrefix("method:"), let calendar = Int(key.dropFirst(7)) {
+            guard notedCancelMethod.insert(calendar).inserted else { return }
+        }
+        diagnostics.append(note)
+    }
+
     /// iTIP methods (RFC 5546) whose VEVENTs are messages about an event, not the event: a reply,
     /// a request for the latest copy, a counter-proposal and its refusal, a cancellation (which
     /// removes its event or instance, `units(of:)`). They are not sessions.
