@@ -61,15 +61,15 @@ struct ComponentReader {
         case ICAL_UID_PROPERTY:
             record.uid = property.valueText
         case ICAL_DTSTART_PROPERTY:
-            guard isFirst(property, line: line, earlier: record.startLine, in: &record) else { break }
+            guard isFirst(property.name, line: line, earlier: record.startLine, in: &record) else { break }
             record.start = time(of: property, line: line, in: &record)
             record.startLine = line ?? record.begin
         case ICAL_DTEND_PROPERTY:
-            guard isFirst(property, line: line, earlier: record.endLine, in: &record) else { break }
+            guard isFirst(property.name, line: line, earlier: record.endLine, in: &record) else { break }
             record.end = time(of: property, line: line, in: &record)
             record.endLine = line ?? record.begin
         case ICAL_DURATION_PROPERTY:
-            guard isFirst(property, line: line, earlier: record.durationLine, in: &record) else { break }
+            guard isFirst(property.name, line: line, earlier: record.durationLine, in: &record) else { break }
             record.duration = duration(of: property, line: line, in: &record)
             record.durationLine = line ?? record.begin
         case ICAL_STATUS_PROPERTY:
@@ -103,11 +103,37 @@ struct ComponentReader {
         }
     }
 
+    /// Whether the session path reads the DATE and DATE-TIME values of a property itself
+    /// (`readTime`): DTSTART, DTEND and RECURRENCE-ID, unless the property is also kept for habit
+    /// filters or is the points property, which want libical's text of the value.
+    func readsTimesItself(of kind: icalproperty_kind) -> Bool {
+        guard kind == ICAL_DTSTART_PROPERTY || kind == ICAL_DTEND_PROPERTY || kind == ICAL_RECURRENCEID_PROPERTY,
+              kind != pointsKind else { return false }
+        return keptProperties.isEmpty || !keptProperties.contains(icalproperty_kind_to_string(kind).map { String(cString: $0) } ?? "")
+    }
+
+    /// Reads a real DATE or DATE-TIME of a DTSTART, DTEND or RECURRENCE-ID line as `read` reads the
+    /// property libical makes of it (`readsTimesItself(of:)`).
+    mutating func readTime(_ time: ICalTime, kind: icalproperty_kind, name: String, line: ContentLine, into record: inout EventRecord) {
+        switch kind {
+        case ICAL_DTSTART_PROPERTY:
+            guard isFirst(name, line: line, earlier: record.startLine, in: &record) else { return }
+            record.start = time
+            record.startLine = line
+        case ICAL_DTEND_PROPERTY:
+            guard isFirst(name, line: line, earlier: record.endLine, in: &record) else { return }
+            record.end = time
+            record.endLine = line
+        default:
+            record.recurrenceID = time
+            record.isThisAndFuture = false
+        }
+    }
+
     /// Whether a DTSTART, DTEND or DURATION is the event's first; a second one is a warning that
     /// says which one is used (RFC 5545 allows one).
-    private mutating func isFirst(_ property: PropertyView, line: ContentLine?, earlier: ContentLine?, in record: inout EventRecord) -> Bool {
+    private mutating func isFirst(_ name: String, line: ContentLine?, earlier: ContentLine?, in record: inout EventRecord) -> Bool {
         guard let earlier else { return true }
-        let name = property.name
         let here = line ?? record.begin
         diagnostics.append(Diagnostic(
             .warning, name == "DURATION" ? .badEnd : name == "DTSTART" ? .missingStart : .badEnd,

@@ -95,8 +95,19 @@ extension ComponentParsing {
         var revisionLines: [TextLine] = []
         /// The text of the event handed to libical's parser, NUL-terminated.
         var text: [UInt8] = []
-        /// Properties made from plain values, freed after reading.
-        var properties: [OpaquePointer] = []
+        /// What each plain line became: a time read here, or a property made from its value (freed
+        /// after reading).
+        var plainValues: [PlainValue] = []
+    }
+
+    /// A plain line's value, read.
+    enum PlainValue {
+        /// A DATE or DATE-TIME written in its strict form (`20240301`, `20240301T090000`, `...Z`) and
+        /// naming a real date and time: read as libical reads it (`icaltime_from_string` takes the
+        /// same digits), without libical.
+        case time(ICalTime)
+        /// A libical property made from the value (`icalvalue_new_from_string`).
+        case property(OpaquePointer)
     }
 
     /// The session path (see the extension's documentation); `nil` for the general path.
@@ -161,28 +172,39 @@ extension ComponentParsing {
             guard let form = plainForm(line.line.bytes, line) else { return false }
             scratch.libicalLines[index].plainForm = form
         }
-        scratch.properties.removeAll(keepingCapacity: true)
-        defer { scratch.properties.forEach { icalproperty_free($0) } }
+        scratch.plainValues.removeAll(keepingCapacity: true)
+        defer {
+            for case .property(let property) in scratch.plainValues { icalproperty_free(property) }
+        }
         for line in scratch.libicalLines {
             guard let form = line.plainForm else { return false }
             let bytes = line.line.bytes
+            if reader.readsTimesItself(of: line.kind),
+               let time = ICalTime(iCalendarBytes: UnsafeBufferPointer(rebasing: bytes[line.valueStart...])) {
+                let zone = time.isDate || time.isUTC ? nil : form.timeZoneID.map { String(decoding: bytes[$0], as: UTF8.self) }
+                scratch.plainValues.append(.time(ICalTime(local: time.local, isDate: time.isDate, isUTC: time.isUTC, timeZoneID: zone)))
+                continue
+            }
             guard let value = cString(bytes[line.valueStart...], { icalvalue_new_from_string(form.valueKind, $0) })
             else { return false }
             guard let property = icalproperty_new(line.kind) else {
                 icalvalue_free(value)
                 return false
             }
-            scratch.properties.append(property)
+            scratch.plainValues.append(.property(property))
             icalproperty_set_value(property, value)
             if let zone = form.timeZoneID {
                 cString(bytes[zone]) { icalproperty_add_parameter(property, icalparameter_new_tzid($0)) }
             }
         }
-        for (line, property) in zip(scratch.libicalLines, scratch.properties) {
-            let raw = line.line
-            reader.read(
-                PropertyView(pointer: property),
-                line: contentLine(raw, name: line.name, valueStart: line.valueStart), into: &record)
+        for (line, value) in zip(scratch.libicalLines, scratch.plainValues) {
+            let contentLine = contentLine(line.line, name: line.name, valueStart: line.valueStart)
+            switch value {
+            case .time(let time):
+                reader.readTime(time, kind: line.kind, name: line.name, line: contentLine, into: &record)
+            case .property(let property):
+                reader.read(PropertyView(pointer: property), line: contentLine, into: &record)
+            }
         }
         return true
     }
