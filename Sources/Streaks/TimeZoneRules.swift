@@ -148,6 +148,11 @@ public struct TimeZoneRules: Sendable, Hashable {
             let valid = candidates.map { wallClock - $0 }.filter { wallClock - $0 == Int64(offset(at: $0)) }
             return valid.min() ?? wallClock - before
         }
+        // No transition within a day either side (nearly always): the one offset in force is the answer.
+        let nearest = firstTransition(after: dayBefore)
+        if nearest == transitionInstants.count || transitionInstants[nearest] >= dayAfter {
+            return wallClock - Int64(nearest == 0 ? initialOffset : offsetsAfterTransition[nearest - 1])
+        }
         // Every offset in force within a day either side is a candidate; the earliest valid instant
         // is the first occurrence.
         var earliest: Int64?

@@ -338,3 +338,35 @@ struct TimeZoneRulesTests {
         #expect(fromTimeZone.utcOffset(at: 1_700_000_000) == 19_800)
     }
 }
+
+@Suite("Wall-clock times to instants, far from and near transitions")
+struct WallClockInstantTests {
+    /// The instant of a wall-clock time, from every offset in force within a day either side (the
+    /// earliest valid one: the first occurrence; in a gap, the offset before it), as RFC 5545 3.3.5 reads it.
+    private static func reference(_ rules: TimeZoneRules, _ local: LocalDateTime) -> Int64 {
+        let wall = local.secondsSince1970
+        let transitions = rules.transitions(in: (wall - 86_400)...(wall + 86_399))
+        var candidates = [Int64(rules.utcOffset(at: wall - 86_400))] + transitions.map { Int64($0.offsetAfter) }
+        candidates = candidates.filter { Int64(rules.utcOffset(at: wall - $0)) == $0 }
+        if let first = candidates.map({ wall - $0 }).min() { return first }
+        let gap = transitions.first { wall >= $0.instant + Int64($0.offsetBefore) && wall < $0.instant + Int64($0.offsetAfter) }
+        return wall - Int64(gap?.offsetBefore ?? rules.utcOffset(at: wall - 86_400))
+    }
+
+    @Test("Every quarter hour of 2015 to 2025 converts as every candidate offset says", arguments: zoneIdentifiers)
+    func everyQuarterHour(_ identifier: String) throws {
+        let rules = try #require(TimeZoneRules(identifier: identifier))
+        let start = try #require(LocalDateTime(year: 2015, month: 1, day: 1, hour: 0, minute: 0)).secondsSince1970
+        let end = try #require(LocalDateTime(year: 2026, month: 1, day: 1, hour: 0, minute: 0)).secondsSince1970
+        var checked = 0
+        var mismatches: [String] = []
+        for wall in stride(from: start, to: end, by: 900) {
+            let local = LocalDateTime(secondsSince1970: wall)
+            let instant = rules.instant(for: local)
+            if instant != Self.reference(rules, local), mismatches.count < 5 { mismatches.append("\(local)") }
+            checked += 1
+        }
+        #expect(mismatches.isEmpty, "\(identifier): \(mismatches)")
+        #expect(checked == 385_728)
+    }
+}

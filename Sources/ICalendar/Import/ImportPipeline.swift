@@ -543,9 +543,9 @@ final class ImportPipeline {
                 held.putBack(group.events, numbers: group.numbers)
                 continue
             }
-            for (line, session) in result.placed {
-                batch.sessions.append(session)
-                batch.places.append(line)
+            for placed in result.placed {
+                batch.sessions.append(placed.session)
+                batch.places.append(placed.line)
             }
             held.resolved(group.numbers, units: Set(result.unitPositions.map { group.numbers[$0] }))
             workerSessionsWithPointsProperty += result.sessionsWithPointsProperty
@@ -667,7 +667,7 @@ private final class EarlyGroups: @unchecked Sendable {
         /// Resolving it said nothing (no diagnostic, no note given once per input).
         var saidNothing: Bool
         /// Its sessions, each with the line of the event whose place it takes.
-        var placed: [(line: Int, session: Session)]
+        var placed: [PlacedSession]
         /// Where its units stand among its events.
         var unitPositions: [Int]
         /// How many of its sessions carry the points property.

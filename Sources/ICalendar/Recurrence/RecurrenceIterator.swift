@@ -46,6 +46,11 @@ struct RecurrenceIterator {
     private var pending: [LocalDateTime] = []
     private var pendingIndex = 0
     private var finished = false
+    /// A period's days and their candidate starts, kept from period to period (no allocation each).
+    private var periodDays: [Day] = []
+    private var candidates: [LocalDateTime] = []
+    /// Whether the day parts need a day's year, month and day (not only its weekday).
+    private let needsDateParts: Bool
 
     /// The last year RFC 5545's four-digit years can name.
     static let lastYear = 9999
@@ -78,6 +83,7 @@ struct RecurrenceIterator {
         self.weekdays = weekdays
         self.monthDays = monthDays
         self.months = months.sorted()
+        needsDateParts = !months.isEmpty || !monthDays.isEmpty || !rule.yearDays.isEmpty || weekdays.contains { $0.ordinal != 0 }
 
         let (hour, minute, second) = dtstart.timeOfDay
         if isDate {
@@ -167,12 +173,12 @@ struct RecurrenceIterator {
         guard step() else { return }
         let index = period
         period += 1
-        var days: [Day] = []
+        periodDays.removeAll(keepingCapacity: true)
         switch rule.frequency {
         case .yearly:
             let year = dtstart.day.year + index * rule.interval
             guard year <= Self.lastYear else { return finish() }
-            days = yearDays(of: year)
+            addYearDays(of: year)
         case .monthly:
             let (startYear, startMonth, _) = dtstart.day.components
             let monthIndex = startYear * 12 + (startMonth - 1) + index * rule.interval
@@ -182,50 +188,47 @@ struct RecurrenceIterator {
             if !months.isEmpty, !months.contains(month) { return }
             let first = Day(normalizingYear: year, month: month, day: 1)
             let length = Day.daysInMonth(year: year, month: month)
-            days = matchingDays(first..<first.advanced(by: length), scope: .month)
+            addMatchingDays(first..<first.advanced(by: length), scope: .month)
         case .weekly:
             let first = firstWeekStart.advanced(by: 7 * index * rule.interval)
             guard first.year <= Self.lastYear else { return finish() }
-            days = matchingDays(first..<first.advanced(by: 7), scope: .none)
+            addMatchingDays(first..<first.advanced(by: 7), scope: .none)
         default:
             let day = dtstart.day.advanced(by: index * rule.interval)
             guard day.year <= Self.lastYear else { return finish() }
-            days = matchingDays(day..<day.advanced(by: 1), scope: .none)
+            addMatchingDays(day..<day.advanced(by: 1), scope: .none)
         }
-        guard !days.isEmpty, !isOverBudget else { return }
-        var candidates: [LocalDateTime] = []
-        candidates.reserveCapacity(days.count * timesOfDay.count)
-        for day in days {
+        guard !periodDays.isEmpty, !isOverBudget else { return }
+        candidates.removeAll(keepingCapacity: true)
+        for day in periodDays {
             for time in timesOfDay { candidates.append(LocalDateTime(day: day, secondOfDay: time)) }
         }
-        emit(candidates)
+        emitCandidates()
     }
 
     /// The days of a yearly period: the year's days that match, or with BYWEEKNO the days of the
     /// named weeks of the week-numbering year (ISO 8601 weeks starting on WKST), which can begin in
     /// December before and end in January after.
-    private mutating func yearDays(of year: Int) -> [Day] {
+    private mutating func addYearDays(of year: Int) {
         if !rule.weekNumbers.isEmpty {
             let firstWeek = Self.firstWeekStart(of: year, weekStart: rule.weekStart)
             let weekCount = firstWeek.distance(to: Self.firstWeekStart(of: year + 1, weekStart: rule.weekStart)) / 7
-            var days: [Day] = []
             for number in Set(rule.weekNumbers.map { $0 > 0 ? $0 : weekCount + 1 + $0 }).sorted()
             where number >= 1 && number <= weekCount {
                 let start = firstWeek.advanced(by: 7 * (number - 1))
-                days += matchingDays(start..<start.advanced(by: 7), scope: .none)
+                addMatchingDays(start..<start.advanced(by: 7), scope: .none)
             }
-            return days
+            return
         }
         if !months.isEmpty {
-            var days: [Day] = []
             for month in months {
                 let first = Day(normalizingYear: year, month: month, day: 1)
-                days += matchingDays(first..<first.advanced(by: Day.daysInMonth(year: year, month: month)), scope: .month)
+                addMatchingDays(first..<first.advanced(by: Day.daysInMonth(year: year, month: month)), scope: .month)
             }
-            return days
+            return
         }
         let first = Day(normalizingYear: year, month: 1, day: 1)
-        return matchingDays(first..<Day(normalizingYear: year + 1, month: 1, day: 1), scope: .year)
+        addMatchingDays(first..<Day(normalizingYear: year + 1, month: 1, day: 1), scope: .year)
     }
 
     /// The first day of week 1 of a week-numbering year: the week (from `weekStart`) that has at
@@ -241,18 +244,26 @@ struct RecurrenceIterator {
         case month, year, none
     }
 
-    private mutating func matchingDays(_ range: Range<Day>, scope: OrdinalScope) -> [Day] {
-        guard step(range.count) else { return [] }
-        var days: [Day] = []
+    /// Adds the days of `range` that match to `periodDays`.
+    private mutating func addMatchingDays(_ range: Range<Day>, scope: OrdinalScope) {
+        guard step(range.count) else { return }
         for number in range.lowerBound.daysSince1970..<range.upperBound.daysSince1970 {
             let day = Day(daysSince1970: number)
-            if matches(day, scope: scope) { days.append(day) }
+            if matches(day, scope: scope) { periodDays.append(day) }
         }
-        return days
     }
 
     /// Whether a day passes the rule's day parts (each one limits; a period's days are those of its range).
     private func matches(_ day: Day, scope: OrdinalScope) -> Bool {
+        if !needsDateParts {
+            // Only the weekday (or nothing) limits: no year, month and day to work out.
+            if !rule.weekNumbers.isEmpty, rule.frequency != .yearly, !Self.isInWeeks(day, rule.weekNumbers, weekStart: rule.weekStart) {
+                return false
+            }
+            if weekdays.isEmpty { return true }
+            let weekday = day.weekday
+            return weekdays.contains { $0.weekday == weekday }
+        }
         let (year, month, dayOfMonth) = day.components
         if !months.isEmpty, !months.contains(month) { return false }
         if !monthDays.isEmpty {
@@ -350,8 +361,8 @@ struct RecurrenceIterator {
             default:
                 candidates.append(start)
             }
-            candidates = Array(Set(candidates)).sorted()
-            emit(candidates)
+            self.candidates = Array(Set(candidates)).sorted()
+            emitCandidates()
             if !pending.isEmpty { return }
         }
     }
@@ -363,19 +374,19 @@ struct RecurrenceIterator {
         period = max(period + 1, target)
     }
 
-    /// A period's candidates (sorted) after BYSETPOS, without those before DTSTART.
-    private mutating func emit(_ candidates: [LocalDateTime]) {
+    /// A period's candidates (`candidates`, sorted) after BYSETPOS, without those before DTSTART.
+    private mutating func emitCandidates() {
         guard step(candidates.count) else { return }
-        var chosen = candidates
         if !rule.setPositions.isEmpty {
             var picked: Set<Int> = []
             for position in rule.setPositions {
                 let index = position > 0 ? position - 1 : candidates.count + position
                 if index >= 0, index < candidates.count { picked.insert(index) }
             }
-            chosen = picked.sorted().map { candidates[$0] }
+            for index in picked.sorted() where candidates[index] >= dtstart { pending.append(candidates[index]) }
+            return
         }
-        for candidate in chosen where candidate >= dtstart {
+        for candidate in candidates where candidate >= dtstart {
             pending.append(candidate)
         }
     }

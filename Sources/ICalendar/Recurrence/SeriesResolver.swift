@@ -2,6 +2,12 @@ import Dispatch
 import Foundation
 import Streaks
 
+/// A session, with the line of the event whose place in the input it takes.
+struct PlacedSession: Sendable {
+    var line: Int
+    var session: Session
+}
+
 extension SessionResolver {
     /// What one held event becomes, with the events it takes along.
     enum Unit: Sendable, Equatable {
@@ -142,18 +148,18 @@ extension SessionResolver {
     /// The sessions of one unit.
     private mutating func sessions(
         of unit: Unit, in events: [(record: EventRecord, calendar: Int)], expansion: RecurrenceExpansion
-    ) -> [(line: Int, session: Session)] {
+    ) -> [PlacedSession] {
         switch unit {
         case .single(let index):
             let event = events[index]
-            return session(from: event.record, calendar: event.calendar).map { [(event.record.begin.line, $0)] } ?? []
+            return session(from: event.record, calendar: event.calendar).map { [PlacedSession(line: event.record.begin.line, session: $0)] } ?? []
         case .orphan(let index):
             let event = events[index]
-            return orphanOverride(event.record, calendar: event.calendar).map { (event.record.begin.line, $0) }
+            return orphanOverride(event.record, calendar: event.calendar).map { PlacedSession(line: event.record.begin.line, session: $0) }
         case .series(let master, let overrides):
             let event = events[master]
             return series(event.record, calendar: event.calendar, overrides: overrides.map { events[$0] }, expansion: expansion)
-                .map { (event.record.begin.line, $0) }
+                .map { PlacedSession(line: event.record.begin.line, session: $0) }
         }
     }
 
@@ -169,7 +175,7 @@ extension SessionResolver {
     mutating func sessions(
         of units: ArraySlice<Unit>, in events: [(record: EventRecord, calendar: Int)], expansion: RecurrenceExpansion,
         parallel: Bool
-    ) -> [(line: Int, session: Session)] {
+    ) -> [PlacedSession] {
         let units = Array(units)
         let unitsPerChunk = 16
         let chunkCount = (units.count + unitsPerChunk - 1) / unitsPerChunk
@@ -183,7 +189,7 @@ extension SessionResolver {
         let pointsBefore = sessionsWithPointsProperty
         let lock = NSLock()
         nonisolated(unsafe) var results: [Int: SessionResolver] = [:]
-        nonisolated(unsafe) var chunkSessions: [Int: [(line: Int, session: Session)]] = [:]
+        nonisolated(unsafe) var chunkSessions: [Int: [PlacedSession]] = [:]
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
             var resolver = template
             let range = chunk * unitsPerChunk..<min(units.count, (chunk + 1) * unitsPerChunk)
@@ -194,7 +200,7 @@ extension SessionResolver {
             }
         }
         return lock.withLock {
-            var sessions: [(line: Int, session: Session)] = []
+            var sessions: [PlacedSession] = []
             var said: Set<String> = []
             for chunk in 0..<chunkCount {
                 guard let resolver = results[chunk] else { continue }
@@ -275,11 +281,12 @@ extension SessionResolver {
         let window = Self.wallClockWindow(expansion, dtstart: dtstart)
         let seriesLine = master.recurrenceLine ?? master.begin
 
-        // The recurrence set: DTSTART, each RRULE, each RDATE (RFC 5545 3.8.5).
-        var starts: [Int64: LocalDateTime] = [:]
+        // The recurrence set: DTSTART, each RRULE, each RDATE (RFC 5545 3.8.5), each start with its
+        // key; sorted by key below, where of two starts with one key the later one stands.
+        var starts: [(key: Int64, local: LocalDateTime)] = []
         var explicitEnds: [Int64: SessionTime] = [:]
         if master.recurrenceRules.isEmpty, window.contains(dtstart) {
-            starts[clock.key(dtstart)] = dtstart
+            starts.append((clock.key(dtstart), dtstart))
         }
         // The series' rules share one budget of steps: an event with thousands of rules costs no more than one.
         var budget = RuleIterator.stepBudget(cap: cap)
@@ -292,7 +299,8 @@ extension SessionResolver {
             let (ruleStarts, problems) = RuleIterator.starts(
                 rule: rule.text, dtstart: dtstart, isDate: clock.isDate, clock: clock, window: window,
                 counted: Self.countedDays(expansion), cap: cap, budget: &budget)
-            for local in ruleStarts { starts[clock.key(local)] = local }
+            starts.reserveCapacity(starts.count + ruleStarts.count)
+            for local in ruleStarts { starts.append((clock.key(local), local)) }
             report(problems, rule: "RRULE", text: rule.text, line: rule.line ?? seriesLine)
         }
         for (index, date) in master.recurrenceDates.enumerated() {
@@ -303,13 +311,15 @@ extension SessionResolver {
             let local = self.local(of: date.start, on: clock, calendar: calendar)
             guard window.contains(local) else { continue }
             let key = clock.key(local)
-            starts[key] = local
+            starts.append((key, local))
             if let end = date.end, !end.isDate || clock.isDate {
                 explicitEnds[key] = clock.sessionTime(self.local(of: end, on: clock, calendar: calendar))
             } else if let duration = date.duration {
                 explicitEnds[key] = add(duration, to: clock.sessionTime(local), startValue: startValue, calendar: calendar, line: seriesLine)
             }
         }
+
+        starts = Self.sortedByKey(starts)
 
         // What EXDATE and EXRULE take away (EXDATE also removes an instance that an override names).
         var excludedKeys: Set<Int64> = []
@@ -338,8 +348,9 @@ extension SessionResolver {
                 "\(unexpanded) more RRULE and EXRULE lines of this event are not expanded: its rules used up their budget of \(RuleIterator.stepBudget(cap: cap)) steps",
                 sourceLine: seriesLine.text))
         }
+        let excludesAny = !excludedKeys.isEmpty || !excludedDays.isEmpty
         func isExcluded(_ key: Int64, _ local: LocalDateTime) -> Bool {
-            excludedKeys.contains(key) || excludedDays.contains(local.day)
+            excludesAny && (excludedKeys.contains(key) || excludedDays.contains(local.day))
         }
 
         // Overrides, by the instance they name.
@@ -349,8 +360,8 @@ extension SessionResolver {
             guard let recurrenceID = override.record.recurrenceID else { continue }
             var local = self.local(of: recurrenceID, on: clock, calendar: calendar)
             if recurrenceID.isDate, !clock.isDate,
-               let match = starts.values.first(where: { $0.day == recurrenceID.day }) {
-                local = match  // a DATE RECURRENCE-ID names the instance on that day
+               let match = starts.first(where: { $0.local.day == recurrenceID.day })?.local {
+                local = match  // a DATE RECURRENCE-ID names the instance on that day (the first, if several)
             }
             let key = clock.key(local)
             if isExcluded(key, local) { continue }
@@ -364,29 +375,45 @@ extension SessionResolver {
 
         // The sessions, in start order.
         var sessions: [Session] = []
+        sessions.reserveCapacity(starts.count)
         var usedOverrides: Set<Int64> = []
-        for (key, local) in starts.sorted(by: { $0.key < $1.key }) {
+        let source = master.begin.location()
+        // On a UTC or zoned clock the key is the instance's instant: its start, and with an exact
+        // length its end, need no second conversion.
+        let keyIsInstant: Bool
+        switch clock {
+        case .utc, .zoned: keyIsInstant = true
+        case .date, .floating: keyIsInstant = false
+        }
+        for (key, local) in starts {
             if isExcluded(key, local) { continue }
             let id = Self.instanceID(uid: uid, local, clock: clock)
-            if let override = exact[key] {
+            if !exact.isEmpty, let override = exact[key] {
                 usedOverrides.insert(key)
                 if let session = session(from: override.record, calendar: override.calendar, id: id) {
                     sessions.append(session)
                 }
                 continue
             }
-            if let rule = future.last(where: { $0.key <= key }) {
+            if !future.isEmpty, let rule = future.last(where: { $0.key <= key }) {
                 if rule.key == key { usedOverrides.insert(key) }
                 if let session = shifted(local, by: rule, clock: clock, id: id) { sessions.append(session) }
                 continue
             }
-            let start = clock.sessionTime(local)
-            let end = explicitEnds[key] ?? Self.end(of: local, length: length, clock: clock)
+            let start = keyIsInstant ? .instant(secondsSince1970: key) : clock.sessionTime(local)
+            let end: SessionTime
+            if !explicitEnds.isEmpty, let explicit = explicitEnds[key] {
+                end = explicit
+            } else if keyIsInstant, case .exact(let seconds) = length {
+                end = .instant(secondsSince1970: key + seconds)
+            } else {
+                end = Self.end(of: local, length: length, clock: clock)
+            }
             sessions.append(Session(
                 id: id, start: start, end: end,
                 points: points(propertyValue: propertyValue, start: start, end: end),
                 summary: master.summary, categories: master.categories, properties: master.kept,
-                source: master.begin.location()))
+                source: source))
         }
         // Overrides whose instance lies outside the window, or is not in the set: they stand for themselves.
         for (key, override) in exact.sorted(by: { $0.key < $1.key }) where !usedOverrides.contains(key) {
@@ -403,6 +430,28 @@ extension SessionResolver {
             }
         }
         return sessions
+    }
+
+    /// Starts sorted by key; of starts with one key, the one added last (as a dictionary keyed by
+    /// key, written in order, keeps it).
+    private static func sortedByKey(_ starts: [(key: Int64, local: LocalDateTime)]) -> [(key: Int64, local: LocalDateTime)] {
+        var isSorted = true
+        for index in starts.indices.dropFirst() where starts[index - 1].key >= starts[index].key {
+            isSorted = false
+            break
+        }
+        if isSorted { return starts }
+        let ordered = starts.indices.sorted { (starts[$0].key, $0) < (starts[$1].key, $1) }
+        var result: [(key: Int64, local: LocalDateTime)] = []
+        result.reserveCapacity(starts.count)
+        for index in ordered {
+            if let last = result.last, last.key == starts[index].key {
+                result[result.count - 1] = starts[index]
+            } else {
+                result.append(starts[index])
+            }
+        }
+        return result
     }
 
     /// An instance after a RANGE=THISANDFUTURE override: moved by the override's shift, with its length,
@@ -531,7 +580,8 @@ extension SessionResolver {
     }
 
     /// `prefix`, a `/` when `separator`, and the recurrence id: `20240301`, `20240301T090000Z` or
-    /// `20240301T090000` (a year outside 0...9999 as `String(year)` padded to four characters).
+    /// `20240301T090000` (a year outside 0...9999 as `String(year)` padded to four characters),
+    /// written into one new string (the prefix copied whole).
     private static func idText(prefix: String, separator: Bool = false, _ local: LocalDateTime, isDate: Bool, isUTC: Bool) -> String {
         let (year, month, day) = local.day.components
         guard (0...9999).contains(year) else {
@@ -544,33 +594,24 @@ extension SessionResolver {
         return prefix.withUTF8 { head in
             let count = head.count + (separator ? 1 : 0) + (isDate ? 8 : isUTC ? 16 : 15)
             return String(unsafeUninitializedCapacity: count) { buffer in
-                var index = 0
-                for byte in head {
-                    buffer[index] = byte
-                    index += 1
+                if let source = head.baseAddress, let target = buffer.baseAddress {
+                    target.initialize(from: source, count: head.count)
                 }
+                var index = head.count
                 if separator {
                     buffer[index] = 0x2F
                     index += 1
                 }
-                func digits(_ value: Int, _ width: Int) {
-                    var value = value
-                    for place in stride(from: index + width - 1, through: index, by: -1) {
-                        buffer[place] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
-                        value /= 10
-                    }
-                    index += width
-                }
-                digits(year, 4)
-                digits(month, 2)
-                digits(day, 2)
+                write(year, 4, to: buffer, at: &index)
+                write(month, 2, to: buffer, at: &index)
+                write(day, 2, to: buffer, at: &index)
                 if !isDate {
                     let (hour, minute, second) = local.timeOfDay
                     buffer[index] = 0x54
                     index += 1
-                    digits(hour, 2)
-                    digits(minute, 2)
-                    digits(second, 2)
+                    write(hour, 2, to: buffer, at: &index)
+                    write(minute, 2, to: buffer, at: &index)
+                    write(second, 2, to: buffer, at: &index)
                     if isUTC {
                         buffer[index] = 0x5A
                         index += 1
@@ -579,6 +620,16 @@ extension SessionResolver {
                 return index
             }
         }
+    }
+
+    /// Writes `value` in `width` decimal digits (zeros first) at `index`, and moves it on.
+    private static func write(_ value: Int, _ width: Int, to buffer: UnsafeMutableBufferPointer<UInt8>, at index: inout Int) {
+        var value = value
+        for place in stride(from: index + width - 1, through: index, by: -1) {
+            buffer[place] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+            value /= 10
+        }
+        index += width
     }
 
     private static func pad(_ value: Int, _ width: Int) -> String {
