@@ -8,6 +8,7 @@
                                         hyperfine's stand-in: repeated runs, hyperfine-style JSON
     harness.py machine                  one line: date, CPU, cores, memory, load
     harness.py table --results DIR [--strict]    the figures and the targets, as Markdown
+    harness.py shapes-table --results DIR [--strict]    issue 14's targets, shape by shape
 """
 
 from __future__ import annotations
@@ -29,6 +30,12 @@ TARGET_RSS_MB = 64.0  # peak RSS on the 1 GiB calendar, at most
 TARGET_FLAT = 1.5  # "flat": peak RSS on the largest file at most this times the peak on 10 MiB
 TARGET_RECURRENCE = 20.0  # recurring-ical-events time / streakcal time, at least
 TARGET_BATCH = 1.7  # --jobs 2 throughput / --jobs 1 throughput, at least
+
+# Issue 14's targets, on every shape (run-shape-benchmarks).
+SHAPE_VS_LIBICAL = 0.20  # streakcal report time / libical whole-document parse time, at most
+SHAPE_VS_PYTHON = 100.0  # Python time / streakcal report time, at least
+SHAPE_RSS_MB = 48.0  # peak RSS of report at any size, at most
+SHAPE_BATCH = 1.8  # --jobs 2 throughput / --jobs 1 throughput, at least
 
 
 # --------------------------------------------------------------------------------------------
@@ -401,6 +408,125 @@ def table(args) -> int:
 
 
 # --------------------------------------------------------------------------------------------
+# shapes-table
+
+
+def shapes_table(args) -> int:
+    d = args.results
+    context = _load(d, "context.json") or {}
+    shapes = context.get("shapes", [])
+    sizes = context.get("sizes", [])
+    inputs = context.get("inputs", {})
+    verdicts = []
+    differ = []
+
+    def verdict(ok):
+        text = "PASS" if ok else "FAIL"
+        verdicts.append(text)
+        return text
+
+    rows = []
+    details = []
+    summary = {}
+    for shape in shapes:
+        info = inputs.get(f"{shape}-28MB") or {}
+        shape_context = _load(d, f"{shape}-context.json") or {}
+        load = shape_context.get("loadavg", [None])[0]
+        what = (f"{info.get('events', 0):,} events, {info.get('bytes', 0) / 1e6:.1f} MB"
+                + (f", {info['series']:,} series" if info.get("series") else ""))
+        speed = _load(d, f"{shape}-speed.json")
+        s, c = _median(speed, "streakcal report"), _median(speed, "libical whole-document parse")
+        p = _median(_load(d, f"{shape}-python.json"), "python")
+        row = {"shape": shape, "input": what, "points": shape_context.get("points"), "load": load}
+        if s and c:
+            ratio = s["median"] / c["median"]
+            row["libical"] = (f"{s['median']:.3f} s vs {c['median']:.3f} s: {ratio:.2f}×", verdict(ratio <= SHAPE_VS_LIBICAL))
+            row["libical_ratio"] = ratio
+        else:
+            row["libical"] = ("not measured", "n/a")
+        if s and p:
+            ratio = p["median"] / s["median"]
+            row["python"] = (f"{p['median']:.1f} s: {ratio:,.0f}×", verdict(ratio >= SHAPE_VS_PYTHON))
+            row["python_ratio"] = ratio
+        else:
+            row["python"] = ("not measured", "n/a")
+        peaks = []
+        worst_ok = True
+        for size in sizes:
+            r = _load(d, f"{shape}-rss-{size}.json")
+            if not r:
+                continue
+            ok = r["exit"] == 0 and not r["stopped_at_cap"] and _mb(r["max_rss_kb"]) <= SHAPE_RSS_MB
+            worst_ok = worst_ok and ok
+            peaks.append(f"{'≥ ' if r['stopped_at_cap'] else ''}{_mb(r['max_rss_kb']):.0f}"
+                         + ("" if r["exit"] == 0 or r["stopped_at_cap"] else f" (exit {r['exit']})"))
+        row["rss"] = (" / ".join(peaks) + " MB", verdict(worst_ok)) if peaks else ("not measured", "n/a")
+        libical_rss = _load(d, f"{shape}-rss-libical.json")
+        state = _load(d, f"{shape}-batch-state.json") or {"state": "not measured", "detail": ""}
+        batch = _load(d, f"{shape}-batch.json")
+        one, two = _median(batch, "batch --jobs 1"), _median(batch, "batch --jobs 2")
+        if state.get("state") == "measured" and one and two:
+            ratio = one["median"] / two["median"]
+            row["batch"] = (f"{one['median']:.2f} s / {two['median']:.2f} s: {ratio:.2f}×", verdict(ratio >= SHAPE_BATCH))
+            row["batch_ratio"] = ratio
+        else:
+            row["batch"] = (state.get("detail") or state["state"], "n/a")
+        compared = _load(d, f"{shape}-compare.json")
+        if compared:
+            row["totals"] = f"{compared['verdict']} ({compared['detail']})"
+            if compared["verdict"] != "MATCH":
+                differ.append(shape)
+        else:
+            row["totals"] = "not compared"
+        rows.append(row)
+        details.append((shape, what, s, c, p, libical_rss, one, two, load))
+        summary[shape] = row
+
+    out = []
+    out.append(f"Machine: {context.get('machine', machine_line())}")
+    after = context.get("machine_after", "")
+    if "load average" in after:
+        out.append(f"  at the end: {after.split('; ')[0]}; load average {after.rsplit('load average ', 1)[1]}")
+    for line in context.get("versions", []):
+        out.append(f"  {line}")
+    out.append("")
+    sizes_text = " / ".join(size.replace("MB", " MB").replace("GiB", " GiB") for size in sizes)
+    out.append(f"| shape | input (28 MB) | `report` vs libical's parse (≤ {SHAPE_VS_LIBICAL:.2f}×) | | "
+               f"vs Python (≥ {SHAPE_VS_PYTHON:g}×) | | peak RSS {sizes_text} (≤ {SHAPE_RSS_MB:g} MB) | | "
+               f"`batch` jobs 1 / jobs 2 (≥ {SHAPE_BATCH}×) | | per-day totals |")
+    out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for row in rows:
+        cells = [row["shape"] + (f" (`--points {row['points']}`)" if row.get("points") == "minutes" else ""), row["input"]]
+        for key in ("libical", "python", "rss", "batch"):
+            cells += [row[key][0], row[key][1]]
+        cells.append(row["totals"])
+        out.append("| " + " | ".join(cells) + " |")
+    out.append("")
+    out.append("All measurements (medians; min-max of the timed runs):")
+    out.append("")
+    out.append("| shape | load at start | streakcal report | libical parse | libical's peak RSS | Python | batch --jobs 1 | batch --jobs 2 |")
+    out.append("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for shape, what, s, c, p, libical_rss, one, two, load in details:
+        out.append("| " + " | ".join([
+            shape, f"{load:.2f}" if load is not None else "", _secs(s) if s else "", _secs(c) if c else "",
+            f"{_mb(libical_rss['max_rss_kb']):,.0f} MB" if libical_rss else "", _secs(p) if p else "",
+            _secs(one) if one else "", _secs(two) if two else ""]) + " |")
+    out.append("")
+    failed = verdicts.count("FAIL")
+    out.append(f"Targets: {verdicts.count('PASS')} PASS, {failed} FAIL"
+               + (f"; totals DIFFER: {', '.join(differ)}" if differ else "; totals MATCH"))
+    text = "\n".join(out) + "\n"
+    with open(os.path.join(d, "table.md"), "w", encoding="utf-8") as f:
+        f.write(text)
+    with open(os.path.join(d, "summary.json"), "w", encoding="utf-8") as f:
+        json.dump({"shapes": summary, "context": context}, f, indent=1)
+    sys.stdout.write(text)
+    if differ:
+        return 1
+    return 1 if args.strict and failed else 0
+
+
+# --------------------------------------------------------------------------------------------
 
 
 def main(argv=None) -> int:
@@ -427,6 +553,9 @@ def main(argv=None) -> int:
     tb = sub.add_parser("table")
     tb.add_argument("--results", required=True)
     tb.add_argument("--strict", action="store_true")
+    st = sub.add_parser("shapes-table")
+    st.add_argument("--results", required=True)
+    st.add_argument("--strict", action="store_true")
     args = parser.parse_args(argv)
     if args.what == "compare":
         return compare(args)
@@ -439,6 +568,8 @@ def main(argv=None) -> int:
     if args.what == "machine":
         print(machine_line())
         return 0
+    if args.what == "shapes-table":
+        return shapes_table(args)
     return table(args)
 
 
