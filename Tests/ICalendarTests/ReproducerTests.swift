@@ -322,12 +322,15 @@ struct DuplicateEventTests {
         func expected(_ text: String, size: Int) -> Int {
             Array(text.utf8).withUnsafeBufferPointer { UIDFilter.expectedUIDs(inputSize: size, sample: $0) }
         }
-        let events = "BEGIN:VCALENDAR\r\n" + String(repeating: "BEGIN:VEVENT\r\nUID:a\r\nEND:VEVENT\r\n", count: 100)
+        let events = "BEGIN:VCALENDAR\r\n" + (0..<100).map { "BEGIN:VEVENT\r\nUID:e\($0)\r\nEND:VEVENT\r\n" }.joined()
         #expect(expected(events, size: events.utf8.count) == 100)  // the whole input: counted
         #expect(expected(events, size: events.utf8.count * 1_000) == 125_000)  // a sample: in proportion, and a quarter more
+        let series = (0..<10).map { "BEGIN:VEVENT\r\nUID:s\($0 / 5)\r\nEND:VEVENT\r\n" }.joined()
+        #expect(expected(series, size: series.utf8.count * 10_000) == 25_000)  // a series and its overrides: one UID
         #expect(expected("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDESCRIPTION:" + String(repeating: "x", count: 1 << 16), size: 1 << 30)
             == (1 << 30) / 2_048)  // one long line: one UID per 2 KiB
-        #expect(expected("X-BEGIN:VEVENT\r\nbegin:vevent\r\n", size: 4_096) == 2)
+        let lines = "X-UID:a\r\nuid:b\r\n UID:c\r\nUID;X-A=1:d\r\nUID:d\r\nUID:d\r\nUID:e"
+        #expect(expected(lines, size: lines.utf8.count) == 3)  // "X-A=1:d", "d", "e": a rough count is enough
         // Half a million distinct UIDs in a filter sized for them: about one in 2,000 taken for a
         // repeat; in the largest filter, next to none (at 1.75 million, about one in 10,000).
         for (expectedUIDs, limit) in [(500_000, 500), (10_000_000, 50)] {

@@ -2,9 +2,9 @@ import Dispatch
 import Foundation
 
 /// What an import must know about the whole input before it can turn events into sessions as they
-/// come: which TZIDs a VTIMEZONE defines somewhere (an event may come before its zone), which UIDs
-/// have RECURRENCE-ID overrides (a single event may be the master of an override further on), and
-/// which UIDs occur more than once, up to which line.
+/// come: which TZIDs a VTIMEZONE defines somewhere (an event may come before its zone), and which
+/// UIDs occur more than once, up to which line (a copy, or an override and the recurring event it
+/// changes, which share their UID).
 ///
 /// A quick first pass finds them. It looks only at physical lines that start like BEGIN, END, UID,
 /// TZID, RECURRENCE-ID, METHOD or a time property (in any case), with their folds, and at the lines
@@ -15,8 +15,6 @@ import Foundation
 struct InputOutline: Sendable {
     /// The TZIDs VTIMEZONEs define, as libical reads them.
     var timeZoneIDs: Set<String> = []
-    /// The UIDs (`UIDFilter.hash`) of events with a RECURRENCE-ID.
-    var overriddenUIDs: Set<UInt64> = []
     /// Some TZID could not be read for certain as libical would (escapes, quotes, non-ASCII): any
     /// TZID not yet defined must wait.
     var hasUncertainTimeZoneIDs = false
@@ -122,7 +120,6 @@ struct InputOutline: Sendable {
             // NUL bytes anywhere make the whole outline cautious, as one pass would.
             guard let part else { return .unknown }
             outline.timeZoneIDs.formUnion(part.timeZoneIDs)
-            outline.overriddenUIDs.formUnion(part.overriddenUIDs)
             outline.hasUncertainTimeZoneIDs = outline.hasUncertainTimeZoneIDs || part.hasUncertainTimeZoneIDs
             outline.hasOverrideWithoutUID = outline.hasOverrideWithoutUID || part.hasOverrideWithoutUID
             outline.referencedTimeZoneIDs.formUnion(part.referencedTimeZoneIDs)
@@ -177,7 +174,7 @@ struct InputOutline: Sendable {
         var hasRecurrenceID = false
         func finishEvent() {
             if inEvent, hasRecurrenceID {
-                if let uid, !uid.isEmpty { outline.overriddenUIDs.insert(UIDFilter.hash(uid)) } else { outline.hasOverrideWithoutUID = true }
+                if uid?.isEmpty ?? true { outline.hasOverrideWithoutUID = true }
             }
             inEvent = false
             nested = NestedComponents()
@@ -257,10 +254,11 @@ struct InputOutline: Sendable {
         return stretch.repeated[hash] ?? stretch.lastLine
     }
 
-    /// Whether an event with `uid` may be the master of an override later in the input.
+    /// Whether an event with `uid` may be the master of an override later in the input: an override
+    /// of its UID repeats the UID (`mayRepeat`), or some override's UID could not be read.
     func mayHaveOverrides(_ uid: String?) -> Bool {
         guard let uid, !uid.isEmpty else { return false }
-        return hasOverrideWithoutUID || overriddenUIDs.contains(UIDFilter.hash(uid))
+        return hasOverrideWithoutUID || mayRepeat(uid)
     }
 }
 
@@ -583,7 +581,7 @@ private struct RawOutlineScan {
         let hash = inEvent && hasUID ? uidHash : nil
         if let hash, uidStretch.filter.insert(hash) { uidStretch.repeated[hash] = eventLine }
         if inEvent, hasRecurrenceID {
-            if let hash { outline.overriddenUIDs.insert(hash) } else { outline.hasOverrideWithoutUID = true }
+            if hash == nil { outline.hasOverrideWithoutUID = true }
         }
         inEvent = false
         nested = NestedComponents()

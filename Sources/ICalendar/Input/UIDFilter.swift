@@ -1,5 +1,5 @@
 /// Which UIDs an input has more than once, found in the first pass without keeping the UIDs: a
-/// Bloom filter of their hashes (24 bits for each UID the input is likely to hold, at most 8 MB;
+/// Bloom filter of their hashes (24 bits for each distinct UID the input is likely to hold, at most 8 MB;
 /// four bits set per UID), and the hashes of the UIDs it had seen before.
 ///
 /// A UID that occurs twice is always found; one that occurs once is taken for a repeat only
@@ -38,26 +38,27 @@ struct UIDFilter: Sendable {
     }
 
     /// How many UIDs an input of `inputSize` bytes is likely to hold, from `sample`, its first bytes
-    /// (all of it when as long): the `BEGIN:VEVENT` lines of the sample, in proportion, a quarter
-    /// more for inputs whose events grow shorter further on, and at least one per 2 KiB (a sample of
-    /// one long DESCRIPTION holds none).
+    /// (all of it when as long): the distinct values of the sample's `UID:` lines (a series and its
+    /// overrides share one), in proportion, a quarter more for inputs whose events grow shorter
+    /// further on, and at least one per 2 KiB (a sample of one long DESCRIPTION holds none).
     static func expectedUIDs(inputSize: Int, sample: UnsafeBufferPointer<UInt8>) -> Int {
-        let marker = Array("BEGIN:VEVENT".utf8)
-        var events = 0
+        var uids: Set<UInt64> = []
         var index = 0
-        while index + marker.count <= sample.count {
-            // At the start of the sample or of a line (LF, or CR for old Mac input).
-            if sample[index] == 0x42, index == 0 || sample[index - 1] == 0x0A || sample[index - 1] == 0x0D,
-               UnsafeBufferPointer(rebasing: sample[index..<(index + marker.count)]).elementsEqual(marker) {
-                events += 1
-                index += marker.count
+        while index + 4 < sample.count {
+            // A line (LF or CR before it, or the sample's start) that starts with "UID:" or "UID;".
+            if sample[index] == 0x55, index == 0 || sample[index - 1] == 0x0A || sample[index - 1] == 0x0D,
+               sample[index + 1] == 0x49, sample[index + 2] == 0x44, sample[index + 3] == 0x3A || sample[index + 3] == 0x3B {
+                var end = index + 4
+                while end < sample.count, sample[end] != 0x0A, sample[end] != 0x0D { end += 1 }
+                uids.insert(hash(bytes: UnsafeBufferPointer(rebasing: sample[(index + 4)..<end])))
+                index = end
                 continue
             }
             index += 1
         }
         let floor = inputSize / 2_048
-        guard sample.count < inputSize, sample.count > 0 else { return max(events, floor) }
-        let (scaled, overflow) = events.multipliedReportingOverflow(by: inputSize)
+        guard sample.count < inputSize, sample.count > 0 else { return max(uids.count, floor) }
+        let (scaled, overflow) = uids.count.multipliedReportingOverflow(by: inputSize)
         return max(floor, overflow ? Int.max / 2 : scaled / sample.count / 4 * 5)
     }
 
