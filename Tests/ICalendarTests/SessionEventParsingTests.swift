@@ -213,3 +213,35 @@ struct RawLinesTests {
         #expect(read.map(\.2) == [false, false, true])
     }
 }
+
+@Suite("Property name table")
+struct PropertyNameTableTests {
+    @Test("Names match in any case, short and long; nothing else matches")
+    func names() {
+        let table = PropertyNameTable(
+            ["DTSTART", "dtstamp", "X-POINTS", "SUMMARY", "X-STREAKCAL-ANNOTATION", "X-16-BYTES-NAME1", "A"].enumerated().map { ($1, $0) })
+        func value(_ name: String) -> Int? {
+            let bytes = Array(name.utf8)
+            return bytes.withUnsafeBufferPointer { table.value(of: $0, in: 0..<$0.count) }
+        }
+        #expect(value("DTSTART") == 0)
+        #expect(value("dtStart") == 0)
+        #expect(value("DTSTAMP") == 1)
+        #expect(value("x-points") == 2)
+        #expect(value("X-POINTs") == 2)
+        #expect(value("Summary") == 3)
+        #expect(value("x-streakcal-annotation") == 4)
+        #expect(value("X-16-BYTES-NAME1") == 5)
+        #expect(value("x-16-bytes-name1") == 5)
+        #expect(value("a") == 6)
+        for other in ["DTSTARS", "DTSTART ", "X_POINTS", "X-POINTS:", "SUMMARX", "", "B", "X-16-BYTES-NAME2", "x-streakcal-annotatioN2"] {
+            #expect(value(other) == nil, "\(other)")
+        }
+        // Only letters have a case: `@` is not a capital back quote.
+        let odd = PropertyNameTable([("X@Y", 1)])
+        let backQuote = Array("X`Y".utf8)
+        #expect(backQuote.withUnsafeBufferPointer { odd.value(of: $0, in: 0..<$0.count) } == nil)
+        let atSign = Array("x@y".utf8)
+        #expect(atSign.withUnsafeBufferPointer { odd.value(of: $0, in: 0..<$0.count) } == 1)
+    }
+}

@@ -53,7 +53,9 @@ struct RawLines: Sendable {
         if line.count > 1 << 16 { storage.reserveCapacity(storage.count + Self.headerSize + line.count) }
         let length = UInt32(truncatingIfNeeded: line.count).littleEndian
         let lineNumber = UInt32(truncatingIfNeeded: number).littleEndian
-        withUnsafeBytes(of: (length, lineNumber, isLatin1 ? UInt8(1) : 0)) { storage.append(contentsOf: $0.prefix(Self.headerSize)) }
+        withUnsafeBytes(of: (length, lineNumber, isLatin1 ? UInt8(1) : 0)) { header in
+            storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: header[0..<Self.headerSize]))
+        }
         storage.append(contentsOf: line)
     }
 

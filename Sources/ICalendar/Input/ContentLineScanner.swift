@@ -296,11 +296,25 @@ struct ContentLineScanner {
             guard let shift = input.refill(keepingFrom: keep) else { break }
             bytes = input.bytes
             lastNameRun = nil
+            knownLineEnd = nil
             position -= shift
             current = (current.lowerBound - shift)..<(current.upperBound - shift)
         }
         let end = min(bytes.count, position + Self.peekLength)
-        return position..<Self.lineEnd(in: UnsafeBufferPointer(rebasing: bytes[..<end]), from: position)
+        let found = Self.lineEnd(in: UnsafeBufferPointer(rebasing: bytes[..<end]), from: position)
+        // The look-ahead holds the line's end (or all the bytes there are): reading the line on will not look again.
+        if found < end || end == bytes.count { knownLineEnd = (position, found) }
+        return position..<found
+    }
+
+    /// Where the line that starts at `start` ends (`lineEnd(in: bytes, from: start)`), as `peekLine`
+    /// found it; forgotten on refill.
+    private var knownLineEnd: (start: Int, end: Int)?
+
+    /// `lineEnd(in: bytes, from: start)`, from `knownLineEnd` when it knows.
+    private func lineEnd(from start: Int) -> Int {
+        if let known = knownLineEnd, known.start == start { return known.end }
+        return Self.lineEnd(in: bytes, from: start)
     }
 
     /// Steps over the line at `position` and its folds without keeping their bytes, when it is a
@@ -339,13 +353,14 @@ struct ContentLineScanner {
         var resume = position
         while true {
             let count = bytes.count
-            let end = Self.lineEnd(in: bytes, from: resume)
+            let end = lineEnd(from: resume)
             let needsMore = end == count || (end == count - 1 && bytes[end] == 0x0D)
             if needsMore, !input.isExhausted {
                 // Nothing before the end found so far is needed again; a CR at the very end is.
                 if let shift = input.refill(keepingFrom: end) {
                     bytes = input.bytes
                     lastNameRun = nil
+                    knownLineEnd = nil
                     position = 0
                     resume = end - shift
                     current = 0..<0
@@ -393,7 +408,7 @@ struct ContentLineScanner {
         var resume = position
         while true {
             let count = bytes.count
-            let end = Self.lineEnd(in: bytes, from: resume)
+            let end = lineEnd(from: resume)
             // A line end not yet read, or a CR whose LF may be in the next chunk: read more first.
             let needsMore = end == count || (end == count - 1 && bytes[end] == 0x0D)
             if needsMore, !input.isExhausted {
@@ -401,6 +416,7 @@ struct ContentLineScanner {
                 if let shift = input.refill(keepingFrom: keep) {
                     bytes = input.bytes
                     lastNameRun = nil
+                    knownLineEnd = nil
                     position -= shift
                     resume = end - shift
                     current = (current.lowerBound - shift)..<(current.upperBound - shift)
