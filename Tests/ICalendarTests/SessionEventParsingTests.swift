@@ -132,6 +132,16 @@ struct SessionEventParsingTests {
         "DTSTART:+0250301T090000\nDURATION:PT1H",
         "DTSTART:20250301T24000\nDURATION:PT1H",
         "DTSTART:20250301T240000\nDTSTART:20250302T090000",
+        "DTSTART:20250301T090000Z\nDURATION:+PT15M\nSTATUS:CANCELLED",
+        "DTSTART:20250301T090000Z\nDURATION:-P1W\nSTATUS:Cancelled",
+        "DTSTART:20250301T090000Z\nDURATION:P1W2D\nSTATUS:DELETED",
+        "DTSTART:20250301T090000Z\nDURATION:PT1M1H\nSTATUS:CONFIRMED\nSTATUS:CANCELLED",
+        "DTSTART:20250301T090000Z\nDURATION:P0D",
+        "DTSTART:20250301T090000Z\nDURATION:P2DT",
+        "DTSTART:20250301T090000Z\nDURATION:P999999999D",
+        "DTSTART:20250301T090000Z\nDURATION:P1000000000D",
+        "DTSTART:20250301T090000Z\nDURATION:P15DT5H0M20S\nDURATION:PT1H",
+        "DTSTART:20250301T090000Z\nDURATION:pt1h",
     ])
     func lineForms(_ properties: String) throws {
         let text = """
@@ -160,6 +170,16 @@ struct SessionEventParsingTests {
         #expect(takesSessionPath("DTSTART:20250301T090000Z\nRRULE:FREQ=DAILY;COUNT=3"))  // through the parser
         #expect(!takesSessionPath("DTSTART:2025030\nDURATION:PT1H"))  // libical rejects it: the general path says where
         #expect(takesSessionPath("DTSTART:20250301T090000Z\nEXDATE:20250302T090000Z,20250303T090000Z"))  // read by StreakCal
+    }
+
+    @Test("Strict durations are the forms libical accepts as written", arguments: [
+        ("PT45M", true), ("P1D", true), ("P1W", true), ("-PT15M", true), ("+PT15M", true), ("P0D", true), ("PT0S", true),
+        ("P1DT2H3M4S", true), ("P15DT5H0M20S", true), ("P999999999D", true), ("-P1W", true),
+        ("P1W2D", false), ("PT1M1H", false), ("PT", false), ("P", false), ("P2DT", false), ("P1H", false), ("PT1D", false),
+        ("pt1h", false), ("P1000000000D", false), ("P1WT1H", false), ("PT1H2H", false), ("P1D1D", false), ("", false),
+    ])
+    func strictDurations(_ text: String, _ strict: Bool) {
+        #expect(Array(text.utf8).withUnsafeBufferPointer(ComponentParsing.isStrictDuration) == strict)
     }
 
     @Test("Plain lines are made from their values alone: times with one TZID (spaced or quoted) or VALUE=DATE, rules without parameters")

@@ -355,7 +355,7 @@ final class ImportPipeline {
         _ record: EventRecord, method: String?, outline: InputOutline, lookahead: ZoneLookahead,
         databaseZones: inout [String: TimeZoneDatabase.Resolution?]
     ) -> WorkerResolution {
-        if record.isRecurring || record.recurrenceID != nil || outline.mayHaveOverrides(record.uid) || outline.mayRepeat(record.uid)
+        if record.isRecurring || record.recurrenceID != nil || outline.mayHaveOverrides(record.uid)
             || method.map(SessionResolver.messageMethods.contains) == true {
             return .no
         }
@@ -565,7 +565,7 @@ final class ImportPipeline {
     }
 
     private func waiting(_ record: EventRecord, calendar: Int) -> Waiting {
-        if record.isRecurring || record.recurrenceID != nil || outline.mayHaveOverrides(record.uid) || outline.mayRepeat(record.uid) {
+        if record.isRecurring || record.recurrenceID != nil || outline.mayHaveOverrides(record.uid) {
             return .untilTheEnd
         }
         // A cancellation waits for the event it may cancel.

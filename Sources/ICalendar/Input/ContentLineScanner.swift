@@ -289,6 +289,8 @@ struct ContentLineScanner {
     /// The start of the line at `position`, with at least `peekLength` bytes buffered when the input
     /// has them; empty at the end of the input.
     private mutating func peekLine() -> Range<Int> {
+        // Asked before at this place (no read since): the same answer.
+        if let known = knownLineEnd, known.start == position { return position..<known.end }
         // Read on until the look-ahead is buffered, or the line's end (a CR needs the byte after it).
         while bytes.count - position < Self.peekLength, !input.isExhausted,
               Self.lineEnd(in: bytes, from: position) >= bytes.count - 1 {

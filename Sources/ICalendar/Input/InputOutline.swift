@@ -240,8 +240,13 @@ struct InputOutline: Sendable {
         guard let uid, !uid.isEmpty else { return false }
         if hasUncertainUIDs { return true }
         let hash = UIDFilter.hash(uid)
-        if stretches.contains(where: { $0.repeated[hash] != nil }) { return true }
-        return stretches.count > 1 && stretches.lazy.filter { $0.filter.contains(hash) }.count > 1
+        // In two stretches' filters, or repeated within the one that has it (filters first: they are cheap).
+        var holder: Int?
+        for index in stretches.indices where stretches[index].filter.contains(hash) {
+            if holder != nil { return true }
+            holder = index
+        }
+        return holder.map { stretches[$0].repeated[hash] != nil } ?? false
     }
 
     /// A line on or after the BEGIN of the last VEVENT with `uid` (the line itself when one

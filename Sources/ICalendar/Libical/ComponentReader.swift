@@ -103,13 +103,22 @@ struct ComponentReader {
         }
     }
 
-    /// Whether the session path reads the DATE and DATE-TIME values of a property itself
-    /// (`readTime`): DTSTART, DTEND and RECURRENCE-ID, unless the property is also kept for habit
-    /// filters or is the points property, which want libical's text of the value.
-    func readsTimesItself(of kind: icalproperty_kind) -> Bool {
-        guard kind == ICAL_DTSTART_PROPERTY || kind == ICAL_DTEND_PROPERTY || kind == ICAL_RECURRENCEID_PROPERTY,
-              kind != pointsKind else { return false }
+    /// Whether the session path reads a property's plain values itself (`readTime`,
+    /// `readDuration`, STATUS): DTSTART, DTEND, RECURRENCE-ID, DURATION and STATUS, unless the
+    /// property is also kept for habit filters or is the points property, which want libical's text
+    /// of the value.
+    func readsItself(_ kind: icalproperty_kind) -> Bool {
+        guard kind == ICAL_DTSTART_PROPERTY || kind == ICAL_DTEND_PROPERTY || kind == ICAL_RECURRENCEID_PROPERTY
+            || kind == ICAL_DURATION_PROPERTY || kind == ICAL_STATUS_PROPERTY, kind != pointsKind else { return false }
         return keptProperties.isEmpty || !keptProperties.contains(icalproperty_kind_to_string(kind).map { String(cString: $0) } ?? "")
+    }
+
+    /// Reads a DURATION line in its strict form as `read` reads the property libical makes of it:
+    /// the duration is read from the line (`duration(of:line:in:)`).
+    mutating func readDuration(name: String, line: ContentLine, into record: inout EventRecord) {
+        guard isFirst(name, line: line, earlier: record.durationLine, in: &record) else { return }
+        record.duration = duration(fromLine: line, orLibical: nil, in: &record)
+        record.durationLine = line
     }
 
     /// Reads a real DATE or DATE-TIME of a DTSTART, DTEND or RECURRENCE-ID line as `read` reads the
@@ -162,12 +171,18 @@ struct ComponentReader {
     /// parts in 32 bits and wraps longer ones (`PT4294967356S` as one minute).
     private mutating func duration(of property: PropertyView, line: ContentLine?, in record: inout EventRecord) -> ICalDuration? {
         guard let line else { return property.durationValue }
+        return duration(fromLine: line, orLibical: property, in: &record)
+    }
+
+    /// `duration(of:line:in:)` from the line; libical's reading when the text is not an RFC 5545
+    /// duration (never for the strict forms the session path reads itself).
+    private mutating func duration(fromLine line: ContentLine, orLibical property: PropertyView?, in record: inout EventRecord) -> ICalDuration? {
         let text = String(line.value).trimmingSpaces
         switch ICalDuration.reading(text) {
         case .duration(let exact):
             return exact
         case .malformed:
-            return property.durationValue  // libical's reading of a form it accepts
+            return property?.durationValue  // libical's reading of a form it accepts
         case .tooLong:
             diagnostics.append(Diagnostic(
                 .warning, .badEnd, at: line.location(column: line.valueColumn ?? 1),

@@ -106,8 +106,54 @@ extension ComponentParsing {
         /// naming a real date and time: read as libical reads it (`icaltime_from_string` takes the
         /// same digits), without libical.
         case time(ICalTime)
+        /// A DURATION in its strict form (`isStrictDuration`), which libical accepts: the reader reads
+        /// it from the line in any case (`ComponentReader.duration(of:line:in:)`).
+        case duration
+        /// A STATUS that is one of RFC 5545's values in capitals: whether it is CANCELLED.
+        case status(isCancelled: Bool)
         /// A libical property made from the value (`icalvalue_new_from_string`).
         case property(OpaquePointer)
+    }
+
+    /// RFC 5545's STATUS values (3.8.1.11), as libical reads them: only CANCELLED matters to a session.
+    private static let statusValues = PropertyNameTable(
+        ["TENTATIVE", "CONFIRMED", "CANCELLED", "NEEDS-ACTION", "COMPLETED", "IN-PROCESS", "DRAFT", "FINAL"].map { ($0, $0 == "CANCELLED") })
+
+    /// Whether a DURATION value is in the strict form `[+-]P` then `nW`, or `nD`, `T` with `nH`,
+    /// `nM`, `nS` in that order (at least one), capitals, numbers of at most nine digits: the forms
+    /// libical 3.0 accepts as written (a test reads them both ways).
+    static func isStrictDuration(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        if index < value.count, value[index] == 0x2B || value[index] == 0x2D { index += 1 }
+        guard index < value.count, value[index] == 0x50 else { return false }
+        index += 1
+        var units: [UInt8] = []
+        var inTime = false
+        while index < value.count {
+            if value[index] == 0x54, !inTime {  // T
+                inTime = true
+                index += 1
+                continue
+            }
+            var digits = 0
+            while index < value.count, value[index] >= 0x30, value[index] <= 0x39 {
+                digits += 1
+                index += 1
+            }
+            guard (1...9).contains(digits), index < value.count else { return false }
+            units.append(inTime ? value[index] | 0x80 : value[index])  // time units marked apart from days
+            index += 1
+        }
+        // W alone; else D before T, then H, M, S in order; T with at least one of them.
+        let order: [UInt8] = [0x44, 0x48 | 0x80, 0x4D | 0x80, 0x53 | 0x80]
+        if units == [0x57] { return !inTime }
+        guard !units.isEmpty, !inTime || units.contains(where: { $0 & 0x80 != 0 }) else { return false }
+        var last = -1
+        for unit in units {
+            guard let position = order.firstIndex(of: unit), position > last else { return false }
+            last = position
+        }
+        return true
     }
 
     /// The session path (see the extension's documentation); `nil` for the general path.
@@ -179,11 +225,22 @@ extension ComponentParsing {
         for line in scratch.libicalLines {
             guard let form = line.plainForm else { return false }
             let bytes = line.line.bytes
-            if reader.readsTimesItself(of: line.kind),
-               let time = ICalTime(iCalendarBytes: UnsafeBufferPointer(rebasing: bytes[line.valueStart...])) {
-                let zone = time.isDate || time.isUTC ? nil : form.timeZoneID.map { String(decoding: bytes[$0], as: UTF8.self) }
-                scratch.plainValues.append(.time(ICalTime(local: time.local, isDate: time.isDate, isUTC: time.isUTC, timeZoneID: zone)))
-                continue
+            let value = UnsafeBufferPointer(rebasing: bytes[line.valueStart...])
+            if reader.readsItself(line.kind) {
+                if let time = ICalTime(iCalendarBytes: value) {
+                    let zone = time.isDate || time.isUTC ? nil : form.timeZoneID.map { String(decoding: bytes[$0], as: UTF8.self) }
+                    scratch.plainValues.append(.time(ICalTime(local: time.local, isDate: time.isDate, isUTC: time.isUTC, timeZoneID: zone)))
+                    continue
+                }
+                if line.kind == ICAL_DURATION_PROPERTY, Self.isStrictDuration(value) {
+                    scratch.plainValues.append(.duration)
+                    continue
+                }
+                if line.kind == ICAL_STATUS_PROPERTY, let isCancelled = Self.statusValues.value(of: value, in: 0..<value.count),
+                   value.allSatisfy({ !($0 >= 0x61 && $0 <= 0x7A) }) {
+                    scratch.plainValues.append(.status(isCancelled: isCancelled))
+                    continue
+                }
             }
             guard let value = cString(bytes[line.valueStart...], { icalvalue_new_from_string(form.valueKind, $0) })
             else { return false }
@@ -202,6 +259,10 @@ extension ComponentParsing {
             switch value {
             case .time(let time):
                 reader.readTime(time, kind: line.kind, name: line.name, line: contentLine, into: &record)
+            case .duration:
+                reader.readDuration(name: line.name, line: contentLine, into: &record)
+            case .status(let isCancelled):
+                record.isCancelled = isCancelled
             case .property(let property):
                 reader.read(PropertyView(pointer: property), line: contentLine, into: &record)
             }
