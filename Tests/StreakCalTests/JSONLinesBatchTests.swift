@@ -94,7 +94,8 @@ struct JSONLinesBatchTests {
             "line 6: no \"id\": each line needs one, a string or a number",
             "line 7: no \"id\": each line needs one, a string or a number",
             "line 8: \"id\" must be a string or a number", "line 9: \"id\" must be a string or a number",
-            "line 10: neither \"path\" nor \"ics\": give one", "line 11: both \"path\" and \"ics\": give one",
+            "line 10: none of \"path\", \"ics\" and \"icsBase64\": give one",
+            "line 11: more than one of \"path\", \"ics\" and \"icsBase64\": give one",
             "line 12: \"path\" must be a string", "line 13: \"ics\" must be a string",
             "cannot read /no/such/file.ics: no such file", nil, "line 16: \"path\" is empty",
         ])
@@ -106,6 +107,28 @@ struct JSONLinesBatchTests {
         #expect((records[12]["report"] as? String)?.hasPrefix("date,points,sessions,status\r\n2024-02-20,100,1,met\r\n") == true)
         #expect(records[12]["sessions"] as? Int == 1)
         #expect(records[12]["name"] as? String == "12.5")
+    }
+
+    @Test("icsBase64: a calendar's exact bytes (Latin-1, UTF-16), named by its id, report as the file's")
+    func base64() throws {
+        let lines = Lines()
+        var input: [String] = []
+        for name in ["encoding-latin1.ics", "encoding-utf16le-bom.ics", "tutorial-sample.ics"] {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: fixture(name)))
+            input.append("{\"id\": \"\(fixture(name))\", \"icsBase64\": \"\(bytes.base64EncodedString())\"}")
+            input.append("{\"id\": \"\(fixture(name))\", \"path\": \"\(fixture(name))\"}")
+        }
+        input.append("{\"id\": 1, \"icsBase64\": \"@@not base64@@\"}")
+        _ = try JSONLinesBatch(settings: settings, format: .json, jobs: 2, now: now).run(lines: input) { lines.append($0) }
+        let records = try lines.all.map(object)
+        #expect(records.count == 7)
+        for pair in stride(from: 0, to: 6, by: 2) {
+            // The bytes give the same report as the file, diagnostics (and their file names) included.
+            #expect(records[pair]["report"] as? String == records[pair + 1]["report"] as? String)
+            #expect(records[pair]["error"] is NSNull)
+        }
+        #expect((records[0]["diagnostics"] as? [Any])?.isEmpty == false, "the Latin-1 line is noted")
+        #expect(records[6]["error"] as? String == "line 7: \"icsBase64\" is not base64")
     }
 
     @Test("Completion order: every record once, tagged by line and id")

@@ -6,13 +6,19 @@ import Streaks
 /// out, as each is done — what `streakcal batch --jsonl` runs, and what Spark's `RDD.pipe`, Hadoop
 /// Streaming and GNU parallel expect of a program.
 ///
-/// Each input line is a JSON object naming one calendar by `path` (a file, read where it is) or
-/// giving its text in `ics`, with an `id` (a string or a number) to find it by:
+/// Each input line is a JSON object naming one calendar by `path` (a file, read where it is),
+/// giving its text in `ics`, or its bytes exactly as stored in `icsBase64` (base64: for bytes that
+/// are not UTF-8, such as a Latin-1 or UTF-16 file read from HDFS or S3), with an `id` (a string
+/// or a number) to find it by:
 ///
 /// ```json
 /// {"id": "alice", "path": "calendars/alice.ics"}
 /// {"id": 42, "ics": "BEGIN:VCALENDAR\r\n...END:VCALENDAR\r\n"}
+/// {"id": "s3://bucket/bob.ics", "icsBase64": "QkVHSU46VkNBTEVOREFS..."}
 /// ```
+///
+/// A calendar given as text or bytes is named by its `id` in diagnostics and in its report (so an
+/// `id` that is the file's path gives the same report as the file).
 ///
 /// Each output line is one JSON object (keys sorted, no line breaks inside), for every input line
 /// that is not blank:
@@ -25,8 +31,8 @@ import Streaks
 /// - `report` is the report in the batch's format, as a string: exactly the bytes `streakcal batch`
 ///   writes to the calendar's file (`null` when the calendar failed).
 /// - `diagnostics` are what the import said (as in the report JSON), `error` why the calendar
-///   failed (`null` if it did not): unreadable, not JSON, no `id`, neither or both of `path` and
-///   `ics`, or, with `strict`, problems in the input.
+///   failed (`null` if it did not): unreadable, not JSON, no `id`, not exactly one of `path`, `ics`
+///   and `icsBase64`, or, with `strict`, problems in the input.
 /// - `line` is the input line's number (1-based), `id` its `id` as given (`null` when the line has
 ///   none), `name` the calendar's name (`X-WR-CALNAME`, else the file's or the id's), and the
 ///   figures those of `summary.json`.
@@ -206,27 +212,35 @@ public struct JSONLinesBatch: Sendable {
                 return .failure(Problem(reason: fields.hasID
                     ? "\"id\" must be a string or a number" : "no \"id\": each line needs one, a string or a number"))
             }
-            switch (fields.path, fields.ics) {
-            case (.string(let path), .absent):
+            let given = [fields.path, fields.ics, fields.icsBase64].filter { if case .absent = $0 { false } else { true } }.count
+            guard given == 1 else {
+                return .failure(Problem(id: id, reason: given == 0
+                    ? "none of \"path\", \"ics\" and \"icsBase64\": give one" : "more than one of \"path\", \"ics\" and \"icsBase64\": give one"))
+            }
+            switch (fields.path, fields.ics, fields.icsBase64) {
+            case (.string(let path), _, _):
                 guard !path.isEmpty else { return .failure(Problem(id: id, reason: "\"path\" is empty")) }
                 return .success((id, .file(path)))
-            case (.absent, .string(let text)):
+            case (_, .string(let text), _):
                 return .success((id, .string(text, name: id.fileName)))
-            case (.absent, .absent):
-                return .failure(Problem(id: id, reason: "neither \"path\" nor \"ics\": give one"))
-            case (.notString, _):
+            case (_, _, .string(let encoded)):
+                guard let bytes = Data(base64Encoded: encoded, options: [.ignoreUnknownCharacters]) else {
+                    return .failure(Problem(id: id, reason: "\"icsBase64\" is not base64"))
+                }
+                return .success((id, .bytes(Array(bytes), name: id.fileName)))
+            case (.notString, _, _):
                 return .failure(Problem(id: id, reason: "\"path\" must be a string"))
-            case (_, .notString):
+            case (_, .notString, _):
                 return .failure(Problem(id: id, reason: "\"ics\" must be a string"))
-            case (.string, .string):
-                return .failure(Problem(id: id, reason: "both \"path\" and \"ics\": give one"))
+            default:
+                return .failure(Problem(id: id, reason: "\"icsBase64\" must be a string"))
             }
         }
 
         /// The members a line may have; others are passed over.
         private struct Fields: Decodable {
             enum Text { case absent, string(String), notString }
-            private enum Key: String, CodingKey { case id, path, ics }
+            private enum Key: String, CodingKey { case id, path, ics, icsBase64 }
 
             /// The id, when it is a string or a number.
             var id: RecordID?
@@ -234,6 +248,7 @@ public struct JSONLinesBatch: Sendable {
             var hasID = false
             var path = Text.absent
             var ics = Text.absent
+            var icsBase64 = Text.absent
 
             init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: Key.self)
@@ -243,6 +258,7 @@ public struct JSONLinesBatch: Sendable {
                 }
                 path = Self.text(container, .path)
                 ics = Self.text(container, .ics)
+                icsBase64 = Self.text(container, .icsBase64)
             }
 
             private static func text(_ container: KeyedDecodingContainer<Key>, _ key: Key) -> Text {
