@@ -12,40 +12,35 @@ Everything after `--` goes to `streakcal batch --jsonl` as report options (forma
 rules, ...). The records are the `batch --jsonl` contract: `id`, `line`, `name`, `report` (the
 report, exactly the bytes `streakcal batch` writes for the calendar), `diagnostics`, `error` and
 the figures of summary.json; see the README beside this file.
+
+The calendars never pass through Python: the requests are built as DataFrames, piped by the JVM's
+`RDD.pipe`, written as text and read back with Spark's JSON reader, so Python costs nothing per
+calendar.
 """
 
 from __future__ import annotations
 
 import argparse
-import base64
+import glob
 import json
 import os
 import shlex
 import stat
-import subprocess
 import sys
-import threading
 from urllib.parse import urlparse
 
 from pyspark import SparkFiles
-from pyspark.sql import SparkSession
+from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
-from pyspark.sql.types import IntegerType, LongType, StringType, StructField, StructType
 
-RECORD_SCHEMA = StructType([
-    StructField("id", StringType()),
-    StructField("line", LongType()),
-    StructField("name", StringType()),
-    StructField("error", StringType()),
-    StructField("report", StringType()),
-    StructField("diagnostics", StringType()),  # the JSON array, as text
-    StructField("sessions", LongType()),
-    StructField("points", LongType()),
-    StructField("days", LongType()),
-    StructField("daysMet", LongType()),
-    StructField("currentStreak", IntegerType()),
-    StructField("longestStreak", IntegerType()),
-])
+# The records' schema, as Spark's JSON reader takes it (`id` as text, whether a string or a number).
+STREAK = "struct<end: string, length: bigint, start: string>"
+RECORD_SCHEMA = (
+    f"id string, line bigint, name string, error string, report string, "
+    f"diagnostics array<struct<code: string, column: bigint, file: string, line: bigint, message: string, "
+    f"severity: string, sourceLine: string>>, sessions bigint, points bigint, days bigint, daysMet bigint, "
+    f"currentStreak {STREAK}, longestStreak {STREAK}"
+)
 
 
 def parse_arguments(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
@@ -83,132 +78,98 @@ def local_path(uri: str) -> str:
     return parsed.path if parsed.scheme == "file" else uri
 
 
-def request_lines(spark: SparkSession, args: argparse.Namespace):
-    """An RDD of `batch --jsonl` request lines, one per calendar."""
+def without_file_scheme(column):
+    """A path column with a leading `file:` or `file://` taken off (other schemes kept)."""
+    return F.regexp_replace(column, "^file:(//)?", "")
+
+
+def requests(spark: SparkSession, args: argparse.Namespace) -> DataFrame:
+    """A one-column DataFrame (`value`) of `batch --jsonl` request lines, one per calendar."""
     if args.table:
         frame = spark.read.format(args.table_format).option("header", "true").load(args.table)
-        return frame.select(F.col("id").cast("string"), F.col("ics").cast("string")).rdd.map(
-            lambda row: json.dumps({"id": row[0], "ics": row[1]}))
+        return frame.select(F.to_json(F.struct(F.col("id").cast("string").alias("id"), F.col("ics").cast("string").alias("ics"))).alias("value"))
     send = args.send
     if send == "auto":
         send = "path" if all(is_local(uri) for uri in args.input) else "bytes"
-    files = list_calendars(spark, args.input)
-    partitions = args.partitions or spark.sparkContext.defaultParallelism
+    if not all(is_local(uri) for uri in args.input):
+        if send == "path":
+            raise SystemExit("--send path needs local inputs (executors read the files themselves); HDFS and S3 need --send bytes")
+        # Listed and read by Spark's binaryFile source, on the executors: at any depth, without the
+        # names that start with "." or "_"; Spark's file sources pass over empty files.
+        files = (spark.read.format("binaryFile").option("recursiveFileLookup", "true").load(args.input)
+                 .where(F.lower(F.col("path")).endswith(".ics")))
+        return files.select(F.to_json(F.struct(
+            without_file_scheme(F.col("path")).alias("id"), F.base64(F.col("content")).alias("icsBase64"))).alias("value"))
+    files = local_calendars([local_path(uri) for uri in args.input])
     if send == "path":
         # Only the paths travel: each executor reads its files itself (local disks, NFS).
-        return spark.sparkContext.parallelize([path for path, _ in files], partitions).map(
-            lambda path: json.dumps({"id": local_path(path), "path": local_path(path)}))
-    # The bytes travel, base64 (HDFS, S3): Spark reads the files; empty ones, which its binaryFile
-    # source passes over, are sent as empty.
-    empty = [path for path, size in files if size == 0]
-    requests = spark.sparkContext.parallelize(empty, 1).map(lambda path: json.dumps({"id": local_path(path), "icsBase64": ""}))
+        listed = spark.createDataFrame([(path,) for path, _ in files], "path string")
+        return listed.select(F.to_json(F.struct(F.col("path").alias("id"), F.col("path"))).alias("value"))
+    # The bytes travel, base64: Spark reads the files; empty ones, which its binaryFile source
+    # passes over, are sent as empty.
+    empty = spark.createDataFrame([(path,) for path, size in files if size == 0], "id string").select(
+        F.to_json(F.struct(F.col("id"), F.lit("").alias("icsBase64"))).alias("value"))
     full = [path for path, size in files if size > 0]
-    if full:
-        contents = spark.read.format("binaryFile").load(full).select("path", "content").rdd.map(
-            lambda row: json.dumps({"id": local_path(row[0]), "icsBase64": base64.b64encode(bytes(row[1])).decode("ascii")}))
-        requests = requests.union(contents)
-    return requests
+    if not full:
+        return empty
+    contents = spark.read.format("binaryFile").load(full).select(
+        F.to_json(F.struct(without_file_scheme(F.col("path")).alias("id"), F.base64(F.col("content")).alias("icsBase64"))).alias("value"))
+    return contents.unionByName(empty)
 
 
-def list_calendars(spark: SparkSession, inputs: list[str]) -> list[tuple[str, int]]:
-    """Every .ics file (any case) of the inputs, at any depth, with its size, through Hadoop's
-    file systems (local, HDFS, S3): names that start with "." or "_" are passed over, as Hadoop's
-    own listings do; empty files are kept."""
-    sc = spark.sparkContext
-    jvm, conf = sc._jvm, sc._jsc.hadoopConfiguration()
-    found: list[tuple[str, int]] = []
-    for uri in inputs:
-        root = jvm.org.apache.hadoop.fs.Path(uri)
-        system = root.getFileSystem(conf)
-        for status in system.globStatus(root) or []:
-            if status.isFile():
-                found.append((status.getPath().toString(), status.getLen()))
+def local_calendars(inputs: list[str]) -> list[tuple[str, int]]:
+    """Every .ics file (any case) of local inputs (folders at any depth, files, globs), with its
+    size, listed on the driver: names that start with "." or "_" are passed over, as Hadoop's
+    listings do; empty files are kept."""
+    found: set[tuple[str, int]] = set()
+    for pattern in inputs:
+        for match in sorted(glob.glob(pattern)) or [pattern]:
+            if os.path.isfile(match):
+                found.add((os.path.abspath(match), os.path.getsize(match)))
                 continue
-            base = status.getPath().toString().rstrip("/") + "/"
-            listing = system.listFiles(status.getPath(), True)
-            while listing.hasNext():
-                entry = listing.next()
-                path = entry.getPath().toString()
-                below = path[len(base):] if path.startswith(base) else entry.getPath().getName()
-                if any(part.startswith((".", "_")) for part in below.split("/")):
-                    continue
-                if path.lower().endswith(".ics"):
-                    found.append((path, entry.getLen()))
-    return sorted(set(found))
+            for root, folders, names in os.walk(match, followlinks=True):
+                folders[:] = [name for name in folders if not name.startswith((".", "_"))]
+                for name in names:
+                    if name.lower().endswith(".ics") and not name.startswith((".", "_")):
+                        path = os.path.abspath(os.path.join(root, name))
+                        if os.path.isfile(path):
+                            found.add((path, os.path.getsize(path)))
+    return sorted(found)
 
 
-def executable(name: str) -> str:
-    """The binary shipped with --files (made executable: Spark does not keep the mode), or `name` as given."""
-    if os.path.sep not in name:
-        shipped = SparkFiles.get(name)
+def pipe_command(spark: SparkSession, binary: str, options: list[str]) -> list[str]:
+    """The command each partition is piped through. A binary shipped with --files is in the
+    executors' working folder on a cluster (YARN, Kubernetes) and in SparkFiles' folder in local
+    mode; Spark does not keep its mode, so it is made executable first."""
+    arguments = ["batch", "--jsonl"] + options
+    if os.path.sep in binary:
+        return [binary] + arguments
+    if spark.sparkContext.master.startswith("local"):
+        shipped = SparkFiles.get(binary)
         if os.path.exists(shipped):
             mode = os.stat(shipped).st_mode
-            if not mode & stat.S_IXUSR:
-                os.chmod(shipped, mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-            return shipped
-    return name
-
-
-def run_partition(binary: str, options: list[str]):
-    """A function for mapPartitions: streams the partition's request lines through one
-    `streakcal batch --jsonl` and yields its records as they come."""
-    def run(lines):
-        command = [executable(binary), "batch", "--jsonl"] + options
-        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        errors: list[bytes] = []
-
-        def feed():
-            try:
-                for line in lines:
-                    process.stdin.write(line.encode("utf-8") + b"\n")
-            except BrokenPipeError:
-                pass
-            finally:
-                try:
-                    process.stdin.close()
-                except BrokenPipeError:
-                    pass
-
-        def drain():
-            errors.append(process.stderr.read())
-
-        feeder = threading.Thread(target=feed, daemon=True)
-        reader = threading.Thread(target=drain, daemon=True)
-        feeder.start()
-        reader.start()
-        for line in process.stdout:
-            yield line.decode("utf-8").rstrip("\n")
-        feeder.join()
-        reader.join()
-        status = process.wait()
-        if status != 0:
-            raise RuntimeError(f"{' '.join(shlex.quote(part) for part in command)} exited with {status}: "
-                               f"{b''.join(errors).decode('utf-8', 'replace')[-2000:]}")
-    return run
-
-
-def to_row(text: str) -> tuple:
-    record = json.loads(text)
-    current, longest = record.get("currentStreak"), record.get("longestStreak")
-    ident = record.get("id")
-    return (
-        None if ident is None else str(ident), record["line"], record.get("name"), record.get("error"),
-        record.get("report"), json.dumps(record.get("diagnostics", []), ensure_ascii=False),
-        record.get("sessions"), record.get("points"), record.get("days"), record.get("daysMet"),
-        current["length"] if current else None, longest["length"] if longest else None,
-    )
+            os.chmod(shipped, mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+            return [shipped] + arguments
+        return [binary] + arguments
+    script = f"chmod +x ./{shlex.quote(binary)} 2>/dev/null; exec ./{shlex.quote(binary)} " + " ".join(shlex.quote(a) for a in arguments)
+    return ["/bin/sh", "-c", script]
 
 
 def main(argv: list[str]) -> int:
     args, report_options = parse_arguments(argv)
     options = ["--jobs", str(max(1, args.jobs))] + report_options
     spark = SparkSession.builder.appName("streakcal").getOrCreate()
-    requests = request_lines(spark, args)
+    lines = requests(spark, args)
     if args.partitions:
-        requests = requests.repartition(args.partitions)
-    records = requests.mapPartitions(run_partition(args.binary, options)).cache()
-    records.saveAsTextFile(os.path.join(args.output, "records"))
-    frame = spark.createDataFrame(records.map(to_row), RECORD_SCHEMA)
+        lines = lines.repartition(args.partitions)
+    # The JVM's RDD.pipe: one `streakcal batch --jsonl` per partition, lines in, records out.
+    command = spark.sparkContext._jvm.java.util.ArrayList()
+    for part in pipe_command(spark, args.binary, options):
+        command.add(part)
+    records_path = os.path.join(args.output, "records")
+    as_strings = getattr(lines._jdf, "as")  # Dataset.as (a Python keyword): its one column, value, as strings
+    as_strings(spark.sparkContext._jvm.org.apache.spark.sql.Encoders.STRING()).javaRDD().pipe(command).saveAsTextFile(records_path)
+    frame = spark.read.schema(RECORD_SCHEMA).json(records_path)
     frame.write.mode("overwrite").parquet(os.path.join(args.output, "records.parquet"))
     totals = frame.agg(
         F.count("*").alias("files"),
@@ -217,7 +178,7 @@ def main(argv: list[str]) -> int:
         F.coalesce(F.sum("points"), F.lit(0)).alias("points"),
         F.coalesce(F.sum("daysMet"), F.lit(0)).alias("daysMet"),
     ).collect()[0].asDict()
-    summary = {"generator": "streakcal_job.py", "options": report_options, "totals": {k: int(v) for k, v in totals.items()}}
+    summary = {"generator": "streakcal_job.py", "options": report_options, "totals": {k: int(v or 0) for k, v in totals.items()}}
     if is_local(args.output):
         with open(os.path.join(local_path(args.output), "summary.json"), "w", encoding="utf-8") as handle:
             json.dump(summary, handle, indent=2, sort_keys=True)
