@@ -149,11 +149,11 @@ struct JSONLinesBatchTests {
         let written = Lines()
         var read = 0
         var mostAhead = 0
-        let tally = try batch.run(nextLine: { () throws(CalendarReadError) -> String? in
+        let tally = try batch.run(nextLine: { () throws(CalendarReadError) -> JSONLinesBatch.InputLine? in
             guard read < 200 else { return nil }
             mostAhead = max(mostAhead, read - written.count)
             read += 1
-            return line
+            return .text(line)
         }, emit: { line in
             Thread.sleep(forTimeInterval: 0.001)  // a slow reader downstream
             written.append(line)
@@ -170,18 +170,16 @@ struct JSONLinesBatchTests {
         let line = "{\"id\": 1, \"path\": \"\(fixture("tutorial-sample.ics"))\"}"
         var read = 0
         #expect(throws: Closed.self) {
-            _ = try batch.run(nextLine: { () throws(CalendarReadError) -> String? in
+            _ = try batch.run(nextLine: { () throws(CalendarReadError) -> JSONLinesBatch.InputLine? in
                 read += 1
-                return read <= 10_000 ? line : nil
+                return read <= 10_000 ? .text(line) : nil
             }, emit: { _ in throw Closed() })
         }
         #expect(read < 100)
     }
 
-    @Test("Lines from a file descriptor: LF or CRLF ends, a last line without one, lines longer than a read")
-    func lineReader() throws {
-        let long = String(repeating: "x", count: 200_000)
-        let text = "one\r\ntwo\n\n\(long)\nlast"
+    /// The lines a reader gives for `text` written into a pipe, as `text:...` or `long:N`.
+    private func lines(of text: String, longest: Int = JSONLinesBatch.longestLine) throws -> [String] {
         var pipe: [Int32] = [0, 0]
         #expect(Foundation.pipe(&pipe) == 0)
         let writeEnd = pipe[1]
@@ -190,11 +188,34 @@ struct JSONLinesBatchTests {
             close(writeEnd)
         }
         writer.start()
-        var reader = LineReader(descriptor: pipe[0])
+        defer { close(pipe[0]) }
+        var reader = LineReader(descriptor: pipe[0], longest: longest)
         var lines: [String] = []
-        while let line = try reader.next() { lines.append(line) }
-        close(pipe[0])
-        #expect(lines == ["one", "two", "", long, "last"])
+        while let line = try reader.next() {
+            switch line {
+            case .text(let text): lines.append("text:" + text)
+            case .tooLong(let bytes): lines.append("long:\(bytes)")
+            }
+        }
+        return lines
+    }
+
+    @Test("Lines from a file descriptor: LF or CRLF ends, a last line without one, lines longer than a read")
+    func lineReader() throws {
+        let long = String(repeating: "x", count: 200_000)
+        #expect(try lines(of: "one\r\ntwo\n\n\(long)\nlast") == ["text:one", "text:two", "text:", "text:" + long, "text:last"])
+        #expect(try lines(of: "") == [])
+        #expect(try lines(of: "\n") == ["text:"])
+    }
+
+    @Test("A line longer than the limit is read through, not kept, and the lines after it come through")
+    func tooLong() throws {
+        let huge = String(repeating: "y", count: 300_000)
+        #expect(try lines(of: "a\n\(huge)\r\nb\n\(huge)", longest: 100_000) == ["text:a", "long:300000", "text:b", "long:300000"])
+        #expect(try lines(of: "\(String(repeating: "z", count: 100_000))\nc", longest: 100_000) == ["text:" + String(repeating: "z", count: 100_000), "text:c"])
+        let record = JSONLinesBatch(settings: settings, format: .csv, jobs: 1, now: now)
+            .record(for: JSONLinesBatch.Request(line: .tooLong(600 << 20), number: 4))
+        #expect(record.error == "line 4: 629145600 bytes, longer than a line may be (512 MiB): give such a calendar by \"path\"")
     }
 
     @Test("A record is one line of JSON: escapes, numbers and nulls as JSONSerialization reads them")

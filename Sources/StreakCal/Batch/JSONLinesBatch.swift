@@ -104,17 +104,29 @@ public struct JSONLinesBatch: Sendable {
     ///   stops the run (the calendars in flight are finished, their records not written).
     public func run(reading descriptor: Int32 = STDIN_FILENO, emit: @escaping @Sendable (String) throws -> Void) throws -> Tally {
         var reader = LineReader(descriptor: descriptor)
-        return try run(nextLine: { () throws(CalendarReadError) -> String? in try reader.next() }, emit: emit)
+        return try run(nextLine: { () throws(CalendarReadError) -> InputLine? in try reader.next() }, emit: emit)
     }
 
     /// Runs the batch over lines already in memory (see ``run(reading:emit:)``).
     public func run(lines: [String], emit: @escaping @Sendable (String) throws -> Void) throws -> Tally {
         var iterator = lines.makeIterator()
-        return try run(nextLine: { () throws(CalendarReadError) -> String? in iterator.next() }, emit: emit)
+        return try run(nextLine: { () throws(CalendarReadError) -> InputLine? in iterator.next().map(InputLine.text) }, emit: emit)
+    }
+
+    /// The longest input line kept (512 MiB): a longer one is read through without being kept and
+    /// gets an error record, so that one line cannot take the memory of the machine. A calendar
+    /// that large goes by `path`.
+    public static let longestLine = 512 << 20
+
+    /// An input line as the reader gives it.
+    enum InputLine: Sendable {
+        case text(String)
+        /// A line longer than ``longestLine``, with its length in bytes.
+        case tooLong(Int)
     }
 
     /// The run itself: `nextLine` gives the input lines (`nil` at the end).
-    func run(nextLine: () throws(CalendarReadError) -> String?, emit: @escaping @Sendable (String) throws -> Void) throws -> Tally {
+    func run(nextLine: () throws(CalendarReadError) -> InputLine?, emit: @escaping @Sendable (String) throws -> Void) throws -> Tally {
         // libical's process-wide set-up happens on its first parse: do one before any concurrency.
         _ = try? settings.importer(now: now).importSessions(from: .string(BatchReport.primer, name: "<primer>"))
         let emitter = RecordEmitter(order: order, emit: emit)
@@ -125,7 +137,7 @@ public struct JSONLinesBatch: Sendable {
         var index = 0
         var readError: CalendarReadError?
         while !emitter.stopped {
-            let line: String?
+            let line: InputLine?
             do {
                 line = try nextLine()
             } catch {
@@ -134,7 +146,7 @@ public struct JSONLinesBatch: Sendable {
             }
             guard let line else { break }
             number += 1
-            guard line.contains(where: { !$0.isWhitespace }) else { continue }
+            if case .text(let text) = line, !text.contains(where: { !$0.isWhitespace }) { continue }
             let request = Request(line: line, number: number)
             let position = index
             index += 1
@@ -190,7 +202,7 @@ public struct JSONLinesBatch: Sendable {
 
     /// An input line, parsed when a worker takes it.
     struct Request: Sendable {
-        var line: String
+        var line: InputLine
         var number: Int
 
         /// What a line can be wrong with, and the `id` it gave, if any.
@@ -200,9 +212,15 @@ public struct JSONLinesBatch: Sendable {
         }
 
         func parsed() -> Result<(id: RecordID, source: CalendarSource), Problem> {
+            let text: String
+            switch line {
+            case .text(let line): text = line
+            case .tooLong(let bytes):
+                return .failure(Problem(reason: "\(bytes) bytes, longer than a line may be (\(JSONLinesBatch.longestLine >> 20) MiB): give such a calendar by \"path\""))
+            }
             let fields: Fields
             do {
-                fields = try JSONDecoder().decode(Fields.self, from: Data(line.utf8))
+                fields = try JSONDecoder().decode(Fields.self, from: Data(text.utf8))
             } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
                 return .failure(Problem(reason: "not a JSON object"))
             } catch {
@@ -410,36 +428,52 @@ final class RecordEmitter: @unchecked Sendable {
 
 /// Lines of a file descriptor, read a chunk at a time: LF or CRLF ends a line; a last line
 /// without an end counts too. Lines are decoded as UTF-8 (invalid bytes become U+FFFD, which the
-/// JSON reader then refuses with a record of its own).
+/// JSON reader then refuses with a record of its own). Each byte is looked at once, however long
+/// the line; a line longer than `longest` is read through without being kept.
 struct LineReader {
     private let descriptor: Int32
+    private let longest: Int
     private var buffer: [UInt8] = []
+    /// Where the current line starts in `buffer`, and how far it has been searched for its end.
     private var start = 0
+    private var searched = 0
+    /// Bytes of the current line already dropped because it is too long.
+    private var dropped = 0
     private var atEnd = false
 
-    init(descriptor: Int32) {
+    init(descriptor: Int32, longest: Int = JSONLinesBatch.longestLine) {
         self.descriptor = descriptor
+        self.longest = longest
     }
 
-    mutating func next() throws(CalendarReadError) -> String? {
+    mutating func next() throws(CalendarReadError) -> JSONLinesBatch.InputLine? {
         while true {
-            if let newline = buffer[start...].firstIndex(of: 0x0A) {
+            if let newline = buffer[searched...].firstIndex(of: 0x0A) {
                 var end = newline
                 if end > start, buffer[end - 1] == 0x0D { end -= 1 }
-                let line = String(decoding: buffer[start..<end], as: UTF8.self)
+                let line = finish(end: end)
                 start = newline + 1
+                searched = start
                 return line
             }
+            searched = buffer.count
             if atEnd {
-                guard start < buffer.count else { return nil }
-                let line = String(decoding: buffer[start...], as: UTF8.self)
+                guard start < buffer.count || dropped > 0 else { return nil }
+                let line = finish(end: buffer.count)
                 start = buffer.count
+                searched = start
                 return line
             }
-            // Drop what was read, keep the partial line, read more.
+            // Keep only the current line; drop it too once it is too long.
             if start > 0 {
                 buffer.removeSubrange(0..<start)
+                searched -= start
                 start = 0
+            }
+            if buffer.count > longest || dropped > 0 {
+                dropped += buffer.count
+                buffer.removeAll(keepingCapacity: true)
+                searched = 0
             }
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             let count = chunk.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
@@ -453,6 +487,14 @@ struct LineReader {
                 buffer.append(contentsOf: chunk[0..<count])
             }
         }
+    }
+
+    /// The current line, ending at `end`: its text, or its length when it was too long.
+    private mutating func finish(end: Int) -> JSONLinesBatch.InputLine {
+        defer { dropped = 0 }
+        let length = dropped + end - start
+        guard dropped == 0, length <= longest else { return .tooLong(length) }
+        return .text(String(decoding: buffer[start..<end], as: UTF8.self))
     }
 }
 
