@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 import Foundation
 import StreakCal
 
@@ -15,14 +15,28 @@ extension StreakCalCommand {
                 is written atomically. DIR also gets summary.json; the table goes to standard output. A \
                 file that cannot be read fails alone: the exit status is 1 once all the others are done. \
                 Content problems count as diagnostics (failures with --strict).
+
+                With --jsonl, batch is a streaming map step instead (for Spark's RDD.pipe, Hadoop \
+                Streaming, GNU parallel): it reads JSON Lines on standard input, each naming one \
+                calendar ({"id": ..., "path": FILE} or {"id": ..., "ics": TEXT}), and writes one JSON \
+                Line per input line as each calendar is done ({"id", "line", "name", "report", \
+                "diagnostics", "error", and the figures of summary.json}), in input order or, with \
+                --order completion, as they finish. A bad line is an error record, never the end of \
+                the stream; the exit status is 0 once every line has its record.
                 """)
 
-        @Argument(help: "iCalendar files and folders (searched at any depth for *.ics).", completion: .file())
-        var paths: [String]
+        @Argument(help: "iCalendar files and folders (searched at any depth for *.ics); none with --jsonl.", completion: .file())
+        var paths: [String] = []
 
-        @Option(help: ArgumentHelp("The folder the reports and summary.json go to (created if need be).", valueName: "dir"),
+        @Option(help: ArgumentHelp("The folder the reports and summary.json go to (created if need be); not with --jsonl.", valueName: "dir"),
                 completion: .directory)
-        var out: String
+        var out: String?
+
+        @Flag(help: "Read calendars named in JSON Lines on standard input and write a JSON Line per calendar to standard output.")
+        var jsonl = false
+
+        @Option(help: "With --jsonl: write the records in input order, or as each calendar is done (completion).")
+        var order: JSONLinesBatch.Order = .input
 
         @Option(parsing: .unconditional, help: ArgumentHelp(
             "How many files to work on at once, \(OptionRange.text(OptionRange.jobs)); no more than the processors run at once (default: the number of processors).",
@@ -50,17 +64,25 @@ extension StreakCalCommand {
         var view: ViewChoice = .auto
 
         func validate() throws {
-            guard !paths.isEmpty else { throw ValidationError("Name at least one iCalendar file or folder.") }
-            guard !paths.contains("-") else { throw ValidationError("batch reads files and folders, not standard input (-).") }
-            guard !out.isEmpty else { throw ValidationError("--out needs a folder.") }
             if let jobs { try OptionRange.check(jobs, OptionRange.jobs, option: "--jobs") }
+            if jsonl {
+                guard paths.isEmpty else {
+                    throw ValidationError("--jsonl reads the calendars named on standard input: give no paths (put them in the lines' \"path\").")
+                }
+                guard out == nil else { throw ValidationError("--jsonl writes its records to standard output: give no --out.") }
+                return
+            }
+            guard !paths.isEmpty else { throw ValidationError("Name at least one iCalendar file or folder (or give --jsonl).") }
+            guard !paths.contains("-") else { throw ValidationError("batch reads files and folders, not standard input (-); --jsonl reads JSON Lines there.") }
+            guard let out, !out.isEmpty else { throw ValidationError("--out needs a folder.") }
         }
 
         func run() throws {
-            try failing { try runBatch() }
+            try failing { jsonl ? try runJSONLines() : try runBatch() }
         }
 
-        private func runBatch() throws {
+        /// The report options, as every calendar is scored.
+        private func settings() throws -> ReportSettings {
             var settings = ReportSettings(
                 requiredPoints: scoring.requiredPoints, pointsRule: scoring.pointsRule, timeZone: scoring.tz,
                 dayStart: scoring.dayStart, from: window.from, to: window.to,
@@ -69,6 +91,20 @@ extension StreakCalCommand {
             settings.palette = presentation.palette.palette
             settings.view = view.view
             try scoring.applyRules(streakRules, to: &settings)
+            return settings
+        }
+
+        /// `--jsonl`: JSON Lines in, a JSON Line per calendar out.
+        private func runJSONLines() throws {
+            let batch = JSONLinesBatch(
+                settings: try settings(), format: format, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                strict: strict, order: order)
+            _ = try batch.run { line in try StandardStream.output.write(line + "\n") }
+        }
+
+        private func runBatch() throws {
+            let out = out ?? ""
+            let settings = try settings()
             let batch = BatchReport(
                 paths: paths, settings: settings, format: format,
                 jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, strict: strict,
@@ -146,3 +182,5 @@ final class ProgressBar: @unchecked Sendable {
         return hours > 0 ? "\(hours):" + String(format: "%02d", minutes) + ":" + tail : "\(minutes):" + tail
     }
 }
+
+extension JSONLinesBatch.Order: ExpressibleByArgument {}

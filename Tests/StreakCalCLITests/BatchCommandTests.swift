@@ -258,3 +258,53 @@ struct BatchNamedPipeTests {
         #expect(files.first?["output"] as? String == "b.txt")
     }
 }
+
+@Suite("streakcal batch --jsonl")
+struct BatchJSONLinesCommandTests {
+    @Test("JSON Lines in, one record per line out, each report what batch writes into its folder")
+    func records() throws {
+        let folder = try BatchFolder()
+        let files = ["in/a/x.ics", "in/b/x.ics", "in/b/deep/Bad.ICS"]
+        let input = files.enumerated().map { "{\"id\": \($0.offset), \"path\": \"\(folder.path($0.element))\"}" }
+            + ["oops", "{\"id\": \"inline\", \"ics\": \"BEGIN:VEVENT\\nUID:z\\nDTSTART:20240301T090000Z\\nX-POINTS:100\\nEND:VEVENT\"}"]
+        let result = try streakcal(["batch", "--jsonl", "--format", "md", "--jobs", "2"] + reportOptions, input: input.joined(separator: "\n") + "\n")
+        #expect(result.status == 0)
+        #expect(result.standardError.isEmpty)
+        let records = try result.standardOutput.split(separator: "\n").map { try jsonObject(String($0)) }
+        #expect(records.count == 5)
+        #expect(records.map { $0["line"] as? Int } == [1, 2, 3, 4, 5])
+        #expect((records[3]["error"] as? String)?.hasPrefix("line 4: not JSON") == true)
+        #expect(records[4]["name"] as? String == "inline" && records[4]["sessions"] as? Int == 1)
+
+        let written = try streakcal(["batch"] + files.map(folder.path) + ["--out", folder.path("out"), "--format", "md", "--no-timings"] + reportOptions)
+        #expect(written.status == 0)
+        for (index, name) in ["a__x.md", "b__x.md", "b__deep__Bad.md"].enumerated() {
+            let expected = String(decoding: try folder.contents("out/" + name), as: UTF8.self)
+            #expect(records[index]["report"] as? String == expected, "\(name)")
+        }
+    }
+
+    @Test("--order completion gives every record once; bad combinations are usage errors", arguments: [
+        (["batch", "--jsonl", "in.ics"], "give no paths"),
+        (["batch", "--jsonl", "--out", "dir"], "give no --out"),
+        (["batch", "in.ics"], "--out needs a folder"),
+        (["batch", "--out", "dir"], "or give --jsonl"),
+        (["batch", "--jsonl", "--order", "random"], "--order"),
+    ])
+    func usage(arguments: [String], message: String) throws {
+        let result = try streakcal(arguments, input: "")
+        #expect(result.status == 64)
+        #expect(result.standardError.contains(message), "\(result.standardError)")
+    }
+
+    @Test("An empty stream is no records and success; completion order tags every record")
+    func emptyAndCompletion() throws {
+        let empty = try streakcal(["batch", "--jsonl"], input: "")
+        #expect(empty.status == 0 && empty.standardOutput.isEmpty)
+        let lines = (1...12).map { "{\"id\": \($0), \"path\": \"\(fixture("tutorial-sample.ics"))\"}" }.joined(separator: "\r\n")
+        let completion = try streakcal(["batch", "--jsonl", "--order", "completion", "--format", "csv"] + reportOptions, input: lines)
+        let records = try completion.standardOutput.split(separator: "\n").map { try jsonObject(String($0)) }
+        #expect(records.compactMap { $0["id"] as? Int }.sorted() == Array(1...12))
+        #expect(Set(records.compactMap { $0["report"] as? String }).count == 1)
+    }
+}

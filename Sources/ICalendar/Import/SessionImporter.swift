@@ -35,6 +35,11 @@ public struct CalendarReadError: Error, Hashable, Sendable, CustomStringConverti
     /// Why it could not be read.
     public var reason: String
 
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
     public var description: String { "cannot read \(path): \(reason)" }
 }
 

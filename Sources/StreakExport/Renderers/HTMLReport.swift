@@ -240,7 +240,7 @@ public struct HTMLReport: Sendable {
                 let title = Markup.escape("\(CalendarNames.dayMonthYear(day)): \(total.status.rawValue), \(pointsText(total, brief: true))")
                 let classes = styles.name(of: presentation) + (day == today ? " t" : "")
                 if daysWithCards.contains(day) {
-                    cells += "<a class=\"\(classes)\" href=\"#\(idPrefix)s-\(day)\" title=\"\(title)\"></a>"
+                    cells += "<a class=\"\(classes)\" href=\"#s-\(day)\" title=\"\(title)\"></a>"
                 } else {
                     cells += "<i class=\"\(classes)\" title=\"\(title)\"></i>"
                 }
@@ -309,7 +309,7 @@ public struct HTMLReport: Sendable {
                 if compact {
                     // The year view's months: the mark comes from the class (CSS), the status in
                     // words from the heatmap's titles.
-                    let body = daysWithCards.contains(day) ? "<a href=\"#\(idPrefix)s-\(day)\">\(day.dayOfMonth)</a>" : "\(day.dayOfMonth)"
+                    let body = daysWithCards.contains(day) ? "<a href=\"#s-\(day)\">\(day.dayOfMonth)</a>" : "\(day.dayOfMonth)"
                     row += "<td class=\"\(styles.name(of: presentation))\(todayClass)\">\(body)</td>"
                     continue
                 }

@@ -1,4 +1,4 @@
-public import ICalendar
+import ICalendar
 public import Streaks
 
 /// How a report draws its days: month grids, or a year heatmap (a column per week, a row per

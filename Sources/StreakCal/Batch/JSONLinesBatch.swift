@@ -1,0 +1,609 @@
+public import Foundation
+import ICalendar
+import Streaks
+
+/// A streaming map step: calendars named one per line of JSON Lines in, one JSON Line per calendar
+/// out, as each is done — what `streakcal batch --jsonl` runs, and what Spark's `RDD.pipe`, Hadoop
+/// Streaming and GNU parallel expect of a program.
+///
+/// Each input line is a JSON object naming one calendar by `path` (a file, read where it is),
+/// giving its text in `ics`, or its bytes exactly as stored in `icsBase64` (base64: for bytes that
+/// are not UTF-8, such as a Latin-1 or UTF-16 file read from HDFS or S3), with an `id` (a string
+/// or a number) to find it by:
+///
+/// ```json
+/// {"id": "alice", "path": "calendars/alice.ics"}
+/// {"id": 42, "ics": "BEGIN:VCALENDAR\r\n...END:VCALENDAR\r\n"}
+/// {"id": "s3://bucket/bob.ics", "icsBase64": "QkVHSU46VkNBTEVOREFS..."}
+/// ```
+///
+/// A calendar given as text or bytes is named by its `id` in diagnostics and in its report (so an
+/// `id` that is the file's path gives the same report as the file).
+///
+/// Each output line is one JSON object (keys sorted, no line breaks inside), for every input line
+/// that is not blank:
+///
+/// ```json
+/// {"currentStreak":{...},"days":10,"daysMet":3,"diagnostics":[...],"error":null,"id":"alice","line":1,
+///  "longestStreak":{...},"name":"Piano","points":350,"report":"...","sessions":5}
+/// ```
+///
+/// - `report` is the report in the batch's format, as a string: exactly the bytes `streakcal batch`
+///   writes to the calendar's file (`null` when the calendar failed).
+/// - `diagnostics` are what the import said (as in the report JSON), `error` why the calendar
+///   failed (`null` if it did not): unreadable, not JSON, no `id`, not exactly one of `path`, `ics`
+///   and `icsBase64`, or, with `strict`, problems in the input.
+/// - `line` is the input line's number (1-based), `id` its `id` as given (`null` when the line has
+///   none), `name` the calendar's name (`X-WR-CALNAME`, else the file's or the id's), and the
+///   figures those of `summary.json`.
+///
+/// A bad line is an error record for that line, never the end of the stream. Calendars are worked
+/// on `jobs` at a time; lines come out in input order (``Order/input``) or as each calendar is done
+/// (``Order/completion``, tagged by `id` and `line`). Memory holds at most ``window`` calendars in
+/// flight and their reports, whatever the length of the stream.
+///
+/// ```swift
+/// let batch = JSONLinesBatch(settings: ReportSettings(timeZone: "UTC"), format: .json, jobs: 2)
+/// let tally = try batch.run(lines: ["{\"id\": 1, \"path\": \"Fixtures/tutorial-sample.ics\"}"]) { line in
+///     print(line.prefix(40))
+/// }
+/// print(tally.records, tally.failed)
+/// // Prints "{"currentStreak":{"end":null,"length":0" and "1 0"
+/// ```
+public struct JSONLinesBatch: Sendable {
+    /// The order output lines come in.
+    public enum Order: String, Hashable, Sendable, CaseIterable {
+        /// The order of the input lines: each line as soon as it and every line before it are done.
+        case input
+        /// As each calendar is done; lines carry `id` and `line` to match them with their inputs.
+        case completion
+    }
+
+    /// What a run did: lines read, records written, and how many of them failed.
+    public struct Tally: Hashable, Sendable {
+        /// Records written, one per input line that is not blank.
+        public var records = 0
+        /// Records with an `error`.
+        public var failed = 0
+    }
+
+    /// The report options every calendar is scored with.
+    public var settings: ReportSettings
+    /// The format of each record's `report`.
+    public var format: ReportFormat
+    /// How many calendars are worked on at once (at least 1).
+    public var jobs: Int
+    /// Whether a calendar with a warning or an error counts as failed (its report is still given).
+    public var strict: Bool
+    /// The order of the output lines.
+    public var order: Order
+    /// The instant "today" is taken from for every calendar, in seconds since 1970.
+    public var now: Int64
+
+    public init(
+        settings: ReportSettings = ReportSettings(), format: ReportFormat = .json,
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, strict: Bool = false, order: Order = .input, now: Int64? = nil
+    ) {
+        self.settings = settings
+        self.format = format
+        self.jobs = max(1, jobs)
+        self.strict = strict
+        self.order = order
+        self.now = now ?? ReportSettings.now()
+    }
+
+    /// The most calendars read ahead of the oldest one not yet written: each worker's, and as many
+    /// again waiting, so that workers never wait for input, and memory stays bounded.
+    public var window: Int { max(8, 4 * jobs) }
+
+    /// Runs the batch over the JSON Lines of a file descriptor, read to its end (standard input,
+    /// by default), writing each record with `emit` (without its line end; called one record at a
+    /// time).
+    ///
+    /// - Throws: `CalendarReadError` when the input cannot be read; whatever `emit` throws, which
+    ///   stops the run (the calendars in flight are finished, their records not written).
+    public func run(reading descriptor: Int32 = STDIN_FILENO, emit: @escaping @Sendable (String) throws -> Void) throws -> Tally {
+        var reader = LineReader(descriptor: descriptor)
+        return try run(nextLine: { () throws(CalendarReadError) -> InputLine? in try reader.next() }, emit: emit)
+    }
+
+    /// Runs the batch over lines already in memory (see ``run(reading:emit:)``).
+    public func run(lines: [String], emit: @escaping @Sendable (String) throws -> Void) throws -> Tally {
+        var iterator = lines.makeIterator()
+        return try run(nextLine: { () throws(CalendarReadError) -> InputLine? in iterator.next().map(InputLine.text) }, emit: emit)
+    }
+
+    /// The longest input line kept (512 MiB): a longer one is read through without being kept and
+    /// gets an error record, so that one line cannot take the memory of the machine. A calendar
+    /// that large goes by `path`.
+    public static let longestLine = 512 << 20
+
+    /// An input line as the reader gives it.
+    enum InputLine: Sendable {
+        case text(String)
+        /// A line longer than ``longestLine``, with its length in bytes.
+        case tooLong(Int)
+    }
+
+    /// The run itself: `nextLine` gives the input lines (`nil` at the end).
+    func run(nextLine: () throws(CalendarReadError) -> InputLine?, emit: @escaping @Sendable (String) throws -> Void) throws -> Tally {
+        // libical's process-wide set-up happens on its first parse: do one before any concurrency.
+        _ = try? settings.importer(now: now).importSessions(from: .string(BatchReport.primer, name: "<primer>"))
+        let emitter = RecordEmitter(order: order, emit: emit)
+        let slots = DispatchSemaphore(value: window)
+        let workers = DispatchSemaphore(value: jobs)
+        let group = DispatchGroup()
+        var number = 0
+        var index = 0
+        var readError: CalendarReadError?
+        while !emitter.stopped {
+            let line: InputLine?
+            do {
+                line = try nextLine()
+            } catch {
+                readError = error
+                break
+            }
+            guard let line else { break }
+            number += 1
+            if case .text(let text) = line, !text.contains(where: { !$0.isWhitespace }) { continue }
+            let request = Request(line: line, number: number)
+            let position = index
+            index += 1
+            slots.wait()
+            group.enter()
+            DispatchQueue.global().async {
+                workers.wait()
+                let record = self.record(for: request)
+                workers.signal()
+                emitter.finish(position, record: record, release: slots)
+                group.leave()
+            }
+        }
+        group.wait()
+        if let failure = emitter.failure { throw failure }
+        if let readError { throw readError }
+        return emitter.tally
+    }
+
+    /// One input line's record: the calendar read, scored and rendered, or why not.
+    func record(for request: Request) -> Record {
+        var record = Record(line: request.number)
+        let source: CalendarSource
+        switch request.parsed() {
+        case .failure(let problem):
+            record.id = problem.id
+            record.error = "line \(request.number): \(problem.reason)"
+            return record
+        case .success(let parsed):
+            record.id = parsed.id
+            source = parsed.source
+        }
+        var result = BatchFileResult(input: source.name)
+        do {
+            var settings = settings
+            settings.isParallel = false
+            let scored = try settings.scored([source], keepingSessions: format == .html, now: now)
+            result.record(scored)
+            record.name = scored.sources.first?.name ?? result.name
+            record.diagnostics = scored.imported.diagnostics
+            record.report = try format.render(scored, with: settings)
+            let serious = result.diagnostics.errors + result.diagnostics.warnings
+            if strict, serious > 0 {
+                record.error = "\(serious) \(serious == 1 ? "problem" : "problems") in the input (strict)"
+            }
+        } catch {
+            record.name = result.name
+            record.error = String(describing: error)
+        }
+        record.result = result
+        return record
+    }
+
+    /// An input line, parsed when a worker takes it.
+    struct Request: Sendable {
+        var line: InputLine
+        var number: Int
+
+        /// What a line can be wrong with, and the `id` it gave, if any.
+        struct Problem: Error {
+            var id: RecordID?
+            var reason: String
+        }
+
+        func parsed() -> Result<(id: RecordID, source: CalendarSource), Problem> {
+            let text: String
+            switch line {
+            case .text(let line): text = line
+            case .tooLong(let bytes):
+                return .failure(Problem(reason: "\(bytes) bytes, longer than a line may be (\(JSONLinesBatch.longestLine >> 20) MiB): give such a calendar by \"path\""))
+            }
+            let fields: Fields
+            do {
+                fields = try JSONDecoder().decode(Fields.self, from: Data(text.utf8))
+            } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+                return .failure(Problem(reason: "not a JSON object"))
+            } catch {
+                return .failure(Problem(reason: "not JSON"))
+            }
+            guard let id = fields.id else {
+                return .failure(Problem(reason: fields.hasID
+                    ? "\"id\" must be a string or a number" : "no \"id\": each line needs one, a string or a number"))
+            }
+            let given = [fields.path, fields.ics, fields.icsBase64].filter { if case .absent = $0 { false } else { true } }.count
+            guard given == 1 else {
+                return .failure(Problem(id: id, reason: given == 0
+                    ? "none of \"path\", \"ics\" and \"icsBase64\": give one" : "more than one of \"path\", \"ics\" and \"icsBase64\": give one"))
+            }
+            switch (fields.path, fields.ics, fields.icsBase64) {
+            case (.string(let path), _, _):
+                guard !path.isEmpty else { return .failure(Problem(id: id, reason: "\"path\" is empty")) }
+                return .success((id, .file(path)))
+            case (_, .string(let text), _):
+                return .success((id, .string(text, name: id.fileName)))
+            case (_, _, .string(let encoded)):
+                guard let bytes = Data(base64Encoded: encoded, options: [.ignoreUnknownCharacters]) else {
+                    return .failure(Problem(id: id, reason: "\"icsBase64\" is not base64"))
+                }
+                return .success((id, .bytes(Array(bytes), name: id.fileName)))
+            case (.notString, _, _):
+                return .failure(Problem(id: id, reason: "\"path\" must be a string"))
+            case (_, .notString, _):
+                return .failure(Problem(id: id, reason: "\"ics\" must be a string"))
+            default:
+                return .failure(Problem(id: id, reason: "\"icsBase64\" must be a string"))
+            }
+        }
+
+        /// The members a line may have; others are passed over.
+        private struct Fields: Decodable {
+            enum Text { case absent, string(String), notString }
+            private enum Key: String, CodingKey { case id, path, ics, icsBase64 }
+
+            /// The id, when it is a string or a number.
+            var id: RecordID?
+            /// Whether the line has an `id` that is not `null`.
+            var hasID = false
+            var path = Text.absent
+            var ics = Text.absent
+            var icsBase64 = Text.absent
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: Key.self)
+                if container.contains(.id), try !container.decodeNil(forKey: .id) {
+                    hasID = true
+                    id = RecordID(try container.superDecoder(forKey: .id).singleValueContainer())
+                }
+                path = Self.text(container, .path)
+                ics = Self.text(container, .ics)
+                icsBase64 = Self.text(container, .icsBase64)
+            }
+
+            private static func text(_ container: KeyedDecodingContainer<Key>, _ key: Key) -> Text {
+                guard container.contains(key) else { return .absent }
+                guard let text = try? container.decode(String.self, forKey: key) else { return .notString }
+                return .string(text)
+            }
+        }
+    }
+
+    /// An input's `id`: a string or a number, given back as it came.
+    enum RecordID: Sendable, Hashable {
+        case string(String)
+        case integer(Int64)
+        case number(Double)
+
+        /// A string or a number (not a Boolean, an array or an object).
+        init?(_ value: any SingleValueDecodingContainer) {
+            if let text = try? value.decode(String.self) {
+                self = .string(text)
+            } else if (try? value.decode(Bool.self)) != nil {
+                return nil
+            } else if let integer = try? value.decode(Int64.self) {
+                self = .integer(integer)
+            } else if let number = try? value.decode(Double.self) {
+                self = .number(number)
+            } else {
+                return nil
+            }
+        }
+
+        /// The name a calendar given as text goes by in diagnostics: its id.
+        var fileName: String {
+            switch self {
+            case .string(let text): text.isEmpty ? "<empty id>" : text
+            case .integer(let value): String(value)
+            case .number(let value): String(value)
+            }
+        }
+    }
+
+    /// One output line's content.
+    struct Record: Sendable {
+        var line: Int
+        var id: RecordID?
+        var name: String?
+        var report: String?
+        var diagnostics: [Diagnostic] = []
+        var error: String?
+        var result: BatchFileResult?
+
+        init(line: Int) {
+            self.line = line
+        }
+
+        /// The record as one line of JSON (keys sorted), without its line end.
+        var json: String {
+            var json = CompactJSON()
+            json.open("{")
+            json.key("currentStreak")
+            json.optional(result?.currentStreak) { $0.streak($1) }
+            json.key("days")
+            json.optional(result?.days) { $0.integer($1) }
+            json.key("daysMet")
+            json.optional(result?.daysMet) { $0.integer($1) }
+            json.key("diagnostics")
+            json.diagnostics(diagnostics)
+            json.key("error")
+            json.optional(error) { $0.string($1) }
+            json.key("id")
+            switch id {
+            case .string(let text)?: json.string(text)
+            case .integer(let value)?: json.raw(String(value))
+            case .number(let value)?: json.raw(value.isFinite ? "\(value)" : "null")
+            case nil: json.raw("null")
+            }
+            json.key("line")
+            json.integer(line)
+            json.key("longestStreak")
+            json.optional(result?.longestStreak) { $0.streak($1) }
+            json.key("name")
+            json.optional(name) { $0.string($1) }
+            json.key("points")
+            json.optional(result?.points) { $0.integer($1) }
+            json.key("report")
+            json.optional(report) { $0.string($1) }
+            json.key("sessions")
+            json.optional(result?.sessions) { $0.integer($1) }
+            json.close("}")
+            return json.text
+        }
+    }
+}
+
+/// Writes records in the batch's order, one at a time, and frees a window slot for each written.
+final class RecordEmitter: @unchecked Sendable {
+    private let lock = NSLock()
+    private let order: JSONLinesBatch.Order
+    private let emit: @Sendable (String) throws -> Void
+    // Guarded by `lock`.
+    private var waiting: [Int: JSONLinesBatch.Record] = [:]
+    private var nextToWrite = 0
+    private var stoppedFlag = false
+    private(set) var failure: (any Error)?
+    private var counts = JSONLinesBatch.Tally()
+
+    init(order: JSONLinesBatch.Order, emit: @escaping @Sendable (String) throws -> Void) {
+        self.order = order
+        self.emit = emit
+    }
+
+    /// Whether a write failed: no more input is read.
+    var stopped: Bool { lock.withLock { stoppedFlag } }
+
+    var tally: JSONLinesBatch.Tally { lock.withLock { counts } }
+
+    /// Takes the record of input `position`; writes it, and any waiting for it, when their turn
+    /// comes, signalling `release` once per record written (or dropped after a failed write).
+    func finish(_ position: Int, record: JSONLinesBatch.Record, release: DispatchSemaphore) {
+        lock.withLock {
+            switch order {
+            case .completion:
+                write(record)
+                release.signal()
+            case .input:
+                waiting[position] = record
+                while let next = waiting.removeValue(forKey: nextToWrite) {
+                    write(next)
+                    nextToWrite += 1
+                    release.signal()
+                }
+            }
+        }
+    }
+
+    /// Writes one record (under the lock); after a failure, records are dropped.
+    private func write(_ record: JSONLinesBatch.Record) {
+        guard !stoppedFlag else { return }
+        do {
+            try emit(record.json)
+            counts.records += 1
+            if record.error != nil { counts.failed += 1 }
+        } catch {
+            failure = error
+            stoppedFlag = true
+        }
+    }
+}
+
+/// Lines of a file descriptor, read a chunk at a time: LF or CRLF ends a line; a last line
+/// without an end counts too. Lines are decoded as UTF-8 (invalid bytes become U+FFFD, which the
+/// JSON reader then refuses with a record of its own). Each byte is looked at once, however long
+/// the line; a line longer than `longest` is read through without being kept.
+struct LineReader {
+    private let descriptor: Int32
+    private let longest: Int
+    private var buffer: [UInt8] = []
+    /// Where the current line starts in `buffer`, and how far it has been searched for its end.
+    private var start = 0
+    private var searched = 0
+    /// Bytes of the current line already dropped because it is too long.
+    private var dropped = 0
+    private var atEnd = false
+
+    init(descriptor: Int32, longest: Int = JSONLinesBatch.longestLine) {
+        self.descriptor = descriptor
+        self.longest = longest
+    }
+
+    mutating func next() throws(CalendarReadError) -> JSONLinesBatch.InputLine? {
+        while true {
+            if let newline = buffer[searched...].firstIndex(of: 0x0A) {
+                var end = newline
+                if end > start, buffer[end - 1] == 0x0D { end -= 1 }
+                let line = finish(end: end)
+                start = newline + 1
+                searched = start
+                return line
+            }
+            searched = buffer.count
+            if atEnd {
+                guard start < buffer.count || dropped > 0 else { return nil }
+                let line = finish(end: buffer.count)
+                start = buffer.count
+                searched = start
+                return line
+            }
+            // Keep only the current line; drop it too once it is too long.
+            if start > 0 {
+                buffer.removeSubrange(0..<start)
+                searched -= start
+                start = 0
+            }
+            if buffer.count > longest || dropped > 0 {
+                dropped += buffer.count
+                buffer.removeAll(keepingCapacity: true)
+                searched = 0
+            }
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            let count = chunk.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CalendarReadError(path: descriptor == STDIN_FILENO ? "-" : "input", reason: String(cString: strerror(errno)))
+            }
+            if count == 0 {
+                atEnd = true
+            } else {
+                buffer.append(contentsOf: chunk[0..<count])
+            }
+        }
+    }
+
+    /// The current line, ending at `end`: its text, or its length when it was too long.
+    private mutating func finish(end: Int) -> JSONLinesBatch.InputLine {
+        defer { dropped = 0 }
+        let length = dropped + end - start
+        guard dropped == 0, length <= longest else { return .tooLong(length) }
+        return .text(String(decoding: buffer[start..<end], as: UTF8.self))
+    }
+}
+
+/// Compact JSON text (no spaces, no line breaks) with `JSONEncoder`'s escapes, for JSON Lines.
+struct CompactJSON {
+    private(set) var bytes: [UInt8] = []
+    private var first = true
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    mutating func open(_ bracket: UInt8) {
+        bytes.append(bracket)
+        first = true
+    }
+
+    mutating func open(_ bracket: Character) {
+        open(bracket.asciiValue ?? 0x7B)
+    }
+
+    mutating func close(_ bracket: Character) {
+        bytes.append(bracket.asciiValue ?? 0x7D)
+        first = false
+    }
+
+    mutating func key(_ name: String) {
+        if !first { bytes.append(0x2C) }
+        first = false
+        string(name)
+        bytes.append(0x3A)
+    }
+
+    /// An array element's separator.
+    mutating func element() {
+        if !first { bytes.append(0x2C) }
+        first = false
+    }
+
+    mutating func raw(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+        first = false
+    }
+
+    mutating func integer(_ value: Int) {
+        raw(String(value))
+    }
+
+    mutating func optional<Value>(_ value: Value?, _ write: (inout CompactJSON, Value) -> Void) {
+        if let value { write(&self, value) } else { raw("null") }
+    }
+
+    mutating func streak(_ streak: Streak) {
+        open("{")
+        key("end")
+        optional(streak.end) { $0.string($1.description) }
+        key("length")
+        integer(streak.length)
+        key("start")
+        optional(streak.start) { $0.string($1.description) }
+        close("}")
+    }
+
+    /// Diagnostics as the report JSON has them: `code`, `column`, `file`, `line`, `message`,
+    /// `severity` and, when there is one, `sourceLine`.
+    mutating func diagnostics(_ diagnostics: [Diagnostic]) {
+        open("[")
+        for diagnostic in diagnostics {
+            element()
+            open("{")
+            key("code")
+            string(diagnostic.code.rawValue)
+            key("column")
+            integer(diagnostic.location.column)
+            key("file")
+            string(diagnostic.location.file)
+            key("line")
+            integer(diagnostic.location.line)
+            key("message")
+            string(diagnostic.message)
+            key("severity")
+            string(diagnostic.severity.rawValue)
+            if let sourceLine = diagnostic.sourceLine {
+                key("sourceLine")
+                string(sourceLine)
+            }
+            close("}")
+        }
+        close("]")
+    }
+
+    /// A string with `JSONEncoder`'s escapes (slashes kept): a line break inside is `\n`, so a
+    /// record is always one line.
+    mutating func string(_ value: String) {
+        bytes.append(0x22)
+        for byte in value.utf8 {
+            switch byte {
+            case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
+            case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
+            case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
+            case 0x08: bytes.append(contentsOf: [0x5C, 0x62])
+            case 0x0C: bytes.append(contentsOf: [0x5C, 0x66])
+            case 0..<0x20:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(0x22)
+        first = false
+    }
+}

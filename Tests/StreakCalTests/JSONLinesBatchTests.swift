@@ -1,0 +1,243 @@
+import Foundation
+@testable import StreakCal
+import Testing
+
+private let root = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+private func fixture(_ name: String) -> String {
+    root.appendingPathComponent("Fixtures").appendingPathComponent(name).path
+}
+
+private let settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 12, day: 31)!)
+/// A fixed "today", so that reports do not depend on the day the tests run.
+private let now: Int64 = 1_735_603_200
+
+/// What `emit` received, kept across worker threads.
+private final class Lines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+    var count: Int { lock.withLock { lines.count } }
+}
+
+private func object(_ line: String) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+}
+
+/// Every fixture with its JSON line (id = the file's name).
+private func fixtureRequests() throws -> [(name: String, line: String)] {
+    let names = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Fixtures").path)
+        .filter { $0.hasSuffix(".ics") }.sorted()
+    return names.map { name in
+        (name, "{\"id\": \"\(name)\", \"path\": \"\(fixture(name))\"}")
+    }
+}
+
+@Suite("batch --jsonl: a streaming map step")
+struct JSONLinesBatchTests {
+    @Test("Each record's report is what batch writes for the calendar, byte for byte; figures as in summary.json", arguments: [ReportFormat.json, .html])
+    func sameAsBatch(format: ReportFormat) throws {
+        let requests = try fixtureRequests()
+        let lines = Lines()
+        let tally = try JSONLinesBatch(settings: settings, format: format, jobs: 3, now: now)
+            .run(lines: requests.map(\.line)) { lines.append($0) }
+        #expect(tally.records == requests.count)
+        let batch = BatchReport(paths: requests.map { fixture($0.name) }, settings: settings, format: format, jobs: 2, recordsElapsedTime: false, now: now)
+        let expected = batch.render()
+        try #require(expected.count == requests.count)
+        for (index, (line, rendered)) in zip(lines.all, expected).enumerated() {
+            #expect(!line.contains("\n"), "one line per record")
+            let record = try object(line)
+            #expect(record["line"] as? Int == index + 1)
+            #expect(record["id"] as? String == requests[index].name)
+            #expect(record["report"] as? String == rendered.text, "\(requests[index].name)")
+            #expect(record["error"] is NSNull == (rendered.result.error == nil))
+            #expect(record["name"] as? String == rendered.result.name)
+            #expect(record["sessions"] as? Int == rendered.result.sessions)
+            #expect(record["daysMet"] as? Int == rendered.result.daysMet)
+            let diagnostics = try #require(record["diagnostics"] as? [[String: Any]])
+            let counts = rendered.result.diagnostics
+            #expect(diagnostics.count == counts.errors + counts.warnings + counts.notes)
+        }
+    }
+
+    @Test("A bad line is an error record for that line, and the stream goes on; blank lines are passed over")
+    func badLines() throws {
+        let lines = Lines()
+        let input = [
+            "{\"id\": \"ok\", \"path\": \"\(fixture("tutorial-sample.ics"))\"}",
+            "not json at all",
+            "",
+            "   ",
+            "[1, 2]",
+            "{\"path\": \"x.ics\"}",
+            "{\"id\": null, \"path\": \"x.ics\"}",
+            "{\"id\": true, \"path\": \"x.ics\"}",
+            "{\"id\": [1], \"path\": \"x.ics\"}",
+            "{\"id\": 7}",
+            "{\"id\": 8, \"path\": \"a\", \"ics\": \"b\"}",
+            "{\"id\": 9, \"path\": 12}",
+            "{\"id\": 10, \"ics\": {\"x\": 1}}",
+            "{\"id\": \"gone\", \"path\": \"/no/such/file.ics\"}",
+            "{\"id\": 12.5, \"ics\": \"BEGIN:VCALENDAR\\r\\nBEGIN:VEVENT\\r\\nUID:a\\r\\nDTSTART:20240220T080000Z\\r\\nX-POINTS:100\\r\\nEND:VEVENT\\r\\nEND:VCALENDAR\\r\\n\", \"extra\": \"ignored\"}",
+            "{\"id\": \"\", \"path\": \"\"}",
+        ]
+        let tally = try JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now).run(lines: input) { lines.append($0) }
+        let records = try lines.all.map(object)
+        #expect(tally.records == 14 && records.count == 14)
+        #expect(records.map { $0["line"] as? Int } == [1, 2, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16])
+        let errors = records.map { $0["error"] as? String }
+        #expect(errors == [
+            nil, "line 2: not JSON", "line 5: not a JSON object",
+            "line 6: no \"id\": each line needs one, a string or a number",
+            "line 7: no \"id\": each line needs one, a string or a number",
+            "line 8: \"id\" must be a string or a number", "line 9: \"id\" must be a string or a number",
+            "line 10: none of \"path\", \"ics\" and \"icsBase64\": give one",
+            "line 11: more than one of \"path\", \"ics\" and \"icsBase64\": give one",
+            "line 12: \"path\" must be a string", "line 13: \"ics\" must be a string",
+            "cannot read /no/such/file.ics: no such file", nil, "line 16: \"path\" is empty",
+        ])
+        #expect(tally.failed == 12)
+        #expect(records[7]["id"] as? Int == 7 && records[11]["id"] as? String == "gone" && records[13]["id"] as? String == "")
+        #expect(records[1]["id"] is NSNull)
+        // A calendar given as text is named by its id in diagnostics and figures.
+        #expect(records[12]["id"] as? Double == 12.5)
+        #expect((records[12]["report"] as? String)?.hasPrefix("date,points,sessions,status\r\n2024-02-20,100,1,met\r\n") == true)
+        #expect(records[12]["sessions"] as? Int == 1)
+        #expect(records[12]["name"] as? String == "12.5")
+    }
+
+    @Test("icsBase64: a calendar's exact bytes (Latin-1, UTF-16), named by its id, report as the file's")
+    func base64() throws {
+        let lines = Lines()
+        var input: [String] = []
+        for name in ["encoding-latin1.ics", "encoding-utf16le-bom.ics", "tutorial-sample.ics"] {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: fixture(name)))
+            input.append("{\"id\": \"\(fixture(name))\", \"icsBase64\": \"\(bytes.base64EncodedString())\"}")
+            input.append("{\"id\": \"\(fixture(name))\", \"path\": \"\(fixture(name))\"}")
+        }
+        input.append("{\"id\": 1, \"icsBase64\": \"@@not base64@@\"}")
+        _ = try JSONLinesBatch(settings: settings, format: .json, jobs: 2, now: now).run(lines: input) { lines.append($0) }
+        let records = try lines.all.map(object)
+        #expect(records.count == 7)
+        for pair in stride(from: 0, to: 6, by: 2) {
+            // The bytes give the same report as the file, diagnostics (and their file names) included.
+            #expect(records[pair]["report"] as? String == records[pair + 1]["report"] as? String)
+            #expect(records[pair]["error"] is NSNull)
+        }
+        #expect((records[0]["diagnostics"] as? [Any])?.isEmpty == false, "the Latin-1 line is noted")
+        #expect(records[6]["error"] as? String == "line 7: \"icsBase64\" is not base64")
+    }
+
+    @Test("Completion order: every record once, tagged by line and id")
+    func completionOrder() throws {
+        let requests = try fixtureRequests()
+        let lines = Lines()
+        _ = try JSONLinesBatch(settings: settings, format: .json, jobs: 4, order: .completion, now: now)
+            .run(lines: requests.map(\.line)) { lines.append($0) }
+        let records = try lines.all.map(object)
+        #expect(records.compactMap { $0["line"] as? Int }.sorted() == Array(1...requests.count))
+        #expect(Set(records.compactMap { $0["id"] as? String }) == Set(requests.map(\.name)))
+    }
+
+    @Test("Memory stays bounded: no more lines are read ahead than the window, however slowly records are taken")
+    func window() throws {
+        let batch = JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now)
+        let line = "{\"id\": 1, \"path\": \"\(fixture("tutorial-sample.ics"))\"}"
+        let written = Lines()
+        var read = 0
+        var mostAhead = 0
+        let tally = try batch.run(nextLine: { () throws(CalendarReadError) -> JSONLinesBatch.InputLine? in
+            guard read < 200 else { return nil }
+            mostAhead = max(mostAhead, read - written.count)
+            read += 1
+            return .text(line)
+        }, emit: { line in
+            Thread.sleep(forTimeInterval: 0.001)  // a slow reader downstream
+            written.append(line)
+        })
+        #expect(tally.records == 200)
+        #expect(mostAhead <= batch.window, "\(mostAhead) lines read ahead, window \(batch.window)")
+        #expect(mostAhead >= 2, "workers were kept busy")
+    }
+
+    @Test("A failed write stops the run: the error comes back, no more lines are read")
+    func failedWrite() throws {
+        struct Closed: Error {}
+        let batch = JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now)
+        let line = "{\"id\": 1, \"path\": \"\(fixture("tutorial-sample.ics"))\"}"
+        var read = 0
+        #expect(throws: Closed.self) {
+            _ = try batch.run(nextLine: { () throws(CalendarReadError) -> JSONLinesBatch.InputLine? in
+                read += 1
+                return read <= 10_000 ? .text(line) : nil
+            }, emit: { _ in throw Closed() })
+        }
+        #expect(read < 100)
+    }
+
+    /// The lines a reader gives for `text` written into a pipe, as `text:...` or `long:N`.
+    private func lines(of text: String, longest: Int = JSONLinesBatch.longestLine) throws -> [String] {
+        var pipe: [Int32] = [0, 0]
+        #expect(Foundation.pipe(&pipe) == 0)
+        let writeEnd = pipe[1]
+        let writer = Thread {
+            _ = text.utf8CString.withUnsafeBytes { Foundation.write(writeEnd, $0.baseAddress, $0.count - 1) }
+            close(writeEnd)
+        }
+        writer.start()
+        defer { close(pipe[0]) }
+        var reader = LineReader(descriptor: pipe[0], longest: longest)
+        var lines: [String] = []
+        while let line = try reader.next() {
+            switch line {
+            case .text(let text): lines.append("text:" + text)
+            case .tooLong(let bytes): lines.append("long:\(bytes)")
+            }
+        }
+        return lines
+    }
+
+    @Test("Lines from a file descriptor: LF or CRLF ends, a last line without one, lines longer than a read")
+    func lineReader() throws {
+        let long = String(repeating: "x", count: 200_000)
+        #expect(try lines(of: "one\r\ntwo\n\n\(long)\nlast") == ["text:one", "text:two", "text:", "text:" + long, "text:last"])
+        #expect(try lines(of: "") == [])
+        #expect(try lines(of: "\n") == ["text:"])
+    }
+
+    @Test("A line longer than the limit is read through, not kept, and the lines after it come through")
+    func tooLong() throws {
+        let huge = String(repeating: "y", count: 300_000)
+        #expect(try lines(of: "a\n\(huge)\r\nb\n\(huge)", longest: 100_000) == ["text:a", "long:300000", "text:b", "long:300000"])
+        #expect(try lines(of: "\(String(repeating: "z", count: 100_000))\nc", longest: 100_000) == ["text:" + String(repeating: "z", count: 100_000), "text:c"])
+        let record = JSONLinesBatch(settings: settings, format: .csv, jobs: 1, now: now)
+            .record(for: JSONLinesBatch.Request(line: .tooLong(600 << 20), number: 4))
+        #expect(record.error == "line 4: 629145600 bytes, longer than a line may be (512 MiB): give such a calendar by \"path\"")
+    }
+
+    @Test("A record is one line of JSON: escapes, numbers and nulls as JSONSerialization reads them")
+    func recordJSON() throws {
+        var record = JSONLinesBatch.Record(line: 3)
+        record.id = .string("a \"quoted\"\nid\\ \u{1} é 🎹")
+        record.name = "Piano\tpractice"
+        record.report = "line one\r\nline two\u{0}"
+        record.error = "why"
+        let text = record.json
+        #expect(!text.contains("\n") && !text.contains("\r"))
+        let parsed = try object(text)
+        #expect(parsed["id"] as? String == "a \"quoted\"\nid\\ \u{1} é 🎹")
+        #expect(parsed["name"] as? String == "Piano\tpractice")
+        #expect(parsed["report"] as? String == "line one\r\nline two\u{0}")
+        #expect(parsed["line"] as? Int == 3 && parsed["sessions"] is NSNull && parsed["currentStreak"] is NSNull)
+        #expect(Set(parsed.keys) == [
+            "currentStreak", "days", "daysMet", "diagnostics", "error", "id", "line", "longestStreak", "name", "points", "report", "sessions",
+        ])
+        record.id = .integer(-42)
+        #expect(try object(record.json)["id"] as? Int == -42)
+        record.id = nil
+        #expect(try object(record.json)["id"] is NSNull)
+    }
+}
