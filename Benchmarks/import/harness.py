@@ -444,6 +444,10 @@ def shapes_table(args) -> int:
             row["libical_ratio"] = ratio
         else:
             row["libical"] = ("not measured", "n/a")
+        expanded = _median(speed, "libical parse and expansion")
+        if s and expanded:
+            row["expanded"] = f"{expanded['median']:.3f} s: {s['median'] / expanded['median']:.2f}×"
+            row["expanded_ratio"] = s["median"] / expanded["median"]
         if s and p:
             ratio = p["median"] / s["median"]
             row["python"] = (f"{p['median']:.1f} s: {ratio:,.0f}×", verdict(ratio >= SHAPE_VS_PYTHON))
@@ -479,7 +483,7 @@ def shapes_table(args) -> int:
         else:
             row["totals"] = "not compared"
         rows.append(row)
-        details.append((shape, what, s, c, p, libical_rss, one, two, load))
+        details.append((shape, what, s, c, expanded, p, libical_rss, one, two, load))
         summary[shape] = row
 
     out = []
@@ -504,11 +508,12 @@ def shapes_table(args) -> int:
     out.append("")
     out.append("All measurements (medians; min-max of the timed runs):")
     out.append("")
-    out.append("| shape | load at start | streakcal report | libical parse | libical's peak RSS | Python | batch --jobs 1 | batch --jobs 2 |")
-    out.append("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    for shape, what, s, c, p, libical_rss, one, two, load in details:
+    out.append("| shape | load at start | streakcal report | libical parse | libical parse and expansion | libical's peak RSS | Python | batch --jobs 1 | batch --jobs 2 |")
+    out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for shape, what, s, c, expanded, p, libical_rss, one, two, load in details:
         out.append("| " + " | ".join([
             shape, f"{load:.2f}" if load is not None else "", _secs(s) if s else "", _secs(c) if c else "",
+            (_secs(expanded) + f"; streakcal {s['median'] / expanded['median']:.2f}× of it") if s and expanded else "",
             f"{_mb(libical_rss['max_rss_kb']):,.0f} MB" if libical_rss else "", _secs(p) if p else "",
             _secs(one) if one else "", _secs(two) if two else ""]) + " |")
     out.append("")

@@ -3,15 +3,22 @@
  *
  *   cc -O2 -o libical-parse libical-parse.c $(pkg-config --cflags --libs libical)
  *   ./libical-parse FILE.ics
+ *   ./libical-parse --expand FROM TO FILE.ics      (FROM, TO: YYYYMMDD, TO exclusive)
  *
  * Reads FILE into one buffer, parses it with icalparser_parse_string (one tree for the whole
  * document), walks every VEVENT of every VCALENDAR (reading DTSTART so the walk is not empty work),
  * frees the tree and the buffer. Prints "VEVENTs: N" on standard output; exit status 1 when the file
  * cannot be read or libical returns no component.
+ *
+ * With --expand, each VEVENT is also expanded over [FROM, TO) with icalcomponent_foreach_recurrence
+ * (RRULE, RDATE and EXDATE; overrides are not matched to their instances): libical's parse plus its
+ * own expansion, the comparison for calendars whose cost is their occurrences rather than their
+ * bytes. Prints the occurrences too.
  */
 #include <libical/ical.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static char *read_all(const char *path, size_t *length) {
     FILE *file = fopen(path, "rb");
@@ -36,6 +43,16 @@ static char *read_all(const char *path, size_t *length) {
     return buffer;
 }
 
+static int expanding = 0;
+static struct icaltimetype expand_from, expand_to;
+static long occurrences = 0;
+
+static void count_occurrence(icalcomponent *event, struct icaltime_span *span, void *data) {
+    (void)event;
+    *(long *)data += (long)(span->start % 7);
+    occurrences++;
+}
+
 static long count_events(icalcomponent *calendar, long *checksum) {
     long events = 0;
     for (icalcomponent *event = icalcomponent_get_first_component(calendar, ICAL_VEVENT_COMPONENT);
@@ -43,14 +60,26 @@ static long count_events(icalcomponent *calendar, long *checksum) {
          event = icalcomponent_get_next_component(calendar, ICAL_VEVENT_COMPONENT)) {
         struct icaltimetype start = icalcomponent_get_dtstart(event);
         *checksum += start.day + start.hour;
+        if (expanding) icalcomponent_foreach_recurrence(event, expand_from, expand_to, count_occurrence, checksum);
         events++;
     }
     return events;
 }
 
 int main(int argc, char **argv) {
+    if (argc == 5 && strcmp(argv[1], "--expand") == 0) {
+        expanding = 1;
+        expand_from = icaltime_from_string(argv[2]);
+        expand_to = icaltime_from_string(argv[3]);
+        if (icaltime_is_null_time(expand_from) || icaltime_is_null_time(expand_to)) {
+            fprintf(stderr, "%s: FROM and TO are YYYYMMDD dates\n", argv[0]);
+            return 2;
+        }
+        argv += 3;
+        argc -= 3;
+    }
     if (argc != 2) {
-        fprintf(stderr, "usage: %s FILE.ics\n", argv[0]);
+        fprintf(stderr, "usage: %s [--expand FROM TO] FILE.ics\n", argv[0]);
         return 2;
     }
     size_t length = 0;
@@ -79,6 +108,7 @@ int main(int argc, char **argv) {
     }
     icalcomponent_free(root);
     free(text);
-    printf("VEVENTs: %ld (checksum %ld)\n", events, checksum);
+    if (expanding) printf("VEVENTs: %ld, occurrences: %ld (checksum %ld)\n", events, occurrences, checksum);
+    else printf("VEVENTs: %ld (checksum %ld)\n", events, checksum);
     return 0;
 }

@@ -103,6 +103,13 @@ def recurring_sessions(data: bytes, first: dt.date, last: dt.date):
     """(start, occurrence) of every occurrence between the margins, by recurring-ical-events."""
     import recurring_ical_events
     for calendar in icalendar.Calendar.from_ical(data, multiple=True):
+        # X-WR-TIMEZONE is not RFC 5545. recurring-ical-events moves a series with a UTC DTSTART
+        # into that zone and repeats it on the zone's wall clock, so across a DST switch its
+        # instances sit an hour off their RECURRENCE-IDs, and a moved instance is counted twice
+        # (Google's exports name the zone and write UTC series). RFC 5545 3.3.5 and 3.8.5.3: a UTC
+        # DTSTART recurs in UTC. scripts/reference/reference.py removes it for the same reason.
+        if "X-WR-TIMEZONE" in calendar:
+            del calendar["X-WR-TIMEZONE"]
         for occurrence in recurring_ical_events.of(calendar).between(
                 first - MARGIN_BEFORE, last + MARGIN_AFTER):
             if cancelled(occurrence):
