@@ -218,6 +218,30 @@ struct JSONLinesBatchTests {
         #expect(record.error == "line 4: 629145600 bytes, longer than a line may be (512 MiB): give such a calendar by \"path\"")
     }
 
+    @Test("Strings are escaped as JSONEncoder escapes them, byte for byte, with runs between escapes copied whole")
+    func stringEscapes() throws {
+        let everyASCII = String(decoding: (0..<0x80).map { UInt8($0) }, as: UTF8.self)
+        let samples = [
+            "", "plain", "\"", "\\", "/", everyASCII, "é 🎹 和音 \u{7F}\u{85}\u{2028}",
+            String(repeating: "{\n  \"day\" : \"2024-01-01\"\n}", count: 2_000) + "tail",
+        ]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        for sample in samples {
+            var json = CompactJSON()
+            json.string(sample)
+            #expect(json.text == String(decoding: try encoder.encode(sample), as: UTF8.self), "\(sample.prefix(40).debugDescription)")
+        }
+        var json = CompactJSON()
+        json.open("[")
+        json.element()
+        json.string("a\nb")
+        json.element()
+        json.string("c")
+        json.close("]")
+        #expect(json.text == #"["a\nb","c"]"#)
+    }
+
     @Test("A record is one line of JSON: escapes, numbers and nulls as JSONSerialization reads them")
     func recordJSON() throws {
         var record = JSONLinesBatch.Record(line: 3)
