@@ -301,6 +301,20 @@ def instances(rule: dict, start: dt.date, limit: int, stop: dt.date):
     return found
 
 
+def draw_monthly(rng: random.Random, rule: dict, text: str, start: dt.date, last: dt.date) -> tuple[str, dt.date]:
+    """A MONTHLY rule's INTERVAL and BYMONTHDAY or BYDAY=nWD, drawn into `rule` and appended to `text`;
+    returns the text and the first matching day on or after `start` (it starts the INTERVAL counting)."""
+    rule["interval"] = rng.choice((1, 1, 1, 2, 3))
+    if rng.random() < 0.5:
+        rule["bymonthday"] = rng.randrange(1, 29)
+        text += f";BYMONTHDAY={rule['bymonthday']}"
+    else:
+        rule["weekday"] = rng.randrange(7)
+        rule["ordinal"] = rng.choice((1, 2, 3, 4, -1))
+        text += f";BYDAY={rule['ordinal']}{WEEKDAYS[rule['weekday']]}"
+    return text, instances({**rule, "interval": 1}, start, 1, last + dt.timedelta(days=400))[0]
+
+
 def write_recurrence(path: str, seed: int, series: int, first=FIRST_DAY, last=LAST_DAY) -> dict:
     rng = random.Random(seed)
     out = Writer(path)
@@ -327,16 +341,7 @@ def write_recurrence(path: str, seed: int, series: int, first=FIRST_DAY, last=LA
             start += dt.timedelta(days=(min(days) - start.weekday()) % 7)  # in step with BYDAY
             text += ";BYDAY=" + ",".join(WEEKDAYS[d] for d in sorted(days))
         else:
-            rule["interval"] = rng.choice((1, 1, 1, 2, 3))
-            if rng.random() < 0.5:
-                rule["bymonthday"] = rng.randrange(1, 29)
-                text += f";BYMONTHDAY={rule['bymonthday']}"
-            else:
-                rule["weekday"] = rng.randrange(7)
-                rule["ordinal"] = rng.choice((1, 2, 3, 4, -1))
-                text += f";BYDAY={rule['ordinal']}{WEEKDAYS[rule['weekday']]}"
-            # The first matching day on or after the drawn one (it starts the INTERVAL counting).
-            start = instances({**rule, "interval": 1}, start, 1, last + dt.timedelta(days=400))[0]
+            text, start = draw_monthly(rng, rule, text, start, last)
         if rule["interval"] > 1:
             text += f";INTERVAL={rule['interval']}"
         ending = rng.choices(["open", "COUNT", "UNTIL"], [40, 30, 30])[0]
@@ -660,15 +665,7 @@ class SeriesPlan:
             text += ";BYDAY=" + ",".join(WEEKDAYS[d] for d in sorted(days))
             period = 7 * rule["interval"] / len(days)
         elif kind == "MONTHLY":
-            rule["interval"] = rng.choice((1, 1, 1, 2, 3))
-            if rng.random() < 0.5:
-                rule["bymonthday"] = rng.randrange(1, 29)
-                text += f";BYMONTHDAY={rule['bymonthday']}"
-            else:
-                rule["weekday"] = rng.randrange(7)
-                rule["ordinal"] = rng.choice((1, 2, 3, 4, -1))
-                text += f";BYDAY={rule['ordinal']}{WEEKDAYS[rule['weekday']]}"
-            start = instances({**rule, "interval": 1}, start, 1, last + dt.timedelta(days=400))[0]
+            text, start = draw_monthly(rng, rule, text, start, last)
             period = 30.4 * rule["interval"]
         else:  # YEARLY, on the start's month and day (never February 29)
             if start.month == 2 and start.day == 29:

@@ -232,6 +232,17 @@ def _median(hyperfine, name):
     return None
 
 
+def _machine_lines(context) -> list:
+    """The table's preamble: the machine, its load at the end, the versions, a blank line."""
+    out = [f"Machine: {context.get('machine', machine_line())}"]
+    after = context.get("machine_after", "")
+    if "load average" in after:
+        out.append(f"  at the end: {after.split('; ')[0]}; load average {after.rsplit('load average ', 1)[1]}")
+    out += [f"  {line}" for line in context.get("versions", [])]
+    out.append("")
+    return out
+
+
 def _secs(result) -> str:
     if result is None:
         return "not measured"
@@ -341,14 +352,7 @@ def table(args) -> int:
         if r:
             checks.append((label, r))
 
-    out = []
-    out.append(f"Machine: {context.get('machine', machine_line())}")
-    after = context.get("machine_after", "")
-    if "load average" in after:
-        out.append(f"  at the end: {after.split('; ')[0]}; load average {after.rsplit('load average ', 1)[1]}")
-    for line in context.get("versions", []):
-        out.append(f"  {line}")
-    out.append("")
+    out = _machine_lines(context)
     out.append("| target | measured | goal | ratio | result |")
     out.append("| --- | --- | --- | --- | --- |")
     for row in rows:
@@ -486,14 +490,7 @@ def shapes_table(args) -> int:
         details.append((shape, what, s, c, expanded, p, libical_rss, one, two, load))
         summary[shape] = row
 
-    out = []
-    out.append(f"Machine: {context.get('machine', machine_line())}")
-    after = context.get("machine_after", "")
-    if "load average" in after:
-        out.append(f"  at the end: {after.split('; ')[0]}; load average {after.rsplit('load average ', 1)[1]}")
-    for line in context.get("versions", []):
-        out.append(f"  {line}")
-    out.append("")
+    out = _machine_lines(context)
     sizes_text = " / ".join(size.replace("MB", " MB").replace("GiB", " GiB") for size in sizes)
     out.append(f"| shape | input (28 MB) | `report` vs libical's parse (≤ {SHAPE_VS_LIBICAL:.2f}×) | | "
                f"vs Python (≥ {SHAPE_VS_PYTHON:g}×) | | peak RSS {sizes_text} (≤ {SHAPE_RSS_MB:g} MB) | | "
