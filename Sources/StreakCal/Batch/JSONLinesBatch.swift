@@ -1,5 +1,6 @@
 public import Foundation
 import ICalendar
+import StreakExport
 import Streaks
 
 /// A streaming map step: calendars named one per line of JSON Lines in, one JSON Line per calendar
@@ -584,41 +585,10 @@ struct CompactJSON {
         close("]")
     }
 
-    /// A string with `JSONEncoder`'s escapes (slashes kept): a line break inside is `\n`, so a
-    /// record is always one line. Runs of bytes that need no escape are copied whole: a report of
-    /// 40 KB has thousands of quotes and line breaks.
+    /// A string with `JSONEncoder`'s escapes (slashes kept; `appendJSONString`): a line break
+    /// inside is `\n`, so a record is always one line.
     mutating func string(_ value: String) {
-        bytes.append(0x22)
-        var value = value
-        value.withUTF8 { utf8 in
-            bytes.reserveCapacity(bytes.count + utf8.count + 1)
-            var run = 0  // the first byte not copied yet
-            for index in utf8.indices {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index]))
-                run = index + 1
-                bytes.append(0x5C)
-                switch byte {
-                case 0x22, 0x5C: bytes.append(byte)
-                case 0x0A: bytes.append(0x6E)  // n
-                case 0x0D: bytes.append(0x72)  // r
-                case 0x09: bytes.append(0x74)  // t
-                case 0x08: bytes.append(0x62)  // b
-                case 0x0C: bytes.append(0x66)  // f
-                default:
-                    bytes.append(0x75)  // u00XX
-                    bytes.append(0x30)
-                    bytes.append(0x30)
-                    bytes.append(Self.hexDigits[Int(byte >> 4)])
-                    bytes.append(Self.hexDigits[Int(byte & 0x0F)])
-                }
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
-        }
-        bytes.append(0x22)
+        bytes.appendJSONString(value)
         first = false
     }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }

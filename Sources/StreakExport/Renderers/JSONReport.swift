@@ -512,25 +512,48 @@ package struct PrettyJSON {
         bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
     }
 
-    /// A string with `JSONEncoder`'s escapes: quote, backslash, `\n` `\r` `\t` `\b` `\f`, other
-    /// control characters as `\u00XX`; slashes and everything else as they are.
+    /// A string with `JSONEncoder`'s escapes (`appendJSONString`).
     package mutating func string(_ value: String) {
-        bytes.append(0x22)
-        for byte in value.utf8 {
-            switch byte {
-            case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
-            case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
-            case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
-            case 0x08: bytes.append(contentsOf: [0x5C, 0x62])
-            case 0x0C: bytes.append(contentsOf: [0x5C, 0x66])
-            case 0..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(0x22)
+        bytes.appendJSONString(value)
     }
 }
+
+extension [UInt8] {
+    /// Appends `value` as a JSON string with `JSONEncoder`'s escapes: quote, backslash, `\n` `\r`
+    /// `\t` `\b` `\f`, other control characters as `\u00XX`; slashes and everything else as they
+    /// are. Runs of bytes that need no escape are copied whole (a report embedded in a JSON Lines
+    /// record has thousands of quotes and line breaks), and nothing is allocated per escape.
+    package mutating func appendJSONString(_ value: String) {
+        append(0x22)
+        var value = value
+        value.withUTF8 { utf8 in
+            reserveCapacity(count + utf8.count + 1)
+            var run = 0  // the first byte not copied yet
+            for index in utf8.indices {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+                append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index]))
+                run = index + 1
+                append(0x5C)
+                switch byte {
+                case 0x22, 0x5C: append(byte)
+                case 0x0A: append(0x6E)  // n
+                case 0x0D: append(0x72)  // r
+                case 0x09: append(0x74)  // t
+                case 0x08: append(0x62)  // b
+                case 0x0C: append(0x66)  // f
+                default:
+                    append(0x75)  // u00XX
+                    append(0x30)
+                    append(0x30)
+                    append(jsonHexDigits[Int(byte >> 4)])
+                    append(jsonHexDigits[Int(byte & 0x0F)])
+                }
+            }
+            append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
+        }
+        append(0x22)
+    }
+}
+
+private let jsonHexDigits: [UInt8] = Array("0123456789abcdef".utf8)
