@@ -559,8 +559,8 @@ public struct DayTotals: Sendable {
     public let goal: StreakGoal
     /// The rules the report scores by.
     public let rules: StreakRules
-    /// Points and sessions by day (days since 1970), one lookup per session.
-    private var totals: [Int: (points: Int, sessions: Int)] = [:]
+    /// Points and sessions by day (days since 1970).
+    private var totals = DayTable()
     /// The days that skip-marking sessions cover.
     private var skippedRanges: [ClosedRange<Day>] = []
     /// The day of the earliest session added, if any.
@@ -585,13 +585,7 @@ public struct DayTotals: Sendable {
         }
         let day = session.day(in: goal.timeZone, dayStart: goal.dayStart)
         if earliestDay.map({ day < $0 }) ?? true { earliestDay = day }
-        Self.count(session.points, in: &totals[day.daysSince1970, default: (0, 0)])
-    }
-
-    /// Adds a session's points to its day's totals (in place: one dictionary lookup).
-    private static func count(_ points: Int, in totals: inout (points: Int, sessions: Int)) {
-        totals.points = StreakReport.saturatingSum(totals.points, points)
-        totals.sessions += 1
+        totals.count(session.points, on: day.daysSince1970)
     }
 
     /// The report from `from` (default: the earliest session's day, or `to`) through `to`.
@@ -611,7 +605,62 @@ public struct DayTotals: Sendable {
         }
         return StreakReport(
             goal: goal, rules: rules, firstDay: window.lowerBound,
-            points: days.map { totals[$0]?.points ?? 0 }, sessionCounts: days.map { totals[$0]?.sessions ?? 0 },
+            points: days.map { totals[$0].points }, sessionCounts: days.map { totals[$0].sessions },
             skipped: skipped, skipMarkers: markers)
+    }
+}
+
+/// Points and sessions by day (days since 1970), counted one session at a time: the days of the
+/// stretch around the first one counted (a report's years) in an array, one index per session;
+/// days far from them, which a few stray dates can name (the year 9999), in a dictionary.
+struct DayTable {
+    private var first = 0
+    private var dense: [(points: Int, sessions: Int)] = []
+    private var sparse: [Int: (points: Int, sessions: Int)] = [:]
+
+    /// The most days the array covers: about 180 years, 1 MiB.
+    static let maximumDenseDays = 1 << 16
+
+    /// Adds a session of `points` to `day`.
+    mutating func count(_ points: Int, on day: Int) {
+        if let index = index(of: day) {
+            Self.count(points, in: &dense[index])
+        } else {
+            Self.count(points, in: &sparse[day, default: (0, 0)])
+        }
+    }
+
+    /// The points and sessions of `day`.
+    subscript(day: Int) -> (points: Int, sessions: Int) {
+        if day >= first, day - first < dense.count { return dense[day - first] }
+        return sparse[day] ?? (0, 0)
+    }
+
+    private static func count(_ points: Int, in totals: inout (points: Int, sessions: Int)) {
+        totals.points = StreakReport.saturatingSum(totals.points, points)
+        totals.sessions += 1
+    }
+
+    /// `day`'s place in the array, which grows (doubling, toward `day`) to hold it when that keeps
+    /// it within `maximumDenseDays`; `nil` for a day the dictionary keeps. The array only grows
+    /// toward days within `maximumDenseDays` of every day it holds, so a day the dictionary keeps
+    /// never comes into it later: each day is in one of the two.
+    private mutating func index(of day: Int) -> Int? {
+        if day >= first, day - first < dense.count { return day - first }
+        if dense.isEmpty {
+            first = day - 512
+            dense = Array(repeating: (0, 0), count: 2048)
+            return 512
+        }
+        let low = min(first, day)
+        let high = max(first + dense.count - 1, day)
+        guard high - low < Self.maximumDenseDays else { return nil }
+        let count = min(Self.maximumDenseDays, max(2 * dense.count, high - low + 1))
+        let newFirst = day < first ? high - count + 1 : low
+        var grown = Array(repeating: (points: 0, sessions: 0), count: count)
+        grown.replaceSubrange((first - newFirst)..<(first - newFirst + dense.count), with: dense)
+        dense = grown
+        first = newFirst
+        return day - first
     }
 }

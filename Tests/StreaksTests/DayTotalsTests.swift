@@ -36,6 +36,31 @@ struct DayTotalsTests {
         #expect(totals.earliestDay == sessions.map { $0.day(in: goal.timeZone, dayStart: goal.dayStart) }.min())
     }
 
+    /// Days in the array around the first day counted, days far from it (a stray year 9999 or
+    /// year 1) in the dictionary, and days the array reaches when it grows toward them later.
+    @Test("Days far apart, first far ones then near ones the array grows to: each day's points and count as a report over the sessions")
+    func farDays() {
+        let goal = StreakGoal(requiredPoints: 10, timeZone: .utc)
+        let days = [ymd(2024, 3, 1), ymd(9999, 12, 31), ymd(1, 1, 1), ymd(2024, 3, 1), ymd(2023, 1, 1), ymd(2030, 6, 1),
+                    ymd(2250, 1, 1), ymd(2024, 2, 29), ymd(1900, 1, 1), ymd(2250, 1, 1), ymd(2100, 1, 1), ymd(9999, 12, 31)]
+        let sessions = days.enumerated().map { index, day in
+            Session(id: "s\(index)", start: .date(day), end: .date(day.advanced(by: 1)), points: 3 + index)
+        }
+        var totals = DayTotals(goal: goal)
+        for session in sessions { totals.add(session) }
+        for (from, to) in [(ymd(1, 1, 1), ymd(1, 1, 3)), (ymd(1899, 12, 30), ymd(2031, 1, 1)), (ymd(2249, 12, 31), ymd(2250, 1, 2)),
+                           (ymd(9999, 12, 30), ymd(9999, 12, 31))] {
+            let expected = StreakReport(sessions: sessions, goal: goal, window: from...to)
+            let streamed = totals.report(from: from, to: to)
+            #expect(streamed == expected)
+            #expect(streamed.totalSessions > 0)
+        }
+        let twice = totals.report(from: ymd(2250, 1, 1), to: ymd(2250, 1, 1))
+        #expect(twice.days.map(\.points) == [9 + 12])
+        #expect(twice.days.map(\.sessions) == [2])
+        #expect(totals.earliestDay == ymd(1, 1, 1))
+    }
+
     @Test("No sessions: the window is just the last day, with nothing in it")
     func empty() {
         let totals = DayTotals(goal: StreakGoal(requiredPoints: 10, timeZone: .utc))
