@@ -77,6 +77,7 @@ final class ImportPipeline {
         resolver = SessionResolver(
             pointsRule: importer.pointsRule,
             zones: CalendarZones(lastYear: min(RecurrenceIterator.lastYear, expansion.through.year + 1)))
+        resolver.makesInstanceIDs = importer.makesInstanceIDs
         // iTIP messages make an event's fate depend on METHODs not read yet: nothing is resolved early.
         if !outline.hasMessageMethod { resolver.lookahead = ZoneLookahead(outline: outline, lastYear: resolver.zones.lastYear) }
         cutter = ComponentCutter(
@@ -101,7 +102,7 @@ final class ImportPipeline {
         var batch: ImportBatch
         if inFlight.isEmpty {
             if heldSteps == nil {
-                applyEarlyGroups(to: &earlyAtEnd)
+                applyEarlyGroups(to: &earlyAtEnd, keeping: 0)
                 heldEvents = held.events
                 heldSteps = held.steps(resolver.units(of: &heldEvents))[...]
                 held = HeldEvents()
@@ -268,6 +269,18 @@ final class ImportPipeline {
         private static let released = CalendarItem.calendarProperty(
             ContentLine(text: "", line: 0, name: "", valueColumn: nil), calendar: -1)
 
+        /// Moves item `index`, its outcome and its session out of the chunk, leaving placeholders:
+        /// the consumer reads each item once.
+        func take(_ index: Int) -> (item: CalendarItem, outcome: ComponentParsing.Outcome?, session: Session??) {
+            var item = Self.released
+            swap(&item, &items[index])
+            var outcome: ComponentParsing.Outcome?
+            swap(&outcome, &outcomes[index])
+            var session: Session?? = .none
+            swap(&session, &sessions[index])
+            return (item, outcome, session)
+        }
+
         func parseInBackground(_ settings: Settings, group: DispatchGroup) {
             DispatchQueue.global().async(group: group) {
                 self.parse(settings)
@@ -385,14 +398,17 @@ final class ImportPipeline {
     /// Turns a parsed chunk into sessions, in input order.
     private func consume(_ chunk: PendingChunk) -> ImportBatch {
         var batch = ImportBatch()
-        applyEarlyGroups(to: &batch)
+        // Once the input is cut, nothing is left to overlap with: groups come out as soon as they can.
+        applyEarlyGroups(to: &batch, keeping: cutterFinished ? 0 : Self.earlyJobsAhead)
         var diagnostics = chunk.cutDiagnostics + chunk.parseDiagnostics
         workerSessionsWithPointsProperty += chunk.sessionsWithPointsProperty
         if let last = chunk.places.last(where: { $0 > 0 }) { consumedLine = max(consumedLine, last) }
         for index in chunk.items.indices {
-            // A session a worker made needs nothing more (and the item is not copied out) but what
-            // it says once per input, said here in input order.
-            if case .some(let resolved) = chunk.sessions[index] {
+            // Each item is read once: what the worker made is moved out, not copied and released twice.
+            let (item, outcome, session) = chunk.take(index)
+            // A session a worker made needs nothing more but what it says once per input, said here
+            // in input order.
+            if case .some(let resolved) = session {
                 for (key, note) in chunk.onceNotes[index] ?? [] { resolver.say(key: key, note) }
                 if chunk.resolvedEarly.contains(index) { held.appendResolvedEarly() }
                 if let resolved {
@@ -401,7 +417,7 @@ final class ImportPipeline {
                 }
                 continue
             }
-            switch chunk.items[index] {
+            switch item {
             case .calendarProperty(let line, let calendar):
                 if line.name == "METHOD" {
                     resolver.methods[calendar] = String(line.value).trimmingSpaces.uppercased()
@@ -416,7 +432,7 @@ final class ImportPipeline {
                     if !name.isEmpty { calendarNames.append((line.line, name)) }
                 }
             case .component(let lines, let calendar):
-                switch chunk.outcomes[index] {
+                switch outcome {
                 case .event(let record)?:
                     switch waiting(record, calendar: calendar) {
                     case .no:
@@ -474,8 +490,13 @@ final class ImportPipeline {
     private var groupsByLastLine = LineHeap()
     /// The BEGIN line of the last component consumed.
     private var consumedLine = 0
-    /// The groups handed to a worker at the last chunk, to be applied at the next.
-    private var earlyGroups: EarlyGroups?
+    /// The groups handed to workers, a job per chunk consumed, oldest first: each is applied
+    /// `earlyJobsAhead` chunks later (or at the next chunk once the input is cut), so that the
+    /// calling thread goes on cutting and consuming while workers resolve; a count of chunks, not
+    /// the workers' timing, decides which batch the sessions go out in.
+    private var earlyJobs: [EarlyGroups] = []
+    /// Jobs of groups left to run while later chunks are consumed.
+    private static let earlyJobsAhead = 4
 
     /// Holds an event until the end, or until every event of its UID is read.
     private func hold(_ record: EventRecord, calendar: Int) {
@@ -497,17 +518,15 @@ final class ImportPipeline {
     /// VTIMEZONE of the input. Resolving it now then reads the zones it would read at the end, and
     /// expands no zone whose expansion has something to say.
     private func zonesAreSettled(_ record: EventRecord) -> Bool {
-        var times = [record.start, record.end, record.recurrenceID].compactMap { $0 } + record.exceptionDates
-        for date in record.recurrenceDates {
-            times.append(date.start)
-            if let end = date.end { times.append(end) }
+        func isSettled(_ time: ICalTime?) -> Bool {
+            guard let time, !time.isDate, !time.isUTC, let tzid = time.timeZoneID,
+                  resolver.lookahead.rules(for: tzid) == nil else { return true }
+            return !(outline.hasUncertainTimeZoneIDs || outline.timeZoneIDs.contains(tzid) || resolver.zones.definesAnywhere(tzid))
         }
-        for time in times where !time.isDate && !time.isUTC {
-            guard let tzid = time.timeZoneID, resolver.lookahead.rules(for: tzid) == nil else { continue }
-            if outline.hasUncertainTimeZoneIDs || outline.timeZoneIDs.contains(tzid) || resolver.zones.definesAnywhere(tzid) {
-                return false
-            }
-        }
+        // (Every time is looked at where it is: a held event is one of thousands.)
+        guard isSettled(record.start), isSettled(record.end), isSettled(record.recurrenceID) else { return false }
+        for time in record.exceptionDates where !isSettled(time) { return false }
+        for date in record.recurrenceDates where !isSettled(date.start) || !isSettled(date.end) { return false }
         return true
     }
 
@@ -529,23 +548,34 @@ final class ImportPipeline {
         } else {
             job.resolveNow(template: template, expansion: expansion)
         }
-        earlyGroups = job
+        earlyJobs.append(job)
     }
 
-    /// Applies the groups a worker resolved: those that said nothing give their sessions now and
-    /// count as units where they stood; the others are held again, to say what they say at the end.
-    private func applyEarlyGroups(to batch: inout ImportBatch) {
-        guard let job = earlyGroups else { return }
-        earlyGroups = nil
+    /// Applies the groups workers resolved, all but the `keeping` newest jobs, oldest first: those
+    /// that said nothing give their sessions now and count as units where they stood; the others
+    /// are held again, to say what they say at the end.
+    private func applyEarlyGroups(to batch: inout ImportBatch, keeping: Int) {
+        while earlyJobs.count > keeping {
+            apply(earlyJobs.removeFirst(), to: &batch)
+        }
+    }
+
+    private func apply(_ job: EarlyGroups, to batch: inout ImportBatch) {
         job.wait()
+        // The sessions of the groups that said nothing, made in one array on the worker: moved
+        // into an empty batch whole, not copied one by one.
+        let made = job.takeSessions()
+        if batch.sessions.isEmpty {
+            batch.sessions = made.sessions
+            batch.places = made.places
+        } else {
+            batch.sessions += made.sessions
+            batch.places += made.places
+        }
         for (group, result) in zip(job.groups, job.results) {
             guard result.saidNothing else {
                 held.putBack(group.events, numbers: group.numbers)
                 continue
-            }
-            for placed in result.placed {
-                batch.sessions.append(placed.session)
-                batch.places.append(placed.line)
             }
             held.resolved(group.numbers, units: Set(result.unitPositions.map { group.numbers[$0] }))
             workerSessionsWithPointsProperty += result.sessionsWithPointsProperty
@@ -631,8 +661,8 @@ final class ImportPipeline {
     private func resolveHeld(_ units: ArraySlice<SessionResolver.Unit>) -> ImportBatch {
         var batch = ImportBatch()
         let placed = resolver.sessions(of: units, in: heldEvents, expansion: expansion, parallel: isParallel)
-        batch.sessions = placed.map(\.session)
-        batch.places = placed.map(\.line)
+        batch.sessions = placed.sessions
+        batch.places = placed.places
         batch.diagnostics = limit.admit(SessionImporter.inSourceOrder(resolver.takeDiagnostics()))
         return batch
     }
@@ -662,12 +692,14 @@ private final class EarlyGroups: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var isResolved = false
 
+    /// The sessions of the groups that said nothing, in order; written with `results`.
+    private var made = PlacedSessions()
+
     /// What a group came to.
     struct Result {
-        /// Resolving it said nothing (no diagnostic, no note given once per input).
+        /// Resolving it said nothing (no diagnostic, no note given once per input); its sessions
+        /// are then among the job's.
         var saidNothing: Bool
-        /// Its sessions, each with the line of the event whose place it takes.
-        var placed: [PlacedSession]
         /// Where its units stand among its events.
         var unitPositions: [Int]
         /// How many of its sessions carry the points property.
@@ -684,8 +716,10 @@ private final class EarlyGroups: @unchecked Sendable {
             var events = group.events
             let units = resolver.units(of: &events)
             let placed = resolver.sessions(of: units[...], in: events, expansion: expansion, parallel: false)
+            let saidNothing = resolver.diagnostics.isEmpty && resolver.onceNotes.isEmpty
+            if saidNothing { made.append(placed) }
             return Result(
-                saidNothing: resolver.diagnostics.isEmpty && resolver.onceNotes.isEmpty, placed: placed,
+                saidNothing: saidNothing,
                 unitPositions: units.map(\.position),
                 sessionsWithPointsProperty: resolver.sessionsWithPointsProperty - template.sessionsWithPointsProperty)
         }
@@ -705,6 +739,12 @@ private final class EarlyGroups: @unchecked Sendable {
 
     func wait() {
         if !isResolved { done.wait() }
+    }
+
+    /// Moves the sessions out (after `wait()`).
+    func takeSessions() -> PlacedSessions {
+        defer { made = PlacedSessions() }
+        return made
     }
 }
 

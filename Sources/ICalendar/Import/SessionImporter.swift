@@ -75,6 +75,11 @@ public struct SessionImporter: Sendable {
     public var keptProperties: Set<String> = []
     /// Bytes read from a file at a time (tests make it small to put chunk edges everywhere).
     var readChunkSize = InputBytes.defaultChunkSize
+    /// Whether each instance of a recurring event gets an id of its own (`UID/recurrence id`). A
+    /// stream whose sessions are only counted (`ReportSettings.scored(_:keepingSessions:now:)`
+    /// without them) turns it off, and its instances carry their event's UID: a series of thousands
+    /// of instances then makes no string for each.
+    package var makesInstanceIDs = true
 
     /// - Parameters:
     ///   - pointsRule: Where the points come from.

@@ -33,6 +33,9 @@ struct SessionResolver {
     /// this resolver working in parallel can be merged without saying them twice.
     var defersOnceNotes = false
     private(set) var onceNotes: [(key: String, diagnostic: Diagnostic)] = []
+    /// Whether a series' instances get ids of their own (`SessionImporter.makesInstanceIDs`);
+    /// otherwise each carries its event's UID.
+    var makesInstanceIDs = true
 
     private mutating func noteOnce(key: String, _ diagnostic: Diagnostic) {
         if defersOnceNotes {

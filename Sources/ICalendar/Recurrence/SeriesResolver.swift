@@ -2,10 +2,22 @@ import Dispatch
 import Foundation
 import Streaks
 
-/// A session, with the line of the event whose place in the input it takes.
-struct PlacedSession: Sendable {
-    var line: Int
-    var session: Session
+/// Sessions, each with the line of the event whose place in the input it takes: two arrays, so
+/// that the sessions can be handed on whole (`ImportBatch`), never copied one by one.
+struct PlacedSessions: Sendable {
+    var sessions: [Session] = []
+    var places: [Int] = []
+
+    /// Appends `other`'s sessions (moving them whole when this holds none).
+    mutating func append(_ other: PlacedSessions) {
+        if sessions.isEmpty {
+            sessions = other.sessions
+            places = other.places
+        } else {
+            sessions += other.sessions
+            places += other.places
+        }
+    }
 }
 
 extension SessionResolver {
@@ -38,10 +50,10 @@ extension SessionResolver {
         let kept = mergingCopies(&events)
         var overridesByUID: [String: [Int]] = [:]
         var masterUIDs: Set<String> = []
+        // (Events are read in place: a record has many fields to retain.)
         for index in kept {
-            let event = events[index]
-            guard let uid = event.record.uid, !uid.isEmpty else { continue }
-            if event.record.recurrenceID != nil {
+            guard let uid = events[index].record.uid, !uid.isEmpty else { continue }
+            if events[index].record.recurrenceID != nil {
                 overridesByUID[uid, default: []].append(index)
             } else {
                 masterUIDs.insert(uid)
@@ -50,14 +62,13 @@ extension SessionResolver {
         var claimed: Set<String> = []
         var units: [Unit] = []
         for index in kept {
-            let event = events[index]
-            let uid = event.record.uid ?? ""
-            if event.record.recurrenceID != nil {
+            let uid = events[index].record.uid ?? ""
+            if events[index].record.recurrenceID != nil {
                 if uid.isEmpty || !masterUIDs.contains(uid) { units.append(.orphan(index)) }  // else: with its series
                 continue
             }
             let overrides = uid.isEmpty || claimed.contains(uid) ? [] : overridesByUID[uid] ?? []
-            if event.record.isRecurring || !overrides.isEmpty {
+            if events[index].record.isRecurring || !overrides.isEmpty {
                 claimed.insert(uid)
                 units.append(.series(master: index, overrides: overrides))
             } else {
@@ -77,18 +88,18 @@ extension SessionResolver {
         var copies: [Key: [Int]] = [:]
         var cancellations: [Key: [Int]] = [:]
         var candidates: [Int] = []
-        for (index, event) in events.enumerated() where !event.record.isAnnotation && !event.record.hasImpossibleTime {
-            let method = methods[event.calendar]
+        for index in events.indices where !events[index].record.isAnnotation && !events[index].record.hasImpossibleTime {
+            let method = methods.isEmpty ? nil : methods[events[index].calendar]
             if let method, Self.messageMethods.contains(method) {
-                noteMessage(method, calendar: event.calendar, at: event.record.begin)
-                if method == "CANCEL", let uid = event.record.uid, !uid.isEmpty {
-                    cancellations[Key(uid: uid, recurrenceID: event.record.recurrenceID), default: []].append(index)
+                noteMessage(method, calendar: events[index].calendar, at: events[index].record.begin)
+                if method == "CANCEL", let uid = events[index].record.uid, !uid.isEmpty {
+                    cancellations[Key(uid: uid, recurrenceID: events[index].record.recurrenceID), default: []].append(index)
                 }
                 continue
             }
             candidates.append(index)
-            guard let uid = event.record.uid, !uid.isEmpty else { continue }
-            copies[Key(uid: uid, recurrenceID: event.record.recurrenceID), default: []].append(index)
+            guard let uid = events[index].record.uid, !uid.isEmpty else { continue }
+            copies[Key(uid: uid, recurrenceID: events[index].record.recurrenceID), default: []].append(index)
         }
         func latest(_ indices: [Int]) -> Int? {
             indices.max { (events[$0].record.revision, $0) < (events[$1].record.revision, $1) }
@@ -105,21 +116,22 @@ extension SessionResolver {
         }
         for (key, indices) in copies {
             guard let winner = latest(indices) else { continue }
-            let record = events[winner].record
+            let begin = events[winner].record.begin
+            let revision = events[winner].record.revision
             if indices.count > 1 {
                 dropped.formUnion(indices.filter { $0 != winner })
                 let lines = indices.filter { $0 != winner }.map { String(events[$0].record.begin.line) }
                 diagnostics.append(Diagnostic(
-                    .note, .duplicate, at: record.begin.location(),
-                    "\(indices.count) copies of the event \(Self.describe(key.uid, key.recurrenceID)) count once: this one (SEQUENCE \(record.revision.sequence)) is the latest; the others, on line\(lines.count == 1 ? "" : "s") \(lines.joined(separator: ", ")), are left out",
-                    sourceLine: record.begin.text))
+                    .note, .duplicate, at: begin.location(),
+                    "\(indices.count) copies of the event \(Self.describe(key.uid, key.recurrenceID)) count once: this one (SEQUENCE \(revision.sequence)) is the latest; the others, on line\(lines.count == 1 ? "" : "s") \(lines.joined(separator: ", ")), are left out",
+                    sourceLine: begin.text))
             }
             guard let cancel = latest(cancellations[key] ?? []) else { continue }
             let cancelRecord = events[cancel].record
-            guard cancelRecord.revision >= record.revision else {
+            guard cancelRecord.revision >= revision else {
                 diagnostics.append(Diagnostic(
                     .note, .duplicate, at: cancelRecord.begin.location(),
-                    "this cancellation of \(Self.describe(key.uid, key.recurrenceID)) is older than the event (SEQUENCE \(cancelRecord.revision.sequence) < \(record.revision.sequence)); the event stays",
+                    "this cancellation of \(Self.describe(key.uid, key.recurrenceID)) is older than the event (SEQUENCE \(cancelRecord.revision.sequence) < \(revision.sequence)); the event stays",
                     sourceLine: cancelRecord.begin.text))
                 continue
             }
@@ -130,9 +142,9 @@ extension SessionResolver {
                 events[winner].record.isCancelled = true  // the instance is cancelled, not put back
             }
             diagnostics.append(Diagnostic(
-                .note, .duplicate, at: record.begin.location(),
+                .note, .duplicate, at: begin.location(),
                 "the event \(Self.describe(key.uid, key.recurrenceID)) is cancelled by the METHOD:CANCEL on line \(cancelRecord.begin.line); it counts no points",
-                sourceLine: record.begin.text))
+                sourceLine: begin.text))
         }
         return kept.sorted().filter { index in
             !dropped.contains(index) && !(events[index].record.uid.map(cancelledUIDs.contains) ?? false)
@@ -145,22 +157,29 @@ extension SessionResolver {
         return "UID \(uid), RECURRENCE-ID \(recurrenceIDText(recurrenceID.local, isDate: recurrenceID.isDate, isUTC: recurrenceID.isUTC))"
     }
 
-    /// The sessions of one unit.
-    private mutating func sessions(
-        of unit: Unit, in events: [(record: EventRecord, calendar: Int)], expansion: RecurrenceExpansion
-    ) -> [PlacedSession] {
+    /// Appends the sessions of one unit.
+    private mutating func append(
+        _ unit: Unit, in events: [(record: EventRecord, calendar: Int)], expansion: RecurrenceExpansion,
+        to placed: inout PlacedSessions
+    ) {
+        let before = placed.sessions.count
+        let line: Int
         switch unit {
         case .single(let index):
-            let event = events[index]
-            return session(from: event.record, calendar: event.calendar).map { [PlacedSession(line: event.record.begin.line, session: $0)] } ?? []
+            line = events[index].record.begin.line
+            if let session = session(from: events[index].record, calendar: events[index].calendar) {
+                placed.sessions.append(session)
+            }
         case .orphan(let index):
-            let event = events[index]
-            return orphanOverride(event.record, calendar: event.calendar).map { PlacedSession(line: event.record.begin.line, session: $0) }
+            line = events[index].record.begin.line
+            placed.sessions += orphanOverride(events[index].record, calendar: events[index].calendar)
         case .series(let master, let overrides):
-            let event = events[master]
-            return series(event.record, calendar: event.calendar, overrides: overrides.map { events[$0] }, expansion: expansion)
-                .map { PlacedSession(line: event.record.begin.line, session: $0) }
+            line = events[master].record.begin.line
+            series(
+                events[master].record, calendar: events[master].calendar, overrides: overrides, in: events,
+                expansion: expansion, into: &placed.sessions)
         }
+        placed.places.append(contentsOf: repeatElement(line, count: placed.sessions.count - before))
     }
 
     /// The sessions of `units` (from `units(of: events)`), in input order: single events as they
@@ -175,12 +194,14 @@ extension SessionResolver {
     mutating func sessions(
         of units: ArraySlice<Unit>, in events: [(record: EventRecord, calendar: Int)], expansion: RecurrenceExpansion,
         parallel: Bool
-    ) -> [PlacedSession] {
+    ) -> PlacedSessions {
         let units = Array(units)
         let unitsPerChunk = 16
         let chunkCount = (units.count + unitsPerChunk - 1) / unitsPerChunk
         guard parallel, chunkCount > 1 else {
-            return units.flatMap { sessions(of: $0, in: events, expansion: expansion) }
+            var placed = PlacedSessions()
+            for unit in units { append(unit, in: events, expansion: expansion, to: &placed) }
+            return placed
         }
         var copy = self
         copy.diagnostics = []
@@ -189,22 +210,24 @@ extension SessionResolver {
         let pointsBefore = sessionsWithPointsProperty
         let lock = NSLock()
         nonisolated(unsafe) var results: [Int: SessionResolver] = [:]
-        nonisolated(unsafe) var chunkSessions: [Int: [PlacedSession]] = [:]
+        nonisolated(unsafe) var chunkSessions: [Int: PlacedSessions] = [:]
         DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
             var resolver = template
-            let range = chunk * unitsPerChunk..<min(units.count, (chunk + 1) * unitsPerChunk)
-            let made = units[range].flatMap { resolver.sessions(of: $0, in: events, expansion: expansion) }
+            var made = PlacedSessions()
+            for unit in units[chunk * unitsPerChunk..<min(units.count, (chunk + 1) * unitsPerChunk)] {
+                resolver.append(unit, in: events, expansion: expansion, to: &made)
+            }
             lock.withLock {
                 results[chunk] = resolver
                 chunkSessions[chunk] = made
             }
         }
         return lock.withLock {
-            var sessions: [PlacedSession] = []
+            var sessions = PlacedSessions()
             var said: Set<String> = []
             for chunk in 0..<chunkCount {
                 guard let resolver = results[chunk] else { continue }
-                sessions += chunkSessions[chunk] ?? []
+                if let made = chunkSessions.removeValue(forKey: chunk) { sessions.append(made) }
                 diagnostics += resolver.diagnostics
                 for (key, note) in resolver.onceNotes where said.insert(key).inserted {
                     diagnostics.append(note)
@@ -240,15 +263,16 @@ extension SessionResolver {
 
     /// One recurring event: its instances within the window, minus EXDATE and EXRULE, with overrides applied.
     private mutating func series(
-        _ master: EventRecord, calendar: Int, overrides: [(record: EventRecord, calendar: Int)],
-        expansion: RecurrenceExpansion
-    ) -> [Session] {
+        _ master: EventRecord, calendar: Int, overrides: [Int], in events: [(record: EventRecord, calendar: Int)],
+        expansion: RecurrenceExpansion, into sessions: inout [Session]
+    ) {
         guard let startValue = master.start else {
             // No start: nothing to expand; the overrides still stand for themselves.
             _ = session(from: master, calendar: calendar)
-            return overrides.flatMap { orphanOverride($0.record, calendar: $0.calendar) }
+            for override in overrides { sessions += orphanOverride(events[override].record, calendar: events[override].calendar) }
+            return
         }
-        if master.isCancelled || master.hasImpossibleTime { return [] }
+        if master.isCancelled || master.hasImpossibleTime { return }
         let uid = master.uid ?? "\(InputMap.name):\(master.begin.line)"
         let startLine = master.startLine ?? master.begin
         let firstStart = resolve(startValue, line: startLine, calendar: calendar)
@@ -353,11 +377,12 @@ extension SessionResolver {
             excludesAny && (excludedKeys.contains(key) || excludedDays.contains(local.day))
         }
 
-        // Overrides, by the instance they name.
-        var exact: [Int64: (record: EventRecord, calendar: Int)] = [:]
-        var future: [(key: Int64, recurrenceID: LocalDateTime, override: (record: EventRecord, calendar: Int))] = []
+        // Overrides, by the instance they name (each by its index in `events`: a series may have
+        // thousands, each a large record).
+        var exact: [Int64: Int] = [:]
+        var future: [(key: Int64, recurrenceID: LocalDateTime, override: Int)] = []
         for override in overrides {
-            guard let recurrenceID = override.record.recurrenceID else { continue }
+            guard let recurrenceID = events[override].record.recurrenceID else { continue }
             var local = self.local(of: recurrenceID, on: clock, calendar: calendar)
             if recurrenceID.isDate, !clock.isDate,
                let match = starts.first(where: { $0.local.day == recurrenceID.day })?.local {
@@ -365,7 +390,7 @@ extension SessionResolver {
             }
             let key = clock.key(local)
             if isExcluded(key, local) { continue }
-            if override.record.isThisAndFuture {
+            if events[override].record.isThisAndFuture {
                 future.append((key, local, override))
             } else {
                 exact[key] = override
@@ -374,8 +399,7 @@ extension SessionResolver {
         future.sort { $0.key < $1.key }
 
         // The sessions, in start order.
-        var sessions: [Session] = []
-        sessions.reserveCapacity(starts.count)
+        sessions.reserveCapacity(sessions.count + starts.count)
         var usedOverrides: Set<Int64> = []
         let source = master.begin.location()
         // On a UTC or zoned clock the key is the instance's instant: its start, and with an exact
@@ -387,17 +411,17 @@ extension SessionResolver {
         }
         for (key, local) in starts {
             if isExcluded(key, local) { continue }
-            let id = Self.instanceID(uid: uid, local, clock: clock)
+            let id = makesInstanceIDs ? Self.instanceID(uid: uid, local, clock: clock) : uid
             if !exact.isEmpty, let override = exact[key] {
                 usedOverrides.insert(key)
-                if let session = session(from: override.record, calendar: override.calendar, id: id) {
+                if let session = session(from: events[override].record, calendar: events[override].calendar, id: id) {
                     sessions.append(session)
                 }
                 continue
             }
             if !future.isEmpty, let rule = future.last(where: { $0.key <= key }) {
                 if rule.key == key { usedOverrides.insert(key) }
-                if let session = shifted(local, by: rule, clock: clock, id: id) { sessions.append(session) }
+                if let session = shifted(local, by: rule, in: events, clock: clock, id: id) { sessions.append(session) }
                 continue
             }
             let start = keyIsInstant ? .instant(secondsSince1970: key) : clock.sessionTime(local)
@@ -417,19 +441,18 @@ extension SessionResolver {
         }
         // Overrides whose instance lies outside the window, or is not in the set: they stand for themselves.
         for (key, override) in exact.sorted(by: { $0.key < $1.key }) where !usedOverrides.contains(key) {
-            guard let recurrenceID = override.record.recurrenceID else { continue }
+            guard let recurrenceID = events[override].record.recurrenceID else { continue }
             let id = Self.instanceID(uid: uid, self.local(of: recurrenceID, on: clock, calendar: calendar), clock: clock)
-            if let session = session(from: override.record, calendar: override.calendar, id: id) {
+            if let session = session(from: events[override].record, calendar: events[override].calendar, id: id) {
                 sessions.append(session)
             }
         }
         for rule in future where !usedOverrides.contains(rule.key) {
             let id = Self.instanceID(uid: uid, rule.recurrenceID, clock: clock)
-            if let session = session(from: rule.override.record, calendar: rule.override.calendar, id: id) {
+            if let session = session(from: events[rule.override].record, calendar: events[rule.override].calendar, id: id) {
                 sessions.append(session)
             }
         }
-        return sessions
     }
 
     /// Starts sorted by key; of starts with one key, the one added last (as a dictionary keyed by
@@ -458,13 +481,14 @@ extension SessionResolver {
     /// points and summary; `nil` when the override cancels it.
     private mutating func shifted(
         _ local: LocalDateTime,
-        by rule: (key: Int64, recurrenceID: LocalDateTime, override: (record: EventRecord, calendar: Int)),
+        by rule: (key: Int64, recurrenceID: LocalDateTime, override: Int), in events: [(record: EventRecord, calendar: Int)],
         clock: SeriesClock, id: String
     ) -> Session? {
-        let override = rule.override.record
+        let override = events[rule.override].record
+        let calendar = events[rule.override].calendar
         guard !override.isCancelled, let overrideStartValue = override.start else { return nil }
-        let overrideStart = resolve(overrideStartValue, line: override.startLine ?? override.begin, calendar: rule.override.calendar)
-        let overrideEnd = endTime(of: override, start: overrideStart, startValue: overrideStartValue, calendar: rule.override.calendar)
+        let overrideStart = resolve(overrideStartValue, line: override.startLine ?? override.begin, calendar: calendar)
+        let overrideEnd = endTime(of: override, start: overrideStart, startValue: overrideStartValue, calendar: calendar)
         let shift = rule.recurrenceID.distance(to: clock.local(overrideStart))
         let movedLocal = local.advanced(bySeconds: shift)
         let start = clock.sessionTime(movedLocal)

@@ -248,6 +248,8 @@ public struct ReportSettings: Sendable {
         let now = now ?? Self.now()
         var importer = importer(now: now)
         importer.isParallel = isParallel
+        // Counted sessions need no ids: a series' instances need not be named one by one.
+        importer.makesInstanceIDs = keepingSessions
         var imported = CalendarImport(pointsRule: pointsRule)
         var totals: DayTotals?
         var firstSession: SourceLocation?
