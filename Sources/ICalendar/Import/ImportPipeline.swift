@@ -41,6 +41,8 @@ final class ImportPipeline {
     /// The session properties' roles, made once for every worker's reader.
     private let sessionLineRoles: PropertyNameTable<ComponentParsing.SessionLineRole>
     private let isParallel: Bool
+    /// The property names a VEVENT keeps (the others are stepped over as they are cut).
+    private let eventProperties: Set<String>
     private var inFlight: [PendingChunk] = []
     /// Every chunk's work; waited for at the end, so that no worker still holds (and frees) a chunk
     /// once the pipeline is done (Dispatch releases a block's captures before it leaves its group).
@@ -61,7 +63,9 @@ final class ImportPipeline {
     /// Chunks cut ahead of the one being consumed.
     private static let chunksInFlight = 2 * ProcessInfo.processInfo.activeProcessorCount + 2
 
-    init(input: InputBytes, outline: InputOutline, importer: SessionImporter) {
+    /// - Parameter segments: An open descriptor of the input (which the pipeline closes), when
+    ///   the outline's segment starts are to be used: each segment is then cut on a worker too.
+    init(input: InputBytes, outline: InputOutline, importer: SessionImporter, segments descriptor: Int32? = nil) {
         _ = Libical.ready  // process-wide libical state, set up before any concurrency
         let pointsProperty: String
         if case .property(let name) = importer.pointsRule { pointsProperty = name } else { pointsProperty = "X-POINTS" }
@@ -80,15 +84,24 @@ final class ImportPipeline {
         resolver.makesInstanceIDs = importer.makesInstanceIDs
         // iTIP messages make an event's fate depend on METHODs not read yet: nothing is resolved early.
         if !outline.hasMessageMethod { resolver.lookahead = ZoneLookahead(outline: outline, lastYear: resolver.zones.lastYear) }
-        cutter = ComponentCutter(
-            scanner: ContentLineScanner(input: input),
-            eventProperties: ComponentParsing.sessionProperties(pointsProperty: pointsProperty, kept: keptProperties),
-            sinksPropertyLines: true)
+        eventProperties = ComponentParsing.sessionProperties(pointsProperty: pointsProperty, kept: keptProperties)
+        cutter = ComponentCutter(scanner: ContentLineScanner(input: input), eventProperties: eventProperties, sinksPropertyLines: true)
+        if let descriptor {
+            // Segments are cut on workers with what the first pass saw; not where METHODs decide
+            // what a worker does with an event, nor where the first pass found no place to cut.
+            if isParallel, !outline.hasMessageMethod, !outline.segmentStarts.isEmpty {
+                segments = Segments(descriptor: descriptor, starts: outline.segmentStarts, readChunkSize: importer.readChunkSize)
+                segmentDescriptor = descriptor
+            } else {
+                close(descriptor)
+            }
+        }
     }
 
     deinit {
         // A pipeline dropped part-way still lets its workers finish with their chunks.
         workers.wait()
+        if let segmentDescriptor { close(segmentDescriptor) }
     }
 
     /// How many sessions so far carry the points property.
@@ -154,8 +167,14 @@ final class ImportPipeline {
         /// freed on its thread, not the consumer's.
         private(set) var items: [CalendarItem]
         /// For each item, its calendar's iTIP METHOD as read so far.
-        let methods: [String?]
-        let cutDiagnostics: [Diagnostic]
+        private(set) var methods: [String?]
+        private(set) var cutDiagnostics: [Diagnostic]
+        /// The segment of the input the chunk is, when a worker cuts it too.
+        let segment: Segment?
+        /// After a segment is cut: the VCALENDAR the next one starts in, and why reading stopped
+        /// early, if it did.
+        private(set) var endState: ComponentCutter.CalendarState?
+        private(set) var readError: String?
         var outcomes: [ComponentParsing.Outcome?] = []
         /// For each item, the session a worker resolved it to (see `ImportPipeline.workerResolution`):
         /// `.some(nil)` when the event stands for no session.
@@ -178,6 +197,44 @@ final class ImportPipeline {
             self.items = items
             self.methods = methods
             self.cutDiagnostics = cutDiagnostics
+            segment = nil
+        }
+
+        /// A segment, to be cut and parsed on a worker (`cutAndParseInBackground`) or here.
+        init(segment: Segment) {
+            items = []
+            methods = []
+            cutDiagnostics = []
+            self.segment = segment
+        }
+
+        /// Cuts the segment into items, as the calling thread would cut them reading the whole
+        /// input, given the VCALENDAR the segment starts in.
+        private func cut(_ segment: Segment, settings: Settings) {
+            let input = InputBytes(reading: segment.descriptor, from: segment.offset, to: segment.end, chunkSize: segment.readChunkSize)
+            var cutter = ComponentCutter(
+                scanner: ContentLineScanner(input: input, firstLine: segment.line), eventProperties: settings.eventProperties,
+                sinksPropertyLines: true, segment: (segment.calendar, segment.nextEventLine))
+            while let item = cutter.next() { items.append(item) }
+            // METHODs: a segment is only cut alone in an input without iTIP messages, where none matters to a worker.
+            methods = Array(repeating: nil, count: items.count)
+            cutDiagnostics = cutter.takeDiagnostics()
+            endState = cutter.calendarState
+            readError = cutter.readError
+        }
+
+        func cutAndParseInBackground(_ settings: Settings, group: DispatchGroup) {
+            guard let segment else { return parseInBackground(settings, group: group) }
+            DispatchQueue.global().async(group: group) {
+                self.cut(segment, settings: settings)
+                self.parse(settings)
+                self.done.signal()
+            }
+        }
+
+        func cutAndParseNow(_ settings: Settings) {
+            if let segment { cut(segment, settings: settings) }
+            parseNow(settings)
         }
 
         /// Parses the components and resolves the events that need nothing read later.
@@ -300,6 +357,7 @@ final class ImportPipeline {
 
     /// What a worker needs to know.
     private struct Settings: Sendable {
+        var eventProperties: Set<String>
         var pointsProperty: String
         var keptProperties: Set<String>
         var pointsRule: PointsRule
@@ -311,14 +369,101 @@ final class ImportPipeline {
         var lookahead: ZoneLookahead
     }
 
+    private var settings: Settings {
+        Settings(
+            eventProperties: eventProperties, pointsProperty: pointsProperty, keptProperties: keptProperties,
+            pointsRule: resolver.pointsRule, outline: outline, sessionLineRoles: sessionLineRoles,
+            wantedDays: expansion.wantedDays, lookahead: resolver.lookahead)
+    }
+
     /// Each calendar's METHOD as cut so far.
     private var cutMethods: [Int: String] = [:]
 
+    // MARK: Segments
+
+    /// One stretch of the input from a segment start (`InputOutline.SegmentStart`) to the next.
+    struct Segment: Sendable {
+        var descriptor: Int32
+        var offset: Int
+        /// Where the next segment starts; `nil` for the last.
+        var end: Int?
+        var line: Int
+        var nextEventLine: Int?
+        /// The VCALENDAR it is taken to start in (the first pass's prediction, checked when consumed).
+        var calendar: ComponentCutter.CalendarState
+        var readChunkSize: Int
+    }
+
+    /// The input's segments, handed out in order.
+    private struct Segments {
+        let descriptor: Int32
+        let starts: [InputOutline.SegmentStart]
+        let readChunkSize: Int
+        /// The next segment's index: 0 is the input's start, `i` ends at `starts[i]`.
+        var index = 0
+
+        mutating func next() -> Segment? {
+            guard index <= starts.count else { return nil }
+            defer { index += 1 }
+            let start = index == 0
+                ? InputOutline.SegmentStart(offset: 0, line: 1, calendar: ComponentCutter.CalendarState(index: -1, isOpen: false))
+                : starts[index - 1]
+            let next = index < starts.count ? starts[index] : nil
+            return Segment(
+                descriptor: descriptor, offset: start.offset, end: next?.offset, line: start.line, nextEventLine: next?.line,
+                calendar: start.calendar, readChunkSize: readChunkSize)
+        }
+    }
+
+    private var segments: Segments?
+    /// The descriptor the segments are read with, closed at the end.
+    private var segmentDescriptor: Int32?
+    /// Whether the input is cut in segments on workers.
+    var cutsSegments: Bool { segmentDescriptor != nil }
+    /// The VCALENDAR the next segment starts in, as the segments before it were cut.
+    private var segmentCalendar = ComponentCutter.CalendarState(index: -1, isOpen: false)
+    /// Why reading stopped early in a segment, if it did.
+    private var segmentReadError: String?
+    /// Segments cut again on the calling thread because the first pass's VCALENDAR was not the
+    /// one the segment before ended in (for tests).
+    private(set) var segmentsCutAgain = 0
+    /// The notes said once per input that were said (`ComponentCutter.onceKey(of:)`).
+    private var saidOnce: Set<String> = []
+
+    /// A segment chunk as the consumer takes it: cut again here when the VCALENDAR it was cut in
+    /// is not the one the segment before ended in; and after a read error, the last.
+    private func checked(_ chunk: PendingChunk) -> PendingChunk {
+        guard var segment = chunk.segment else { return chunk }
+        var chunk = chunk
+        if segment.calendar != segmentCalendar {
+            segment.calendar = segmentCalendar
+            segmentsCutAgain += 1
+            chunk = PendingChunk(segment: segment)
+            chunk.cutAndParseNow(settings)
+        }
+        segmentCalendar = chunk.endState ?? segmentCalendar
+        if let reason = chunk.readError {
+            // Reading stopped: what came before is imported, as when one cutter reads the input.
+            segmentReadError = reason
+            inFlight.removeAll()
+            cutterFinished = true
+            segments = nil
+        }
+        return chunk
+    }
+
     /// Cuts chunks until enough are in flight or the input ends.
     private func fill() {
-        let settings = Settings(
-            pointsProperty: pointsProperty, keptProperties: keptProperties, pointsRule: resolver.pointsRule, outline: outline,
-            sessionLineRoles: sessionLineRoles, wantedDays: expansion.wantedDays, lookahead: resolver.lookahead)
+        let settings = settings
+        if segments != nil {
+            while !cutterFinished, inFlight.count < Self.chunksInFlight, let segment = segments?.next() {
+                let chunk = PendingChunk(segment: segment)
+                chunk.cutAndParseInBackground(settings, group: workers)
+                inFlight.append(chunk)
+                if segment.end == nil { cutterFinished = true }
+            }
+            return
+        }
         while !cutterFinished, inFlight.count < (isParallel ? Self.chunksInFlight : 1) {
             var items: [CalendarItem] = []
             var methods: [String?] = []
@@ -397,10 +542,13 @@ final class ImportPipeline {
 
     /// Turns a parsed chunk into sessions, in input order.
     private func consume(_ chunk: PendingChunk) -> ImportBatch {
+        let chunk = checked(chunk)
         var batch = ImportBatch()
         // Once the input is cut, nothing is left to overlap with: groups come out as soon as they can.
         applyEarlyGroups(to: &batch, keeping: cutterFinished ? 0 : Self.earlyJobsAhead)
-        var diagnostics = chunk.cutDiagnostics + chunk.parseDiagnostics
+        // What is said once per input is said once, though segments cut apart may each say it.
+        var diagnostics = chunk.cutDiagnostics.filter { ComponentCutter.onceKey(of: $0).map { saidOnce.insert($0).inserted } ?? true }
+            + chunk.parseDiagnostics
         workerSessionsWithPointsProperty += chunk.sessionsWithPointsProperty
         if let last = chunk.places.last(where: { $0 > 0 }) { consumedLine = max(consumedLine, last) }
         for index in chunk.items.indices {
@@ -672,7 +820,7 @@ final class ImportPipeline {
         var batch = ImportBatch()
         heldEvents = []
         var diagnostics = cutter.takeDiagnostics() + resolver.takeDiagnostics()
-        if let reason = cutter.readError {
+        if let reason = cutter.readError ?? segmentReadError {
             diagnostics.append(Diagnostic(
                 .error, .input, at: SourceLocation(file: InputMap.name, line: limit.lastLine),
                 "reading stopped before the end of the input: \(reason); what came before is imported"))

@@ -195,13 +195,24 @@ public struct SessionImporter: Sendable {
 
     /// The pipeline for an open regular file, which it closes at the end: its outline from a first
     /// pass (`InputOutline.scan(descriptor:...)`, on every core when parallel), then the file again.
+    ///
+    /// When parallel, the first pass also finds where the file can be cut in segments (about
+    /// `segmentSize` bytes each), and the pipeline cuts each segment into components on a worker
+    /// (reading it with its own descriptor), not on the calling thread.
     func pipeline(descriptor: Int32) -> ImportPipeline {
+        let segmentSize = isParallel ? segmentSize : nil
         let outline = InputOutline.scan(
             descriptor: descriptor, parts: isParallel ? ProcessInfo.processInfo.activeProcessorCount : 1,
-            chunkSize: readChunkSize)
+            chunkSize: readChunkSize, segmentSize: segmentSize)
+        let segments = segmentSize != nil && !outline.segmentStarts.isEmpty ? dup(descriptor) : -1
         return ImportPipeline(
-            input: InputBytes(reading: descriptor, owning: true, chunkSize: readChunkSize), outline: outline, importer: self)
+            input: InputBytes(reading: descriptor, owning: true, chunkSize: readChunkSize), outline: outline, importer: self,
+            segments: segments >= 0 ? segments : nil)
     }
+
+    /// The bytes of input a worker cuts into components at a time (see `pipeline(descriptor:)`);
+    /// `nil` cuts the whole input on the calling thread (tests compare the two).
+    var segmentSize: Int? = 256 << 10
 
     /// The pipeline for bytes in memory.
     func pipeline(bytes: [UInt8]) -> ImportPipeline {

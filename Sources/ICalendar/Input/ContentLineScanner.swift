@@ -119,6 +119,16 @@ struct ContentLineScanner {
         self.init(input: InputBytes(bytes: bytes))
     }
 
+    /// Scans a part of an input, read as it goes, whose first line has the number `firstLine`
+    /// (`InputOutline.SegmentStart`).
+    init(input: InputBytes, firstLine: Int) {
+        self.init(input: input)
+        physicalLine = firstLine - 1
+    }
+
+    /// The warning given at the first line that is not UTF-8, once per input.
+    static let latin1Warning = "input is not valid UTF-8 (first here); such lines are read as Latin-1 (ISO 8859-1)"
+
     /// Scans an input read as it goes.
     init(input: InputBytes) {
         input.buffer(atLeast: 3)
@@ -535,8 +545,7 @@ struct ContentLineScanner {
             warnedLatin1 = true
             if encoding == .utf8 { encoding = .latin1 }
             diagnostics.append(Diagnostic(
-                .warning, .encoding, at: SourceLocation(file: InputMap.name, line: line),
-                "input is not valid UTF-8 (first here); such lines are read as Latin-1 (ISO 8859-1)"))
+                .warning, .encoding, at: SourceLocation(file: InputMap.name, line: line), Self.latin1Warning))
         }
         return String(bytes.lazy.map { Character(Unicode.Scalar($0)) })
     }

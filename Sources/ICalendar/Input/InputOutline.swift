@@ -42,6 +42,26 @@ struct InputOutline: Sendable {
     /// The VTIMEZONE bytes an outline keeps at most: real files have a few kilobytes of them.
     static let maximumTimeZoneBytes = 1 << 20
 
+    /// Where the input can be cut into segments that are cut into components on their own (see
+    /// `SegmentStart`), in order; empty when the scan was not asked for them (`segmentSize`).
+    var segmentStarts: [SegmentStart] = []
+
+    /// A line that is exactly `BEGIN:VEVENT` (no fold after it), at least `segmentSize` bytes
+    /// after the one before: a BEGIN of a VEVENT closes whatever is open before it, so a cutter
+    /// that starts there, with the VCALENDAR state the first pass saw, cuts what one reading the
+    /// whole input would. The state is a prediction (spellings of `BEGIN:VCALENDAR` the first pass
+    /// reads otherwise than the cutter could differ): the import checks it against the segment
+    /// before, and cuts again where it was wrong.
+    struct SegmentStart: Sendable, Equatable {
+        /// The line's offset in the input.
+        var offset: Int
+        /// Its 1-based physical line.
+        var line: Int
+        /// The VCALENDAR it stands in: how many `BEGIN:VCALENDAR` lines come before it, less one
+        /// (at least 0), and whether the last VCALENDAR line before it is a BEGIN.
+        var calendar: ComponentCutter.CalendarState
+    }
+
     /// One stretch's VEVENT UIDs.
     struct UIDStretch: Sendable {
         /// The hashes of its UIDs (`UIDFilter`).
@@ -58,17 +78,24 @@ struct InputOutline: Sendable {
         hasMessageMethod: true, timeZoneTexts: nil)
 
     /// Scans an input for its outline.
-    static func scan(_ input: InputBytes) -> InputOutline {
+    ///
+    /// - Parameter segmentSize: When given, the outline also says where the input can be cut in
+    ///   segments of about this many bytes (`segmentStarts`).
+    static func scan(_ input: InputBytes, segmentSize: Int? = nil) -> InputOutline {
         input.buffer(atLeast: 3)
         let head = Array(input.bytes.prefix(2))
         if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
             return scanLines(input)
         }
         let size = input.isExhausted ? input.bytes.count : input.expectedSize
-        var raw = RawOutlineScan(input: input, expectedUIDs: UIDFilter.expectedUIDs(inputSize: size, sample: input.bytes))
+        var raw = RawOutlineScan(
+            input: input, expectedUIDs: UIDFilter.expectedUIDs(inputSize: size, sample: input.bytes), segmentSize: segmentSize)
         // NUL bytes: the scanner removes them from lines, which may join a name together; with
         // such an input (fuzzed or damaged) everything that might depend on later content waits.
-        return raw.scan() ?? .unknown
+        guard let part = raw.scan() else { return .unknown }
+        var outline = part.outline
+        outline.segmentStarts = part.segmentStarts(linesBefore: 0, calendarsBefore: 0, inCalendarBefore: false)
+        return outline
     }
 
     /// Scans a file for its outline, `parts` stretches of it at once: the file is split at
@@ -78,16 +105,16 @@ struct InputOutline: Sendable {
     /// is scanned in one pass. Reads with `pread`: the descriptor's offset does not move.
     static func scan(
         descriptor: Int32, parts: Int, chunkSize: Int = InputBytes.defaultChunkSize,
-        minimumSplitSize: Int = 4 << 20
+        minimumSplitSize: Int = 4 << 20, segmentSize: Int? = nil
     ) -> InputOutline {
         var status = stat()
         guard parts > 1, fstat(descriptor, &status) == 0, Int(status.st_size) >= minimumSplitSize else {
-            return scan(InputBytes(reading: descriptor, from: 0, to: nil, chunkSize: chunkSize))
+            return scan(InputBytes(reading: descriptor, from: 0, to: nil, chunkSize: chunkSize), segmentSize: segmentSize)
         }
         let size = Int(status.st_size)
         var head = [UInt8](repeating: 0, count: 2)
         guard pread(descriptor, &head, 2, 0) == 2, head != [0xFF, 0xFE], head != [0xFE, 0xFF] else {
-            return scan(InputBytes(reading: descriptor, from: 0, to: nil, chunkSize: chunkSize))
+            return scan(InputBytes(reading: descriptor, from: 0, to: nil, chunkSize: chunkSize), segmentSize: segmentSize)
         }
         var starts = [0]
         for part in 1..<parts {
@@ -105,20 +132,28 @@ struct InputOutline: Sendable {
             UIDFilter.expectedUIDs(inputSize: size, sample: UnsafeBufferPointer(rebasing: $0[..<sampled]))
         }
         let lock = NSLock()
-        nonisolated(unsafe) var results = [InputOutline??](repeating: nil, count: stretches.count)
+        nonisolated(unsafe) var results = [RawOutlineScan.Part??](repeating: nil, count: stretches.count)
         DispatchQueue.concurrentPerform(iterations: stretches.count) { index in
             let stretchSize = (stretches[index].1 ?? size) - stretches[index].0
             var raw = RawOutlineScan(
                 input: InputBytes(reading: descriptor, from: stretches[index].0, to: stretches[index].1, chunkSize: chunkSize),
-                expectedUIDs: Int((Double(expectedUIDs) * Double(stretchSize) / Double(max(1, size))).rounded(.up)))
+                expectedUIDs: Int((Double(expectedUIDs) * Double(stretchSize) / Double(max(1, size))).rounded(.up)),
+                segmentSize: segmentSize, offset: stretches[index].0)
             let part = raw.scan()
             lock.withLock { results[index] = .some(part) }
         }
         var outline = InputOutline()
         var linesBefore = 0  // the lines of the stretches merged so far: each stretch numbers its own from 1
-        for case let part? in results {
+        var calendarsBefore = 0
+        var inCalendarBefore = false
+        for case let scanned? in results {
             // NUL bytes anywhere make the whole outline cautious, as one pass would.
-            guard let part else { return .unknown }
+            guard let scanned else { return .unknown }
+            outline.segmentStarts += scanned.segmentStarts(
+                linesBefore: linesBefore, calendarsBefore: calendarsBefore, inCalendarBefore: inCalendarBefore)
+            calendarsBefore += scanned.calendarBegins
+            inCalendarBefore = scanned.lastCalendarLineIsBegin ?? inCalendarBefore
+            let part = scanned.outline
             outline.timeZoneIDs.formUnion(part.timeZoneIDs)
             outline.hasUncertainTimeZoneIDs = outline.hasUncertainTimeZoneIDs || part.hasUncertainTimeZoneIDs
             outline.hasOverrideWithoutUID = outline.hasOverrideWithoutUID || part.hasOverrideWithoutUID
@@ -318,22 +353,68 @@ private struct RawOutlineScan {
     /// The UIDs of this stretch's VEVENTs.
     private var uidStretch: InputOutline.UIDStretch
 
-    /// - Parameter expectedUIDs: How many UIDs the stretch is likely to hold, for the UID filter.
-    init(input: InputBytes, expectedUIDs: Int) {
+    /// The bytes wanted between segment starts, if they are wanted.
+    private let segmentSize: Int?
+    /// The stretch's offset in the input, and how many of its bytes the buffer dropped so far.
+    private let offset: Int
+    private var dropped = 0
+    /// The segment starts found, with the VCALENDAR lines before them in this stretch.
+    private var segmentStarts: [(offset: Int, line: Int, calendarBegins: Int, lastCalendarLineIsBegin: Bool?)] = []
+    /// How many `BEGIN:VCALENDAR` lines the stretch has so far, and whether its last VCALENDAR
+    /// line is a BEGIN (`nil` before the first).
+    private var calendarBegins = 0
+    private var lastCalendarLineIsBegin: Bool?
+
+    /// - Parameters:
+    ///   - expectedUIDs: How many UIDs the stretch is likely to hold, for the UID filter.
+    ///   - segmentSize: The bytes wanted between segment starts, if they are wanted.
+    ///   - offset: Where the stretch starts in the input.
+    init(input: InputBytes, expectedUIDs: Int, segmentSize: Int? = nil, offset: Int = 0) {
         self.input = input
         bytes = input.bytes
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
         uidStretch = InputOutline.UIDStretch(filter: UIDFilter(expectedUIDs: expectedUIDs))
+        self.segmentSize = segmentSize
+        self.offset = offset
     }
 
-    /// The outline, or `nil` when the input has NUL bytes.
-    mutating func scan() -> InputOutline? {
+    /// What a stretch's scan finds: its outline, where it can be cut in segments, and its
+    /// VCALENDAR lines (for the segments of the stretches after it).
+    struct Part {
+        var outline: InputOutline
+        fileprivate var starts: [(offset: Int, line: Int, calendarBegins: Int, lastCalendarLineIsBegin: Bool?)]
+        var calendarBegins: Int
+        var lastCalendarLineIsBegin: Bool?
+
+        /// The segment starts, numbered in the whole input, given what the stretches before hold.
+        func segmentStarts(linesBefore: Int, calendarsBefore: Int, inCalendarBefore: Bool) -> [InputOutline.SegmentStart] {
+            starts.map { start in
+                InputOutline.SegmentStart(
+                    offset: start.offset, line: start.line + linesBefore,
+                    calendar: ComponentCutter.CalendarState(
+                        index: max(0, calendarsBefore + start.calendarBegins - 1),
+                        isOpen: start.lastCalendarLineIsBegin ?? inCalendarBefore))
+            }
+        }
+    }
+
+    /// The stretch's outline and segment starts, or `nil` when the input has NUL bytes.
+    mutating func scan() -> Part? {
+        guard let outline = scanOutline() else { return nil }
+        return Part(
+            outline: outline, starts: segmentStarts, calendarBegins: calendarBegins,
+            lastCalendarLineIsBegin: lastCalendarLineIsBegin)
+    }
+
+    private mutating func scanOutline() -> InputOutline? {
         var pendingStart: (range: Range<Int>, number: Int)?
         while true {
             guard let (line, number) = pendingStart ?? nextPhysicalLine().map({ ($0, physicalLine) }) else { break }
             pendingStart = nil
             if timeZone != nil { keepTimeZoneLine(line) }
             guard let kind = Self.kind(of: line, in: bytes) else { continue }
+            // (No read since the line was found: the buffer still starts where it did.)
+            let lineOffset = offset + dropped + line.lowerBound
             // Gather the folds of an interesting line.
             logical.removeAll(keepingCapacity: true)
             logical.append(contentsOf: bytes[line])
@@ -348,6 +429,10 @@ private struct RawOutlineScan {
                 }
             }
             if input.sawNUL { return nil }
+            if let segmentSize, kind == .begin, logical == Self.beginEvent,
+               lineOffset - (segmentStarts.last?.offset ?? offset) >= segmentSize {
+                segmentStarts.append((lineOffset, number, calendarBegins, lastCalendarLineIsBegin))
+            }
             handle(kind, line: number)
         }
         if input.sawNUL { return nil }
@@ -473,6 +558,10 @@ private struct RawOutlineScan {
                 eventLine = line
             } else if valueIsTopLevelOrCalendar {
                 finishEvent()
+                if valueIs("VCALENDAR") {
+                    calendarBegins += 1
+                    lastCalendarLineIsBegin = true
+                }
                 if valueIs("VTIMEZONE"), outline.timeZoneTexts != nil {
                     if logical == Self.beginTimeZone {
                         timeZone = (logical + [0x0D, 0x0A], line)
@@ -493,6 +582,7 @@ private struct RawOutlineScan {
                 }
                 timeZone = nil
             }
+            if valueIs("VCALENDAR") { lastCalendarLineIsBegin = false }
             if logical == Self.endEvent || valueIs("VEVENT") || valueIs("VCALENDAR") {
                 finishEvent()
             } else if inEvent, !nested.isEmpty {
@@ -616,6 +706,7 @@ private struct RawOutlineScan {
             let end = ContentLineScanner.lineEnd(in: bytes, from: resume)
             let needsMore = end == count || (end == count - 1 && bytes[end] == 0x0D)
             if needsMore, !input.isExhausted, let shift = input.refill(keepingFrom: keepsLine ? position : end) {
+                dropped += shift
                 bytes = input.bytes
                 position = keepsLine ? position - shift : 0
                 resume = end - shift
