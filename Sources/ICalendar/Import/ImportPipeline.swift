@@ -644,7 +644,7 @@ final class ImportPipeline {
     /// the workers' timing, decides which batch the sessions go out in.
     private var earlyJobs: [EarlyGroups] = []
     /// Jobs of groups left to run while later chunks are consumed.
-    private static let earlyJobsAhead = 4
+    private static let earlyJobsAhead = 2
 
     /// Holds an event until the end, or until every event of its UID is read.
     private func hold(_ record: EventRecord, calendar: Int) {
