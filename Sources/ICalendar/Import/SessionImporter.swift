@@ -213,7 +213,7 @@ public struct SessionImporter: Sendable {
     /// The bytes of input a worker cuts into components at a time (see `pipeline(descriptor:)`);
     /// `nil` cuts the whole input on the calling thread (tests compare the two). A few segments
     /// are in flight, each with its components parsed: at 256 KiB the recurring shape of
-    /// `Benchmarks/` peaked 18 MB higher than at 64 KiB, and was no faster.
+    /// `Benchmarks/` peaked about 20 MB higher than at 64 KiB, and was no faster.
     var segmentSize: Int? = 64 << 10
 
     /// The pipeline for bytes in memory.
