@@ -32,6 +32,7 @@ struct SegmentedCuttingTests {
     private static func imported(_ sources: [CalendarSource], segmentSize: Int?) throws -> CalendarImport {
         var importer = SessionImporter(expansion: expansion)
         importer.segmentSize = segmentSize
+        importer.segmentSpread = 1 << 40  // segments of any length: a segment at every BEGIN:VEVENT
         return try importer.importSessions(from: sources)
     }
 
@@ -198,6 +199,32 @@ struct SegmentedCuttingTests {
             #expect(streamed.diagnostics.sorted() == reference.diagnostics.sorted())
             #expect(streamed.sessions.count == 6)
         }
+    }
+
+    @Test("No segments where one would be longer than four times the segment size (thousands of VTIMEZONEs, a huge event)")
+    func boundedSegments() throws {
+        func events(_ range: Range<Int>) -> String {
+            range.map { "BEGIN:VEVENT\r\nUID:e\($0)\r\nDTSTART:20240301T090000Z\r\nX-POINTS:\($0)\r\nEND:VEVENT\r\n" }.joined()
+        }
+        let zones = (0..<60).map { "BEGIN:VTIMEZONE\r\nTZID:Zone \($0)\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0100\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n" }.joined()
+        var sessions: [Int] = []
+        for (text, isSegmented) in [
+            ("BEGIN:VCALENDAR\r\n" + events(0..<40) + "END:VCALENDAR\r\n", true),
+            ("BEGIN:VCALENDAR\r\n" + events(0..<20) + zones + events(20..<40) + "END:VCALENDAR\r\n", false),
+            ("BEGIN:VCALENDAR\r\n" + events(0..<20) + "BEGIN:VEVENT\r\nUID:long\r\nDTSTART:20240301T090000Z\r\nDESCRIPTION:"
+                + String(repeating: "x", count: 5_000) + "\r\nEND:VEVENT\r\n" + events(20..<40) + "END:VCALENDAR\r\n", false),
+        ] {
+            let path = try Self.temporaryFile(text)
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            var importer = SessionImporter(expansion: Self.expansion)
+            importer.segmentSize = 200  // at most 800 bytes a segment
+            let pipeline = try importer.pipeline(for: [.file(path)]).0
+            #expect(pipeline.cutsSegments == isSegmented)
+            var count = 0
+            while let batch = pipeline.next() { count += batch.sessions.count }
+            sessions.append(count)
+        }
+        #expect(sessions == [40, 40, 41])
     }
 
     @Test("No segments where METHOD makes an iTIP message, nor in a file without a place to cut")

@@ -204,7 +204,8 @@ public struct SessionImporter: Sendable {
         let outline = InputOutline.scan(
             descriptor: descriptor, parts: isParallel ? ProcessInfo.processInfo.activeProcessorCount : 1,
             chunkSize: readChunkSize, segmentSize: segmentSize)
-        let segments = segmentSize != nil && !outline.segmentStarts.isEmpty ? dup(descriptor) : -1
+        let segments = segmentSize.map { outline.hasBoundedSegments(maximumBytes: $0 * segmentSpread, descriptor: descriptor) } == true
+            ? dup(descriptor) : -1
         return ImportPipeline(
             input: InputBytes(reading: descriptor, owning: true, chunkSize: readChunkSize), outline: outline, importer: self,
             segments: segments >= 0 ? segments : nil)
@@ -215,6 +216,12 @@ public struct SessionImporter: Sendable {
     /// are in flight, each with its components parsed: at 256 KiB the recurring shape of
     /// `Benchmarks/` peaked about 20 MB higher than at 64 KiB, and was no faster.
     var segmentSize: Int? = 64 << 10
+
+    /// How many times `segmentSize` a segment may hold: a file with a longer stretch between two
+    /// `BEGIN:VEVENT` lines (thousands of VTIMEZONEs, one huge event, events spelled otherwise) is
+    /// cut on the calling thread, 256 components at a time, so that no worker holds a stretch of
+    /// unbounded size at once.
+    var segmentSpread = 4
 
     /// The pipeline for bytes in memory.
     func pipeline(bytes: [UInt8]) -> ImportPipeline {

@@ -46,6 +46,19 @@ struct InputOutline: Sendable {
     /// `SegmentStart`), in order; empty when the scan was not asked for them (`segmentSize`).
     var segmentStarts: [SegmentStart] = []
 
+    /// Whether the file has segment starts and none of its segments (from its start to the first,
+    /// between two, from the last to its end) is longer than `maximumBytes`.
+    func hasBoundedSegments(maximumBytes: Int, descriptor: Int32) -> Bool {
+        var status = stat()
+        guard let last = segmentStarts.last, fstat(descriptor, &status) == 0 else { return false }
+        var previous = 0
+        for start in segmentStarts {
+            if start.offset - previous > maximumBytes { return false }
+            previous = start.offset
+        }
+        return Int(status.st_size) - last.offset <= maximumBytes
+    }
+
     /// A line that is exactly `BEGIN:VEVENT` (no fold after it), at least `segmentSize` bytes
     /// after the one before: a BEGIN of a VEVENT closes whatever is open before it, so a cutter
     /// that starts there, with the VCALENDAR state the first pass saw, cuts what one reading the
