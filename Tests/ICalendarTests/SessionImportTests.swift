@@ -1,4 +1,5 @@
-import ICalendar
+import Foundation
+@testable import ICalendar
 import Streaks
 import Testing
 
@@ -206,5 +207,43 @@ struct RealWorldTimeZoneTests {
         // One note per aliased TZID, one warning for the unknown one, none per event.
         #expect(result.diagnostics.map { "\($0.severity):\($0.code)" } == Array(repeating: "note:time-zone-name", count: 7) + ["warning:unknown-time-zone"])
         #expect(result.diagnostics.first?.message == "TZID \"W. Europe Standard Time\" is not an IANA name; read as Europe/Berlin")
+    }
+
+    @Test("A VTIMEZONE of a later VCALENDAR serves a series of an earlier one; a Windows TZID on many events is noted once")
+    func zonesAcrossCalendarsAndSegments() throws {
+        // Single events (resolved on workers, which keep each TZID's answer) and a series in a
+        // zone only the second VCALENDAR defines (resolved in input order, by the calendar that defines it).
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN"]
+        for index in 0..<600 {
+            lines += [
+                "BEGIN:VEVENT", "UID:tokyo-\(index)", "DTSTART;TZID=Tokyo Standard Time:20240301T090000",
+                "DTEND;TZID=Tokyo Standard Time:20240301T100000", "X-POINTS:1", "END:VEVENT",
+            ]
+        }
+        lines += [
+            "BEGIN:VEVENT", "UID:plus-five-series", "DTSTART;TZID=Plus Five:20240301T090000",
+            "DTEND;TZID=Plus Five:20240301T093000", "RRULE:FREQ=DAILY;COUNT=2", "X-POINTS:7", "END:VEVENT",
+            "END:VCALENDAR",
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN",
+            "BEGIN:VTIMEZONE", "TZID:Plus Five", "BEGIN:STANDARD", "DTSTART:19700101T000000",
+            "TZOFFSETFROM:+0500", "TZOFFSETTO:+0500", "END:STANDARD", "END:VTIMEZONE",
+            "END:VCALENDAR",
+        ]
+        var importer = SessionImporter(expansion: RecurrenceExpansion(through: Day(year: 2024, month: 12, day: 31)!))
+        importer.segmentSize = 1
+        importer.segmentSpread = 1 << 40  // a segment at every BEGIN:VEVENT: many workers meet the TZID
+        let path = NSTemporaryDirectory() + "zones-across-\(UUID().uuidString).ics"
+        try Data((lines.joined(separator: "\r\n") + "\r\n").utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try importer.importSessions(from: .file(path))
+        let tokyo = result.sessions.filter { $0.id.hasPrefix("tokyo-") }
+        #expect(tokyo.count == 600)
+        #expect(Set(tokyo.map(\.start)) == [.instant(secondsSince1970: utc(2024, 3, 1, 0))])  // UTC+9
+        let series = result.sessions.filter { $0.id.hasPrefix("plus-five-series") }
+        #expect(series.map(\.start) == [.instant(secondsSince1970: utc(2024, 3, 1, 4)), .instant(secondsSince1970: utc(2024, 3, 2, 4))])
+        #expect(series.map(\.end) == [.instant(secondsSince1970: utc(2024, 3, 1, 4, 30)), .instant(secondsSince1970: utc(2024, 3, 2, 4, 30))])
+        // One note for the TZID, at its first use; one for the second VCALENDAR (merged into one).
+        #expect(result.diagnosticSummary == ["6:note:time-zone-name", "3612:note:structure"])
+        #expect(result.diagnostics.first?.message == "TZID \"Tokyo Standard Time\" is not an IANA name; read as Asia/Tokyo")
     }
 }

@@ -246,7 +246,9 @@ final class ImportPipeline {
             var resolver = SessionResolver(pointsRule: settings.pointsRule)
             resolver.lookahead = settings.lookahead
             resolver.defersOnceNotes = true
-            var databaseZones: [String: TimeZoneDatabase.Resolution?] = [:]
+            // The worker's own VTIMEZONE store stays empty: each TZID's answer can be kept.
+            resolver.memoizesZones = true
+            var workerZones: [String: ImportPipeline.WorkerZone] = [:]
             outcomes = []
             sessions = []
             places = []
@@ -282,7 +284,7 @@ final class ImportPipeline {
                 }
                 let resolution = ImportPipeline.workerResolution(
                     record, method: methods[index], outline: settings.outline, lookahead: settings.lookahead,
-                    databaseZones: &databaseZones)
+                    resolver: &resolver, zones: &workerZones)
                 if resolution != .no, told?.calendar != calendar || told?.method != methods[index] {
                     resolver.methods[calendar] = methods[index]
                     told = (calendar, methods[index])
@@ -507,34 +509,47 @@ final class ImportPipeline {
         case early
     }
 
-    /// How a worker treats an event (see `WorkerResolution`); `databaseZones` keeps the worker's
-    /// answers from the IANA database, which is shared behind a lock.
+    /// Whether a worker can resolve times in a TZID, and whether they wait for a VTIMEZONE.
+    enum WorkerZone {
+        /// A VTIMEZONE read ahead defines it, beginning on `line`; or the IANA database knows it (`nil`).
+        case resolvable(line: Int?)
+        /// An unknown zone (the consumer warns, once), or a VTIMEZONE that was not read ahead.
+        case unresolvable
+    }
+
+    /// How a worker treats an event (see `WorkerResolution`). `zones` keeps what the worker found
+    /// out about each TZID, and its `resolver` its answers from the IANA database
+    /// (`SessionResolver.databaseZones`), which it resolves with: each TZID is looked up once per
+    /// chunk, not once per time.
     static func workerResolution(
         _ record: EventRecord, method: String?, outline: InputOutline, lookahead: ZoneLookahead,
-        databaseZones: inout [String: TimeZoneDatabase.Resolution?]
+        resolver: inout SessionResolver, zones: inout [String: WorkerZone]
     ) -> WorkerResolution {
         if record.isRecurring || record.recurrenceID != nil || outline.mayHaveOverrides(record.uid)
             || method.map(SessionResolver.messageMethods.contains) == true {
             return .no
         }
         var early = false
-        for time in [record.start, record.end] {
-            guard let time, !time.isDate, !time.isUTC, let tzid = time.timeZoneID else { continue }
-            guard !outline.hasUncertainTimeZoneIDs else { return .no }
-            if outline.timeZoneIDs.contains(tzid) {
-                guard let line = lookahead.line(of: tzid) else { return .no }
-                if line > record.begin.line { early = true }
-                continue
-            }
-            let resolution: TimeZoneDatabase.Resolution?
-            if let known = databaseZones[tzid] {
-                resolution = known
+        /// Whether the worker can resolve `time` (and notes in `early` when it waits for a VTIMEZONE).
+        func resolvable(_ time: ICalTime?) -> Bool {
+            guard let time, !time.isDate, !time.isUTC, let tzid = time.timeZoneID else { return true }
+            guard !outline.hasUncertainTimeZoneIDs else { return false }
+            let zone: WorkerZone
+            if let known = zones[tzid] {
+                zone = known
             } else {
-                resolution = TimeZoneDatabase.shared.resolve(tzid)
-                databaseZones[tzid] = .some(resolution)
+                if outline.timeZoneIDs.contains(tzid) {
+                    zone = lookahead.line(of: tzid).map { .resolvable(line: $0) } ?? .unresolvable
+                } else {
+                    zone = resolver.databaseZone(tzid) == nil ? .unresolvable : .resolvable(line: nil)
+                }
+                zones[tzid] = zone
             }
-            guard resolution != nil else { return .no }  // an unknown zone: the consumer warns, once
+            guard case .resolvable(let line) = zone else { return false }
+            if let line, line > record.begin.line { early = true }
+            return true
         }
+        guard resolvable(record.start), resolvable(record.end) else { return .no }
         return early ? .early : .now
     }
 

@@ -36,6 +36,14 @@ struct SessionResolver {
     /// Whether a series' instances get ids of their own (`SessionImporter.makesInstanceIDs`);
     /// otherwise each carries its event's UID.
     var makesInstanceIDs = true
+    /// What the IANA database made of each TZID this resolver looked up (`nil`: not a zone it
+    /// knows). The database is shared by every thread behind a lock; an event's times are looked
+    /// up here instead, without it.
+    var databaseZones: [String: TimeZoneDatabase.Resolution?] = [:]
+    /// Set on a worker's resolver, whose VTIMEZONE store (`zones`) is its own and stays empty, and
+    /// whose lookahead does not change: each TZID's answer is then looked up once, not once per time.
+    var memoizesZones = false
+    private var zoneMemo: [String: (rules: TimeZoneRules, alias: String?)?] = [:]
 
     private mutating func noteOnce(key: String, _ diagnostic: Diagnostic) {
         if defersOnceNotes {
@@ -179,8 +187,12 @@ struct SessionResolver {
         if time.isDate { return .date(time.day) }
         if time.isUTC { return .instant(secondsSince1970: time.local.secondsSince1970) }
         guard let tzid = time.timeZoneID else { return .floating(time.local) }
-        if let rules = zone(named: tzid, calendar: calendar) {
-            noteAlias(tzid, calendar: calendar, line: line)
+        if let (rules, alias) = zoneAndAlias(named: tzid, calendar: calendar) {
+            if let alias, reportedTimeZoneIDs.insert(tzid).inserted {
+                noteOnce(key: "tz:\(tzid)", Diagnostic(
+                    .note, .timeZoneName, at: line.location(),
+                    "TZID \"\(tzid)\" is not an IANA name; read as \(alias)", sourceLine: line.text))
+            }
             return .instant(secondsSince1970: rules.instant(for: time.local))
         }
         if reportedTimeZoneIDs.insert(tzid).inserted {
@@ -197,26 +209,38 @@ struct SessionResolver {
     /// an IANA zone. A VTIMEZONE's first use expands it, and what is wrong with it is said then, at
     /// its BEGIN line.
     mutating func zone(named tzid: String, calendar: Int) -> TimeZoneRules? {
+        zoneAndAlias(named: tzid, calendar: calendar)?.rules
+    }
+
+    /// `zone(named:calendar:)`, and the IANA identifier when the TZID is read as another name for
+    /// an IANA zone (no VTIMEZONE of the input defines it, and it is not an IANA name itself).
+    private mutating func zoneAndAlias(named tzid: String, calendar: Int) -> (rules: TimeZoneRules, alias: String?)? {
+        guard memoizesZones else { return lookUpZone(named: tzid, calendar: calendar) }
+        if let known = zoneMemo[tzid] { return known }
+        let answer = lookUpZone(named: tzid, calendar: calendar)
+        zoneMemo[tzid] = .some(answer)
+        return answer
+    }
+
+    private mutating func lookUpZone(named tzid: String, calendar: Int) -> (rules: TimeZoneRules, alias: String?)? {
         if let (rules, problems) = zones.rules(for: tzid, calendar: calendar) {
             for (problem, begin) in problems {
                 diagnostics.append(Diagnostic(
                     .warning, .badTimeZone, at: begin.location(), "VTIMEZONE \(tzid): \(problem)",
                     sourceLine: begin.text))
             }
-            return rules
+            return (rules, nil)
         }
-        if let rules = lookahead.rules(for: tzid) { return rules }
-        return TimeZoneDatabase.shared.resolve(tzid)?.rules
+        if let rules = lookahead.rules(for: tzid) { return (rules, nil) }
+        return databaseZone(tzid).map { ($0.rules, $0.alias) }
     }
 
-    /// Notes once per TZID that a name was read as the IANA zone it stands for.
-    private mutating func noteAlias(_ tzid: String, calendar: Int, line: ContentLine) {
-        guard !zones.definesAnywhere(tzid), lookahead.rules(for: tzid) == nil,
-              let alias = TimeZoneDatabase.shared.resolve(tzid)?.alias,
-              reportedTimeZoneIDs.insert(tzid).inserted else { return }
-        noteOnce(key: "tz:\(tzid)", Diagnostic(
-            .note, .timeZoneName, at: line.location(),
-            "TZID \"\(tzid)\" is not an IANA name; read as \(alias)", sourceLine: line.text))
+    /// What the IANA database makes of a TZID (`databaseZones`, else the database itself).
+    mutating func databaseZone(_ tzid: String) -> TimeZoneDatabase.Resolution? {
+        if let known = databaseZones[tzid] { return known }
+        let resolution = TimeZoneDatabase.shared.resolve(tzid)
+        databaseZones[tzid] = .some(resolution)
+        return resolution
     }
 
     /// The points property's value, read once per event (with its diagnostics); `nil` when the

@@ -150,14 +150,16 @@ final class CalendarZones: @unchecked Sendable {
     /// index); `nil` if none defines it. A zone's first use expands it; its problems come with it.
     func rules(for timeZoneID: String, calendar: Int) -> (rules: TimeZoneRules, problems: [(String, ContentLine)])? {
         lock.withLock {
-            let owner: Int
+            var owner: Int?
             if definitions[calendar]?[timeZoneID] != nil {
                 owner = calendar
-            } else if let other = definitions.keys.sorted().first(where: { definitions[$0]?[timeZoneID] != nil }) {
-                owner = other
             } else {
-                return nil
+                // The first calendar by index that defines it (looked for without sorting: this runs for every time).
+                for (other, zones) in definitions where zones[timeZoneID] != nil && owner.map({ other < $0 }) ?? true {
+                    owner = other
+                }
             }
+            guard let owner else { return nil }
             if let rules = expanded[owner]?[timeZoneID] { return (rules, []) }
             guard let (definition, begin) = definitions[owner]?[timeZoneID] else { return nil }
             let (rules, problems) = definition.rules(throughYear: lastYear, onsetBudget: &onsetBudget)
