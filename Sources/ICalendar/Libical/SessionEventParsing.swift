@@ -287,8 +287,9 @@ extension ComponentParsing {
     /// EXRULE; a parameter other than one TZID (on a date-time) and `VALUE=DATE` (on an eight-digit
     /// date), or any parameter on a rule; a TZID that is empty, starts or ends with a space, or has
     /// separators (inner spaces are kept and quotes dropped, as libical's parser reads them:
-    /// `TZID="W. Europe Standard Time"`); a value with other than letters, digits, `+` and `-`
-    /// (and `=`, `;` and `,` in a rule).
+    /// `TZID="W. Europe Standard Time"`; a quoted one may have colons, as Outlook writes
+    /// `TZID="(UTC-05:00) Eastern Time (US & Canada)"`); a value with other than letters, digits,
+    /// `+` and `-` (and `=`, `;` and `,` in a rule).
     private static func plainForm(
         _ bytes: UnsafeBufferPointer<UInt8>, _ line: LibicalLine
     ) -> (valueKind: icalvalue_kind, timeZoneID: Range<Int>?)? {
@@ -313,7 +314,8 @@ extension ComponentParsing {
             guard equals < parametersEnd else { return nil }
             var end = equals + 1
             var parameterValue: Range<Int>
-            if bytes[end] == 0x22 {
+            let isQuoted = bytes[end] == 0x22
+            if isQuoted {
                 // A quoted value: its bytes without the quotes, which must end it.
                 end += 1
                 while end < parametersEnd, bytes[end] != 0x22 { end += 1 }
@@ -325,7 +327,8 @@ extension ComponentParsing {
                 parameterValue = (equals + 1)..<end
             }
             guard let first = parameterValue.first, let last = parameterValue.last, bytes[first] != 0x20, bytes[last] != 0x20,
-                  parameterValue.allSatisfy({ isPlainParameterByte(bytes[$0]) || bytes[$0] == 0x20 }) else { return nil }
+                  parameterValue.allSatisfy({ isPlainParameterByte(bytes[$0]) || bytes[$0] == 0x20 || (isQuoted && bytes[$0] == 0x3A) })
+            else { return nil }
             if isTime, timeZoneID == nil, PropertyNameTable<Void>.equalsIgnoringCase(bytes, nameStart..<equals, tzidName) {
                 timeZoneID = parameterValue
             } else if isTime, !isDate, bytes[equals + 1] != 0x22,
