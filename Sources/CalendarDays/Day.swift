@@ -75,7 +75,7 @@ public struct Day: Hashable, Comparable, Sendable {
     public var weekday: Weekday {
         // 1970-01-01 was a Thursday.
         let index = (daysSince1970 + 4).remainderRoundingDown(dividingBy: 7)  // 0 = Sunday
-        return Weekday.allCases[index]
+        return Weekday(rawValue: index)!
     }
 
     /// The day `count` days later (earlier for a negative count).
@@ -185,7 +185,7 @@ public enum Weekday: Int, CaseIterable, Sendable, Codable {
 
     /// The weekday `count` days later.
     public func advanced(by count: Int) -> Weekday {
-        Weekday.allCases[(rawValue + count).remainderRoundingDown(dividingBy: 7)]
+        Weekday(rawValue: (rawValue + count).remainderRoundingDown(dividingBy: 7))!
     }
 
     /// How many days after `start` this weekday comes, 0...6: `Weekday.sunday.daysSince(.monday)` is 6.

@@ -128,6 +128,28 @@ struct RecurrenceRuleTests {
         #expect(result.problems.isEmpty)
     }
 
+    @Test("A period's days carry their date parts from one day to the next exactly as each day's own parts are", arguments: [
+        (Day(year: 1599, month: 12, day: 1)!, 400 * 366),  // 400 years from before 1600 (a leap century)
+        (Day(year: 1899, month: 2, day: 20)!, 3 * 366),  // 1900: not a leap year
+        (Day(year: 2023, month: 12, day: 25)!, 800),  // 2024's leap day, New Year twice
+        (Day(daysSince1970: -1_000_000), 2 * 366),  // BCE, proleptic
+    ])
+    func datePartsWalk(from first: Day, days: Int) {
+        var walked = RecurrenceIterator.DateParts(first)
+        var mismatches: [Day] = []
+        for number in first.daysSince1970..<first.daysSince1970 + days {
+            let day = Day(daysSince1970: number)
+            let own = RecurrenceIterator.DateParts(day)
+            if walked != own { mismatches.append(day) }
+            #expect(own.weekday == day.weekday.rawValue && own.dayOfMonth == day.dayOfMonth)
+            walked.advance()
+        }
+        #expect(mismatches.isEmpty)
+        let leapDay = RecurrenceIterator.DateParts(Day(year: 2024, month: 2, day: 29)!)
+        #expect(leapDay == .init(Day(year: 2024, month: 2, day: 28)!).advanced())
+        #expect((leapDay.monthLength, leapDay.dayOfYear, leapDay.yearLength, leapDay.weekday) == (29, 59, 366, 4))
+    }
+
     @Test("Friday the 13th: a rule that DTSTART does not match starts at its first match")
     func fridayThe13th() {
         let result = starts("FREQ=MONTHLY;BYDAY=FR;BYMONTHDAY=13", from: "19970902T090000", through: "20001231T000000", includesStart: false)
@@ -290,5 +312,14 @@ struct RecurrenceIDTextTests {
         #expect(SessionResolver.recurrenceIDText(local, isDate: false, isUTC: true) == "20240301T093000Z")
         #expect(SessionResolver.instanceID(uid: "run@example.com", local, clock: .utc) == "run@example.com/20240301T093000Z")
         #expect(SessionResolver.instanceID(uid: "run@example.com", local, clock: .floating) == "run@example.com/20240301T093000")
+    }
+}
+
+extension RecurrenceIterator.DateParts {
+    /// The next day's parts.
+    fileprivate func advanced() -> Self {
+        var next = self
+        next.advance()
+        return next
     }
 }

@@ -245,11 +245,24 @@ struct RecurrenceIterator {
     }
 
     /// Adds the days of `range` that match to `periodDays`.
+    ///
+    /// A range of days is walked with its date parts (year, month, day of month, day of year,
+    /// weekday) carried from one day to the next: a period of a month or a year tests each of its
+    /// days without working out its date from its number.
     private mutating func addMatchingDays(_ range: Range<Day>, scope: OrdinalScope) {
         guard step(range.count) else { return }
+        guard needsDateParts, !range.isEmpty else {
+            for number in range.lowerBound.daysSince1970..<range.upperBound.daysSince1970 {
+                let day = Day(daysSince1970: number)
+                if matches(day, scope: scope) { periodDays.append(day) }
+            }
+            return
+        }
+        var parts = DateParts(range.lowerBound)
         for number in range.lowerBound.daysSince1970..<range.upperBound.daysSince1970 {
             let day = Day(daysSince1970: number)
-            if matches(day, scope: scope) { periodDays.append(day) }
+            if matches(day, parts, scope: scope) { periodDays.append(day) }
+            parts.advance()
         }
     }
 
@@ -264,44 +277,83 @@ struct RecurrenceIterator {
             let weekday = day.weekday
             return weekdays.contains { $0.weekday == weekday }
         }
-        let (year, month, dayOfMonth) = day.components
-        if !months.isEmpty, !months.contains(month) { return false }
+        return matches(day, DateParts(day), scope: scope)
+    }
+
+    /// `matches(_:scope:)` for a day whose date parts are known.
+    private func matches(_ day: Day, _ parts: DateParts, scope: OrdinalScope) -> Bool {
+        if !months.isEmpty, !months.contains(parts.month) { return false }
         if !monthDays.isEmpty {
-            let length = Day.daysInMonth(year: year, month: month)
-            if !monthDays.contains(dayOfMonth), !monthDays.contains(dayOfMonth - length - 1) { return false }
+            let dayOfMonth = parts.dayOfMonth
+            if !monthDays.contains(dayOfMonth), !monthDays.contains(dayOfMonth - parts.monthLength - 1) { return false }
         }
         if !rule.yearDays.isEmpty {
-            let dayOfYear = Day(normalizingYear: year, month: 1, day: 1).distance(to: day) + 1
-            let length = Day.isLeapYear(year) ? 366 : 365
-            if !rule.yearDays.contains(dayOfYear), !rule.yearDays.contains(dayOfYear - length - 1) { return false }
+            let dayOfYear = parts.dayOfYear + 1
+            if !rule.yearDays.contains(dayOfYear), !rule.yearDays.contains(dayOfYear - parts.yearLength - 1) { return false }
         }
         if !rule.weekNumbers.isEmpty, rule.frequency != .yearly, !Self.isInWeeks(day, rule.weekNumbers, weekStart: rule.weekStart) {
             return false
         }
         if !weekdays.isEmpty {
-            let weekday = day.weekday
+            let weekday = parts.weekday
             let found = weekdays.contains { wanted in
-                guard wanted.weekday == weekday else { return false }
+                guard wanted.weekday.rawValue == weekday else { return false }
                 guard wanted.ordinal != 0 else { return true }
                 switch scope {
                 case .none:
                     return true
                 case .month:
-                    let length = Day.daysInMonth(year: year, month: month)
                     return wanted.ordinal > 0
-                        ? (dayOfMonth - 1) / 7 + 1 == wanted.ordinal
-                        : (length - dayOfMonth) / 7 + 1 == -wanted.ordinal
+                        ? (parts.dayOfMonth - 1) / 7 + 1 == wanted.ordinal
+                        : (parts.monthLength - parts.dayOfMonth) / 7 + 1 == -wanted.ordinal
                 case .year:
-                    let dayOfYear = Day(normalizingYear: year, month: 1, day: 1).distance(to: day)
-                    let length = Day.isLeapYear(year) ? 366 : 365
                     return wanted.ordinal > 0
-                        ? dayOfYear / 7 + 1 == wanted.ordinal
-                        : (length - 1 - dayOfYear) / 7 + 1 == -wanted.ordinal
+                        ? parts.dayOfYear / 7 + 1 == wanted.ordinal
+                        : (parts.yearLength - 1 - parts.dayOfYear) / 7 + 1 == -wanted.ordinal
                 }
             }
             if !found { return false }
         }
         return true
+    }
+
+    /// A day's date parts, which a walk over consecutive days carries forward (`advance()`) instead
+    /// of working them out from the day's number each time.
+    struct DateParts: Equatable {
+        var year: Int
+        var month: Int
+        var dayOfMonth: Int
+        var monthLength: Int
+        /// Days since 1 January, 0-based.
+        var dayOfYear: Int
+        var yearLength: Int
+        /// `Weekday.rawValue`: 0 is Sunday.
+        var weekday: Int
+
+        init(_ day: Day) {
+            (year, month, dayOfMonth) = day.components
+            monthLength = Day.daysInMonth(year: year, month: month)
+            dayOfYear = Day(normalizingYear: year, month: 1, day: 1).distance(to: day)
+            yearLength = Day.isLeapYear(year) ? 366 : 365
+            weekday = day.weekday.rawValue
+        }
+
+        /// Moves to the next day.
+        mutating func advance() {
+            weekday = weekday == 6 ? 0 : weekday + 1
+            dayOfMonth += 1
+            dayOfYear += 1
+            guard dayOfMonth > monthLength else { return }
+            dayOfMonth = 1
+            month += 1
+            if month > 12 {
+                month = 1
+                year += 1
+                dayOfYear = 0
+                yearLength = Day.isLeapYear(year) ? 366 : 365
+            }
+            monthLength = Day.daysInMonth(year: year, month: month)
+        }
     }
 
     /// Whether a day lies in one of the numbered weeks of its own week-numbering year.
