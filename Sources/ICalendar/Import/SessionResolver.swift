@@ -44,6 +44,18 @@ struct SessionResolver {
     /// whose lookahead does not change: each TZID's answer is then looked up once, not once per time.
     var memoizesZones = false
     private var zoneMemo: [String: (rules: TimeZoneRules, alias: String?)?] = [:]
+    /// Each TZID's answer so far, with `zones.generation` when it was given. A VTIMEZONE's answer
+    /// stands for good: the first VTIMEZONE of a TZID anywhere in the input defines it for every
+    /// calendar (`CalendarZones.define`). The IANA database's, or the lookahead's, stands until the
+    /// input defines another TZID, which may be this one. A series' thousands of times are then
+    /// looked up without `CalendarZones`' search.
+    private var zoneAnswers: [String: ZoneAnswer] = [:]
+
+    private struct ZoneAnswer {
+        var generation: Int
+        var isDefinition: Bool
+        var answer: (rules: TimeZoneRules, alias: String?)?
+    }
 
     private mutating func noteOnce(key: String, _ diagnostic: Diagnostic) {
         if defersOnceNotes {
@@ -223,16 +235,20 @@ struct SessionResolver {
     }
 
     private mutating func lookUpZone(named tzid: String, calendar: Int) -> (rules: TimeZoneRules, alias: String?)? {
+        let generation = zones.generation
+        if let known = zoneAnswers[tzid], known.isDefinition || known.generation == generation { return known.answer }
         if let (rules, problems) = zones.rules(for: tzid, calendar: calendar) {
             for (problem, begin) in problems {
                 diagnostics.append(Diagnostic(
                     .warning, .badTimeZone, at: begin.location(), "VTIMEZONE \(tzid): \(problem)",
                     sourceLine: begin.text))
             }
+            zoneAnswers[tzid] = ZoneAnswer(generation: generation, isDefinition: true, answer: (rules, nil))
             return (rules, nil)
         }
-        if let rules = lookahead.rules(for: tzid) { return (rules, nil) }
-        return databaseZone(tzid).map { ($0.rules, $0.alias) }
+        let answer = lookahead.rules(for: tzid).map { ($0, nil) } ?? databaseZone(tzid).map { ($0.rules, $0.alias) }
+        zoneAnswers[tzid] = ZoneAnswer(generation: generation, isDefinition: false, answer: answer)
+        return answer
     }
 
     /// What the IANA database makes of a TZID (`databaseZones`, else the database itself).

@@ -115,6 +115,7 @@ final class CalendarZones: @unchecked Sendable {
     private var definitions: [Int: [String: (definition: ZoneDefinition, begin: ContentLine)]] = [:]
     private var expanded: [Int: [String: TimeZoneRules]] = [:]
     private var onsetBudget = CalendarZones.maximumOnsetsPerFile
+    private var definitionCount = 0
     /// The last year whose onsets are computed.
     let lastYear: Int
 
@@ -132,8 +133,15 @@ final class CalendarZones: @unchecked Sendable {
                 return earlier.definition.observances == definition.observances ? nil : earlier.begin
             }
             definitions[calendar, default: [:]][definition.timeZoneID] = (definition, begin)
+            definitionCount += 1
             return nil
         }
+    }
+
+    /// How many TZIDs are defined so far: while it stays the same, `rules(for:calendar:)` gives
+    /// every TZID the answer it gave before (one it found stands for good).
+    var generation: Int {
+        lock.withLock { definitionCount }
     }
 
     /// Whether `calendar` defines `timeZoneID`.
