@@ -115,7 +115,22 @@ public struct Session: Hashable, Sendable, Identifiable {
     /// All-day sessions count on their start date whatever the zone and day start.
     @inlinable
     public func day(in zone: TimeZoneRules, dayStart: DayStart) -> Day {
-        switch start {
+        start.day(in: zone, dayStart: dayStart)
+    }
+}
+
+extension SessionTime {
+    /// The day a session starting at this time counts toward: its local day in `zone`, shifted back
+    /// by `dayStart`; a date is its own day whatever the zone and day start.
+    ///
+    /// ```swift
+    /// let start = SessionTime.instant(secondsSince1970: 1_709_258_400)  // 2024-03-01 02:00 UTC
+    /// print(start.day(in: .utc, dayStart: .midnight), start.day(in: .utc, dayStart: DayStart(hour: 4)!))
+    /// // Prints "2024-03-01 2024-02-29"
+    /// ```
+    @inlinable
+    public func day(in zone: TimeZoneRules, dayStart: DayStart) -> Day {
+        switch self {
         case .date(let day):
             return day
         case .instant(let seconds):

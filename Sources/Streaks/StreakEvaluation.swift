@@ -583,9 +583,23 @@ public struct DayTotals: Sendable {
             skippedRanges.append(days)
             return
         }
-        let day = session.day(in: goal.timeZone, dayStart: goal.dayStart)
+        add(points: session.points, startingAt: session.start)
+    }
+
+    /// Counts `points` on the day a session starting at `start` counts toward, as `add(_:)` counts
+    /// a session that marks no skipped days: for a caller that has a session's start and points
+    /// only, such as an import that counts its sessions without making them.
+    ///
+    /// ```swift
+    /// var totals = DayTotals(goal: StreakGoal(requiredPoints: 30, timeZone: .utc))
+    /// totals.add(points: 45, startingAt: .date(Day(year: 2024, month: 3, day: 1)!))
+    /// print(totals.report(from: nil, to: Day(year: 2024, month: 3, day: 1)!).days[0].status)
+    /// // Prints "met"
+    /// ```
+    public mutating func add(points: Int, startingAt start: SessionTime) {
+        let day = start.day(in: goal.timeZone, dayStart: goal.dayStart)
         if earliestDay.map({ day < $0 }) ?? true { earliestDay = day }
-        totals.count(session.points, on: day.daysSince1970)
+        totals.count(max(0, points), on: day.daysSince1970)
     }
 
     /// The report from `from` (default: the earliest session's day, or `to`) through `to`.

@@ -35,9 +35,59 @@ struct StreamedReportTests {
                     #expect(streamed.imported.sessions.count == whole.imported.sessions.count, "\(path)")
                     #expect(Set(streamed.imported.diagnostics.map(\.description)) == Set(whole.imported.diagnostics.map(\.description)), "\(path)")
                     #expect(streamed.imported.sessionsWithPointsProperty == whole.imported.sessionsWithPointsProperty, "\(path)")
+                    // Counted without their sessions (`SessionImporter.countsOnly`): the same again,
+                    // diagnostics in the same order (where floating times are read in a zone; the
+                    // fixture whose rules spend their budgets, this suite's slowest, with one rule).
+                    guard zone != nil, rule == .minutes || !path.hasSuffix("recurring-endless-and-impossible.ics") else { continue }
+                    let counted = try settings.scored([.file(path)], now: now)
+                    #expect(counted.report == streamed.report, "\(path) \(zone ?? "-") \(rule)")
+                    #expect(counted.imported.sessions.isEmpty)
+                    #expect(counted.imported.diagnostics.map(\.description) == streamed.imported.diagnostics.map(\.description), "\(path)")
+                    #expect(counted.imported.sessionsWithPointsProperty == streamed.imported.sessionsWithPointsProperty, "\(path)")
                 }
             }
         }
+    }
+
+    /// Each fixture read as one with the next (and the first twice): counted sessions are mapped back
+    /// to their own inputs, and the warnings that point at the first session point where they do
+    /// when the sessions are kept.
+    @Test("Several sources, counted: the same report and diagnostics as with the sessions kept", arguments: fixtures.indices)
+    func severalSourcesCounted(index: Int) throws {
+        let fixtures = Self.fixtures
+        let paths = [fixtures[index], fixtures[(index + 1) % fixtures.count]] + (index == 0 ? [fixtures[0]] : [])
+        let now = Int64(1_735_689_600)
+        let settings = ReportSettings(pointsRule: .xPoints, timeZone: "Asia/Tokyo", dayStart: DayStart(hour: 4)!)
+        let kept = try settings.scored(paths.map { .file($0) }, keepingSessions: true, now: now)
+        let counted = try settings.scored(paths.map { .file($0) }, now: now)
+        #expect(counted.report == kept.report, "\(paths)")
+        #expect(counted.imported.diagnostics.map(\.description) == kept.imported.diagnostics.map(\.description), "\(paths)")
+        #expect(counted.sources == kept.sources)
+    }
+
+    @Test("Counted sessions: the warnings about the first session name the input it stands in, and its line")
+    func firstSessionOfSeveralInputs() throws {
+        // The first input's only event is a series (resolved after the plain events of the second),
+        // none has X-POINTS, and the calendar declares a zone that is no IANA zone.
+        let series = "BEGIN:VCALENDAR\r\nX-WR-TIMEZONE:Mars/Olympus\r\nBEGIN:VEVENT\r\nUID:s\r\nDTSTART:20240101T090000Z\r\n"
+            + "RRULE:FREQ=DAILY;COUNT=3\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let plain = "BEGIN:VCALENDAR\r\n\r\nBEGIN:VEVENT\r\nUID:p\r\nDTSTART:20240102T090000Z\r\nEND:VEVENT\r\n"
+            + "BEGIN:VEVENT\r\nUID:q\r\nDTSTART:20240103T090000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("streakcal-first-session-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let seriesPath = folder.appendingPathComponent("series.ics").path
+        let plainPath = folder.appendingPathComponent("plain.ics").path
+        #expect(FileManager.default.createFile(atPath: seriesPath, contents: Data(series.utf8)))
+        #expect(FileManager.default.createFile(atPath: plainPath, contents: Data(plain.utf8)))
+        let settings = ReportSettings(to: Day(year: 2024, month: 1, day: 5)!)
+        let kept = try settings.scored([.file(seriesPath), .file(plainPath)], keepingSessions: true)
+        let counted = try settings.scored([.file(seriesPath), .file(plainPath)])
+        let expected = counted.imported.diagnostics.filter { $0.code == .points }.map(\.location)
+        #expect(expected == [SourceLocation(file: plainPath, line: 3)])
+        #expect(counted.imported.diagnostics.map(\.description) == kept.imported.diagnostics.map(\.description))
+        #expect(counted.report == kept.report)
+        #expect(counted.report.days.map(\.sessions) == [1, 2, 2, 0, 0])
     }
 
     @Test("Without keepingSessions no session is kept, and the report is the same")

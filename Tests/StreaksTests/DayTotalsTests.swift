@@ -61,6 +61,30 @@ struct DayTotalsTests {
         #expect(totals.earliestDay == ymd(1, 1, 1))
     }
 
+    @Test("A start and points alone count as the session they come from: instants, floating times and dates, around a 04:00 day start")
+    func startAndPoints() {
+        let goal = StreakGoal(requiredPoints: 50, timeZone: TimeZoneRules(identifier: "America/New_York")!, dayStart: DayStart(hour: 4)!)
+        let starts: [SessionTime] = [
+            .instant(secondsSince1970: utcInstant(2024, 3, 10) + 7 * 3600),  // 03:00 EDT on the day DST begins: the day before
+            .instant(secondsSince1970: utcInstant(2024, 3, 10) + 9 * 3600),  // 05:00 EDT
+            .floating(LocalDateTime(secondsSince1970: utcInstant(2024, 3, 11) + 3 * 3600 + 59 * 60)),  // 03:59: the day before
+            .date(ymd(2024, 3, 12)),
+        ]
+        var bySession = DayTotals(goal: goal)
+        var byStart = DayTotals(goal: goal)
+        for (index, start) in starts.enumerated() {
+            bySession.add(Session(id: "s\(index)", start: start, end: start, points: 20 * index + 10))
+            byStart.add(points: 20 * index + 10, startingAt: start)
+        }
+        byStart.add(points: -5, startingAt: .date(ymd(2024, 3, 12)))  // counted as 0, as a session's points are
+        let report = byStart.report(from: ymd(2024, 3, 9), to: ymd(2024, 3, 12))
+        #expect(report.days.map(\.points) == [10, 30 + 50, 0, 70])
+        #expect(report.days.map(\.sessions) == [1, 2, 0, 2])
+        #expect(bySession.report(from: ymd(2024, 3, 9), to: ymd(2024, 3, 12)).days.map(\.points) == report.days.map(\.points))
+        #expect(byStart.earliestDay == ymd(2024, 3, 9))
+        #expect(starts.map { $0.day(in: goal.timeZone, dayStart: goal.dayStart) } == [ymd(2024, 3, 9), ymd(2024, 3, 10), ymd(2024, 3, 10), ymd(2024, 3, 12)])
+    }
+
     @Test("No sessions: the window is just the last day, with nothing in it")
     func empty() {
         let totals = DayTotals(goal: StreakGoal(requiredPoints: 10, timeZone: .utc))

@@ -13,6 +13,9 @@ public struct ImportBatch: Sendable {
     public var sessions: [Session] = []
     /// For each session, the line of the event whose place in the input it takes.
     var places: [Int] = []
+    /// When sessions are only counted (`SessionImporter.countsOnly`), their counted form, in input
+    /// order; `sessions` is then empty.
+    package var counted: [CountedSession] = []
     /// The diagnostics, in source order within the batch.
     public var diagnostics: [Diagnostic] = []
     /// The first `X-WR-TIMEZONE` of the input read so far.
@@ -21,6 +24,54 @@ public struct ImportBatch: Sendable {
     public var sources: [ReportSource] = []
     /// The `X-WR-CALNAME`s read so far, by the line where each stands (`InputMap` makes `sources` of them).
     var calendarNames: [(line: Int, name: String)] = []
+}
+
+/// What an event a worker (or the consumer, ahead of its turn) resolved came to.
+enum ResolvedEvent: Sendable {
+    /// No session: an annotation, a cancelled event, an event without a usable start.
+    case nothing
+    case session(Session)
+    /// The session's counted form (`SessionImporter.countsOnly`).
+    case counted(CountedSession)
+}
+
+extension SessionResolver {
+    /// What an event comes to: its session, or its counted form when sessions are only counted.
+    mutating func resolved(_ record: EventRecord, calendar: Int) -> ResolvedEvent {
+        if countsOnly { return counted(from: record, calendar: calendar).map(ResolvedEvent.counted) ?? .nothing }
+        return session(from: record, calendar: calendar).map(ResolvedEvent.session) ?? .nothing
+    }
+}
+
+extension ImportBatch {
+    /// Appends what an event came to, with the line of the event whose place it takes.
+    mutating func append(_ resolved: ResolvedEvent, place: Int) {
+        switch resolved {
+        case .nothing:
+            break
+        case .session(let session):
+            sessions.append(session)
+            places.append(place)
+        case .counted(let session):
+            counted.append(session)
+        }
+    }
+
+    /// Appends sessions resolved together (moved whole into a batch that holds none).
+    mutating func append(_ made: PlacedSessions) {
+        if sessions.isEmpty {
+            sessions = made.sessions
+            places = made.places
+        } else {
+            sessions += made.sessions
+            places += made.places
+        }
+        if counted.isEmpty {
+            counted = made.counted
+        } else {
+            counted += made.counted
+        }
+    }
 }
 
 /// One input, imported as a stream: cut into components a chunk at a time on the calling thread,
@@ -82,6 +133,7 @@ final class ImportPipeline {
             pointsRule: importer.pointsRule,
             zones: CalendarZones(lastYear: min(RecurrenceIterator.lastYear, expansion.through.year + 1)))
         resolver.makesInstanceIDs = importer.makesInstanceIDs
+        resolver.countsOnly = importer.countsOnly
         // iTIP messages make an event's fate depend on METHODs not read yet: nothing is resolved early.
         if !outline.hasMessageMethod { resolver.lookahead = ZoneLookahead(outline: outline, lastYear: resolver.zones.lastYear) }
         eventProperties = ComponentParsing.sessionProperties(pointsProperty: pointsProperty, kept: keptProperties)
@@ -146,6 +198,7 @@ final class ImportPipeline {
             // Groups resolved early in the last chunks go out with the first batch after them.
             batch.sessions += earlyAtEnd.sessions
             batch.places += earlyAtEnd.places
+            batch.counted += earlyAtEnd.counted
             earlyAtEnd = ImportBatch()
         } else {
             let chunk = inFlight.removeFirst()
@@ -176,9 +229,9 @@ final class ImportPipeline {
         private(set) var endState: ComponentCutter.CalendarState?
         private(set) var readError: String?
         var outcomes: [ComponentParsing.Outcome?] = []
-        /// For each item, the session a worker resolved it to (see `ImportPipeline.workerResolution`):
-        /// `.some(nil)` when the event stands for no session.
-        var sessions: [Session??] = []
+        /// For each item, what a worker resolved it to (see `ImportPipeline.workerResolution`); `nil`
+        /// when the worker left it to the consumer.
+        var sessions: [ResolvedEvent?] = []
         /// For each item, the line of its BEGIN (0 for a calendar property): where a session a worker
         /// made stands in the input.
         var places: [Int] = []
@@ -244,6 +297,7 @@ final class ImportPipeline {
                 sessionLineRoles: settings.sessionLineRoles)
             reader.wantedDays = settings.wantedDays
             var resolver = SessionResolver(pointsRule: settings.pointsRule)
+            resolver.countsOnly = settings.countsOnly
             resolver.lookahead = settings.lookahead
             resolver.defersOnceNotes = true
             // The worker's own VTIMEZONE store stays empty: each TZID's answer can be kept.
@@ -260,13 +314,13 @@ final class ImportPipeline {
                 let item = items[index]  // (items is changed in the loop: not iterated on a copy)
                 guard case .component(let lines, let calendar) = item, lines.name == "VEVENT" || lines.name == "VTIMEZONE" else {
                     outcomes.append(nil)
-                    sessions.append(.none)
+                    sessions.append(nil)
                     places.append(0)
                     continue
                 }
                 places.append(lines.begin.line)
                 guard lines.name == "VEVENT" else {
-                    sessions.append(.none)
+                    sessions.append(nil)
                     // A VTIMEZONE no time of the input names is not read at all (a file may hold thousands).
                     let timeZoneLine = lines.materializedProperty(named: "TZID")
                     if let timeZoneLine, !settings.outline.mayUse(timeZoneLine: timeZoneLine.value) {
@@ -278,7 +332,7 @@ final class ImportPipeline {
                 }
                 // The record is moved, never copied: an event record has many fields to retain.
                 guard let record = ComponentParsing.parseEvent(lines, reader: &reader, reading: .sessionProperties) else {
-                    sessions.append(.none)
+                    sessions.append(nil)
                     outcomes.append(.unparsable)
                     continue
                 }
@@ -291,30 +345,30 @@ final class ImportPipeline {
                 }
                 switch resolution {
                 case .no:
-                    sessions.append(.none)
+                    sessions.append(nil)
                     outcomes.append(.event(record))
                     continue
                 case .now:
                     let notesBefore = resolver.onceNotes.count
-                    sessions.append(.some(record.isAnnotation ? nil : resolver.session(from: record, calendar: calendar)))
+                    sessions.append(record.isAnnotation ? .nothing : resolver.resolved(record, calendar: calendar))
                     if resolver.onceNotes.count > notesBefore { onceNotes[index] = Array(resolver.onceNotes[notesBefore...]) }
                 case .early:
                     // Nothing to say, no unit: as the consumer drops such an event that waited.
                     if record.isAnnotation || record.hasImpossibleTime {
-                        sessions.append(.some(nil))
+                        sessions.append(.nothing)
                         break
                     }
                     // Resolved now only if that says nothing; else the consumer holds it, as before.
                     var scratch = resolver
-                    let session = scratch.session(from: record, calendar: calendar)
+                    let session = scratch.resolved(record, calendar: calendar)
                     guard scratch.diagnostics.count == resolver.diagnostics.count,
                           scratch.onceNotes.count == resolver.onceNotes.count else {
-                        sessions.append(.none)
+                        sessions.append(nil)
                         outcomes.append(.event(record))
                         continue
                     }
                     resolver = scratch
-                    sessions.append(.some(session))
+                    sessions.append(session)
                     resolvedEarly.insert(index)
                 }
                 outcomes.append(nil)
@@ -330,12 +384,12 @@ final class ImportPipeline {
 
         /// Moves item `index`, its outcome and its session out of the chunk, leaving placeholders:
         /// the consumer reads each item once.
-        func take(_ index: Int) -> (item: CalendarItem, outcome: ComponentParsing.Outcome?, session: Session??) {
+        func take(_ index: Int) -> (item: CalendarItem, outcome: ComponentParsing.Outcome?, session: ResolvedEvent?) {
             var item = Self.released
             swap(&item, &items[index])
             var outcome: ComponentParsing.Outcome?
             swap(&outcome, &outcomes[index])
-            var session: Session?? = .none
+            var session: ResolvedEvent?
             swap(&session, &sessions[index])
             return (item, outcome, session)
         }
@@ -369,13 +423,15 @@ final class ImportPipeline {
         var wantedDays: ClosedRange<Day>
         /// The zones of the input's VTIMEZONEs, read ahead.
         var lookahead: ZoneLookahead
+        /// Whether sessions are only counted (`SessionImporter.countsOnly`).
+        var countsOnly: Bool
     }
 
     private var settings: Settings {
         Settings(
             eventProperties: eventProperties, pointsProperty: pointsProperty, keptProperties: keptProperties,
             pointsRule: resolver.pointsRule, outline: outline, sessionLineRoles: sessionLineRoles,
-            wantedDays: expansion.wantedDays, lookahead: resolver.lookahead)
+            wantedDays: expansion.wantedDays, lookahead: resolver.lookahead, countsOnly: resolver.countsOnly)
     }
 
     /// Each calendar's METHOD as cut so far.
@@ -571,13 +627,10 @@ final class ImportPipeline {
             let (item, outcome, session) = chunk.take(index)
             // A session a worker made needs nothing more but what it says once per input, said here
             // in input order.
-            if case .some(let resolved) = session {
+            if let session {
                 for (key, note) in chunk.onceNotes[index] ?? [] { resolver.say(key: key, note) }
                 if chunk.resolvedEarly.contains(index) { held.appendResolvedEarly() }
-                if let resolved {
-                    batch.sessions.append(resolved)
-                    batch.places.append(chunk.places[index])
-                }
+                batch.append(session, place: chunk.places[index])
                 continue
             }
             switch item {
@@ -599,18 +652,12 @@ final class ImportPipeline {
                 case .event(let record)?:
                     switch waiting(record, calendar: calendar) {
                     case .no:
-                        if !record.isAnnotation, let session = resolver.session(from: record, calendar: calendar) {
-                            batch.sessions.append(session)
-                            batch.places.append(record.begin.line)
-                        }
+                        if !record.isAnnotation { batch.append(resolver.resolved(record, calendar: calendar), place: record.begin.line) }
                     case .forZonesReadAhead:
                         if record.isAnnotation || record.hasImpossibleTime { break }  // no session, not a unit, nothing said
-                        if case .some(let session) = resolvedEarly(record, calendar: calendar) {
+                        if let session = resolvedEarly(record, calendar: calendar) {
                             held.appendResolvedEarly()
-                            if let session {
-                                batch.sessions.append(session)
-                                batch.places.append(record.begin.line)
-                            }
+                            batch.append(session, place: record.begin.line)
                         } else {
                             _ = held.append(record, calendar: calendar)
                         }
@@ -727,14 +774,7 @@ final class ImportPipeline {
         job.wait()
         // The sessions of the groups that said nothing, made in one array on the worker: moved
         // into an empty batch whole, not copied one by one.
-        let made = job.takeSessions()
-        if batch.sessions.isEmpty {
-            batch.sessions = made.sessions
-            batch.places = made.places
-        } else {
-            batch.sessions += made.sessions
-            batch.places += made.places
-        }
+        batch.append(job.takeSessions())
         for (group, result) in zip(job.groups, job.results) {
             guard result.saidNothing else {
                 held.putBack(group.events, numbers: group.numbers)
@@ -777,16 +817,16 @@ final class ImportPipeline {
         return readAhead ? .forZonesReadAhead : .untilTheEnd
     }
 
-    /// The session of an event that waited for VTIMEZONEs read ahead, resolved now (`.some(nil)`
-    /// for an event that stands for none), when resolving it says nothing; `nil` when it does, and
-    /// the event waits for the end, where what it says is said in its turn.
-    private func resolvedEarly(_ record: EventRecord, calendar: Int) -> Session?? {
+    /// The session of an event that waited for VTIMEZONEs read ahead, resolved now, when resolving
+    /// it says nothing; `nil` when it does, and the event waits for the end, where what it says is
+    /// said in its turn.
+    private func resolvedEarly(_ record: EventRecord, calendar: Int) -> ResolvedEvent? {
         var scratch = resolver
         scratch.diagnostics = []
-        let session = scratch.session(from: record, calendar: calendar)
+        let session = scratch.resolved(record, calendar: calendar)
         guard scratch.diagnostics.isEmpty else { return nil }
         resolver.sessionsWithPointsProperty = scratch.sessionsWithPointsProperty
-        return .some(session)
+        return session
     }
 
     private func define(_ definition: ZoneDefinition?, lines: ComponentLines, calendar: Int, diagnostics: inout [Diagnostic]) {
@@ -823,9 +863,7 @@ final class ImportPipeline {
     /// Some of the held events, resolved now that every VTIMEZONE and override is known.
     private func resolveHeld(_ units: ArraySlice<SessionResolver.Unit>) -> ImportBatch {
         var batch = ImportBatch()
-        let placed = resolver.sessions(of: units, in: heldEvents, expansion: expansion, parallel: isParallel)
-        batch.sessions = placed.sessions
-        batch.places = placed.places
+        batch.append(resolver.sessions(of: units, in: heldEvents, expansion: expansion, parallel: isParallel))
         batch.diagnostics = limit.admit(SessionImporter.inSourceOrder(resolver.takeDiagnostics()))
         return batch
     }

@@ -252,7 +252,21 @@ struct InputMap {
     func map(_ batch: inout ImportBatch) {
         batch.sources = sources(named: batch.calendarNames)
         for index in batch.sessions.indices { map(&batch.sessions[index]) }
+        mapCounted(&batch.counted)
         batch.diagnostics = batch.diagnostics.compactMap(diagnostic)
+    }
+
+    /// Counted sessions' lines mapped back to their inputs, as `location(of:)` maps a session's
+    /// source: each gets its input's index (among `parts`, as `sources(named:)` lists them) and its
+    /// line there. One input read from its first line needs no mapping.
+    func mapCounted(_ counted: inout [CountedSession]) {
+        guard parts.count > 1 || parts.first.map({ $0.firstLine != 1 }) == true else { return }
+        for index in counted.indices {
+            let line = counted[index].line
+            let input = parts.lastIndex { $0.firstLine <= line } ?? 0
+            counted[index].input = input
+            counted[index].line = max(1, line - parts[input].firstLine + 1)
+        }
     }
 
     /// A whole import with every location mapped back, and a warning for each blank input.

@@ -80,6 +80,11 @@ public struct SessionImporter: Sendable {
     /// without them) turns it off, and its instances carry their event's UID: a series of thousands
     /// of instances then makes no string for each.
     package var makesInstanceIDs = true
+    /// Whether the sessions are only counted on their days (`ReportSettings.scored(_:keepingSessions:now:)`
+    /// without them, no habit, no skip category): each then carries its times, points and source
+    /// only, no id, summary, categories or kept properties, so that the millions of instances of a
+    /// large import are made and handed on without a string or an array to retain and release.
+    package var countsOnly = false
 
     /// - Parameters:
     ///   - pointsRule: Where the points come from.

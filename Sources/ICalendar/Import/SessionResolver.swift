@@ -36,6 +36,8 @@ struct SessionResolver {
     /// Whether a series' instances get ids of their own (`SessionImporter.makesInstanceIDs`);
     /// otherwise each carries its event's UID.
     var makesInstanceIDs = true
+    /// Whether sessions carry their times, points and source only (`SessionImporter.countsOnly`).
+    var countsOnly = false
     /// What the IANA database made of each TZID this resolver looked up (`nil`: not a zone it
     /// knows). The database is shared by every thread behind a lock; an event's times are looked
     /// up here instead, without it.
@@ -105,6 +107,23 @@ struct SessionResolver {
 
     /// The session an event stands for, or `nil` (cancelled, or no usable start).
     mutating func session(from record: EventRecord, calendar: Int, id explicitID: String? = nil) -> Session? {
+        guard let (start, end, points, id) = resolvedParts(of: record, calendar: calendar, id: explicitID) else { return nil }
+        return session(id: id, start: start, end: end, points: points, describedBy: record, source: record.begin.location())
+    }
+
+    /// The counted form of the session an event stands for (`countsOnly`), or `nil` (cancelled, or
+    /// no usable start); it says what `session(from:calendar:id:)` says with the same `id`.
+    mutating func counted(from record: EventRecord, calendar: Int, id: String? = nil) -> CountedSession? {
+        guard let (start, end, points, _) = resolvedParts(of: record, calendar: calendar, id: id) else { return nil }
+        return CountedSession(start: start, end: end, points: points, line: record.begin.line)
+    }
+
+    /// What an event comes to: its times, its points and its session's id (empty when sessions are
+    /// only counted and the event has a UID), with what is wrong with it said; `nil` when it stands
+    /// for no session.
+    private mutating func resolvedParts(
+        of record: EventRecord, calendar: Int, id explicitID: String?
+    ) -> (start: SessionTime, end: SessionTime, points: Int, id: String)? {
         if record.isCancelled || record.hasImpossibleTime { return nil }
         if let method = methods[calendar], Self.messageMethods.contains(method) {
             noteMessage(method, calendar: calendar, at: record.begin)
@@ -127,19 +146,25 @@ struct SessionResolver {
         if let explicitID {
             id = explicitID
         } else if let uid = record.uid, !uid.isEmpty {
-            id = uid
+            id = countsOnly ? "" : uid
         } else {
             id = "\(InputMap.name):\(record.begin.line)"
             diagnostics.append(Diagnostic(
                 .note, .missingUID, at: record.begin.location(),
                 "VEVENT has no UID; its session id is \(id)", sourceLine: record.begin.text))
         }
+        return (start, end, points(propertyValue: propertyPoints(of: record), start: start, end: end), id)
+    }
+
+    /// A session with `record`'s summary, categories and kept properties, or, when the sessions are
+    /// only counted (`countsOnly`), with its times, points and source alone.
+    func session(
+        id: String, start: SessionTime, end: SessionTime, points: Int, describedBy record: EventRecord, source: SourceLocation
+    ) -> Session {
+        guard !countsOnly else { return Session(id: "", start: start, end: end, points: points, source: source) }
         return Session(
-            id: id,
-            start: start, end: end,
-            points: points(propertyValue: propertyPoints(of: record), start: start, end: end),
-            summary: record.summary, categories: record.categories, properties: record.kept,
-            source: record.begin.location())
+            id: id, start: start, end: end, points: points,
+            summary: record.summary, categories: record.categories, properties: record.kept, source: source)
     }
 
     /// Warns, at the DTEND or DURATION line, when an event ends before it starts.

@@ -3,10 +3,12 @@ import Foundation
 import Streaks
 
 /// Sessions, each with the line of the event whose place in the input it takes: two arrays, so
-/// that the sessions can be handed on whole (`ImportBatch`), never copied one by one.
+/// that the sessions can be handed on whole (`ImportBatch`), never copied one by one; or, when
+/// sessions are only counted (`SessionResolver.countsOnly`), their counted form, in the same order.
 struct PlacedSessions: Sendable {
     var sessions: [Session] = []
     var places: [Int] = []
+    var counted: [CountedSession] = []
 
     /// Appends `other`'s sessions (moving them whole when this holds none).
     mutating func append(_ other: PlacedSessions) {
@@ -16,6 +18,11 @@ struct PlacedSessions: Sendable {
         } else {
             sessions += other.sessions
             places += other.places
+        }
+        if counted.isEmpty {
+            counted = other.counted
+        } else {
+            counted += other.counted
         }
     }
 }
@@ -167,17 +174,15 @@ extension SessionResolver {
         switch unit {
         case .single(let index):
             line = events[index].record.begin.line
-            if let session = session(from: events[index].record, calendar: events[index].calendar) {
-                placed.sessions.append(session)
-            }
+            appendSession(of: events[index].record, calendar: events[index].calendar, id: nil, to: &placed)
         case .orphan(let index):
             line = events[index].record.begin.line
-            placed.sessions += orphanOverride(events[index].record, calendar: events[index].calendar)
+            orphanOverride(events[index].record, calendar: events[index].calendar, to: &placed)
         case .series(let master, let overrides):
             line = events[master].record.begin.line
             series(
                 events[master].record, calendar: events[master].calendar, overrides: overrides, in: events,
-                expansion: expansion, into: &placed.sessions)
+                expansion: expansion, into: &placed)
         }
         placed.places.append(contentsOf: repeatElement(line, count: placed.sessions.count - before))
     }
@@ -240,9 +245,18 @@ extension SessionResolver {
         }
     }
 
+    /// Appends an event's session with `id` (its place is added with the unit's), or its counted form.
+    private mutating func appendSession(of record: EventRecord, calendar: Int, id: String?, to placed: inout PlacedSessions) {
+        if countsOnly {
+            if let counted = counted(from: record, calendar: calendar, id: id) { placed.counted.append(counted) }
+        } else if let session = session(from: record, calendar: calendar, id: id) {
+            placed.sessions.append(session)
+        }
+    }
+
     /// An override stands for one instance (RFC 5545 3.8.4.4); without its recurring event it is a
     /// single session, and recurrence properties of its own are ignored.
-    private mutating func orphanOverride(_ record: EventRecord, calendar: Int) -> [Session] {
+    private mutating func orphanOverride(_ record: EventRecord, calendar: Int, to placed: inout PlacedSessions) {
         let uid = record.uid ?? ""
         let ignored = record.isRecurring || !record.exceptionRules.isEmpty || !record.exceptionDates.isEmpty
             ? " (its own RRULE, RDATE, EXRULE and EXDATE are ignored: an override is one instance)" : ""
@@ -250,8 +264,9 @@ extension SessionResolver {
             .warning, .recurrence, at: record.begin.location(),
             "RECURRENCE-ID override of \(uid.isEmpty ? "an event without UID" : uid), whose recurring event is not in the input; kept as a single session\(ignored)",
             sourceLine: record.begin.text))
-        let id = record.recurrenceID.map { "\(uid)/\(Self.recurrenceIDText($0.local, isDate: $0.isDate, isUTC: $0.isUTC))" }
-        return session(from: record, calendar: calendar, id: id).map { [$0] } ?? []
+        // (An explicit id, even the empty one a counted session carries, means no note of a missing UID.)
+        let id = record.recurrenceID.map { countsOnly ? "" : "\(uid)/\(Self.recurrenceIDText($0.local, isDate: $0.isDate, isUTC: $0.isUTC))" }
+        appendSession(of: record, calendar: calendar, id: id, to: &placed)
     }
 
     /// How long each instance lasts: the master's exact length (DTEND), or its nominal DURATION.
@@ -264,12 +279,12 @@ extension SessionResolver {
     /// One recurring event: its instances within the window, minus EXDATE and EXRULE, with overrides applied.
     private mutating func series(
         _ master: EventRecord, calendar: Int, overrides: [Int], in events: [(record: EventRecord, calendar: Int)],
-        expansion: RecurrenceExpansion, into sessions: inout [Session]
+        expansion: RecurrenceExpansion, into placed: inout PlacedSessions
     ) {
         guard let startValue = master.start else {
             // No start: nothing to expand; the overrides still stand for themselves.
             _ = session(from: master, calendar: calendar)
-            for override in overrides { sessions += orphanOverride(events[override].record, calendar: events[override].calendar) }
+            for override in overrides { orphanOverride(events[override].record, calendar: events[override].calendar, to: &placed) }
             return
         }
         if master.isCancelled || master.hasImpossibleTime { return }
@@ -399,7 +414,11 @@ extension SessionResolver {
         future.sort { $0.key < $1.key }
 
         // The sessions, in start order.
-        sessions.reserveCapacity(sessions.count + starts.count)
+        if countsOnly {
+            placed.counted.reserveCapacity(placed.counted.count + starts.count)
+        } else {
+            placed.sessions.reserveCapacity(placed.sessions.count + starts.count)
+        }
         var usedOverrides: Set<Int64> = []
         let source = master.begin.location()
         // On a UTC or zoned clock the key is the instance's instant: its start, and with an exact
@@ -414,14 +433,12 @@ extension SessionResolver {
             let id = makesInstanceIDs ? Self.instanceID(uid: uid, local, clock: clock) : uid
             if !exact.isEmpty, let override = exact[key] {
                 usedOverrides.insert(key)
-                if let session = session(from: events[override].record, calendar: events[override].calendar, id: id) {
-                    sessions.append(session)
-                }
+                appendSession(of: events[override].record, calendar: events[override].calendar, id: id, to: &placed)
                 continue
             }
             if !future.isEmpty, let rule = future.last(where: { $0.key <= key }) {
                 if rule.key == key { usedOverrides.insert(key) }
-                if let session = shifted(local, by: rule, in: events, clock: clock, id: id) { sessions.append(session) }
+                shifted(local, by: rule, in: events, clock: clock, id: id, to: &placed)
                 continue
             }
             let start = keyIsInstant ? .instant(secondsSince1970: key) : clock.sessionTime(local)
@@ -433,25 +450,22 @@ extension SessionResolver {
             } else {
                 end = Self.end(of: local, length: length, clock: clock)
             }
-            sessions.append(Session(
-                id: id, start: start, end: end,
-                points: points(propertyValue: propertyValue, start: start, end: end),
-                summary: master.summary, categories: master.categories, properties: master.kept,
-                source: source))
+            let points = points(propertyValue: propertyValue, start: start, end: end)
+            if countsOnly {
+                placed.counted.append(CountedSession(start: start, end: end, points: points, line: master.begin.line))
+            } else {
+                placed.sessions.append(session(id: id, start: start, end: end, points: points, describedBy: master, source: source))
+            }
         }
         // Overrides whose instance lies outside the window, or is not in the set: they stand for themselves.
         for (key, override) in exact.sorted(by: { $0.key < $1.key }) where !usedOverrides.contains(key) {
             guard let recurrenceID = events[override].record.recurrenceID else { continue }
-            let id = Self.instanceID(uid: uid, self.local(of: recurrenceID, on: clock, calendar: calendar), clock: clock)
-            if let session = session(from: events[override].record, calendar: events[override].calendar, id: id) {
-                sessions.append(session)
-            }
+            let id = countsOnly ? "" : Self.instanceID(uid: uid, self.local(of: recurrenceID, on: clock, calendar: calendar), clock: clock)
+            appendSession(of: events[override].record, calendar: events[override].calendar, id: id, to: &placed)
         }
         for rule in future where !usedOverrides.contains(rule.key) {
-            let id = Self.instanceID(uid: uid, rule.recurrenceID, clock: clock)
-            if let session = session(from: events[rule.override].record, calendar: events[rule.override].calendar, id: id) {
-                sessions.append(session)
-            }
+            let id = countsOnly ? "" : Self.instanceID(uid: uid, rule.recurrenceID, clock: clock)
+            appendSession(of: events[rule.override].record, calendar: events[rule.override].calendar, id: id, to: &placed)
         }
     }
 
@@ -478,26 +492,27 @@ extension SessionResolver {
     }
 
     /// An instance after a RANGE=THISANDFUTURE override: moved by the override's shift, with its length,
-    /// points and summary; `nil` when the override cancels it.
+    /// points and summary; none when the override cancels it.
     private mutating func shifted(
         _ local: LocalDateTime,
         by rule: (key: Int64, recurrenceID: LocalDateTime, override: Int), in events: [(record: EventRecord, calendar: Int)],
-        clock: SeriesClock, id: String
-    ) -> Session? {
+        clock: SeriesClock, id: String, to placed: inout PlacedSessions
+    ) {
         let override = events[rule.override].record
         let calendar = events[rule.override].calendar
-        guard !override.isCancelled, let overrideStartValue = override.start else { return nil }
+        guard !override.isCancelled, let overrideStartValue = override.start else { return }
         let overrideStart = resolve(overrideStartValue, line: override.startLine ?? override.begin, calendar: calendar)
         let overrideEnd = endTime(of: override, start: overrideStart, startValue: overrideStartValue, calendar: calendar)
         let shift = rule.recurrenceID.distance(to: clock.local(overrideStart))
         let movedLocal = local.advanced(bySeconds: shift)
         let start = clock.sessionTime(movedLocal)
         let end = Self.end(of: movedLocal, length: .exact(seconds: Int64(overrideStart.seconds(until: overrideEnd))), clock: clock)
-        return Session(
-            id: id, start: start, end: end,
-            points: points(propertyValue: propertyPoints(of: override), start: start, end: end),
-            summary: override.summary, categories: override.categories, properties: override.kept,
-            source: override.begin.location())
+        let points = points(propertyValue: propertyPoints(of: override), start: start, end: end)
+        if countsOnly {
+            placed.counted.append(CountedSession(start: start, end: end, points: points, line: override.begin.line))
+        } else {
+            placed.sessions.append(session(id: id, start: start, end: end, points: points, describedBy: override, source: override.begin.location()))
+        }
     }
 
     private static func end(of local: LocalDateTime, length: InstanceLength, clock: SeriesClock) -> SessionTime {

@@ -250,6 +250,8 @@ public struct ReportSettings: Sendable {
         importer.isParallel = isParallel
         // Counted sessions need no ids: a series' instances need not be named one by one.
         importer.makesInstanceIDs = keepingSessions
+        // Sessions only counted on their days need nothing but their times, points and source.
+        importer.countsOnly = !keepingSessions && habits.isEmpty && streakRules.skipCategories.isEmpty
         var imported = CalendarImport(pointsRule: pointsRule)
         var totals: DayTotals?
         var firstSession: SourceLocation?
@@ -258,9 +260,42 @@ public struct ReportSettings: Sendable {
         var unmatched = 0
         let filters = habits.map { $0.filter.compiled() }
         do {
+            /// Counts a batch of counted sessions (`SessionImporter.countsOnly`: no habit, no skip
+            /// category, no session kept), as the closure below counts the sessions they stand for.
+            func count(_ batch: ImportBatch) {
+                let first = batch.counted[0]
+                if totals == nil {
+                    let (zone, warning) = CalendarImport.reportZone(
+                        requested: timeZone, declared: imported.declaredTimeZone,
+                        firstSession: SourceLocation(file: batch.sources[first.input].file, line: first.line))
+                    zoneWarning = warning
+                    totals = DayTotals(goal: StreakGoal(requiredPoints: requiredPoints, timeZone: zone, dayStart: dayStart), rules: streakRules)
+                }
+                // The first session in input order, then the earliest line of its file.
+                if firstSession == nil { firstSession = SourceLocation(file: batch.sources[first.input].file, line: first.line) }
+                let known = firstSession!
+                let inputsOfFile = batch.sources.indices.filter { batch.sources[$0].file == known.file }
+                var earliest = known.line
+                let zone = totals!.goal.timeZone
+                for session in batch.counted {
+                    if session.line < earliest, inputsOfFile.contains(session.input) { earliest = session.line }
+                    if session.floats {
+                        let read = session.readingFloatingTimes(in: zone, pointsRule: pointsRule)
+                        totals!.add(points: read.points, startingAt: read.start)
+                    } else {
+                        totals!.add(points: session.points, startingAt: session.start)
+                    }
+                }
+                if earliest < known.line { firstSession = SourceLocation(file: known.file, line: earliest) }
+            }
+
             let streamed = try importer.forEachBatch(from: sources) { batch in
                 imported.diagnostics += batch.diagnostics
                 imported.declaredTimeZone = imported.declaredTimeZone ?? batch.declaredTimeZone
+                if !batch.counted.isEmpty {
+                    count(batch)
+                    return
+                }
                 guard let first = batch.sessions.first else { return }
                 // The first session in input order (held ones come later) is where whole-input
                 // warnings point, as in a whole import. (Sessions are read in place, not copied.)
@@ -311,6 +346,7 @@ public struct ReportSettings: Sendable {
             }
             imported.declaredTimeZone = imported.declaredTimeZone ?? streamed.declaredTimeZone
             imported.sessionsWithPointsProperty += streamed.sessionsWithPointsProperty
+
             imported.sources = streamed.sources
         }
         imported.diagnostics += zoneWarning.map { [$0] } ?? []
