@@ -150,6 +150,51 @@ struct RecurrenceRuleTests {
         #expect((leapDay.monthLength, leapDay.dayOfYear, leapDay.yearLength, leapDay.weekday) == (29, 59, 366, 4))
     }
 
+    @Test("A month's days worked out from BYMONTHDAY and BYDAY are the days that pass them one by one", arguments: [1, 2, 3, 4] as [UInt64])
+    func monthDaysFromParts(seed: UInt64) throws {
+        var state = seed
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let codes = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"]
+        var compared = 0
+        for _ in 0..<300 {
+            let yearly = next(3) == 0
+            var parts = [yearly ? "FREQ=YEARLY" : "FREQ=MONTHLY"]
+            if next(2) == 0 || yearly {
+                parts.append("BYMONTH=" + Set((0...next(3)).map { _ in 1 + next(12) }).map(String.init).joined(separator: ","))
+            }
+            if next(3) != 0 {
+                let values = (0...next(4)).map { _ in next(2) == 0 ? 1 + next(31) : -1 - next(31) }
+                parts.append("BYMONTHDAY=" + Set(values).map(String.init).joined(separator: ","))
+            }
+            if next(2) == 0 {
+                let days = (0...next(3)).map { _ in
+                    let ordinal = next(3) == 0 ? 0 : (next(2) == 0 ? 1 + next(5) : -1 - next(5))
+                    return (ordinal == 0 ? "" : String(ordinal)) + codes[next(7)]
+                }
+                parts.append("BYDAY=" + Set(days).joined(separator: ","))
+            }
+            let rule = try RecurrenceRule(parsing: parts.joined(separator: ";"))
+            let dtstart = LocalDateTime(day: Day(year: 2020 + next(8), month: 1 + next(12), day: 1 + next(28))!, secondOfDay: 9 * 3600)
+            let iterator = RecurrenceIterator(rule: rule, dtstart: dtstart, isDate: false, stepBudget: 1_000)
+            for month in 0..<30 {
+                let first = Day(normalizingYear: 2023, month: 1 + month, day: 1)  // through June 2025: a leap February
+                let length = Day.daysInMonth(year: first.year, month: first.month)
+                let fromParts = try #require(iterator.matchingDays(ofMonthStarting: first, length: length))
+                #expect(fromParts == iterator.testedDays(ofMonthStarting: first, length: length), "\(parts) \(first)")
+                compared += 1
+            }
+        }
+        #expect(compared == 9_000)
+        let leapDays = try RecurrenceIterator(
+            rule: RecurrenceRule(parsing: "FREQ=MONTHLY;BYMONTHDAY=-1,29;BYDAY=-1TH,TH"),
+            dtstart: LocalDateTime(year: 2024, month: 1, day: 1, hour: 9)!, isDate: false, stepBudget: 100)
+            .matchingDays(ofMonthStarting: Day(year: 2024, month: 2, day: 1)!, length: 29)
+        #expect(leapDays == 1 << 29)  // Thursday 29 February 2024: the last day, the 29th and the last Thursday
+    }
+
     @Test("Friday the 13th: a rule that DTSTART does not match starts at its first match")
     func fridayThe13th() {
         let result = starts("FREQ=MONTHLY;BYDAY=FR;BYMONTHDAY=13", from: "19970902T090000", through: "20001231T000000", includesStart: false)

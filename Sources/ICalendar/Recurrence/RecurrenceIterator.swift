@@ -43,17 +43,26 @@ struct RecurrenceIterator {
     private let firstWeekStart: Day
 
     private var period = 0
+    /// The starts of the period being handed out: the first `pendingCount` of `pending` (the array is
+    /// kept from period to period and written over, so that a period allocates and clears nothing).
     private var pending: [LocalDateTime] = []
+    private var pendingCount = 0
     private var pendingIndex = 0
     private var finished = false
-    /// A period's days and their candidate starts, kept from period to period (no allocation each).
+    /// A period's days (the first `periodDayCount`) and, for BYSETPOS, its candidate starts.
     private var periodDays: [Day] = []
+    private var periodDayCount = 0
     private var candidates: [LocalDateTime] = []
     /// Whether the day parts need a day's year, month and day (not only its weekday).
     private let needsDateParts: Bool
 
     /// The last year RFC 5545's four-digit years can name.
     static let lastYear = 9999
+    /// Its last day: a period that starts after it ends the rule.
+    private static let lastDay = Day(normalizingYear: lastYear, month: 12, day: 31)
+    /// DTSTART's year and its month counted from year 0 (`year * 12 + month - 1`), for yearly and monthly periods.
+    private let startYear: Int
+    private let startMonthIndex: Int
 
     init(rule: RecurrenceRule, dtstart: LocalDateTime, isDate: Bool, stepBudget: Int) {
         self.rule = rule
@@ -61,7 +70,9 @@ struct RecurrenceIterator {
         self.isDate = isDate
         self.stepBudget = stepBudget
         let start = dtstart.day
-        let (_, startMonth, startDayOfMonth) = start.components
+        let (startYear, startMonth, startDayOfMonth) = start.components
+        self.startYear = startYear
+        startMonthIndex = startYear * 12 + startMonth - 1
         var weekdays = rule.weekdays
         var monthDays = rule.monthDays
         var months = rule.months
@@ -129,16 +140,16 @@ struct RecurrenceIterator {
         }
         if target > period {
             period = target
-            pending.removeAll(keepingCapacity: true)
+            pendingCount = 0
             pendingIndex = 0
         }
     }
 
     /// The next start, or `nil` when the rule has no more (past year 9999) or the budget is spent.
     mutating func next() -> LocalDateTime? {
-        while pendingIndex >= pending.count {
+        while pendingIndex >= pendingCount {
             guard !finished else { return nil }
-            pending.removeAll(keepingCapacity: true)
+            pendingCount = 0
             pendingIndex = 0
             fillNextPeriod()
         }
@@ -157,6 +168,24 @@ struct RecurrenceIterator {
         return true
     }
 
+    private mutating func appendPending(_ start: LocalDateTime) {
+        if pendingCount < pending.count {
+            pending[pendingCount] = start
+        } else {
+            pending.append(start)
+        }
+        pendingCount += 1
+    }
+
+    private mutating func appendPeriodDay(_ day: Day) {
+        if periodDayCount < periodDays.count {
+            periodDays[periodDayCount] = day
+        } else {
+            periodDays.append(day)
+        }
+        periodDayCount += 1
+    }
+
     // MARK: Periods
 
     private mutating func fillNextPeriod() {
@@ -173,15 +202,14 @@ struct RecurrenceIterator {
         guard step() else { return }
         let index = period
         period += 1
-        periodDays.removeAll(keepingCapacity: true)
+        periodDayCount = 0
         switch rule.frequency {
         case .yearly:
-            let year = dtstart.day.year + index * rule.interval
+            let year = startYear + index * rule.interval
             guard year <= Self.lastYear else { return finish() }
             addYearDays(of: year)
         case .monthly:
-            let (startYear, startMonth, _) = dtstart.day.components
-            let monthIndex = startYear * 12 + (startMonth - 1) + index * rule.interval
+            let monthIndex = startMonthIndex + index * rule.interval
             let year = (monthIndex).dividedRoundingDown(by: 12)
             let month = monthIndex - year * 12 + 1
             guard year <= Self.lastYear else { return finish() }
@@ -191,17 +219,29 @@ struct RecurrenceIterator {
             addMatchingDays(first..<first.advanced(by: length), scope: .month)
         case .weekly:
             let first = firstWeekStart.advanced(by: 7 * index * rule.interval)
-            guard first.year <= Self.lastYear else { return finish() }
+            guard first <= Self.lastDay else { return finish() }
             addMatchingDays(first..<first.advanced(by: 7), scope: .none)
         default:
             let day = dtstart.day.advanced(by: index * rule.interval)
-            guard day.year <= Self.lastYear else { return finish() }
+            guard day <= Self.lastDay else { return finish() }
             addMatchingDays(day..<day.advanced(by: 1), scope: .none)
         }
-        guard !periodDays.isEmpty, !isOverBudget else { return }
+        guard periodDayCount > 0, !isOverBudget else { return }
+        if rule.setPositions.isEmpty {
+            // Without BYSETPOS the candidates are the starts (days ascending, and times within a
+            // day): they go to `pending` as `emitCandidates` would put them there, at the same steps.
+            guard step(periodDayCount * timesOfDay.count) else { return }
+            for index in 0..<periodDayCount {
+                for time in timesOfDay {
+                    let start = LocalDateTime(day: periodDays[index], secondOfDay: time)
+                    if start >= dtstart { appendPending(start) }
+                }
+            }
+            return
+        }
         candidates.removeAll(keepingCapacity: true)
-        for day in periodDays {
-            for time in timesOfDay { candidates.append(LocalDateTime(day: day, secondOfDay: time)) }
+        for index in 0..<periodDayCount {
+            for time in timesOfDay { candidates.append(LocalDateTime(day: periodDays[index], secondOfDay: time)) }
         }
         emitCandidates()
     }
@@ -246,24 +286,77 @@ struct RecurrenceIterator {
 
     /// Adds the days of `range` that match to `periodDays`.
     ///
-    /// A range of days is walked with its date parts (year, month, day of month, day of year,
-    /// weekday) carried from one day to the next: a period of a month or a year tests each of its
-    /// days without working out its date from its number.
+    /// A month (`scope: .month`, always a whole one) whose days only BYMONTHDAY and BYDAY limit has
+    /// them worked out from those parts (`matchingDays(ofMonthStarting:length:)`). Another range is
+    /// walked with its date parts (year, month, day of month, day of year, weekday) carried from one
+    /// day to the next. Either way the range costs its days in steps.
     private mutating func addMatchingDays(_ range: Range<Day>, scope: OrdinalScope) {
         guard step(range.count) else { return }
+        if scope == .month, var days = matchingDays(ofMonthStarting: range.lowerBound, length: range.count) {
+            while days != 0 {
+                appendPeriodDay(range.lowerBound.advanced(by: days.trailingZeroBitCount - 1))
+                days &= days - 1
+            }
+            return
+        }
         guard needsDateParts, !range.isEmpty else {
             for number in range.lowerBound.daysSince1970..<range.upperBound.daysSince1970 {
                 let day = Day(daysSince1970: number)
-                if matches(day, scope: scope) { periodDays.append(day) }
+                if matches(day, scope: scope) { appendPeriodDay(day) }
             }
             return
         }
         var parts = DateParts(range.lowerBound)
         for number in range.lowerBound.daysSince1970..<range.upperBound.daysSince1970 {
             let day = Day(daysSince1970: number)
-            if matches(day, parts, scope: scope) { periodDays.append(day) }
+            if matches(day, parts, scope: scope) { appendPeriodDay(day) }
             parts.advance()
         }
+    }
+
+    /// The days of the month that starts on `first` (`length` days long) that pass the rule's day
+    /// parts, as a bit for each day of the month (bit 1 for the 1st), worked out from BYMONTHDAY and
+    /// BYDAY rather than by testing each day; `nil` when BYYEARDAY, or BYWEEKNO on a rule that is not
+    /// yearly, limits the days too (the days are then walked). The same days as `matches(_:scope:)`
+    /// gives with `.month` (a test holds the two equal).
+    func matchingDays(ofMonthStarting first: Day, length: Int) -> UInt64? {
+        guard rule.yearDays.isEmpty, rule.weekNumbers.isEmpty || rule.frequency == .yearly else { return nil }
+        if !months.isEmpty, !months.contains(first.month) { return 0 }
+        var days: UInt64 = (1 << (length + 1)) - 2  // 1...length
+        if !monthDays.isEmpty {
+            var named: UInt64 = 0
+            for value in monthDays {
+                let day = value > 0 ? value : length + 1 + value  // -1 is the last day
+                if day >= 1, day <= length { named |= 1 << day }
+            }
+            days &= named
+        }
+        if !weekdays.isEmpty {
+            let firstWeekday = first.weekday.rawValue
+            var named: UInt64 = 0
+            for wanted in weekdays {
+                let firstOccurrence = 1 + (wanted.weekday.rawValue - firstWeekday + 7) % 7
+                if wanted.ordinal == 0 {
+                    for day in stride(from: firstOccurrence, through: length, by: 7) { named |= 1 << day }
+                } else if wanted.ordinal > 0 {
+                    let day = firstOccurrence + 7 * (wanted.ordinal - 1)
+                    if day <= length { named |= 1 << day }
+                } else {
+                    let lastOccurrence = firstOccurrence + 7 * ((length - firstOccurrence) / 7)
+                    let day = lastOccurrence - 7 * (-wanted.ordinal - 1)
+                    if day >= 1 { named |= 1 << day }
+                }
+            }
+            days &= named
+        }
+        return days
+    }
+
+    /// `matchingDays(ofMonthStarting:length:)` found by testing each day (`matches(_:scope:)`), for tests.
+    func testedDays(ofMonthStarting first: Day, length: Int) -> UInt64 {
+        var days: UInt64 = 0
+        for offset in 0..<length where matches(first.advanced(by: offset), scope: .month) { days |= 1 << (offset + 1) }
+        return days
     }
 
     /// Whether a day passes the rule's day parts (each one limits; a period's days are those of its range).
@@ -415,7 +508,7 @@ struct RecurrenceIterator {
             }
             self.candidates = Array(Set(candidates)).sorted()
             emitCandidates()
-            if !pending.isEmpty { return }
+            if pendingCount > 0 { return }
         }
     }
 
@@ -435,11 +528,11 @@ struct RecurrenceIterator {
                 let index = position > 0 ? position - 1 : candidates.count + position
                 if index >= 0, index < candidates.count { picked.insert(index) }
             }
-            for index in picked.sorted() where candidates[index] >= dtstart { pending.append(candidates[index]) }
+            for index in picked.sorted() where candidates[index] >= dtstart { appendPending(candidates[index]) }
             return
         }
         for candidate in candidates where candidate >= dtstart {
-            pending.append(candidate)
+            appendPending(candidate)
         }
     }
 
