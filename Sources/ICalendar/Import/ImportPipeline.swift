@@ -714,31 +714,52 @@ final class ImportPipeline {
         guard groupsResolveEarly else { return }
         let uid = record.uid ?? ""
         let key = uid.isEmpty ? "\u{0}\(number)" : uid
-        if groups[key] == nil {
-            // A UID no other VEVENT has (the filter misses no repeat) is complete with its event.
-            let isAlone = uid.isEmpty || !outline.mayRepeat(uid)
-            guard let lastLine = isAlone ? record.begin.line : outline.lastEventLine(of: uid) else { return }
-            groupsByLastLine.insert(lastLine, key)
+        // (The group is looked up once: a series may have thousands of overrides.)
+        if let index = groups.index(forKey: key) {
+            groups.values[index].numbers.append(number)
+            if groups.values[index].isSettled, !zonesAreSettled(record) { groups.values[index].isSettled = false }
+            return
         }
-        groups[key, default: PendingGroup()].numbers.append(number)
-        if !zonesAreSettled(record) { groups[key]?.isSettled = false }
+        // A UID no other VEVENT has (the filter misses no repeat) is complete with its event.
+        let isAlone = uid.isEmpty || !outline.mayRepeat(uid)
+        guard let lastLine = isAlone ? record.begin.line : outline.lastEventLine(of: uid) else { return }
+        groupsByLastLine.insert(lastLine, key)
+        groups[key] = PendingGroup(numbers: [number], isSettled: zonesAreSettled(record))
     }
 
     /// Whether every zone an event names is settled: read ahead (`ZoneLookahead`), or defined by no
     /// VTIMEZONE of the input. Resolving it now then reads the zones it would read at the end, and
     /// expands no zone whose expansion has something to say.
     private func zonesAreSettled(_ record: EventRecord) -> Bool {
-        func isSettled(_ time: ICalTime?) -> Bool {
-            guard let time, !time.isDate, !time.isUTC, let tzid = time.timeZoneID,
-                  resolver.lookahead.rules(for: tzid) == nil else { return true }
-            return !(outline.hasUncertainTimeZoneIDs || outline.timeZoneIDs.contains(tzid) || resolver.zones.definesAnywhere(tzid))
-        }
         // (Every time is looked at where it is: a held event is one of thousands.)
         guard isSettled(record.start), isSettled(record.end), isSettled(record.recurrenceID) else { return false }
         for time in record.exceptionDates where !isSettled(time) { return false }
         for date in record.recurrenceDates where !isSettled(date.start) || !isSettled(date.end) { return false }
         return true
     }
+
+    /// Whether a time's zone is settled (see `zonesAreSettled`).
+    private func isSettled(_ time: ICalTime?) -> Bool {
+        guard let time, !time.isDate, !time.isUTC, let tzid = time.timeZoneID else { return true }
+        // A zone read ahead stays settled; another, until the input defines another TZID (which
+        // may be this one): the answer is kept for the TZID last asked about, and for the others.
+        let generation = resolver.zones.generation
+        if generation != settledZones.generation { settledZones = (generation, nil, [:]) }
+        if let last = settledZones.last, last.tzid == tzid { return last.isSettled }
+        let isSettled: Bool
+        if let known = settledZones.byTZID[tzid] {
+            isSettled = known
+        } else {
+            isSettled = resolver.lookahead.line(of: tzid) != nil
+                || !(outline.hasUncertainTimeZoneIDs || outline.timeZoneIDs.contains(tzid) || resolver.zones.definesAnywhere(tzid))
+            settledZones.byTZID[tzid] = isSettled
+        }
+        settledZones.last = (tzid, isSettled)
+        return isSettled
+    }
+
+    /// `isSettled`'s answers, at a count of VTIMEZONEs defined (`CalendarZones.generation`).
+    private var settledZones: (generation: Int, last: (tzid: String, isSettled: Bool)?, byTZID: [String: Bool]) = (0, nil, [:])
 
     /// Hands the groups whose UID's last event is read to a worker (at once when not parallel).
     private func resolveCompleteGroups() {
