@@ -61,6 +61,16 @@ struct RecurrenceRule: Hashable, Sendable {
 
     /// Reads a rule's text (`FREQ=WEEKLY;BYDAY=MO,WE`): names are read in any case, values exactly.
     init(parsing text: String) throws(ParseError) {
+        var bytes = text
+        if let rule = bytes.withUTF8(Self.plainRule) {
+            self = rule
+        } else {
+            try self.init(readingEachPart: text)
+        }
+    }
+
+    /// `init(parsing:)` part by part, in any form RFC 5545 allows, saying what is wrong.
+    init(readingEachPart text: String) throws(ParseError) {
         var frequency: Frequency?
         var seen: Set<String> = []
         var rule = RecurrenceRule(frequency: .daily)
@@ -129,6 +139,149 @@ struct RecurrenceRule: Hashable, Sendable {
 
     private init(frequency: Frequency) {
         self.frequency = frequency
+    }
+
+    /// A rule in its plain form, read from its bytes without making a string of each part: names in
+    /// capitals, no spaces, every value well formed and in range, FREQ given, not both COUNT and
+    /// UNTIL, ordinals only where they are allowed (`FREQ=MONTHLY;BYDAY=-1FR;UNTIL=20250101T000000Z`).
+    /// `nil` for anything else, which `init(parsing:)` then reads part by part and says what is wrong
+    /// with; what it reads, it reads as `init(parsing:)` does (a test holds the two equal).
+    static func plainRule(_ bytes: UnsafeBufferPointer<UInt8>) -> RecurrenceRule? {
+        var rule = RecurrenceRule(frequency: .daily)
+        var frequency: Frequency?
+        var seen: UInt32 = 0
+        var partStart = 0
+        while partStart <= bytes.count {
+            var partEnd = partStart
+            while partEnd < bytes.count, bytes[partEnd] != 0x3B { partEnd += 1 }  // ;
+            defer { partStart = partEnd + 1 }
+            guard partEnd > partStart else { continue }  // empty parts are passed over
+            var equals = partStart
+            while equals < partEnd, bytes[equals] != 0x3D { equals += 1 }  // =
+            guard equals < partEnd else { return nil }
+            let name = UnsafeBufferPointer(rebasing: bytes[partStart..<equals])
+            let value = UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<partEnd])
+            guard let kind = plainPartNames.firstIndex(where: { $0.elementsEqual(name) }) else { return nil }
+            guard seen & (1 << kind) == 0 else { return nil }
+            seen |= 1 << kind
+            switch kind {
+            case 0:  // FREQ
+                guard let known = Frequency.allCases.first(where: { $0.name.utf8.elementsEqual(value) }) else { return nil }
+                frequency = known
+            case 1:  // INTERVAL
+                guard let interval = plainInteger(value, in: 1...Int(Int32.max)) else { return nil }
+                rule.interval = interval
+            case 2:  // COUNT
+                guard let count = plainInteger(value, in: 1...Int.max) else { return nil }
+                rule.count = count
+            case 3:  // UNTIL
+                guard let until = ICalTime(iCalendarBytes: value) else { return nil }
+                rule.until = until
+            case 4:  // BYSECOND
+                guard let list = plainList(value, in: 0...60) else { return nil }
+                rule.seconds = list
+            case 5:  // BYMINUTE
+                guard let list = plainList(value, in: 0...59) else { return nil }
+                rule.minutes = list
+            case 6:  // BYHOUR
+                guard let list = plainList(value, in: 0...23) else { return nil }
+                rule.hours = list
+            case 7:  // BYMONTHDAY
+                guard let list = plainList(value, in: -31...31, nonZero: true) else { return nil }
+                rule.monthDays = list
+            case 8:  // BYYEARDAY
+                guard let list = plainList(value, in: -366...366, nonZero: true) else { return nil }
+                rule.yearDays = list
+            case 9:  // BYWEEKNO
+                guard let list = plainList(value, in: -53...53, nonZero: true) else { return nil }
+                rule.weekNumbers = list
+            case 10:  // BYMONTH
+                guard let list = plainList(value, in: 1...12) else { return nil }
+                rule.months = list
+            case 11:  // BYSETPOS
+                guard let list = plainList(value, in: -366...366, nonZero: true) else { return nil }
+                rule.setPositions = list
+            case 12:  // BYDAY
+                var weekdays: [WeekdayNumber] = []
+                var itemStart = 0
+                while itemStart <= value.count {
+                    var itemEnd = itemStart
+                    while itemEnd < value.count, value[itemEnd] != 0x2C { itemEnd += 1 }  // ,
+                    guard itemEnd - itemStart >= 2,
+                          let weekday = plainWeekday(value[itemEnd - 2], value[itemEnd - 1]) else { return nil }
+                    var ordinal = 0
+                    if itemEnd - itemStart > 2 {
+                        guard let number = plainInteger(UnsafeBufferPointer(rebasing: value[itemStart..<(itemEnd - 2)]), in: -53...53, signed: true),
+                              number != 0 else { return nil }
+                        ordinal = number
+                    }
+                    weekdays.append(WeekdayNumber(ordinal: ordinal, weekday: weekday))
+                    itemStart = itemEnd + 1
+                }
+                rule.weekdays = weekdays
+            default:  // WKST
+                guard value.count == 2, let weekday = plainWeekday(value[0], value[1]) else { return nil }
+                rule.weekStart = weekday
+            }
+        }
+        guard let frequency, rule.count == nil || rule.until == nil else { return nil }
+        rule.frequency = frequency
+        if rule.weekdays.contains(where: { $0.ordinal != 0 }), frequency < .monthly || !rule.weekNumbers.isEmpty { return nil }
+        return rule
+    }
+
+    /// The part names `plainRule` reads, in capitals (RSCALE and SKIP are read by `init(parsing:)`).
+    private static let plainPartNames = [
+        "FREQ", "INTERVAL", "COUNT", "UNTIL", "BYSECOND", "BYMINUTE", "BYHOUR", "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO",
+        "BYMONTH", "BYSETPOS", "BYDAY", "WKST",
+    ].map { Array($0.utf8) }
+
+    /// Digits, with a sign when `signed`, of a value in `range`; `nil` otherwise.
+    private static func plainInteger(_ bytes: UnsafeBufferPointer<UInt8>, in range: ClosedRange<Int>, signed: Bool = false) -> Int? {
+        var index = 0
+        var sign = 1
+        if signed, let first = bytes.first, first == 0x2B || first == 0x2D {  // + -
+            sign = first == 0x2D ? -1 : 1
+            index = 1
+        }
+        guard index < bytes.count, bytes.count - index <= 18 else { return nil }
+        var value = 0
+        while index < bytes.count {
+            let digit = bytes[index] &- 0x30
+            guard digit < 10 else { return nil }
+            value = value * 10 + Int(digit)
+            index += 1
+        }
+        return range.contains(sign * value) ? sign * value : nil
+    }
+
+    /// A comma-separated list of numbers in `range` (0 left out when `nonZero`), each once, in order.
+    private static func plainList(_ bytes: UnsafeBufferPointer<UInt8>, in range: ClosedRange<Int>, nonZero: Bool = false) -> [Int]? {
+        var values: [Int] = []
+        var itemStart = 0
+        while itemStart <= bytes.count {
+            var itemEnd = itemStart
+            while itemEnd < bytes.count, bytes[itemEnd] != 0x2C { itemEnd += 1 }
+            guard let value = plainInteger(UnsafeBufferPointer(rebasing: bytes[itemStart..<itemEnd]), in: range, signed: true),
+                  !nonZero || value != 0 else { return nil }
+            if !values.contains(value) { values.append(value) }
+            itemStart = itemEnd + 1
+        }
+        return values
+    }
+
+    /// A weekday's two capital letters (`MO`).
+    private static func plainWeekday(_ first: UInt8, _ second: UInt8) -> Weekday? {
+        switch (first, second) {
+        case (0x53, 0x55): .sunday
+        case (0x4D, 0x4F): .monday
+        case (0x54, 0x55): .tuesday
+        case (0x57, 0x45): .wednesday
+        case (0x54, 0x48): .thursday
+        case (0x46, 0x52): .friday
+        case (0x53, 0x41): .saturday
+        default: nil
+        }
     }
 
     private static func integer(_ text: String, name: String, in range: ClosedRange<Int>) throws(ParseError) -> Int {
