@@ -66,3 +66,43 @@ struct CopyMergingTests {
         #expect(SessionResolver.standingEventsWithoutCopies(Array(sameUID.prefix(16))) == Array(0..<16))
     }
 }
+
+/// `SessionResolver.resolvedIfSilent(_:calendar:)`: an event resolved ahead of its turn only if that
+/// says nothing; otherwise the resolver is left as it was, so that what it says is said in its turn.
+@Suite("Resolving ahead of an event's turn")
+struct ResolvingAheadTests {
+    private static func event(tzid: String, hour: Int, endHour: Int) -> EventRecord {
+        var record = EventRecord(begin: ContentLine(text: "BEGIN:VEVENT", line: 7, name: "BEGIN", valueColumn: 7))
+        record.uid = "u"
+        let line = ContentLine(text: "DTSTART;TZID=\(tzid):20240301T0\(hour)0000", line: 9, name: "DTSTART", valueColumn: nil)
+        record.start = ICalTime(local: LocalDateTime(year: 2024, month: 3, day: 1, hour: hour)!, isDate: false, isUTC: false, timeZoneID: tzid)
+        record.startLine = line
+        record.end = ICalTime(local: LocalDateTime(year: 2024, month: 3, day: 1, hour: endHour)!, isDate: false, isUTC: false, timeZoneID: tzid)
+        record.endLine = line
+        record.points = ("30", line)
+        return record
+    }
+
+    @Test("An event that would say something is not resolved, and leaves nothing behind; one that says nothing is", arguments: [false, true])
+    func takeBack(deferringNotes: Bool) throws {
+        var resolver = SessionResolver(pointsRule: .xPoints)
+        resolver.defersOnceNotes = deferringNotes
+        resolver.countsOnly = true
+        // A Windows name is noted once per input as it is read; an end before the start is warned about.
+        for record in [Self.event(tzid: "W. Europe Standard Time", hour: 9, endHour: 10), Self.event(tzid: "Europe/Berlin", hour: 9, endHour: 8)] {
+            #expect(resolver.resolvedIfSilent(record, calendar: 0) == nil)
+            #expect(resolver.diagnostics.isEmpty && resolver.onceNotes.isEmpty)
+            #expect(resolver.reportedTimeZoneIDs.isEmpty && resolver.sessionsWithPointsProperty == 0)
+        }
+        // In its turn the note is said after all: the TZID was not left marked as reported.
+        _ = resolver.resolved(Self.event(tzid: "W. Europe Standard Time", hour: 9, endHour: 10), calendar: 0)
+        let said = deferringNotes ? resolver.onceNotes.map(\.diagnostic.message) : resolver.diagnostics.map(\.message)
+        #expect(said == ["TZID \"W. Europe Standard Time\" is not an IANA name; read as Europe/Berlin"])
+        #expect(resolver.reportedTimeZoneIDs == ["W. Europe Standard Time"])
+        let resolvedAhead = resolver.resolvedIfSilent(Self.event(tzid: "Europe/Berlin", hour: 9, endHour: 10), calendar: 0)
+        let silent = try #require(resolvedAhead)
+        guard case .counted(let session) = silent else { Issue.record("not counted: \(silent)"); return }
+        #expect(session.points == 30 && session.start == .instant(secondsSince1970: 1_709_280_000))  // 08:00 UTC
+        #expect(resolver.sessionsWithPointsProperty == 2)
+    }
+}

@@ -41,6 +41,28 @@ extension SessionResolver {
         if countsOnly { return counted(from: record, calendar: calendar).map(ResolvedEvent.counted) ?? .nothing }
         return session(from: record, calendar: calendar).map(ResolvedEvent.session) ?? .nothing
     }
+
+    /// What an event comes to if resolving it says nothing (no diagnostic, no note given once per
+    /// input); `nil` when it would, and the resolver is as it was: what it said is taken back with
+    /// the TZIDs and METHODs it noted and the sessions it counted with the points property. (Zones
+    /// it looked up stay looked up: that changes no answer.) The resolver is not copied for this:
+    /// it holds the tables of every zone and note, and an event waiting for a VTIMEZONE is one of
+    /// thousands.
+    mutating func resolvedIfSilent(_ record: EventRecord, calendar: Int) -> ResolvedEvent? {
+        let diagnosticsBefore = diagnostics.count
+        let notesBefore = onceNotes.count
+        let pointsBefore = sessionsWithPointsProperty
+        let reportedBefore = reportedTimeZoneIDs
+        let notedBefore = notedCancelMethod
+        let resolved = resolved(record, calendar: calendar)
+        guard diagnostics.count != diagnosticsBefore || onceNotes.count != notesBefore else { return resolved }
+        diagnostics.removeSubrange(diagnosticsBefore...)
+        takeBackOnceNotes(from: notesBefore)
+        sessionsWithPointsProperty = pointsBefore
+        reportedTimeZoneIDs = reportedBefore
+        notedCancelMethod = notedBefore
+        return nil
+    }
 }
 
 extension ImportBatch {
@@ -359,15 +381,11 @@ final class ImportPipeline {
                         break
                     }
                     // Resolved now only if that says nothing; else the consumer holds it, as before.
-                    var scratch = resolver
-                    let session = scratch.resolved(record, calendar: calendar)
-                    guard scratch.diagnostics.count == resolver.diagnostics.count,
-                          scratch.onceNotes.count == resolver.onceNotes.count else {
+                    guard let session = resolver.resolvedIfSilent(record, calendar: calendar) else {
                         sessions.append(nil)
                         outcomes.append(.event(record))
                         continue
                     }
-                    resolver = scratch
                     sessions.append(session)
                     resolvedEarly.insert(index)
                 }
@@ -842,12 +860,7 @@ final class ImportPipeline {
     /// it says nothing; `nil` when it does, and the event waits for the end, where what it says is
     /// said in its turn.
     private func resolvedEarly(_ record: EventRecord, calendar: Int) -> ResolvedEvent? {
-        var scratch = resolver
-        scratch.diagnostics = []
-        let session = scratch.resolved(record, calendar: calendar)
-        guard scratch.diagnostics.isEmpty else { return nil }
-        resolver.sessionsWithPointsProperty = scratch.sessionsWithPointsProperty
-        return session
+        resolver.resolvedIfSilent(record, calendar: calendar)
     }
 
     private func define(_ definition: ZoneDefinition?, lines: ComponentLines, calendar: Int, diagnostics: inout [Diagnostic]) {

@@ -33,6 +33,11 @@ struct SessionResolver {
     /// this resolver working in parallel can be merged without saying them twice.
     var defersOnceNotes = false
     private(set) var onceNotes: [(key: String, diagnostic: Diagnostic)] = []
+
+    /// Takes back the notes given once per input from `index` on (see `resolvedIfSilent`).
+    mutating func takeBackOnceNotes(from index: Int) {
+        onceNotes.removeSubrange(index...)
+    }
     /// Whether a series' instances get ids of their own (`SessionImporter.makesInstanceIDs`);
     /// otherwise each carries its event's UID.
     var makesInstanceIDs = true
@@ -153,7 +158,9 @@ struct SessionResolver {
                 .note, .missingUID, at: record.begin.location(),
                 "VEVENT has no UID; its session id is \(id)", sourceLine: record.begin.text))
         }
-        return (start, end, points(propertyValue: propertyPoints(of: record), start: start, end: end), id)
+        // (The property is read first: a call on the resolver whose argument changes it copies it whole.)
+        let propertyValue = propertyPoints(of: record)
+        return (start, end, points(propertyValue: propertyValue, start: start, end: end), id)
     }
 
     /// A session with `record`'s summary, categories and kept properties, or, when the sessions are

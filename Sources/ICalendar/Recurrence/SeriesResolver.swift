@@ -552,7 +552,9 @@ extension SessionResolver {
         let movedLocal = local.advanced(bySeconds: shift)
         let start = clock.sessionTime(movedLocal)
         let end = Self.end(of: movedLocal, length: .exact(seconds: Int64(overrideStart.seconds(until: overrideEnd))), clock: clock)
-        let points = points(propertyValue: propertyPoints(of: override), start: start, end: end)
+        // (The property is read first: a call on the resolver whose argument changes it copies it whole.)
+        let propertyValue = propertyPoints(of: override)
+        let points = points(propertyValue: propertyValue, start: start, end: end)
         if countsOnly {
             placed.counted.append(CountedSession(start: start, end: end, points: points, line: override.begin.line))
         } else {
