@@ -359,8 +359,9 @@ private struct RawOutlineScan {
     private var uid: [UInt8] = []
     /// The bytes of the logical line being read (name, parameters, value; folds removed).
     private var logical: [UInt8] = []
-    /// TZID parameter values already in `referencedTimeZoneIDs`, as written (a few recent ones):
-    /// most times of a file name one of a handful of zones.
+    /// TZID parameter values already in `referencedTimeZoneIDs`, as written, each in a slot chosen
+    /// by a hash of its bytes (a later value of the same slot takes its place): most times of a
+    /// file name one of a few dozen zones, which are then not decoded and hashed as strings again.
     private var recentReferences: [[UInt8]] = []
 
     /// The UIDs of this stretch's VEVENTs.
@@ -658,14 +659,18 @@ private struct RawOutlineScan {
                 let parameter = logical[parameterStart..<index]
                 if parameter.count > 5, Self.startsWithTZID(parameter) {
                     let value = parameter.dropFirst(5)
-                    if recentReferences.contains(where: { $0.elementsEqual(value) }) {
+                    // A value seen before is known by its slot in `recentReferences` (by a hash of its bytes).
+                    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+                    for byte in value { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+                    let slot = Int(truncatingIfNeeded: hash >> 58)  // 0..<64
+                    if recentReferences.isEmpty { recentReferences = Array(repeating: [], count: Self.recentReferencesKept) }
+                    if !value.isEmpty, recentReferences[slot].elementsEqual(value) {
                         // Known already.
                     } else if value.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 >= 0x80 }) {
                         outline.hasUncertainReferences = true
                     } else {
                         outline.referencedTimeZoneIDs.insert(String(decoding: value, as: UTF8.self).trimmingSpaces)
-                        if recentReferences.count == Self.recentReferencesKept { recentReferences.removeFirst() }
-                        recentReferences.append(Array(value))
+                        recentReferences[slot] = Array(value)
                     }
                 }
                 if byte == 0x3A { return }
@@ -675,8 +680,8 @@ private struct RawOutlineScan {
         }
     }
 
-    /// How many TZID values `recentReferences` keeps.
-    private static let recentReferencesKept = 8
+    /// How many TZID values `recentReferences` keeps, one a slot (a file names dozens of zones).
+    private static let recentReferencesKept = 64
 
     /// Whether a parameter starts with `TZID=` in any case.
     private static func startsWithTZID(_ parameter: ArraySlice<UInt8>) -> Bool {
