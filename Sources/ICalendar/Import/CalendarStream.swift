@@ -28,7 +28,9 @@ extension SessionImporter {
     /// Iteration throws `CalendarReadError` when a source cannot be read at all; problems in the
     /// content are diagnostics, and so is a read error part-way (what came before it is imported).
     public func sessionBatches(from sources: [CalendarSource]) -> SessionBatches {
-        SessionBatches(importer: self, sources: sources)
+        var importer = self
+        importer.countsOnly = false  // the sessions are the result
+        return SessionBatches(importer: importer, sources: sources)
     }
 
     /// `sessionBatches(from:)` on the calling thread, for the application layer's streaming reports.

@@ -84,6 +84,8 @@ public struct SessionImporter: Sendable {
     /// without them, no habit, no skip category): each then carries its times, points and source
     /// only, no id, summary, categories or kept properties, so that the millions of instances of a
     /// large import are made and handed on without a string or an array to retain and release.
+    /// Only for `forEachBatch(from:_:)`, whose batches then carry them in `ImportBatch.counted`:
+    /// the public verbs, whose sessions are the result, turn it off.
     package var countsOnly = false
 
     /// - Parameters:
@@ -104,7 +106,9 @@ public struct SessionImporter: Sendable {
     ///   the content are diagnostics.
     public func importSessions(from sources: [CalendarSource]) throws(CalendarReadError) -> CalendarImport {
         guard !sources.isEmpty else { return CalendarImport(pointsRule: pointsRule) }
-        let (pipeline, map) = try pipeline(for: sources)
+        var importer = self
+        importer.countsOnly = false  // the sessions are the result
+        let (pipeline, map) = try importer.pipeline(for: sources)
         var result = map.importResult(collect(pipeline)).finished(pointsRule: pointsRule)
         result.sources = map.sources(named: pipeline.calendarNames)
         return result

@@ -292,10 +292,7 @@ public struct ReportSettings: Sendable {
             let streamed = try importer.forEachBatch(from: sources) { batch in
                 imported.diagnostics += batch.diagnostics
                 imported.declaredTimeZone = imported.declaredTimeZone ?? batch.declaredTimeZone
-                if !batch.counted.isEmpty {
-                    count(batch)
-                    return
-                }
+                if !batch.counted.isEmpty { count(batch) }
                 guard let first = batch.sessions.first else { return }
                 // The first session in input order (held ones come later) is where whole-input
                 // warnings point, as in a whole import. (Sessions are read in place, not copied.)
