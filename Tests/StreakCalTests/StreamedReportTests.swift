@@ -10,9 +10,14 @@ private let fixtureFolder = URL(fileURLWithPath: #filePath)
 /// whole import does.
 @Suite("Streamed reports")
 struct StreamedReportTests {
+    /// Every fixture; in the sanitizer runs (`STREAKCAL_TESTS_SANITIZED=1`, set by `scripts/test`)
+    /// all but the one whose rules spend their whole step budget: minutes of instrumented work with
+    /// nothing concurrent in it that the other recurring fixtures lack (the plain run compares it).
     private static var fixtures: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: fixtureFolder.path)) ?? [])
-            .filter { $0.hasSuffix(".ics") }.sorted().map { fixtureFolder.appendingPathComponent($0).path }
+        let sanitized = ProcessInfo.processInfo.environment["STREAKCAL_TESTS_SANITIZED"] == "1"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: fixtureFolder.path)) ?? [])
+            .filter { $0.hasSuffix(".ics") && !(sanitized && $0 == "recurring-endless-and-impossible.ics") }
+            .sorted().map { fixtureFolder.appendingPathComponent($0).path }
     }
 
     @Test func thereAreFixtures() {
