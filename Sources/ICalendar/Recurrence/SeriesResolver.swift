@@ -433,8 +433,12 @@ extension SessionResolver {
                 sourceLine: seriesLine.text))
         }
         let excludesAny = !excludedKeys.isEmpty || !excludedDays.isEmpty
+        // (Constants for the function below: a variable it captured would be checked for exclusive
+        // access on every instance.)
+        let keysExcluded = excludedKeys
+        let daysExcluded = excludedDays
         func isExcluded(_ key: Int64, _ local: LocalDateTime) -> Bool {
-            excludesAny && (excludedKeys.contains(key) || excludedDays.contains(local.day))
+            excludesAny && (keysExcluded.contains(key) || daysExcluded.contains(local.day))
         }
 
         // Overrides, by the instance they name (each by its index in `events`: a series may have

@@ -276,16 +276,21 @@ public struct ReportSettings: Sendable {
                 let known = firstSession!
                 let inputsOfFile = batch.sources.indices.filter { batch.sources[$0].file == known.file }
                 var earliest = known.line
-                let zone = totals!.goal.timeZone
+                // The totals are counted in a local (a captured variable is checked for exclusive
+                // access at each use); taken out first, so that they are not copied.
+                var counting = totals!
+                totals = nil
+                let zone = counting.goal.timeZone
                 for session in batch.counted {
                     if session.line < earliest, inputsOfFile.contains(session.input) { earliest = session.line }
                     if session.floats {
                         let read = session.readingFloatingTimes(in: zone, pointsRule: pointsRule)
-                        totals!.add(points: read.points, startingAt: read.start)
+                        counting.add(points: read.points, startingAt: read.start)
                     } else {
-                        totals!.add(points: session.points, startingAt: session.start)
+                        counting.add(points: session.points, startingAt: session.start)
                     }
                 }
+                totals = counting
                 if earliest < known.line { firstSession = SourceLocation(file: known.file, line: earliest) }
             }
 
