@@ -144,7 +144,8 @@ final class ImportPipeline {
         if case .property(let name) = importer.pointsRule { pointsProperty = name } else { pointsProperty = "X-POINTS" }
         self.pointsProperty = pointsProperty
         keptProperties = Set(importer.keptProperties.map { $0.uppercased() })
-        sessionLineRoles = ComponentParsing.sessionLineRoles(pointsProperty: pointsProperty, kept: keptProperties)
+        sessionLineRoles = ComponentParsing.sessionLineRoles(
+            pointsProperty: pointsProperty, kept: keptProperties, describing: !importer.countsOnly)
         self.outline = outline
         limit = DiagnosticLimit()
         limit.perKind = SessionImporter.diagnosticsPerKind

@@ -46,8 +46,14 @@ extension ComponentParsing {
     }
 
     /// The session properties' roles by name, for a points property.
-    static func sessionLineRoles(pointsProperty: String, kept: Set<String> = []) -> PropertyNameTable<SessionLineRole> {
-        var text: [String: TextRoles] = ["UID": .uid, "SUMMARY": .summary, "CATEGORIES": .categories]
+    ///
+    /// - Parameter describing: Whether SUMMARY and CATEGORIES are read; not when sessions are only
+    ///   counted (`SessionImporter.countsOnly`), which need neither. (Their lines are still cut and
+    ///   checked as before: only the decoding of their text is left out, which says nothing.)
+    static func sessionLineRoles(
+        pointsProperty: String, kept: Set<String> = [], describing: Bool = true
+    ) -> PropertyNameTable<SessionLineRole> {
+        var text: [String: TextRoles] = describing ? ["UID": .uid, "SUMMARY": .summary, "CATEGORIES": .categories] : ["UID": .uid]
         for name in kept { text[name.uppercased(), default: []].insert(.kept) }
         text[SessionImporter.annotationMarker, default: []].insert(.annotation)
         text[pointsProperty.uppercased(), default: []].insert(.points)
