@@ -644,39 +644,48 @@ private struct RawOutlineScan {
 
     /// Notes the TZID parameter of a line that holds times (`DTSTART;TZID=Europe/Berlin:...`), if any.
     private mutating func noteTimeZoneReference() {
-        // The parameters: after the name, up to the first colon outside quotes.
-        var index = 0
-        while index < logical.count, logical[index] != 0x3B, logical[index] != 0x3A { index += 1 }
-        guard index < logical.count, logical[index] == 0x3B else { return }
-        index += 1
-        var inQuotes = false
-        var parameterStart = index
-        while index < logical.count {
-            let byte = logical[index]
-            if byte == 0x22 {
-                inQuotes.toggle()
-            } else if !inQuotes, byte == 0x3B || byte == 0x3A {
-                let parameter = logical[parameterStart..<index]
-                if parameter.count > 5, Self.startsWithTZID(parameter) {
-                    let value = parameter.dropFirst(5)
-                    // A value seen before is known by its slot in `recentReferences` (by a hash of its bytes).
-                    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-                    for byte in value { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-                    let slot = Int(truncatingIfNeeded: hash >> 58)  // 0..<64
-                    if recentReferences.isEmpty { recentReferences = Array(repeating: [], count: Self.recentReferencesKept) }
-                    if !value.isEmpty, recentReferences[slot].elementsEqual(value) {
-                        // Known already.
-                    } else if value.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 >= 0x80 }) {
-                        outline.hasUncertainReferences = true
-                    } else {
-                        outline.referencedTimeZoneIDs.insert(String(decoding: value, as: UTF8.self).trimmingSpaces)
-                        recentReferences[slot] = Array(value)
-                    }
-                }
-                if byte == 0x3A { return }
-                parameterStart = index + 1
-            }
+        if recentReferences.isEmpty { recentReferences = Array(repeating: [], count: Self.recentReferencesKept) }
+        // (Read in place, a byte at a time: one line in four of a calendar names a zone.)
+        let found = logical.withUnsafeBufferPointer { bytes -> (value: Range<Int>, slot: Int)? in
+            // The parameters: after the name, up to the first colon outside quotes.
+            var index = 0
+            while index < bytes.count, bytes[index] != 0x3B, bytes[index] != 0x3A { index += 1 }
+            guard index < bytes.count, bytes[index] == 0x3B else { return nil }
             index += 1
+            var inQuotes = false
+            var parameterStart = index
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == 0x22 {
+                    inQuotes.toggle()
+                } else if !inQuotes, byte == 0x3B || byte == 0x3A {
+                    if index - parameterStart > 5, Self.startsWithTZID(bytes, at: parameterStart) {
+                        let value = (parameterStart + 5)..<index
+                        // A value seen before is known by its slot in `recentReferences` (by a hash of its bytes).
+                        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+                        for byte in bytes[value] { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+                        return (value, Int(truncatingIfNeeded: hash >> 58))  // 0..<64
+                    }
+                    if byte == 0x3A { return nil }
+                    parameterStart = index + 1
+                }
+                index += 1
+            }
+            return nil
+        }
+        guard let (value, slot) = found else { return }
+        let isKnown = logical.withUnsafeBufferPointer { bytes in
+            recentReferences[slot].withUnsafeBufferPointer { known in
+                known.count == value.count && memcmp(known.baseAddress!, bytes.baseAddress! + value.lowerBound, value.count) == 0
+            }
+        }
+        if isKnown { return }
+        let valueBytes = logical[value]
+        if valueBytes.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 >= 0x80 }) {
+            outline.hasUncertainReferences = true
+        } else {
+            outline.referencedTimeZoneIDs.insert(String(decoding: valueBytes, as: UTF8.self).trimmingSpaces)
+            recentReferences[slot] = Array(valueBytes)
         }
     }
 
@@ -684,10 +693,9 @@ private struct RawOutlineScan {
     private static let recentReferencesKept = 64
 
     /// Whether a parameter starts with `TZID=` in any case.
-    private static func startsWithTZID(_ parameter: ArraySlice<UInt8>) -> Bool {
-        let name: [UInt8] = [0x54, 0x5A, 0x49, 0x44]
-        for (byte, upper) in zip(parameter.prefix(4), name) where byte & 0xDF != upper { return false }
-        return parameter[parameter.startIndex + 4] == 0x3D
+    private static func startsWithTZID(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+        bytes[start] & 0xDF == 0x54 && bytes[start + 1] & 0xDF == 0x5A && bytes[start + 2] & 0xDF == 0x49
+            && bytes[start + 3] & 0xDF == 0x44 && bytes[start + 4] == 0x3D
     }
 
     private mutating func finishEvent() {
