@@ -33,7 +33,7 @@ struct HeldEvents {
     }
 
     /// Holds an event; returns its number.
-    mutating func append(_ record: EventRecord, calendar: Int) -> Int {
+    mutating func append(_ record: consuming EventRecord, calendar: Int) -> Int {
         entries.append(.held(record, calendar: calendar))
         numbers.append(nextNumber)
         nextNumber += 1

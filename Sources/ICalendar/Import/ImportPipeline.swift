@@ -667,7 +667,7 @@ final class ImportPipeline {
                     if !name.isEmpty { calendarNames.append((line.line, name)) }
                 }
             case .component(let lines, let calendar):
-                switch outcome {
+                switch consume outcome {
                 case .event(let record)?:
                     switch waiting(record, calendar: calendar) {
                     case .no:
@@ -728,22 +728,31 @@ final class ImportPipeline {
     private static let earlyJobsAhead = 2
 
     /// Holds an event until the end, or until every event of its UID is read.
-    private func hold(_ record: EventRecord, calendar: Int) {
-        let number = held.append(record, calendar: calendar)
-        guard groupsResolveEarly else { return }
-        let uid = record.uid ?? ""
-        let key = uid.isEmpty ? "\u{0}\(number)" : uid
-        // (The group is looked up once: a series may have thousands of overrides.)
-        if let index = groups.index(forKey: key) {
-            groups.values[index].numbers.append(number)
-            if groups.values[index].isSettled, !zonesAreSettled(record) { groups.values[index].isSettled = false }
+    ///
+    /// The record is taken, not copied: what is read of it is read before it is stored.
+    private func hold(_ record: consuming EventRecord, calendar: Int) {
+        guard groupsResolveEarly else {
+            _ = held.append(record, calendar: calendar)
             return
         }
+        let uid = record.uid ?? ""
+        let line = record.begin.line
+        // (The group is looked up once: a series may have thousands of overrides.)
+        let index = uid.isEmpty ? nil : groups.index(forKey: uid)
+        // Zones matter only to a group settled so far, or to a new one.
+        let isSettled = (index.map { groups.values[$0].isSettled } ?? true) && zonesAreSettled(record)
+        let number = held.append(record, calendar: calendar)
+        if let index {
+            groups.values[index].numbers.append(number)
+            if !isSettled { groups.values[index].isSettled = false }
+            return
+        }
+        let key = uid.isEmpty ? "\u{0}\(number)" : uid
         // A UID no other VEVENT has (the filter misses no repeat) is complete with its event.
         let isAlone = uid.isEmpty || !outline.mayRepeat(uid)
-        guard let lastLine = isAlone ? record.begin.line : outline.lastEventLine(of: uid) else { return }
+        guard let lastLine = isAlone ? line : outline.lastEventLine(of: uid) else { return }
         groupsByLastLine.insert(lastLine, key)
-        groups[key] = PendingGroup(numbers: [number], isSettled: zonesAreSettled(record))
+        groups[key] = PendingGroup(numbers: [number], isSettled: isSettled)
     }
 
     /// Whether every zone an event names is settled: read ahead (`ZoneLookahead`), or defined by no
