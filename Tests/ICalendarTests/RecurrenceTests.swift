@@ -94,6 +94,38 @@ struct RecurrenceTests {
         #expect(last.end == .instant(secondsSince1970: utc(2024, 7, 6, 20, 30)))
     }
 
+    @Test("Overrides met in start order: before the window, on neighbouring instances, naming no instance, exact beside THISANDFUTURE")
+    func overridesInOrder() {
+        func override(_ id: String, start: String, points: Int, range: Bool = false) -> String {
+            "BEGIN:VEVENT\r\nUID:walk\r\nRECURRENCE-ID\(range ? ";RANGE=THISANDFUTURE" : ""):\(id)\r\nDTSTART:\(start)\r\nDURATION:PT30M\r\nX-POINTS:\(points)\r\nEND:VEVENT\r\n"
+        }
+        // Overrides written out of order, the series between them.
+        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n"
+            + override("20240320T070000Z", start: "20240320T070000Z", points: 7)  // names no instance
+            + override("20240305T070000Z", start: "20240305T070000Z", points: 30)
+            + "BEGIN:VEVENT\r\nUID:walk\r\nDTSTART:20240301T070000Z\r\nDURATION:PT30M\r\nRRULE:FREQ=DAILY;COUNT=10\r\nX-POINTS:10\r\nEND:VEVENT\r\n"
+            + override("20240309T070000Z", start: "20240309T070000Z", points: 50)
+            + override("20240301T070000Z", start: "20240305T120000Z", points: 5)  // an instance before the window
+            + override("20240308T070000Z", start: "20240308T080000Z", points: 2, range: true)
+            + override("20240304T070000Z", start: "20240304T070000Z", points: 20)
+            + "END:VCALENDAR\r\n"
+        let window = day("2024-03-04")...day("2024-03-31")
+        let importer = SessionImporter(expansion: RecurrenceExpansion(from: window.lowerBound, through: window.upperBound))
+        let result = importer.importText(text)
+        var totals: [Day: Int] = [:]
+        for session in result.sessions { totals[session.day(in: .utc, dayStart: .midnight), default: 0] += session.points }
+        #expect(totals.filter { window.contains($0.key) }.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" } == [
+            "2024-03-04: 20", "2024-03-05: 35", "2024-03-06: 10", "2024-03-07: 10",
+            "2024-03-08: 2", "2024-03-09: 50", "2024-03-10: 2", "2024-03-20: 7",
+        ])
+        // The instance of 1 March, before the window, comes in with its override.
+        #expect(result.session("walk/20240301T070000Z")?.start == .instant(secondsSince1970: utc(2024, 3, 5, 12)))
+        // The instance after the THISANDFUTURE override moves with it; the exact override keeps its time.
+        #expect(result.session("walk/20240310T070000Z")?.start == .instant(secondsSince1970: utc(2024, 3, 10, 8)))
+        #expect(result.session("walk/20240309T070000Z")?.start == .instant(secondsSince1970: utc(2024, 3, 9, 7)))
+        #expect(result.session("walk/20240320T070000Z")?.points == 7)
+    }
+
     @Test("An override without its recurring event is a single session, with a warning")
     func orphanOverride() throws {
         let (days, result) = try dailyPoints("recurring-orphan-override.ics")

@@ -468,6 +468,12 @@ extension SessionResolver {
         } else {
             placed.sessions.reserveCapacity(placed.sessions.count + starts.count)
         }
+        // The exact overrides in key order, walked once beside the starts (sorted by key too): no
+        // lookup per instance.
+        let exactByKey = exact.sorted { $0.key < $1.key }
+        var exactUsed = [Bool](repeating: false, count: exactByKey.count)
+        var nextExact = 0
+        // The keys of instances an override stood for, for the RANGE=THISANDFUTURE ones.
         var usedOverrides: Set<Int64> = []
         let source = master.begin.location()
         // On a UTC or zoned clock the key is the instance's instant: its start, and with an exact
@@ -480,8 +486,11 @@ extension SessionResolver {
         for (key, local) in starts {
             if isExcluded(key, local) { continue }
             let id = makesInstanceIDs ? Self.instanceID(uid: uid, local, clock: clock) : uid
-            if !exact.isEmpty, let override = exact[key] {
-                usedOverrides.insert(key)
+            while nextExact < exactByKey.count, exactByKey[nextExact].key < key { nextExact += 1 }
+            if nextExact < exactByKey.count, exactByKey[nextExact].key == key {
+                let override = exactByKey[nextExact].value
+                exactUsed[nextExact] = true
+                if !future.isEmpty { usedOverrides.insert(key) }
                 appendSession(of: events[override].record, calendar: events[override].calendar, id: id, to: &placed)
                 continue
             }
@@ -507,7 +516,7 @@ extension SessionResolver {
             }
         }
         // Overrides whose instance lies outside the window, or is not in the set: they stand for themselves.
-        for (key, override) in exact.sorted(by: { $0.key < $1.key }) where !usedOverrides.contains(key) {
+        for ((_, override), isUsed) in zip(exactByKey, exactUsed) where !isUsed {
             guard let recurrenceID = events[override].record.recurrenceID else { continue }
             let id = countsOnly ? "" : Self.instanceID(uid: uid, self.local(of: recurrenceID, on: clock, calendar: calendar), clock: clock)
             appendSession(of: events[override].record, calendar: events[override].calendar, id: id, to: &placed)
