@@ -238,6 +238,35 @@ struct RawLinesTests {
         #expect(read.map(\.1) == [7, 70_000, 1 << 24])
         #expect(read.map(\.2) == [false, false, true])
     }
+
+    @Test("Lines come back whole however the buffer grows: many short ones, empty ones, one over 64 KiB")
+    func linesAcrossGrowth() {
+        var lines = RawLines()
+        var expected: [(text: [UInt8], line: Int)] = []
+        for index in 0..<500 {
+            // Lengths 0 to 96 cross the first room (320 bytes) and every doubling after it.
+            let text = [UInt8](repeating: UInt8(0x41 + index % 26), count: index % 97)
+            lines.append(text, line: index + 1, isLatin1: false)
+            expected.append((text, index + 1))
+            if index == 250 {
+                let long = (0..<70_000).map { UInt8(0x30 + $0 % 10) }
+                lines.append(long, line: 9_999, isLatin1: true)
+                expected.append((long, 9_999))
+            }
+        }
+        #expect(!lines.isEmpty)
+        #expect(RawLines().isEmpty)
+        let read = lines.withLines { $0.map { (Array($0.bytes), $0.line, $0.isLatin1) } }
+        #expect(read.count == expected.count)
+        #expect(read.map(\.0) == expected.map(\.text))
+        #expect(read.map(\.1) == expected.map(\.line))
+        #expect(read.map(\.2) == expected.map { $0.line == 9_999 })
+        // A copy keeps its lines when the original goes on growing.
+        let copy = lines
+        lines.append(Array("X:1".utf8), line: 1, isLatin1: false)
+        #expect(copy.withLines { Array($0).count } == expected.count)
+        #expect(lines.withLines { Array($0).count } == expected.count + 1)
+    }
 }
 
 @Suite("Property name table")

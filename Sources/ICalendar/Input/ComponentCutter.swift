@@ -6,11 +6,13 @@ import Streaks
 /// One buffer holds every line, each after a header of nine bytes (its length and number, 32 bits
 /// each, little-endian, and a flag byte for Latin-1): a component's lines cost one allocation.
 struct RawLines: Sendable {
+    /// The lines' bytes in `storage[..<count]`; the rest is room, zeroed, for lines to come.
     private var storage: [UInt8] = []
+    private var count = 0
 
     private static let headerSize = 9
 
-    var isEmpty: Bool { storage.isEmpty }
+    var isEmpty: Bool { count == 0 }
 
     /// Appends a line whose bytes are all printable ASCII; `false` (and nothing appended) otherwise.
     mutating func appendIfPrintableASCII(_ line: UnsafeBufferPointer<UInt8>, line number: Int) -> Bool {
@@ -47,16 +49,29 @@ struct RawLines: Sendable {
     }
 
     private mutating func appendLine(_ line: UnsafeBufferPointer<UInt8>, line number: Int, isLatin1: Bool) {
-        // Room for a typical event's kept lines at once, rather than growing a line at a time; a
-        // long line gets just the room it needs.
-        if storage.isEmpty { storage.reserveCapacity(max(320, Self.headerSize + line.count)) }
-        if line.count > 1 << 16 { storage.reserveCapacity(storage.count + Self.headerSize + line.count) }
-        let length = UInt32(truncatingIfNeeded: line.count).littleEndian
-        let lineNumber = UInt32(truncatingIfNeeded: number).littleEndian
-        withUnsafeBytes(of: (length, lineNumber, isLatin1 ? UInt8(1) : 0)) { header in
-            storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: header[0..<Self.headerSize]))
+        let end = count + Self.headerSize + line.count
+        if end > storage.count {
+            // Room for a typical event's kept lines at once, then twice as much each time; a long
+            // line gets just the room it needs. (Written in place below: an append per line, a
+            // generic copy of a few bytes, cost more than the bytes.)
+            let room = line.count > 1 << 16 ? end : max(end, 320, 2 * storage.count)
+            if storage.isEmpty {
+                storage = [UInt8](repeating: 0, count: room)
+            } else {
+                storage.append(contentsOf: [UInt8](repeating: 0, count: room - storage.count))
+            }
         }
-        storage.append(contentsOf: line)
+        let start = count
+        storage.withUnsafeMutableBufferPointer { buffer in
+            let header = UnsafeMutableRawPointer(buffer.baseAddress! + start)
+            header.storeBytes(of: UInt32(truncatingIfNeeded: line.count).littleEndian, as: UInt32.self)
+            (header + 4).storeBytes(of: UInt32(truncatingIfNeeded: number).littleEndian, as: UInt32.self)
+            (header + 8).storeBytes(of: isLatin1 ? UInt8(1) : 0, as: UInt8.self)
+            if let source = line.baseAddress, !line.isEmpty {
+                (buffer.baseAddress! + start + Self.headerSize).update(from: source, count: line.count)
+            }
+        }
+        count = end
     }
 
     /// One line in place: its bytes (valid only while `withLines`' body runs), number and encoding.
@@ -88,7 +103,7 @@ struct RawLines: Sendable {
 
     /// The lines in place, for `body` to read without copies.
     func withLines<Result>(_ body: (Lines) -> Result) -> Result {
-        storage.withUnsafeBufferPointer { body(Lines(buffer: $0)) }
+        storage.withUnsafeBufferPointer { body(Lines(buffer: UnsafeBufferPointer(rebasing: $0[..<count]))) }
     }
 
     /// The lines, decoded and split.
