@@ -359,6 +359,8 @@ extension ComponentParsing {
         case ICAL_DTEND_PROPERTY: dtendValueKind
         case ICAL_DURATION_PROPERTY: durationValueKind
         case ICAL_STATUS_PROPERTY: statusValueKind
+        case ICAL_RECURRENCEID_PROPERTY: recurrenceIDValueKind
+        case ICAL_RRULE_PROPERTY: ruleValueKind
         default: icalproperty_kind_to_value_kind(kind)
         }
     }
@@ -367,6 +369,8 @@ extension ComponentParsing {
     private static let dtendValueKind = icalproperty_kind_to_value_kind(ICAL_DTEND_PROPERTY)
     private static let durationValueKind = icalproperty_kind_to_value_kind(ICAL_DURATION_PROPERTY)
     private static let statusValueKind = icalproperty_kind_to_value_kind(ICAL_STATUS_PROPERTY)
+    private static let recurrenceIDValueKind = icalproperty_kind_to_value_kind(ICAL_RECURRENCEID_PROPERTY)
+    private static let ruleValueKind = icalproperty_kind_to_value_kind(ICAL_RRULE_PROPERTY)
 
     private static let tzidName = Array("TZID".utf8)
     private static let valueName = Array("VALUE".utf8)
