@@ -122,14 +122,20 @@ struct ComponentReader {
     }
 
     /// Reads a real DATE or DATE-TIME of a DTSTART, DTEND or RECURRENCE-ID line as `read` reads the
-    /// property libical makes of it (`readsTimesItself(of:)`).
-    mutating func readTime(_ time: ICalTime, kind: icalproperty_kind, name: String, line: ContentLine, into record: inout EventRecord) {
+    /// property libical makes of it (`readsTimesItself(of:)`). The line is made only where it is
+    /// kept: a RECURRENCE-ID keeps none.
+    mutating func readTime(
+        _ time: ICalTime, kind: icalproperty_kind, name: String, line: @autoclosure () -> ContentLine,
+        into record: inout EventRecord
+    ) {
         switch kind {
         case ICAL_DTSTART_PROPERTY:
+            let line = line()
             guard isFirst(name, line: line, earlier: record.startLine, in: &record) else { return }
             record.start = time
             record.startLine = line
         case ICAL_DTEND_PROPERTY:
+            let line = line()
             guard isFirst(name, line: line, earlier: record.endLine, in: &record) else { return }
             record.end = time
             record.endLine = line

@@ -261,16 +261,19 @@ extension ComponentParsing {
             }
         }
         for (line, value) in zip(scratch.libicalLines, scratch.plainValues) {
-            let contentLine = contentLine(line.line, name: line.name, valueStart: line.valueStart)
+            // A line is made into a `ContentLine` (its text decoded) only where one is kept or said:
+            // not for a RECURRENCE-ID or a STATUS, two lines of most overrides.
             switch value {
             case .time(let time):
-                reader.readTime(time, kind: line.kind, name: line.name, line: contentLine, into: &record)
+                reader.readTime(
+                    time, kind: line.kind, name: line.name,
+                    line: contentLine(line.line, name: line.name, valueStart: line.valueStart), into: &record)
             case .duration:
-                reader.readDuration(name: line.name, line: contentLine, into: &record)
+                reader.readDuration(name: line.name, line: contentLine(line.line, name: line.name, valueStart: line.valueStart), into: &record)
             case .status(let isCancelled):
                 record.isCancelled = isCancelled
             case .property(let property):
-                reader.read(PropertyView(pointer: property), line: contentLine, into: &record)
+                reader.read(PropertyView(pointer: property), line: contentLine(line.line, name: line.name, valueStart: line.valueStart), into: &record)
             }
         }
         return true
