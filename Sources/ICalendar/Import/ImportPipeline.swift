@@ -759,35 +759,46 @@ final class ImportPipeline {
     /// VTIMEZONE of the input. Resolving it now then reads the zones it would read at the end, and
     /// expands no zone whose expansion has something to say.
     private func zonesAreSettled(_ record: EventRecord) -> Bool {
-        // (Every time is looked at where it is: a held event is one of thousands.)
+        // (Every time is looked at where it is: a held event is one of thousands. The answers are
+        // taken out of the pipeline for the event, not read through it at every time.)
+        let generation = resolver.zones.generation
+        var answers = SettledZones()
+        swap(&answers, &settledZones)
+        defer { swap(&answers, &settledZones) }
+        if generation != answers.generation { answers = SettledZones(generation: generation) }
+        func isSettled(_ time: ICalTime?) -> Bool { self.isSettled(time, answers: &answers) }
         guard isSettled(record.start), isSettled(record.end), isSettled(record.recurrenceID) else { return false }
         for time in record.exceptionDates where !isSettled(time) { return false }
         for date in record.recurrenceDates where !isSettled(date.start) || !isSettled(date.end) { return false }
         return true
     }
 
-    /// Whether a time's zone is settled (see `zonesAreSettled`).
-    private func isSettled(_ time: ICalTime?) -> Bool {
+    /// Whether a time's zone is settled (see `zonesAreSettled`), by `answers` when they know.
+    private func isSettled(_ time: ICalTime?, answers: inout SettledZones) -> Bool {
         guard let time, !time.isDate, !time.isUTC, let tzid = time.timeZoneID else { return true }
         // A zone read ahead stays settled; another, until the input defines another TZID (which
         // may be this one): the answer is kept for the TZID last asked about, and for the others.
-        let generation = resolver.zones.generation
-        if generation != settledZones.generation { settledZones = (generation, nil, [:]) }
-        if let last = settledZones.last, last.tzid == tzid { return last.isSettled }
+        if let last = answers.last, last.tzid == tzid { return last.isSettled }
         let isSettled: Bool
-        if let known = settledZones.byTZID[tzid] {
+        if let known = answers.byTZID[tzid] {
             isSettled = known
         } else {
             isSettled = resolver.lookahead.line(of: tzid) != nil
                 || !(outline.hasUncertainTimeZoneIDs || outline.timeZoneIDs.contains(tzid) || resolver.zones.definesAnywhere(tzid))
-            settledZones.byTZID[tzid] = isSettled
+            answers.byTZID[tzid] = isSettled
         }
-        settledZones.last = (tzid, isSettled)
+        answers.last = (tzid, isSettled)
         return isSettled
     }
 
     /// `isSettled`'s answers, at a count of VTIMEZONEs defined (`CalendarZones.generation`).
-    private var settledZones: (generation: Int, last: (tzid: String, isSettled: Bool)?, byTZID: [String: Bool]) = (0, nil, [:])
+    private struct SettledZones {
+        var generation = 0
+        var last: (tzid: String, isSettled: Bool)?
+        var byTZID: [String: Bool] = [:]
+    }
+
+    private var settledZones = SettledZones()
 
     /// Hands the groups whose UID's last event is read to a worker (at once when not parallel).
     private func resolveCompleteGroups() {
