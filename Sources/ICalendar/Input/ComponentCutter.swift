@@ -50,11 +50,24 @@ struct RawLines: Sendable {
 
     private mutating func appendLine(_ line: UnsafeBufferPointer<UInt8>, line number: Int, isLatin1: Bool) {
         let end = count + Self.headerSize + line.count
+        if line.count > 1 << 16 {
+            // A long line gets just the room it needs, its bytes appended to the lines (no zeroed
+            // room first, which would be a second copy of it at the peak).
+            storage.removeSubrange(count...)
+            storage.reserveCapacity(end)
+            withUnsafeBytes(of: (UInt32(truncatingIfNeeded: line.count).littleEndian,
+                                 UInt32(truncatingIfNeeded: number).littleEndian, isLatin1 ? UInt8(1) : 0)) { header in
+                storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: header[0..<Self.headerSize]))
+            }
+            storage.append(contentsOf: line)
+            count = end
+            return
+        }
         if end > storage.count {
-            // Room for a typical event's kept lines at once, then twice as much each time; a long
-            // line gets just the room it needs. (Written in place below: an append per line, a
-            // generic copy of a few bytes, cost more than the bytes.)
-            let room = line.count > 1 << 16 ? end : max(end, 320, 2 * storage.count)
+            // Room for a typical event's kept lines at once, then twice as much each time. (Written
+            // in place below: an append per line, a generic copy of a few bytes, cost more than the
+            // bytes.)
+            let room = max(end, 320, 2 * storage.count)
             if storage.isEmpty {
                 storage = [UInt8](repeating: 0, count: room)
             } else {
