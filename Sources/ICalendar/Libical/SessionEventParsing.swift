@@ -263,17 +263,16 @@ extension ComponentParsing {
         for (line, value) in zip(scratch.libicalLines, scratch.plainValues) {
             // A line is made into a `ContentLine` (its text decoded) only where one is kept or said:
             // not for a RECURRENCE-ID or a STATUS, two lines of most overrides.
+            func made() -> ContentLine { contentLine(line.line, name: line.name, valueStart: line.valueStart) }
             switch value {
             case .time(let time):
-                reader.readTime(
-                    time, kind: line.kind, name: line.name,
-                    line: contentLine(line.line, name: line.name, valueStart: line.valueStart), into: &record)
+                reader.readTime(time, kind: line.kind, name: line.name, line: made(), into: &record)
             case .duration:
-                reader.readDuration(name: line.name, line: contentLine(line.line, name: line.name, valueStart: line.valueStart), into: &record)
+                reader.readDuration(name: line.name, line: made(), into: &record)
             case .status(let isCancelled):
                 record.isCancelled = isCancelled
             case .property(let property):
-                reader.read(PropertyView(pointer: property), line: contentLine(line.line, name: line.name, valueStart: line.valueStart), into: &record)
+                reader.read(PropertyView(pointer: property), line: made(), into: &record)
             }
         }
         return true
