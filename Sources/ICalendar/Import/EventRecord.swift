@@ -106,10 +106,31 @@ struct RuleText: Sendable {
 }
 
 /// One RDATE value.
+///
+/// A PERIOD's end and duration are boxed: most values are dates or times, and a list of many values
+/// then costs 40 bytes a value rather than 88.
 struct RecurrenceDate: Sendable {
     var start: ICalTime
+    private let period: Period?
+
+    private indirect enum Period: Sendable {
+        case period(end: ICalTime?, duration: ICalDuration?)
+    }
+
+    init(start: ICalTime, end: ICalTime?, duration: ICalDuration?) {
+        self.start = start
+        period = end == nil && duration == nil ? nil : .period(end: end, duration: duration)
+    }
+
     /// A PERIOD's end, if it gives one.
-    var end: ICalTime?
+    var end: ICalTime? {
+        guard case .period(let end, _)? = period else { return nil }
+        return end
+    }
+
     /// A PERIOD's duration, if it gives one.
-    var duration: ICalDuration?
+    var duration: ICalDuration? {
+        guard case .period(_, let duration)? = period else { return nil }
+        return duration
+    }
 }

@@ -319,6 +319,7 @@ final class ImportPipeline {
                 pointsProperty: settings.pointsProperty, keptProperties: settings.keptProperties,
                 sessionLineRoles: settings.sessionLineRoles)
             reader.wantedDays = settings.wantedDays
+            reader.recurrenceDateLimit = settings.recurrenceDateLimit
             var resolver = SessionResolver(pointsRule: settings.pointsRule)
             resolver.countsOnly = settings.countsOnly
             resolver.lookahead = settings.lookahead
@@ -440,6 +441,8 @@ final class ImportPipeline {
         var sessionLineRoles: PropertyNameTable<ComponentParsing.SessionLineRole>
         /// The days whose RDATE and EXDATE values can matter (`ComponentReader.wantedDays`).
         var wantedDays: ClosedRange<Day>
+        /// The most RDATE values an event keeps (`ComponentReader.recurrenceDateLimit`).
+        var recurrenceDateLimit: Int
         /// The zones of the input's VTIMEZONEs, read ahead.
         var lookahead: ZoneLookahead
         /// Whether sessions are only counted (`SessionImporter.countsOnly`).
@@ -450,7 +453,8 @@ final class ImportPipeline {
         Settings(
             eventProperties: eventProperties, pointsProperty: pointsProperty, keptProperties: keptProperties,
             pointsRule: resolver.pointsRule, outline: outline, sessionLineRoles: sessionLineRoles,
-            wantedDays: expansion.wantedDays, lookahead: resolver.lookahead, countsOnly: resolver.countsOnly)
+            wantedDays: expansion.wantedDays, recurrenceDateLimit: min(expansion.maximumInstancesPerRule, .max - 1) + 1,
+            lookahead: resolver.lookahead, countsOnly: resolver.countsOnly)
     }
 
     /// Each calendar's METHOD as cut so far.

@@ -18,10 +18,24 @@ struct DateListValue {
     /// How many values do not.
     var unreadableCount = 0
 
-    /// Reads the line's values, keeping those whose start falls on `wanted` days (all when `nil`).
-    /// The values are read in place, a byte at a time: a line of a million values costs no more
-    /// than the line.
-    init(_ line: ContentLine, keeping wanted: ClosedRange<Day>? = nil) {
+    /// Reads all the line's values.
+    init(_ line: ContentLine) {
+        var values: [RecurrenceDate] = []
+        self = Self.read(line, keeping: nil) { values.append($0) }
+        self.values = values
+    }
+
+    /// Reads the line's values and hands each whose start falls on `wanted` days (all when `nil`) to
+    /// `keep`, at most `limit` of them (all when `nil`); the values past the limit are still read, so
+    /// that `unreadableCount` counts the whole line. The values are read in place, a byte at a time,
+    /// and go straight to `keep`: a line of a million values costs no more than the line and the
+    /// values kept. The result's `values` is empty.
+    static func read(
+        _ line: ContentLine, keeping wanted: ClosedRange<Day>?, limit: Int? = nil, each keep: (RecurrenceDate) -> Void
+    ) -> DateListValue {
+        var list = DateListValue()
+        var kept = 0
+        let limit = limit ?? .max
         let timeZoneID = Self.parameters(of: line).first { $0.name == "TZID" }?.value
         var text = line.text
         let valueStart = text.utf8.count - line.value.utf8.count
@@ -37,16 +51,24 @@ struct DateListValue {
                 if first < last || end < bytes.count {
                     let item = UnsafeBufferPointer(rebasing: bytes[first..<last])
                     if let value = Self.value(item, timeZoneID: timeZoneID) {
-                        if wanted.map({ $0.contains(value.start.day) }) ?? true { values.append(value) }
+                        if kept < limit, wanted.map({ $0.contains(value.start.day) }) ?? true {
+                            keep(value)
+                            kept += 1
+                        }
                     } else {
-                        unreadableCount += 1
-                        if firstUnreadable == nil { firstUnreadable = String(decoding: item.prefix(64), as: UTF8.self) }
+                        list.unreadableCount += 1
+                        if list.firstUnreadable == nil {
+                            list.firstUnreadable = String(decoding: item.prefix(64), as: UTF8.self)
+                        }
                     }
                 }
                 start = end + 1
             }
         }
+        return list
     }
+
+    private init() {}
 
     /// One value: `20240605`, `20240605T090000[Z]`, or a PERIOD of a DATE-TIME and an end or a duration.
     private static func value(_ bytes: UnsafeBufferPointer<UInt8>, timeZoneID: String?) -> RecurrenceDate? {

@@ -26,6 +26,10 @@ struct ComponentReader {
     let pointsKind: icalproperty_kind
     /// The days whose RDATE and EXDATE values are kept: the import's window with margins (`nil`: all).
     var wantedDays: ClosedRange<Day>?
+    /// The most RDATE values an event keeps (`nil`: all): a series uses at most its cap of them
+    /// (`RecurrenceExpansion.maximumInstancesPerRule`) and needs one more to know that it is capped,
+    /// so a line of a million values costs no more memory than the cap.
+    var recurrenceDateLimit: Int?
     /// `ComponentParsing.parseSessionEvent`'s working storage, reused from event to event.
     var sessionEventScratch = ComponentParsing.SessionEventScratch()
     /// The session properties' roles (`ComponentParsing.parseSessionEvent`).
@@ -220,17 +224,18 @@ struct ComponentReader {
     }
 
     /// Reads an RDATE or EXDATE line (`DateListValue`): values outside `wantedDays` are not kept,
-    /// since no instance of the window can come of them; those that name no real date or time are
-    /// one warning for the line.
+    /// since no instance of the window can come of them, nor RDATE values past `recurrenceDateLimit`;
+    /// those that name no real date or time are one warning for the line.
     mutating func readDateList(_ line: ContentLine, into record: inout EventRecord) {
-        let list = DateListValue(line, keeping: wantedDays)
         let isRecurrence = line.name == "RDATE"
+        let list: DateListValue
         if isRecurrence {
-            record.recurrenceDates += list.values
+            let room = recurrenceDateLimit.map { max(0, $0 - record.recurrenceDates.count) }
+            list = DateListValue.read(line, keeping: wantedDays, limit: room) { record.recurrenceDates.append($0) }
             record.hasRecurrenceDates = true
             record.recurrenceLine = record.recurrenceLine ?? line
         } else {
-            record.exceptionDates += list.values.map(\.start)
+            list = DateListValue.read(line, keeping: wantedDays) { record.exceptionDates.append($0.start) }
         }
         guard let first = list.firstUnreadable else { return }
         let what = list.unreadableCount == 1 ? "value \(first)" : "values \(first) and \(list.unreadableCount - 1) more"
