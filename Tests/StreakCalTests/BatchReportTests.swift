@@ -1,5 +1,5 @@
 import Foundation
-import StreakCal
+@testable import StreakCal
 import Testing
 
 private let batchFixtures = URL(fileURLWithPath: #filePath)
@@ -61,6 +61,16 @@ struct BatchOutputNameTests {
     ])
     func crafted(path: String, expected: String) {
         #expect(BatchInput.outputNames(for: [path]) == [expected])
+    }
+
+    @Test("Printable ASCII is sanitized a byte at a time exactly as by Unicode's properties")
+    func asciiLikeUnicode() {
+        let printable = (0x20..<0x7F).map { String(UnicodeScalar(UInt8($0))) }
+        for text in printable + [printable.joined(), "member-07", "a b,c@d+e.f_g", "Run (2024) #1!"] {
+            #expect(BatchInput.sanitized(text) == BatchInput.sanitizedByCharacter(text), "\(text)")
+        }
+        #expect(BatchInput.sanitized("a b\\c:d") == "a_b_c_d")
+        #expect(BatchInput.sanitized("Z-9_.+@,~") == "Z-9_.+@,_")
     }
 
     @Test("Names of inputs from anywhere stay inside the output folder, distinct")

@@ -161,10 +161,29 @@ extension BatchInput {
 
     /// A path component with every character outside letters, digits and `-_.+@,` replaced by `_`.
     static func sanitized(_ component: String) -> String {
+        // Printable ASCII, a byte per character: decided a byte at a time, not by Unicode's tables
+        // (a batch of thousands of files names them all before its first worker starts).
+        if component.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) {
+            return String(decoding: component.utf8.map { isAllowedASCII($0) ? $0 : UInt8(ascii: "_") }, as: UTF8.self)
+        }
+        return sanitizedByCharacter(component)
+    }
+
+    /// `sanitized` for any text: a character at a time, by Unicode's properties.
+    static func sanitizedByCharacter(_ component: String) -> String {
         String(component.map { character -> Character in
             let allowed = character.isLetter || character.isNumber || "-_.+@,".contains(character)
             return allowed && character.unicodeScalars.allSatisfy({ !$0.properties.isWhitespace }) ? character : "_"
         })
+    }
+
+    /// Whether a printable ASCII byte is kept by `sanitized`: a letter, a digit or one of `-_.+@,`.
+    static func isAllowedASCII(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "@"), UInt8(ascii: ","): true
+        default: false
+        }
     }
 
     /// Longest name kept, in UTF-8 bytes: room for a collision counter, the extension and
