@@ -138,6 +138,18 @@ public struct TimeZoneRules: Sendable, Hashable {
     /// first occurrence; one that does not occur (the spring gap) is read with the offset in force
     /// before the gap, so 02:30 in a gap from 02:00 to 03:00 is 03:30 after it.
     public func instant(for local: LocalDateTime) -> Int64 {
+        var hint = 0
+        return instant(for: local, hint: &hint, searching: true)
+    }
+
+    /// `instant(for:)` for wall-clock times read in ascending order (a series' instances): `hint`
+    /// keeps where in the table the last one fell (start it at 0), and the next is looked for from
+    /// there rather than by a search of the whole table.
+    public func instant(for local: LocalDateTime, hint: inout Int) -> Int64 {
+        instant(for: local, hint: &hint, searching: false)
+    }
+
+    private func instant(for local: LocalDateTime, hint: inout Int, searching: Bool) -> Int64 {
         let wallClock = local.secondsSince1970
         let dayBefore = wallClock - 86_400
         let dayAfter = wallClock + 86_400
@@ -149,7 +161,7 @@ public struct TimeZoneRules: Sendable, Hashable {
             return valid.min() ?? wallClock - before
         }
         // No transition within a day either side (nearly always): the one offset in force is the answer.
-        let nearest = firstTransition(after: dayBefore)
+        let nearest = searching ? firstTransition(after: dayBefore) : firstTransition(after: dayBefore, from: &hint)
         if nearest == transitionInstants.count || transitionInstants[nearest] >= dayAfter {
             return wallClock - Int64(nearest == 0 ? initialOffset : offsetsAfterTransition[nearest - 1])
         }
@@ -178,6 +190,26 @@ public struct TimeZoneRules: Sendable, Hashable {
                 earliest = instant
             }
         }
+    }
+
+    /// `firstTransition(after:)`, looked for from `hint` (a few steps forward, else a search), which
+    /// is left at the answer.
+    private func firstTransition(after instant: Int64, from hint: inout Int) -> Int {
+        let count = transitionInstants.count
+        var index = min(max(hint, 0), count)
+        if index == 0 || transitionInstants[index - 1] <= instant {
+            var steps = 0
+            while index < count, transitionInstants[index] <= instant, steps < 4 {
+                index += 1
+                steps += 1
+            }
+            if index == count || transitionInstants[index] > instant {
+                hint = index
+                return index
+            }
+        }
+        hint = firstTransition(after: instant)
+        return hint
     }
 
     /// The index of the first transition strictly after `instant`.

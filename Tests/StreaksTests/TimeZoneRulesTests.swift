@@ -239,6 +239,32 @@ struct TimeZoneRulesTests {
         #expect((gaps > 0) == zonesWithGaps.contains(identifier))
     }
 
+    /// `instant(for:hint:)` answers as `instant(for:)` whatever the hint holds: times ascending (a
+    /// series), hourly across every transition of 2011–2017, then jumping back, to the table's edges
+    /// (1900, 2200: Foundation answers there) and beyond, and with hints out of range.
+    @Test(arguments: zoneIdentifiers)
+    func hintedInstantsMatch(identifier: String) throws {
+        let rules = try #require(TimeZoneRules(identifier: identifier))
+        let hourly = Array(stride(from: utcInstant(2011, 1, 1), to: utcInstant(2018, 1, 1), by: 3_600 + 60))
+        let jumps: [Int64] = [
+            utcInstant(2016, 3, 27, 2, 30), utcInstant(1990, 6, 1), utcInstant(2030, 10, 27, 2, 30), utcInstant(1900, 1, 1),
+            utcInstant(1899, 12, 31, 23), utcInstant(2199, 12, 31, 23), utcInstant(2200, 1, 2), utcInstant(2011, 1, 1), -1, 0,
+        ]
+        var hint = 0
+        var mismatches: [String] = []
+        for seconds in hourly + jumps + hourly.reversed() {
+            let local = LocalDateTime(secondsSince1970: seconds)
+            let hinted = rules.instant(for: local, hint: &hint)
+            if hinted != rules.instant(for: local) { mismatches.append("\(local)") }
+        }
+        for badHint in [-5, Int.max, 1 << 20] {
+            var hint = badHint
+            let local = LocalDateTime(secondsSince1970: utcInstant(2016, 10, 30, 2, 30))
+            if rules.instant(for: local, hint: &hint) != rules.instant(for: local) { mismatches.append("hint \(badHint)") }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
+    }
+
     // MARK: - Explicit transitions
 
     /// UTC+1 until 1000, then UTC, from 2000 UTC+2, from 3000 UTC+1 again; given out of order.

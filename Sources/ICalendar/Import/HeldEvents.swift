@@ -8,15 +8,30 @@
 /// when held; events taken out or resolved leave places that are compacted away in time, so memory
 /// holds the events still waiting, not all that ever waited.
 struct HeldEvents {
-    /// An entry's record is boxed (`indirect`): most entries are places of events already resolved.
-    private indirect enum Entry {
-        case held(EventRecord, calendar: Int)
+    /// An entry's record is boxed: most entries are places of events already resolved.
+    private enum Entry {
+        case held(Slot, calendar: Int)
         /// Taken out to be resolved early; put back if that has something to say.
         case out
         /// Events resolved early that still count as units here.
         case resolvedEarly(Int)
         /// Events resolved early that were no unit (an override, a copy left out, an annotation).
         case gone
+    }
+
+    /// A held record's box, from which it is moved out whole (no field retained and released).
+    private final class Slot {
+        var record: EventRecord
+
+        init(_ record: consuming EventRecord) {
+            self.record = record
+        }
+
+        func takeRecord() -> EventRecord {
+            var record = EventRecord.spent
+            swap(&record, &self.record)
+            return record
+        }
     }
 
     private var entries: [Entry] = []
@@ -34,7 +49,7 @@ struct HeldEvents {
 
     /// Holds an event; returns its number.
     mutating func append(_ record: consuming EventRecord, calendar: Int) -> Int {
-        entries.append(.held(record, calendar: calendar))
+        entries.append(.held(Slot(record), calendar: calendar))
         numbers.append(nextNumber)
         nextNumber += 1
         return nextNumber - 1
@@ -56,18 +71,18 @@ struct HeldEvents {
     mutating func take(_ numbers: [Int]) -> [(record: EventRecord, calendar: Int)] {
         numbers.map { number in
             let index = self.index(of: number)
-            guard case .held(let record, let calendar) = entries[index] else {
+            guard case .held(let slot, let calendar) = entries[index] else {
                 preconditionFailure("HeldEvents: event \(number) is not held")
             }
             entries[index] = .out
-            return (record, calendar)
+            return (slot.takeRecord(), calendar)
         }
     }
 
     /// Puts back events taken out: they wait for the end after all.
     mutating func putBack(_ events: [(record: EventRecord, calendar: Int)], numbers: [Int]) {
         for (event, number) in zip(events, numbers) {
-            entries[index(of: number)] = .held(event.record, calendar: event.calendar)
+            entries[index(of: number)] = .held(Slot(event.record), calendar: event.calendar)
         }
     }
 
@@ -80,12 +95,15 @@ struct HeldEvents {
         if spent > 4_096, spent * 2 > entries.count { compact() }
     }
 
-    /// The events still held, in order (to group into units at the end).
-    var events: [(record: EventRecord, calendar: Int)] {
-        entries.compactMap { entry in
-            guard case .held(let record, let calendar) = entry else { return nil }
-            return (record, calendar)
+    /// Takes out the records of the events still held, in order (to group into units at the end);
+    /// their entries stay, for `steps(_:)`.
+    func takeEvents() -> [(record: EventRecord, calendar: Int)] {
+        var events: [(record: EventRecord, calendar: Int)] = []
+        for entry in entries {
+            guard case .held(let slot, let calendar) = entry else { continue }
+            events.append((slot.takeRecord(), calendar))
         }
+        return events
     }
 
     /// `units` (`SessionResolver.units(of: &events)`, in input order, positions in `events`) with the

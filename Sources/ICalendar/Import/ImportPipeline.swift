@@ -191,7 +191,7 @@ final class ImportPipeline {
         if inFlight.isEmpty {
             if heldSteps == nil {
                 applyEarlyGroups(to: &earlyAtEnd, keeping: 0)
-                heldEvents = held.events
+                heldEvents = held.takeEvents()
                 heldSteps = held.steps(resolver.units(of: &heldEvents))[...]
                 held = HeldEvents()
             }
@@ -922,7 +922,7 @@ final class ImportPipeline {
     /// Some of the held events, resolved now that every VTIMEZONE and override is known.
     private func resolveHeld(_ units: ArraySlice<SessionResolver.Unit>) -> ImportBatch {
         var batch = ImportBatch()
-        batch.append(resolver.sessions(of: units, in: heldEvents, expansion: expansion, parallel: isParallel))
+        batch.append(resolver.sessions(of: units, in: &heldEvents, expansion: expansion, parallel: isParallel))
         batch.diagnostics = limit.admit(SessionImporter.inSourceOrder(resolver.takeDiagnostics()))
         return batch
     }
@@ -946,7 +946,9 @@ final class ImportPipeline {
 /// Groups of held events (the events of one UID: a recurring event, its overrides, copies), each
 /// resolved as it would be at the end, on a copy of the import's resolver that keeps what it says.
 private final class EarlyGroups: @unchecked Sendable {
-    let groups: [(numbers: [Int], events: [(record: EventRecord, calendar: Int)])]
+    /// The groups; each group's events are the same again once resolved (their records are moved
+    /// out while they go into sessions and back after), to be held again if the group said something.
+    private(set) var groups: [(numbers: [Int], events: [(record: EventRecord, calendar: Int)])]
     /// Written by the worker before `done` is signalled, read after waiting.
     private(set) var results: [Result] = []
     private let done = DispatchSemaphore(value: 0)
@@ -971,11 +973,15 @@ private final class EarlyGroups: @unchecked Sendable {
     }
 
     private func resolve(template: SessionResolver, expansion: RecurrenceExpansion) {
-        results = groups.map { group in
+        results = groups.indices.map { index in
             var resolver = template
-            var events = group.events
+            // The group's own array, moved out and back: a copy would be copied again, record by
+            // record, when its records are moved out.
+            var events: [(record: EventRecord, calendar: Int)] = []
+            swap(&events, &groups[index].events)
+            defer { swap(&events, &groups[index].events) }
             let units = resolver.units(of: &events)
-            let placed = resolver.sessions(of: units[...], in: events, expansion: expansion, parallel: false)
+            let placed = resolver.sessions(of: units[...], in: &events, expansion: expansion, parallel: false)
             let saidNothing = resolver.diagnostics.isEmpty && resolver.onceNotes.isEmpty
             if saidNothing { made.append(placed) }
             return Result(

@@ -57,6 +57,13 @@ struct SessionResolver {
     /// input defines another TZID, which may be this one. A series' thousands of times are then
     /// looked up without `CalendarZones`' search.
     private var zoneAnswers: [String: ZoneAnswer] = [:]
+    /// The last TZID `resolve` read without an alias, its rules and `zones.generation` then: a
+    /// series' overrides, and most events in a row, name one zone, which is then read without a
+    /// dictionary lookup or a copy of its rules. (Three properties, not one optional tuple, which
+    /// would be copied to be read.)
+    private var lastZoneID: String?
+    private var lastZoneGeneration = 0
+    private var lastZoneRules = TimeZoneRules.utc
 
     private struct ZoneAnswer {
         var generation: Int
@@ -111,14 +118,14 @@ struct SessionResolver {
     }
 
     /// The session an event stands for, or `nil` (cancelled, or no usable start).
-    mutating func session(from record: EventRecord, calendar: Int, id explicitID: String? = nil) -> Session? {
+    mutating func session(from record: borrowing EventRecord, calendar: Int, id explicitID: String? = nil) -> Session? {
         guard let (start, end, points, id) = resolvedParts(of: record, calendar: calendar, id: explicitID) else { return nil }
         return session(id: id, start: start, end: end, points: points, describedBy: record, source: record.begin.location())
     }
 
     /// The counted form of the session an event stands for (`countsOnly`), or `nil` (cancelled, or
     /// no usable start); it says what `session(from:calendar:id:)` says with the same `id`.
-    mutating func counted(from record: EventRecord, calendar: Int, id: String? = nil) -> CountedSession? {
+    mutating func counted(from record: borrowing EventRecord, calendar: Int, id: String? = nil) -> CountedSession? {
         guard let (start, end, points, _) = resolvedParts(of: record, calendar: calendar, id: id) else { return nil }
         return CountedSession(start: start, end: end, points: points, line: record.begin.line)
     }
@@ -127,7 +134,7 @@ struct SessionResolver {
     /// only counted and the event has a UID), with what is wrong with it said; `nil` when it stands
     /// for no session.
     private mutating func resolvedParts(
-        of record: EventRecord, calendar: Int, id explicitID: String?
+        of record: borrowing EventRecord, calendar: Int, id explicitID: String?
     ) -> (start: SessionTime, end: SessionTime, points: Int, id: String)? {
         if record.isCancelled || record.hasImpossibleTime { return nil }
         if let method = methods[calendar], Self.messageMethods.contains(method) {
@@ -231,7 +238,17 @@ struct SessionResolver {
         if time.isDate { return .date(time.day) }
         if time.isUTC { return .instant(secondsSince1970: time.local.secondsSince1970) }
         guard let tzid = time.timeZoneID else { return .floating(time.local) }
+        // The answer `zoneAndAlias` gave last time stands while no TZID is defined (a worker's, for good).
+        if lastZoneID == tzid, memoizesZones || lastZoneGeneration == zones.generation {
+            return .instant(secondsSince1970: lastZoneRules.instant(for: time.local))
+        }
+        let generation = memoizesZones ? 0 : zones.generation
         if let (rules, alias) = zoneAndAlias(named: tzid, calendar: calendar) {
+            if alias == nil {
+                lastZoneID = tzid
+                lastZoneGeneration = generation
+                lastZoneRules = rules
+            }
             if let alias, reportedTimeZoneIDs.insert(tzid).inserted {
                 noteOnce(key: "tz:\(tzid)", Diagnostic(
                     .note, .timeZoneName, at: line.location(),

@@ -66,6 +66,16 @@ enum SeriesClock {
         }
     }
 
+    /// `key(_:)` for times in ascending order, `hint` kept from one to the next
+    /// (`TimeZoneRules.instant(for:hint:)`).
+    func key(_ local: LocalDateTime, hint: inout Int) -> Int64 {
+        switch self {
+        case .date: Int64(local.day.daysSince1970)
+        case .floating, .utc: local.secondsSince1970
+        case .zoned(let rules): rules.instant(for: local, hint: &hint)
+        }
+    }
+
     func sessionTime(_ local: LocalDateTime) -> SessionTime {
         switch self {
         case .date: .date(local.day)

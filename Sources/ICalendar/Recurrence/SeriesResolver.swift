@@ -28,6 +28,12 @@ struct PlacedSessions: Sendable {
 }
 
 extension SessionResolver {
+    /// The held events as the units' resolution reads them: in place, each record moved out while it
+    /// goes into a session and back after (`takeOut`, `putBack`), never copied (a record has dozens
+    /// of fields to retain and release). Each unit has its own events, so workers resolving
+    /// different units never touch one event.
+    typealias EventBuffer = UnsafeMutableBufferPointer<(record: EventRecord, calendar: Int)>
+
     /// What one held event becomes, with the events it takes along.
     enum Unit: Sendable, Equatable {
         /// A single event.
@@ -209,27 +215,50 @@ extension SessionResolver {
         return "UID \(uid), RECURRENCE-ID \(recurrenceIDText(recurrenceID.local, isDate: recurrenceID.isDate, isUTC: recurrenceID.isUTC))"
     }
 
-    /// Appends the sessions of one unit.
+    /// Appends the sessions of one unit (its events are moved out of `events`).
     private mutating func append(
-        _ unit: Unit, in events: [(record: EventRecord, calendar: Int)], expansion: RecurrenceExpansion,
-        to placed: inout PlacedSessions
+        _ unit: Unit, in events: EventBuffer, expansion: RecurrenceExpansion, to placed: inout PlacedSessions
     ) {
         let before = placed.sessions.count
         let line: Int
         switch unit {
         case .single(let index):
             line = events[index].record.begin.line
-            appendSession(of: events[index].record, calendar: events[index].calendar, id: nil, to: &placed)
+            var record = Self.takeOut(index, from: events)
+            appendSession(of: record, calendar: events[index].calendar, id: nil, to: &placed)
+            Self.putBack(&record, at: index, in: events)
         case .orphan(let index):
             line = events[index].record.begin.line
-            orphanOverride(events[index].record, calendar: events[index].calendar, to: &placed)
+            var record = Self.takeOut(index, from: events)
+            orphanOverride(record, calendar: events[index].calendar, to: &placed)
+            Self.putBack(&record, at: index, in: events)
         case .series(let master, let overrides):
             line = events[master].record.begin.line
-            series(
-                events[master].record, calendar: events[master].calendar, overrides: overrides, in: events,
-                expansion: expansion, into: &placed)
+            var record = Self.takeOut(master, from: events)
+            series(record, calendar: events[master].calendar, overrides: overrides, in: events, expansion: expansion, into: &placed)
+            Self.putBack(&record, at: master, in: events)
         }
         placed.places.append(contentsOf: repeatElement(line, count: placed.sessions.count - before))
+    }
+
+    /// The record of `events[index]`, moved out (a placeholder is left until `putBack`): a record
+    /// passed on from its place to a method of the resolver would be copied whole.
+    static func takeOut(_ index: Int, from events: EventBuffer) -> EventRecord {
+        var record = EventRecord.spent
+        swap(&record, &events[index].record)
+        return record
+    }
+
+    /// Moves a record taken out back to its place (an early group that said something is held again).
+    static func putBack(_ record: inout EventRecord, at index: Int, in events: EventBuffer) {
+        swap(&record, &events[index].record)
+    }
+
+    /// Appends the session of `events[index]`, its record moved out for the call and back after.
+    private mutating func appendSession(ofEventAt index: Int, in events: EventBuffer, id: String?, to placed: inout PlacedSessions) {
+        var record = Self.takeOut(index, from: events)
+        appendSession(of: record, calendar: events[index].calendar, id: id, to: &placed)
+        Self.putBack(&record, at: index, in: events)
     }
 
     /// The sessions of `units` (from `units(of: events)`), in input order: single events as they
@@ -241,9 +270,17 @@ extension SessionResolver {
     /// With `parallel`, the recurring events are expanded on every core: each worker has its own
     /// copy of this resolver (zones, methods, notes said so far), and the results are put back in
     /// input order, notes given once per input kept only where they come first.
+    ///
+    /// The records of the units' events are moved out of `events` (placeholders are left there).
     mutating func sessions(
-        of units: ArraySlice<Unit>, in events: [(record: EventRecord, calendar: Int)], expansion: RecurrenceExpansion,
+        of units: ArraySlice<Unit>, in events: inout [(record: EventRecord, calendar: Int)], expansion: RecurrenceExpansion,
         parallel: Bool
+    ) -> PlacedSessions {
+        events.withUnsafeMutableBufferPointer { sessions(of: units, in: $0, expansion: expansion, parallel: parallel) }
+    }
+
+    private mutating func sessions(
+        of units: ArraySlice<Unit>, in events: EventBuffer, expansion: RecurrenceExpansion, parallel: Bool
     ) -> PlacedSessions {
         let units = Array(units)
         let unitsPerChunk = 16
@@ -253,6 +290,9 @@ extension SessionResolver {
             for unit in units { append(unit, in: events, expansion: expansion, to: &placed) }
             return placed
         }
+        // (The workers take out the records of their own units only, and are done before the
+        // buffer's array is let go.)
+        nonisolated(unsafe) let events = events
         var copy = self
         copy.diagnostics = []
         copy.defersOnceNotes = true
@@ -291,7 +331,7 @@ extension SessionResolver {
     }
 
     /// Appends an event's session with `id` (its place is added with the unit's), or its counted form.
-    private mutating func appendSession(of record: EventRecord, calendar: Int, id: String?, to placed: inout PlacedSessions) {
+    private mutating func appendSession(of record: borrowing EventRecord, calendar: Int, id: String?, to placed: inout PlacedSessions) {
         if countsOnly {
             if let counted = counted(from: record, calendar: calendar, id: id) { placed.counted.append(counted) }
         } else if let session = session(from: record, calendar: calendar, id: id) {
@@ -323,13 +363,17 @@ extension SessionResolver {
 
     /// One recurring event: its instances within the window, minus EXDATE and EXRULE, with overrides applied.
     private mutating func series(
-        _ master: EventRecord, calendar: Int, overrides: [Int], in events: [(record: EventRecord, calendar: Int)],
+        _ master: EventRecord, calendar: Int, overrides: [Int], in events: EventBuffer,
         expansion: RecurrenceExpansion, into placed: inout PlacedSessions
     ) {
         guard let startValue = master.start else {
             // No start: nothing to expand; the overrides still stand for themselves.
             _ = session(from: master, calendar: calendar)
-            for override in overrides { orphanOverride(events[override].record, calendar: events[override].calendar, to: &placed) }
+            for override in overrides {
+                var record = Self.takeOut(override, from: events)
+                orphanOverride(record, calendar: events[override].calendar, to: &placed)
+                Self.putBack(&record, at: override, in: events)
+            }
             return
         }
         if master.isCancelled || master.hasImpossibleTime { return }
@@ -384,7 +428,8 @@ extension SessionResolver {
                 rule: rule.text, dtstart: dtstart, isDate: clock.isDate, clock: clock, window: window,
                 counted: Self.countedDays(expansion), cap: cap, budget: &budget)
             starts.reserveCapacity(starts.count + ruleStarts.count)
-            for local in ruleStarts { starts.append((clock.key(local), local)) }
+            var hint = 0
+            for local in ruleStarts { starts.append((clock.key(local, hint: &hint), local)) }
             report(problems, rule: "RRULE", text: rule.text, line: rule.line ?? seriesLine)
         }
         for (index, date) in master.recurrenceDates.enumerated() {
@@ -491,7 +536,7 @@ extension SessionResolver {
                 let override = exactByKey[nextExact].value
                 exactUsed[nextExact] = true
                 if !future.isEmpty { usedOverrides.insert(key) }
-                appendSession(of: events[override].record, calendar: events[override].calendar, id: id, to: &placed)
+                appendSession(ofEventAt: override, in: events, id: id, to: &placed)
                 continue
             }
             if !future.isEmpty, let rule = future.last(where: { $0.key <= key }) {
@@ -519,11 +564,11 @@ extension SessionResolver {
         for ((_, override), isUsed) in zip(exactByKey, exactUsed) where !isUsed {
             guard let recurrenceID = events[override].record.recurrenceID else { continue }
             let id = countsOnly ? "" : Self.instanceID(uid: uid, self.local(of: recurrenceID, on: clock, calendar: calendar), clock: clock)
-            appendSession(of: events[override].record, calendar: events[override].calendar, id: id, to: &placed)
+            appendSession(ofEventAt: override, in: events, id: id, to: &placed)
         }
         for rule in future where !usedOverrides.contains(rule.key) {
             let id = countsOnly ? "" : Self.instanceID(uid: uid, rule.recurrenceID, clock: clock)
-            appendSession(of: events[rule.override].record, calendar: events[rule.override].calendar, id: id, to: &placed)
+            appendSession(ofEventAt: rule.override, in: events, id: id, to: &placed)
         }
     }
 
@@ -553,7 +598,7 @@ extension SessionResolver {
     /// points and summary; none when the override cancels it.
     private mutating func shifted(
         _ local: LocalDateTime,
-        by rule: (key: Int64, recurrenceID: LocalDateTime, override: Int), in events: [(record: EventRecord, calendar: Int)],
+        by rule: (key: Int64, recurrenceID: LocalDateTime, override: Int), in events: EventBuffer,
         clock: SeriesClock, id: String, to placed: inout PlacedSessions
     ) {
         let override = events[rule.override].record
