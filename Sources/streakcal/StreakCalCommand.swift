@@ -10,6 +10,11 @@ struct StreakCalCommand: ParsableCommand {
         version: StreakCalVersion.current,
         subcommands: [Report.self, Sessions.self, Annotate.self, Layout.self, Batch.self],
         defaultSubcommand: Report.self)
+
+    static func main() {
+        AllocatorSettings.apply()
+        main(nil)
+    }
 }
 
 /// The documented range of every numeric option, checked in `validate()` (exit status 64 outside it).

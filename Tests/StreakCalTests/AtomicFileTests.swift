@@ -1,5 +1,5 @@
 import Foundation
-import StreakCal
+@testable import StreakCal
 import Testing
 
 /// A fresh folder under the temporary directory, removed after `body`.
@@ -87,5 +87,41 @@ struct AtomicReplacementTests {
             try AtomicFile.write("x", to: directory.appendingPathComponent("missing/out.txt").path)
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.txt"])
+    }
+}
+
+@Suite("Atomic files: temporary names")
+struct AtomicFileTemporaryNameTests {
+    @Test("A path's folder is what comes before its last / byte", arguments: [
+        ("/a/b.json", "/a"), ("b.json", "."), ("/b.json", "/"), ("a/é/x.json", "a/é"), ("a/\u{301}x", "a"), ("a//b", "a/"),
+    ])
+    func folder(path: String, expected: String) {
+        #expect(AtomicFile.folder(of: path) == expected)
+    }
+
+    @Test("The temporary name is hidden, beside the target, and unique")
+    func shortName() throws {
+        let first = AtomicFile.temporaryPath(for: "/out/run.json")
+        let second = AtomicFile.temporaryPath(for: "/out/run.json")
+        #expect(first != second)
+        let name = try #require(first.split(separator: "/").last)
+        #expect(first.hasPrefix("/out/.run.json."))
+        #expect(name.hasSuffix(".tmp"))
+        #expect(name.utf8.count == ".run.json.".utf8.count + 36 + ".tmp".utf8.count)
+        #expect(AtomicFile.temporaryPath(for: "run.json").hasPrefix("./.run.json."))
+        #expect(AtomicFile.temporaryPath(for: "/run.json").hasPrefix("/.run.json."))
+    }
+
+    @Test("A long name is cut to 255 bytes at a character's edge")
+    func longName() throws {
+        for stem in [String(repeating: "a", count: 300), String(repeating: "é", count: 150), String(repeating: "😀", count: 80)] {
+            let path = AtomicFile.temporaryPath(for: "/out/" + stem)
+            let name = String(try #require(path.split(separator: "/").last))
+            #expect(name.utf8.count <= 255)
+            #expect(name.utf8.count > 255 - 4)
+            #expect(name.hasSuffix(".tmp"))
+            let kept = name.dropFirst().prefix { $0 != "." }
+            #expect(stem.hasPrefix(kept))
+        }
     }
 }

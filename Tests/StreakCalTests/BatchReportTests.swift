@@ -73,6 +73,22 @@ struct BatchOutputNameTests {
         #expect(BatchInput.sanitized("Z-9_.+@,~") == "Z-9_.+@,_")
     }
 
+    @Test("Calendar files end in .ics in any case of its letters", arguments: [
+        ("x.ics", true), ("X.ICS", true), ("a.iCs", true), (".ics", true), ("é.ics", true), ("ics", false), ("x.icsx", false),
+        ("x\u{0E}ics", false), ("x.ics\u{301}", false), ("x.İCS", false), ("", false),
+    ])
+    func calendarExtension(name: String, expected: Bool) {
+        #expect(BatchInput.hasCalendarExtension(name) == expected)
+    }
+
+    @Test("Paths are split at / bytes, . and .. resolved by text")
+    func components() {
+        #expect(BatchInput.lexicalComponents(of: "a/./b/../c.ics", relativeTo: "/base") == ["base", "a", "c.ics"])
+        #expect(BatchInput.lexicalComponents(of: "//x//y/", relativeTo: "/base") == ["x", "y"])
+        #expect(BatchInput.lexicalComponents(of: "../../..", relativeTo: "/base") == [])
+        #expect(BatchInput.lexicalComponents(of: "/a/\u{301}b/...", relativeTo: "/") == ["a", "\u{301}b", "..."])
+    }
+
     @Test("Names of inputs from anywhere stay inside the output folder, distinct")
     func anywhere() {
         let paths = [

@@ -122,8 +122,8 @@ extension BatchInput {
         }
         let stems = components.map { path -> String in
             var relative = Array(path.dropFirst(shared.count))
-            if let last = relative.last, last.lowercased().hasSuffix(".ics"), last.count > 4 {
-                relative[relative.count - 1] = String(last.dropLast(4))
+            if let last = relative.last, last.utf8.count > 4, hasCalendarExtension(last) {
+                relative[relative.count - 1] = String(decoding: last.utf8.dropLast(4), as: UTF8.self)
             }
             return safeFileName(relative.map(sanitized).joined(separator: "__"))
         }
@@ -145,16 +145,25 @@ extension BatchInput {
         }
     }
 
-    /// The path's components after making it absolute and resolving `.` and `..` by text.
+    /// Whether a file name ends in `.ics`, in any case of its ASCII letters.
+    static func hasCalendarExtension(_ name: String) -> Bool {
+        let tail = Array(name.utf8.suffix(4))
+        return tail.count == 4 && tail[0] == UInt8(ascii: ".") && tail[1] | 0x20 == UInt8(ascii: "i")
+            && tail[2] | 0x20 == UInt8(ascii: "c") && tail[3] | 0x20 == UInt8(ascii: "s")
+    }
+
+    /// The path's components after making it absolute and resolving `.` and `..` by text, split
+    /// at each `/` byte, as the kernel splits paths.
     static func lexicalComponents(of path: String, relativeTo base: String) -> [String] {
-        let absolute = path.hasPrefix("/") ? path : base + "/" + path
+        let absolute = path.utf8.first == UInt8(ascii: "/") ? path : base + "/" + path
         var components: [String] = []
-        for part in absolute.split(separator: "/", omittingEmptySubsequences: true) {
-            switch part {
-            case ".": continue
-            case "..": if !components.isEmpty { components.removeLast() }
-            default: components.append(String(part))
+        for part in absolute.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
+            if part.count == 1, part.first == UInt8(ascii: ".") { continue }
+            if part.count == 2, part.allSatisfy({ $0 == UInt8(ascii: ".") }) {
+                if !components.isEmpty { components.removeLast() }
+                continue
             }
+            components.append(String(decoding: part, as: UTF8.self))
         }
         return components
     }
@@ -251,7 +260,7 @@ struct CalendarWalk {
         }
         for entry in entries.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
             let path = folder.hasSuffix("/") ? folder + entry : folder + "/" + entry
-            let isCalendar = entry.lowercased().hasSuffix(".ics")
+            let isCalendar = BatchInput.hasCalendarExtension(entry)
             guard let (identity, kind) = Self.identify(path) else {
                 // A dangling link or a file that vanished: worth reporting only if it looks like a calendar.
                 if isCalendar, seenMissing.insert(path).inserted {

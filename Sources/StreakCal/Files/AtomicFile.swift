@@ -128,25 +128,33 @@ public enum AtomicFile {
     }
 
     /// The folder part of a path: everything before the last `/` (`.` without one, `/` for the root's files).
+    /// The folder part of a path: what comes before its last `/` byte (as the kernel splits paths,
+    /// whatever character a `/` may be joined to), `.` without one.
     static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
+        let utf8 = path.utf8
+        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+        return slash == utf8.startIndex ? "/" : String(decoding: utf8[..<slash], as: UTF8.self)
     }
 
     /// A hidden name beside `target` that no other writer picks: `.name.UUID.tmp`, the name cut
-    /// so that the whole stays within 255 bytes.
+    /// (at a character boundary of its UTF-8) so that the whole stays within 255 bytes.
     static func temporaryPath(for target: String) -> String {
-        let name = target.lastIndex(of: "/").map { String(target[target.index(after: $0)...]) } ?? target
+        let utf8 = target.utf8
+        let name = utf8.lastIndex(of: UInt8(ascii: "/")).map { String(decoding: utf8[utf8.index(after: $0)...], as: UTF8.self) } ?? target
         let suffix = "." + UUID().uuidString + ".tmp"
-        var kept = String.UnicodeScalarView()
-        var bytes = 1 + suffix.utf8.count
-        for scalar in name.unicodeScalars {
-            bytes += UTF8.width(scalar)
-            if bytes > 255 { break }
-            kept.append(scalar)
+        var kept = name
+        if 1 + name.utf8.count + suffix.utf8.count > 255 {
+            var scalars = String.UnicodeScalarView()
+            var bytes = 1 + suffix.utf8.count
+            for scalar in name.unicodeScalars {
+                bytes += UTF8.width(scalar)
+                if bytes > 255 { break }
+                scalars.append(scalar)
+            }
+            kept = String(scalars)
         }
         let folder = folder(of: target)
-        return (folder == "/" ? "/" : folder + "/") + "." + String(kept) + suffix
+        return (folder == "/" ? "/" : folder + "/") + "." + kept + suffix
     }
 }
 
