@@ -271,6 +271,14 @@ struct RawLinesTests {
 
 @Suite("Property name table")
 struct PropertyNameTableTests {
+    @Test("Name bytes are the ASCII letters and digits and -, nothing else of the 256")
+    func nameBytes() {
+        let expected = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-".utf8))
+        let named = (0...255).map(UInt8.init).filter(ContentLineScanner.isNameByte)
+        #expect(Set(named) == expected)
+        #expect(named.count == 63)
+    }
+
     @Test("Names match in any case, short and long; nothing else matches")
     func names() {
         let table = PropertyNameTable(

@@ -47,9 +47,6 @@ struct EventRecord: Sendable {
     /// The event has an RDATE line (its values may all lie outside the window, or be unreadable).
     var hasRecurrenceDates = false
 
-    /// What is left where a record was moved out (`SessionResolver.take(_:from:)`): no event.
-    static let spent = EventRecord(begin: ContentLine(text: "", line: 0, name: "", valueColumn: nil))
-
     /// Whether the event has recurrence properties (RRULE, RDATE; EXRULE and EXDATE only subtract).
     var isRecurring: Bool { !recurrenceRules.isEmpty || hasRecurrenceDates }
 

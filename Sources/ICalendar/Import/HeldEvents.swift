@@ -21,15 +21,17 @@ struct HeldEvents {
 
     /// A held record's box, from which it is moved out whole (no field retained and released).
     private final class Slot {
-        var record: EventRecord
+        var record: EventRecord?
 
         init(_ record: consuming EventRecord) {
             self.record = record
         }
 
+        /// The record, moved out (taken once).
         func takeRecord() -> EventRecord {
-            var record = EventRecord.spent
+            var record: EventRecord?
             swap(&record, &self.record)
+            guard let record else { preconditionFailure("HeldEvents: a record taken twice") }
             return record
         }
     }

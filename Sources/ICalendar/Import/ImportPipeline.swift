@@ -719,6 +719,11 @@ final class ImportPipeline {
     }
 
     private var groups: [String: PendingGroup] = [:]
+    /// The group the last event held joined, while no group has been added or removed since (its
+    /// index stands until then): a series' overrides come one after another, and their UID is then
+    /// compared, not hashed.
+    private var lastGroupUID = ""
+    private var lastGroupIndex: Dictionary<String, PendingGroup>.Index?
     /// The groups by the line of their UID's last VEVENT, the soonest complete first.
     private var groupsByLastLine = LineHeap()
     /// The BEGIN line of the last component consumed.
@@ -742,7 +747,16 @@ final class ImportPipeline {
         let uid = record.uid ?? ""
         let line = record.begin.line
         // (The group is looked up once: a series may have thousands of overrides.)
-        let index = uid.isEmpty ? nil : groups.index(forKey: uid)
+        let index: Dictionary<String, PendingGroup>.Index?
+        if uid.isEmpty {
+            index = nil
+        } else if let last = lastGroupIndex, lastGroupUID == uid {
+            index = last
+        } else {
+            index = groups.index(forKey: uid)
+            lastGroupUID = uid
+            lastGroupIndex = index
+        }
         // Zones matter only to a group settled so far, or to a new one.
         let isSettled = (index.map { groups.values[$0].isSettled } ?? true) && zonesAreSettled(record)
         let number = held.append(record, calendar: calendar)
@@ -757,6 +771,7 @@ final class ImportPipeline {
         guard let lastLine = isAlone ? line : outline.lastEventLine(of: uid) else { return }
         groupsByLastLine.insert(lastLine, key)
         groups[key] = PendingGroup(numbers: [number], isSettled: isSettled)
+        lastGroupIndex = nil
     }
 
     /// Whether every zone an event names is settled: read ahead (`ZoneLookahead`), or defined by no
@@ -809,6 +824,7 @@ final class ImportPipeline {
         var complete: [(numbers: [Int], events: [(record: EventRecord, calendar: Int)])] = []
         while let (line, key) = groupsByLastLine.first, line <= consumedLine {
             groupsByLastLine.removeFirst()
+            lastGroupIndex = nil
             guard let group = groups.removeValue(forKey: key), group.isSettled else { continue }
             complete.append((group.numbers, held.take(group.numbers)))
         }

@@ -61,6 +61,7 @@ extension SessionResolver {
     /// RECURRENCE-ID its instance; other iTIP messages (REPLY, ...) stand for nothing.
     mutating func units(of events: inout [(record: EventRecord, calendar: Int)]) -> [Unit] {
         let kept = mergingCopies(&events)
+        if let units = events.withUnsafeBufferPointer({ Self.unitsOfOneUID(kept, in: $0) }) { return units }
         var overridesByUID: [String: [Int]] = [:]
         var masterUIDs: Set<String> = []
         // (Events are read in place: a record has many fields to retain.)
@@ -84,6 +85,41 @@ extension SessionResolver {
             if events[index].record.isRecurring || !overrides.isEmpty {
                 claimed.insert(uid)
                 units.append(.series(master: index, overrides: overrides))
+            } else {
+                units.append(.single(index))
+            }
+        }
+        return units
+    }
+
+    /// `units(of:)` when the kept events all have one UID, as an early group's do (a recurring event
+    /// and its overrides): no UID hashed; `nil` when they do not.
+    private static func unitsOfOneUID(
+        _ kept: [Int], in events: UnsafeBufferPointer<(record: EventRecord, calendar: Int)>
+    ) -> [Unit]? {
+        guard let first = kept.first else { return [] }
+        let uid = events[first].record.uid ?? ""
+        var hasMaster = false
+        var overrides: [Int] = []
+        for index in kept {
+            guard (events[index].record.uid ?? "") == uid else { return nil }
+            if events[index].record.recurrenceID != nil {
+                overrides.append(index)
+            } else {
+                hasMaster = true
+            }
+        }
+        var claimed = false
+        var units: [Unit] = []
+        for index in kept {
+            if events[index].record.recurrenceID != nil {
+                if uid.isEmpty || !hasMaster { units.append(.orphan(index)) }  // else: with its series
+                continue
+            }
+            let mine = uid.isEmpty || claimed ? [] : overrides
+            if events[index].record.isRecurring || !mine.isEmpty {
+                claimed = true
+                units.append(.series(master: index, overrides: mine))
             } else {
                 units.append(.single(index))
             }
@@ -224,41 +260,46 @@ extension SessionResolver {
         switch unit {
         case .single(let index):
             line = events[index].record.begin.line
-            var record = Self.takeOut(index, from: events)
+            let record = Self.takeOut(index, from: events)
             appendSession(of: record, calendar: events[index].calendar, id: nil, to: &placed)
-            Self.putBack(&record, at: index, in: events)
+            Self.putBack(record, at: index, in: events)
         case .orphan(let index):
             line = events[index].record.begin.line
-            var record = Self.takeOut(index, from: events)
+            let record = Self.takeOut(index, from: events)
             orphanOverride(record, calendar: events[index].calendar, to: &placed)
-            Self.putBack(&record, at: index, in: events)
+            Self.putBack(record, at: index, in: events)
         case .series(let master, let overrides):
             line = events[master].record.begin.line
-            var record = Self.takeOut(master, from: events)
+            let record = Self.takeOut(master, from: events)
             series(record, calendar: events[master].calendar, overrides: overrides, in: events, expansion: expansion, into: &placed)
-            Self.putBack(&record, at: master, in: events)
+            Self.putBack(record, at: master, in: events)
         }
         placed.places.append(contentsOf: repeatElement(line, count: placed.sessions.count - before))
     }
 
-    /// The record of `events[index]`, moved out (a placeholder is left until `putBack`): a record
-    /// passed on from its place to a method of the resolver would be copied whole.
+    /// The record of `events[index]`, moved out: a record passed on from its place to a method of
+    /// the resolver would be copied whole. Its place holds no record until `putBack`, which must
+    /// follow before anything else reads it (nothing between does: a unit's events are its own).
     static func takeOut(_ index: Int, from events: EventBuffer) -> EventRecord {
-        var record = EventRecord.spent
-        swap(&record, &events[index].record)
-        return record
+        recordPointer(index, in: events).move()
     }
 
     /// Moves a record taken out back to its place (an early group that said something is held again).
-    static func putBack(_ record: inout EventRecord, at index: Int, in events: EventBuffer) {
-        swap(&record, &events[index].record)
+    static func putBack(_ record: consuming EventRecord, at index: Int, in events: EventBuffer) {
+        recordPointer(index, in: events).initialize(to: record)
+    }
+
+    /// Where `events[index].record` is: a tuple's first element is at its start.
+    private static func recordPointer(_ index: Int, in events: EventBuffer) -> UnsafeMutablePointer<EventRecord> {
+        precondition(events.indices.contains(index))
+        return UnsafeMutableRawPointer(events.baseAddress! + index).assumingMemoryBound(to: EventRecord.self)
     }
 
     /// Appends the session of `events[index]`, its record moved out for the call and back after.
     private mutating func appendSession(ofEventAt index: Int, in events: EventBuffer, id: String?, to placed: inout PlacedSessions) {
-        var record = Self.takeOut(index, from: events)
+        let record = Self.takeOut(index, from: events)
         appendSession(of: record, calendar: events[index].calendar, id: id, to: &placed)
-        Self.putBack(&record, at: index, in: events)
+        Self.putBack(record, at: index, in: events)
     }
 
     /// The sessions of `units` (from `units(of: events)`), in input order: single events as they
@@ -370,9 +411,9 @@ extension SessionResolver {
             // No start: nothing to expand; the overrides still stand for themselves.
             _ = session(from: master, calendar: calendar)
             for override in overrides {
-                var record = Self.takeOut(override, from: events)
+                let record = Self.takeOut(override, from: events)
                 orphanOverride(record, calendar: events[override].calendar, to: &placed)
-                Self.putBack(&record, at: override, in: events)
+                Self.putBack(record, at: override, in: events)
             }
             return
         }
