@@ -269,6 +269,25 @@ struct RawLinesTests {
     }
 }
 
+@Suite("Date list parameters")
+struct DateListParameterTests {
+    @Test("The TZID read from the bytes is the one the parameters give", arguments: [
+        "EXDATE;TZID=Europe/Berlin:20240101T090000", "EXDATE;tzid=Europe/Berlin:20240101T090000",
+        "RDATE;VALUE=DATE-TIME;TZID=\"America/New_York\":20240101T090000", "EXDATE:20240101T090000Z",
+        "EXDATE;TZID=\"A;B:C\";X-Y=1:20240101T090000", "EXDATE;X-TZID=1;TZID=Asia/Tokyo:20240101T090000",
+        "EXDATE;TZID=:20240101T090000", "EXDATE;TZID:20240101T090000", "EXDATE;TZIDX=Asia/Tokyo:20240101T090000",
+        "EXDATE;TZID=Europe/Berlin;TZID=Asia/Tokyo:20240101T090000", "EXDATE;TZİD=Asia/Tokyo:20240101T090000",
+        "EXDATE;tzıd=Asia/Tokyo:20240101T090000", "EXDATE;TZID=Zürich:20240101T090000", "EXDATE;;TZID=UTC;:2024",
+    ])
+    func timeZoneID(text: String) throws {
+        let colon = try #require(text.utf8.lastIndex(of: UInt8(ascii: ":")))
+        let column = text.utf8.distance(from: text.utf8.startIndex, to: colon) + 2
+        let name = String(text.prefix { $0 != ";" && $0 != ":" })
+        let line = ContentLine(text: text, line: 1, name: name, valueColumn: column)
+        #expect(DateListValue.timeZoneID(of: line) == DateListValue.parameters(of: line).first { $0.name == "TZID" }?.value)
+    }
+}
+
 @Suite("Property name table")
 struct PropertyNameTableTests {
     @Test("Name bytes are the ASCII letters and digits and -, nothing else of the 256")

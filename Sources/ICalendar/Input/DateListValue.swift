@@ -36,7 +36,7 @@ struct DateListValue {
         var list = DateListValue()
         var kept = 0
         let limit = limit ?? .max
-        let timeZoneID = Self.parameters(of: line).first { $0.name == "TZID" }?.value
+        let timeZoneID = Self.timeZoneID(of: line)
         var text = line.text
         let valueStart = text.utf8.count - line.value.utf8.count
         text.withUTF8 { bytes in
@@ -88,6 +88,37 @@ struct DateListValue {
             return RecurrenceDate(start: start, end: nil, duration: duration)
         }
         return nil
+    }
+
+    /// The value of the line's first TZID parameter, as `parameters(of:)` gives it; read from the
+    /// bytes when the parameters are ASCII (a DATE-TIME list's line is one of a series' many).
+    static func timeZoneID(of line: ContentLine) -> String? {
+        let headCount = line.text.utf8.count - line.value.utf8.count - (line.valueColumn == nil ? 0 : 1)
+        var text = line.text
+        let found: String?? = text.withUTF8 { bytes in
+            let head = UnsafeBufferPointer(rebasing: bytes[..<headCount])
+            // Non-ASCII names uppercase by Unicode's rules: those go the general way.
+            guard head.allSatisfy({ $0 < 0x80 }) else { return nil }
+            guard var index = head.firstIndex(of: 0x3B) else { return .some(nil) }
+            index += 1
+            while index <= head.count {
+                // One parameter: up to a ; outside quotes.
+                var end = index
+                var inQuotes = false
+                while end < head.count, head[end] != 0x3B || inQuotes {
+                    if head[end] == 0x22 { inQuotes.toggle() }
+                    end += 1
+                }
+                let parameter = UnsafeBufferPointer(rebasing: head[index..<end])
+                if let equals = parameter.firstIndex(of: 0x3D), equals == 4,
+                   zip(parameter[..<4], "TZID".utf8).allSatisfy({ $0 & 0xDF == $1 }) {
+                    return .some(String(decoding: parameter[(equals + 1)...].filter { $0 != 0x22 }, as: UTF8.self))
+                }
+                index = end + 1
+            }
+            return .some(nil)
+        }
+        return found ?? parameters(of: line).first { $0.name == "TZID" }?.value
     }
 
     /// The line's parameters (`;NAME=VALUE`, the value unquoted), names uppercased.

@@ -55,6 +55,10 @@ struct RecurrenceIterator {
     private var candidates: [LocalDateTime] = []
     /// Whether the day parts need a day's year, month and day (not only its weekday).
     private let needsDateParts: Bool
+    /// The weekdays a day must be on (bit `Weekday.rawValue`; all seven when BYDAY names none), when
+    /// nothing else limits the days of a walk without date parts: such a walk then tests a bit per
+    /// day (`addMatchingDays`); `nil` when week numbers limit them too.
+    private let weekdayMask: UInt8?
 
     /// The last year RFC 5545's four-digit years can name.
     static let lastYear = 9999
@@ -95,6 +99,11 @@ struct RecurrenceIterator {
         self.monthDays = monthDays
         self.months = months.sorted()
         needsDateParts = !months.isEmpty || !monthDays.isEmpty || !rule.yearDays.isEmpty || weekdays.contains { $0.ordinal != 0 }
+        if !rule.weekNumbers.isEmpty, rule.frequency != .yearly {
+            weekdayMask = nil
+        } else {
+            weekdayMask = weekdays.isEmpty ? 0x7F : weekdays.reduce(0) { $0 | 1 << $1.weekday.rawValue }
+        }
 
         let (hour, minute, second) = dtstart.timeOfDay
         if isDate {
@@ -300,6 +309,15 @@ struct RecurrenceIterator {
             return
         }
         guard needsDateParts, !range.isEmpty else {
+            if let weekdayMask, !range.isEmpty {
+                // Only the weekday limits (as `matches(_:scope:)` tests it): a bit per day.
+                var weekday = range.lowerBound.weekday.rawValue
+                for number in range.lowerBound.daysSince1970..<range.upperBound.daysSince1970 {
+                    if weekdayMask & 1 << weekday != 0 { appendPeriodDay(Day(daysSince1970: number)) }
+                    weekday = weekday == 6 ? 0 : weekday + 1
+                }
+                return
+            }
             for number in range.lowerBound.daysSince1970..<range.upperBound.daysSince1970 {
                 let day = Day(daysSince1970: number)
                 if matches(day, scope: scope) { appendPeriodDay(day) }
