@@ -239,9 +239,9 @@ struct RawLinesTests {
         #expect(read.map(\.2) == [false, false, true])
     }
 
-    @Test("Lines come back whole however the buffer grows: many short ones, empty ones, one over 64 KiB")
-    func linesAcrossGrowth() {
-        var lines = RawLines()
+    @Test("Lines come back whole however the buffer grows: many short ones, empty ones, one over 64 KiB", arguments: [nil, 0, 1_000, 1 << 20])
+    func linesAcrossGrowth(roomHint: Int?) {
+        var lines = roomHint.map { RawLines(roomHint: $0) } ?? RawLines()
         var expected: [(text: [UInt8], line: Int)] = []
         for index in 0..<500 {
             // Lengths 0 to 96 cross the first room (320 bytes) and every doubling after it.
@@ -261,6 +261,8 @@ struct RawLinesTests {
         #expect(read.map(\.0) == expected.map(\.text))
         #expect(read.map(\.1) == expected.map(\.line))
         #expect(read.map(\.2) == expected.map { $0.line == 9_999 })
+        // The bytes the lines take: each line's and a header of nine bytes.
+        #expect(lines.byteCount == expected.reduce(0) { $0 + $1.text.count + 9 })
         // A copy keeps its lines when the original goes on growing.
         let copy = lines
         lines.append(Array("X:1".utf8), line: 1, isLatin1: false)

@@ -9,10 +9,23 @@ struct RawLines: Sendable {
     /// The lines' bytes in `storage[..<count]`; the rest is room, zeroed, for lines to come.
     private var storage: [UInt8] = []
     private var count = 0
+    /// The room the first line gets (at least that line's): a cutter passes on the size of the
+    /// component before, so that most components' lines take one allocation, not three.
+    private var roomHint = 320
 
     private static let headerSize = 9
 
     var isEmpty: Bool { count == 0 }
+
+    /// The bytes the lines take (with their headers): a hint for the next component's (`init(roomHint:)`).
+    var byteCount: Int { count }
+
+    init() {}
+
+    /// Lines that start with room for `roomHint` bytes (between 320 and 16 KiB).
+    init(roomHint: Int) {
+        self.roomHint = min(max(roomHint, 320), 1 << 14)
+    }
 
     /// Appends a line whose bytes are all printable ASCII; `false` (and nothing appended) otherwise.
     mutating func appendIfPrintableASCII(_ line: UnsafeBufferPointer<UInt8>, line number: Int) -> Bool {
@@ -67,11 +80,12 @@ struct RawLines: Sendable {
             // Room for a typical event's kept lines at once, then twice as much each time. (Written
             // in place below: an append per line, a generic copy of a few bytes, cost more than the
             // bytes.)
-            let room = max(end, 320, 2 * storage.count)
+            let room = max(end, roomHint, 2 * storage.count)
             if storage.isEmpty {
                 storage = [UInt8](repeating: 0, count: room)
             } else {
-                storage.append(contentsOf: [UInt8](repeating: 0, count: room - storage.count))
+                storage.reserveCapacity(room)
+                storage.append(contentsOf: repeatElement(0, count: room - storage.count))
             }
         }
         let start = count
@@ -197,6 +211,8 @@ enum CalendarItem: Sendable {
 struct ComponentCutter {
     private var scanner: ContentLineScanner
     private var stack: [ComponentLines] = []
+    /// The bytes the last top-level component's lines took: the room the next one's start with.
+    private var lastRawByteCount = 0
     private var calendarIndex = -1
     private var inCalendar = false
     /// Whether any content line came, and whether the end was reached (said once).
@@ -422,7 +438,8 @@ struct ComponentCutter {
                 note(.structure, line: line.line, componentName + Self.bareComponentNote, sourceLine: line.text)
             }
         }
-        stack.append(ComponentLines(name: componentName, begin: line))
+        // A top-level component's lines start with the room the last one's took.
+        stack.append(ComponentLines(name: componentName, begin: line, raw: stack.isEmpty ? RawLines(roomHint: lastRawByteCount) : RawLines()))
         return closed
     }
 
@@ -447,6 +464,7 @@ struct ComponentCutter {
         }
         let component = stack.removeLast()
         if stack.isEmpty {
+            lastRawByteCount = component.raw.byteCount
             return .component(component, calendar: max(calendarIndex, 0))
         }
         stack[stack.count - 1].children.append(component)
