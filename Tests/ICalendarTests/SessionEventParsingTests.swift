@@ -271,6 +271,45 @@ struct RawLinesTests {
     }
 }
 
+@Suite("Recent strings")
+struct RecentStringsTests {
+    /// `string(for:)` of `text`'s bytes, counting the strings `make` made.
+    private func string(_ text: String, in recent: inout ComponentParsing.RecentStrings, made: inout Int) -> String {
+        Array(text.utf8).withUnsafeBufferPointer { bytes in
+            recent.string(for: bytes) { made += 1; return TextValue.decode(bytes: $0) }
+        }
+    }
+
+    @Test("A string is made once for the same bytes, while it is among the last kept")
+    func reuse() {
+        var recent = ComponentParsing.RecentStrings(capacity: 2)
+        var made = 0
+        let a = "series-0000001@recurring.example", b = "series-0000002@recurring.example", c = "America/New_York"
+        #expect(string(a, in: &recent, made: &made) == a)
+        #expect(string(a, in: &recent, made: &made) == a)
+        #expect(made == 1)
+        #expect(string(b, in: &recent, made: &made) == b)
+        #expect(string(c, in: &recent, made: &made) == c)
+        #expect(made == 3)
+        #expect(string(a, in: &recent, made: &made) == a)  // the oldest went when c came
+        #expect(made == 4)
+        #expect(string(c, in: &recent, made: &made) == c)
+        #expect(made == 4)
+    }
+
+    @Test("Strings other than their bytes, and short ones, are made every time")
+    func notKept() {
+        var recent = ComponentParsing.RecentStrings(capacity: 4)
+        var made = 0
+        for text in ["uid\\,with-escapes@example.org", "  uid-with-spaces@example.org ", "Europe/Berlin"] {
+            let expected = Array(text.utf8).withUnsafeBufferPointer { TextValue.decode(bytes: $0) }
+            #expect(string(text, in: &recent, made: &made) == expected)
+            #expect(string(text, in: &recent, made: &made) == expected)
+        }
+        #expect(made == 6)
+    }
+}
+
 @Suite("Date list parameters")
 struct DateListParameterTests {
     @Test("The TZID read from the bytes is the one the parameters give", arguments: [

@@ -51,13 +51,14 @@ struct EventRecord: Sendable {
     var isRecurring: Bool { !recurrenceRules.isEmpty || hasRecurrenceDates }
 
     /// Reads a text property's value (its UTF-8 bytes) for what its name stands for: the last UID
-    /// and SUMMARY, every CATEGORIES value, the first points property (on `line`, made only then).
+    /// (`knownUID` when the caller made it already), the last SUMMARY, every CATEGORIES value, the
+    /// first points property (on `line`, made only then).
     mutating func readText(
-        _ value: UnsafeBufferPointer<UInt8>, roles: ComponentParsing.TextRoles, name: String,
+        _ value: UnsafeBufferPointer<UInt8>, roles: ComponentParsing.TextRoles, name: String, uid knownUID: String? = nil,
         line: @autoclosure () -> ContentLine
     ) {
         if roles.contains(.kept), kept[name] == nil { kept[name] = TextValue.decode(bytes: value) }
-        if roles.contains(.uid) { uid = TextValue.decode(bytes: value) }
+        if roles.contains(.uid) { uid = knownUID ?? TextValue.decode(bytes: value) }
         if roles.contains(.summary) { summary = TextValue.decode(bytes: value) }
         if roles.contains(.categories) { categories += TextValue.decodeList(bytes: value).filter { !$0.isEmpty } }
         if roles.contains(.annotation) { isAnnotation = true }

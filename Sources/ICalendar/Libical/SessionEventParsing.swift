@@ -1,4 +1,9 @@
 internal import CLibical
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The session path for a VEVENT as the import pipeline cuts it: read from the bytes the cutter kept
 /// (`ComponentParsing.EventReading.sessionProperties`), on a worker, with as little around libical
@@ -104,6 +109,45 @@ extension ComponentParsing {
         /// What each plain line became: a time read here, or a property made from its value (freed
         /// after reading).
         var plainValues: [PlainValue] = []
+        /// The last UID and the last TZIDs made, kept from event to event.
+        var recentUIDs = RecentStrings(capacity: 1)
+        var recentTimeZoneIDs = RecentStrings(capacity: 4)
+    }
+
+    /// The strings last made from bytes, given again for the same bytes: an override repeats its
+    /// series' UID, and events their zones, so such strings are made once for many events. A
+    /// string is kept when its UTF-8 is the bytes it was made from (it is then its own key: no
+    /// bytes are copied to keep it) and it is too long to be stored inline (over 15 bytes).
+    struct RecentStrings {
+        private var strings: [String] = []
+        private var next = 0
+        private let capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = capacity
+        }
+
+        /// The string `make` gives for `bytes`, which must depend on the bytes alone.
+        mutating func string(for bytes: UnsafeBufferPointer<UInt8>, _ make: (UnsafeBufferPointer<UInt8>) -> String) -> String {
+            guard bytes.count > 15, let base = bytes.baseAddress else { return make(bytes) }
+            for index in strings.indices where Self.equal(strings[index], base, bytes.count) {
+                return strings[index]
+            }
+            let string = make(bytes)
+            guard Self.equal(string, base, bytes.count) else { return string }
+            if strings.count < capacity {
+                strings.append(string)
+            } else {
+                strings[next] = string
+                next = (next + 1) % capacity
+            }
+            return string
+        }
+
+        private static func equal(_ string: String, _ bytes: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+            string.utf8.count == count
+                && string.utf8.withContiguousStorageIfAvailable { memcmp($0.baseAddress!, bytes, count) == 0 } == true
+        }
     }
 
     /// A plain line's value, read.
@@ -174,7 +218,7 @@ extension ComponentParsing {
             let read = readPlainValues(scratch: &scratch, reader: &reader, into: &record)
                 || readThroughParser(scratch: &scratch, reader: &reader, into: &record)
             guard read else { return nil }
-            readText(scratch.textLines, into: &record)
+            readText(scratch.textLines, recentUIDs: &scratch.recentUIDs, into: &record)
             for line in scratch.revisionLines {
                 record.revision.read(line.name, value: UnsafeBufferPointer(rebasing: line.line.bytes[line.valueStart...]))
             }
@@ -234,7 +278,9 @@ extension ComponentParsing {
             let value = UnsafeBufferPointer(rebasing: bytes[line.valueStart...])
             if reader.readsItself(line.kind) {
                 if let time = ICalTime(iCalendarBytes: value) {
-                    let zone = time.isDate || time.isUTC ? nil : form.timeZoneID.map { String(decoding: bytes[$0], as: UTF8.self) }
+                    let zone = time.isDate || time.isUTC ? nil : form.timeZoneID.map { zone in
+                        scratch.recentTimeZoneIDs.string(for: UnsafeBufferPointer(rebasing: bytes[zone])) { String(decoding: $0, as: UTF8.self) }
+                    }
                     scratch.plainValues.append(.time(ICalTime(local: time.local, isDate: time.isDate, isUTC: time.isUTC, timeZoneID: zone)))
                     continue
                 }
@@ -437,11 +483,13 @@ extension ComponentParsing {
     }
 
     /// Reads the text lines as `ComponentReader.readText` reads text `ContentLine`s.
-    private static func readText(_ textLines: [TextLine], into record: inout EventRecord) {
+    private static func readText(_ textLines: [TextLine], recentUIDs: inout RecentStrings, into record: inout EventRecord) {
         for textLine in textLines {
             let line = textLine.line
+            let value = UnsafeBufferPointer(rebasing: line.bytes[textLine.valueStart...])
+            let uid = textLine.roles.contains(.uid) ? recentUIDs.string(for: value) { TextValue.decode(bytes: $0) } : nil
             record.readText(
-                UnsafeBufferPointer(rebasing: line.bytes[textLine.valueStart...]), roles: textLine.roles, name: textLine.name,
+                value, roles: textLine.roles, name: textLine.name, uid: uid,
                 line: contentLine(line, name: textLine.name, valueStart: textLine.valueStart))
         }
     }
