@@ -529,11 +529,14 @@ extension SessionResolver {
 
         // Overrides, by the instance they name (each by its index in `events`: a series may have
         // thousands, each a large record).
-        var exact: [Int64: Int] = [:]
+        // (Collected in order and sorted by key: of two overrides of one instance, the later stands,
+        // as a dictionary written in order keeps it.)
+        var exact: [(key: Int64, override: Int)] = []
+        exact.reserveCapacity(overrides.count)
         var future: [(key: Int64, recurrenceID: LocalDateTime, override: Int)] = []
         for override in overrides {
             guard let recurrenceID = events[override].record.recurrenceID else { continue }
-            var local = self.local(of: recurrenceID, on: clock, calendar: calendar)
+            var local = self.local(of: recurrenceID, on: clock, calendar: calendar, seriesZoneID: startValue.timeZoneID)
             if recurrenceID.isDate, !clock.isDate,
                let match = starts.first(where: { $0.local.day == recurrenceID.day })?.local {
                 local = match  // a DATE RECURRENCE-ID names the instance on that day (the first, if several)
@@ -543,7 +546,7 @@ extension SessionResolver {
             if events[override].record.isThisAndFuture {
                 future.append((key, local, override))
             } else {
-                exact[key] = override
+                exact.append((key, override))
             }
         }
         future.sort { $0.key < $1.key }
@@ -556,7 +559,7 @@ extension SessionResolver {
         }
         // The exact overrides in key order, walked once beside the starts (sorted by key too): no
         // lookup per instance.
-        let exactByKey = exact.sorted { $0.key < $1.key }
+        let exactByKey = Self.lastOfEachKey(exact)
         var exactUsed = [Bool](repeating: false, count: exactByKey.count)
         var nextExact = 0
         // The keys of instances an override stood for, for the RANGE=THISANDFUTURE ones.
@@ -611,6 +614,27 @@ extension SessionResolver {
             let id = countsOnly ? "" : Self.instanceID(uid: uid, rule.recurrenceID, clock: clock)
             appendSession(ofEventAt: rule.override, in: events, id: id, to: &placed)
         }
+    }
+
+    /// Overrides sorted by key (stable), the last of each key kept.
+    private static func lastOfEachKey(_ overrides: [(key: Int64, override: Int)]) -> [(key: Int64, value: Int)] {
+        var isSorted = true
+        for index in overrides.indices.dropFirst() where overrides[index - 1].key >= overrides[index].key {
+            isSorted = false
+            break
+        }
+        if isSorted { return overrides.map { ($0.key, $0.override) } }
+        let ordered = overrides.indices.sorted { (overrides[$0].key, $0) < (overrides[$1].key, $1) }
+        var result: [(key: Int64, value: Int)] = []
+        result.reserveCapacity(overrides.count)
+        for index in ordered {
+            if let last = result.last, last.key == overrides[index].key {
+                result[result.count - 1].value = overrides[index].override
+            } else {
+                result.append((overrides[index].key, overrides[index].override))
+            }
+        }
+        return result
     }
 
     /// Starts sorted by key; of starts with one key, the one added last (as a dictionary keyed by
@@ -681,7 +705,10 @@ extension SessionResolver {
     }
 
     /// A DATE or DATE-TIME (RDATE, EXDATE, RECURRENCE-ID) as a wall-clock time on the series' clock.
-    private mutating func local(of time: ICalTime, on clock: SeriesClock, calendar: Int) -> LocalDateTime {
+    ///
+    /// `seriesZoneID` is the TZID the series' own start names: a time in the same zone is read with
+    /// the clock's rules (`zone(named:calendar:)` gives the same for the same TZID and calendar).
+    private mutating func local(of time: ICalTime, on clock: SeriesClock, calendar: Int, seriesZoneID: String? = nil) -> LocalDateTime {
         if time.isDate {
             // A date on a timed series is that date's midnight on the series' clock, as libical and
             // python-recurring-ical-events read it (RFC 5545 leaves it open).
@@ -696,6 +723,8 @@ extension SessionResolver {
             let resolved: SessionTime
             if time.isUTC {
                 resolved = .instant(secondsSince1970: time.local.secondsSince1970)
+            } else if case .zoned(let rules) = clock, let tzid = time.timeZoneID, tzid == seriesZoneID {
+                resolved = .instant(secondsSince1970: rules.instant(for: time.local))
             } else if let tzid = time.timeZoneID, let rules = zone(named: tzid, calendar: calendar) {
                 resolved = .instant(secondsSince1970: rules.instant(for: time.local))
             } else {
