@@ -126,6 +126,27 @@ struct RecurrenceTests {
         #expect(result.session("walk/20240320T070000Z")?.points == 7)
     }
 
+    @Test("Two overrides naming one instance (in the series' zone and in UTC): the later stands, the other counts nothing")
+    func twoOverridesOfOneInstance() {
+        func override(_ id: String, start: String, points: Int) -> String {
+            "BEGIN:VEVENT\r\nUID:run\r\nRECURRENCE-ID\(id)\r\nDTSTART;TZID=Europe/Berlin:\(start)\r\nDURATION:PT30M\r\nX-POINTS:\(points)\r\nEND:VEVENT\r\n"
+        }
+        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n"
+            + "BEGIN:VEVENT\r\nUID:run\r\nDTSTART;TZID=Europe/Berlin:20240603T090000\r\nDURATION:PT30M\r\nRRULE:FREQ=DAILY;COUNT=5\r\nX-POINTS:10\r\nEND:VEVENT\r\n"
+            + override(";TZID=Europe/Berlin:20240605T090000", start: "20240605T100000", points: 5)
+            + override(":20240605T070000Z", start: "20240605T110000", points: 7)
+            + override(";TZID=Europe/Berlin:20240606T090000", start: "20240606T120000", points: 3)
+            + "END:VCALENDAR\r\n"
+        let window = day("2024-06-01")...day("2024-06-30")
+        let result = SessionImporter(expansion: RecurrenceExpansion(from: window.lowerBound, through: window.upperBound)).importText(text)
+        var totals: [Day: Int] = [:]
+        for session in result.sessions { totals[session.day(in: .utc, dayStart: .midnight), default: 0] += session.points }
+        #expect(totals.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" } == [
+            "2024-06-03: 10", "2024-06-04: 10", "2024-06-05: 7", "2024-06-06: 3", "2024-06-07: 10",
+        ])
+        #expect(result.sessions.count == 5)
+    }
+
     @Test("An override without its recurring event is a single session, with a warning")
     func orphanOverride() throws {
         let (days, result) = try dailyPoints("recurring-orphan-override.ics")
