@@ -4,7 +4,7 @@
     harness.py compare STREAKCAL.json PYTHON.json --result R.json    per-day totals: MATCH or DIFFER
     harness.py peak --result R.json [--cap-mb N] [--stdout F] -- CMD...
                                         max RSS of CMD via /usr/bin/time -f %M, stopped above the cap
-    harness.py time --result R.json --runs N [--warmup N] [--prepare CMD] --name NAME CMD ...
+    harness.py time --result R.json --runs N [--warmup N] [--prepare CMD] [--interleave] --name NAME CMD ...
                                         hyperfine's stand-in: repeated runs, hyperfine-style JSON
     harness.py machine                  one line: date, CPU, cores, memory, load
     harness.py table --results DIR [--strict]    the figures and the targets, as Markdown
@@ -18,6 +18,7 @@ import datetime as dt
 import json
 import os
 import signal
+import shlex
 import statistics
 import subprocess
 import sys
@@ -155,7 +156,85 @@ def peak(args) -> int:
 # time (when hyperfine is missing)
 
 
+def _spawn_parts(command: str):
+    """A command line as argv and its redirections (`> file`, `2>&1`), to run it without a shell:
+    a shell's start-up would be timed with it. `None` when it uses more of the shell than that."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    argv, stdout, stderr_to_stdout = [], None, False
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word == ">" and index + 1 < len(words):
+            stdout = words[index + 1]
+            index += 2
+            continue
+        if word == "2>&1":
+            stderr_to_stdout = True
+        elif any(c in word for c in "|;&<>$`") and word not in argv:
+            return None
+        else:
+            argv.append(word)
+        index += 1
+    return argv, stdout, stderr_to_stdout
+
+
+def _run_timed(command: str) -> tuple[float, int]:
+    """Runs a command once; its wall time (spawn to exit) and exit status."""
+    parts = _spawn_parts(command)
+    if parts is None:
+        started = time.perf_counter()
+        code = subprocess.run(command, shell=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+        return time.perf_counter() - started, code
+    argv, stdout, stderr_to_stdout = parts
+    out = open(stdout, "wb") if stdout else subprocess.DEVNULL
+    try:
+        started = time.perf_counter()
+        code = subprocess.run(argv, stdout=out, stderr=subprocess.STDOUT if stderr_to_stdout else subprocess.DEVNULL).returncode
+        elapsed = time.perf_counter() - started
+    finally:
+        if stdout:
+            out.close()
+    return elapsed, code
+
+
+def timing_interleaved(args) -> int:
+    """`timing`, the commands taking turns: each round runs every command once, in turn, the order
+    reversed every other round (A B, B A, ...), so that a slow spell of the machine weighs on each
+    command alike rather than on the runs of one."""
+    times = [[] for _ in args.command]
+    codes = [[] for _ in args.command]
+    for round_index in range(args.warmup + args.runs):
+        order = list(range(len(args.command)))
+        if round_index % 2:
+            order.reverse()
+        for index in order:
+            if args.prepare:
+                subprocess.run(args.prepare, shell=True, check=True)
+            elapsed, code = _run_timed(args.command[index])
+            if code != 0:
+                print(f"harness time: '{args.command[index]}' exited with {code}", file=sys.stderr)
+                return 1
+            if round_index >= args.warmup:
+                times[index].append(elapsed)
+                codes[index].append(code)
+    results = []
+    for name, command_times, command_codes in zip(args.name, times, codes):
+        results.append({"command": name, "mean": statistics.mean(command_times), "median": statistics.median(command_times),
+                        "min": min(command_times), "max": max(command_times), "times": command_times,
+                        "exit_codes": command_codes})
+        print(f"{name}: median {statistics.median(command_times):.3f} s of {len(command_times)} "
+              f"(min {min(command_times):.3f}, max {max(command_times):.3f}), interleaved")
+    with open(args.result, "w", encoding="utf-8") as f:
+        json.dump({"results": results, "tool": "harness.py time --interleave"}, f, indent=1)
+    return 0
+
+
 def timing(args) -> int:
+    if args.interleave:
+        return timing_interleaved(args)
     results = []
     for name, command in zip(args.name, args.command):
         times, codes = [], []
@@ -549,6 +628,7 @@ def main(argv=None) -> int:
     t.add_argument("--runs", type=int, default=5)
     t.add_argument("--warmup", type=int, default=0)
     t.add_argument("--prepare")
+    t.add_argument("--interleave", action="store_true")
     t.add_argument("--name", action="append", required=True)
     t.add_argument("command", nargs="+")
     sub.add_parser("machine")
