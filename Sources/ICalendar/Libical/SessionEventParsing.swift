@@ -109,7 +109,7 @@ extension ComponentParsing {
         /// What each plain line became: a time read here, or a property made from its value (freed
         /// after reading).
         var plainValues: [PlainValue] = []
-        /// The last UID and the last TZIDs made, kept from event to event.
+        /// The last override's UID and the last TZIDs made, kept from event to event.
         var recentUIDs = RecentStrings(capacity: 1)
         var recentTimeZoneIDs = RecentStrings(capacity: 4)
     }
@@ -218,7 +218,9 @@ extension ComponentParsing {
             let read = readPlainValues(scratch: &scratch, reader: &reader, into: &record)
                 || readThroughParser(scratch: &scratch, reader: &reader, into: &record)
             guard read else { return nil }
-            readText(scratch.textLines, recentUIDs: &scratch.recentUIDs, into: &record)
+            // (An override's UID is its series' UID, which the overrides before it made already;
+            // another event's is looked for among those made before only as an override's is not.)
+            readText(scratch.textLines, recentUIDs: &scratch.recentUIDs, reusing: record.recurrenceID != nil, into: &record)
             for line in scratch.revisionLines {
                 record.revision.read(line.name, value: UnsafeBufferPointer(rebasing: line.line.bytes[line.valueStart...]))
             }
@@ -483,11 +485,13 @@ extension ComponentParsing {
     }
 
     /// Reads the text lines as `ComponentReader.readText` reads text `ContentLine`s.
-    private static func readText(_ textLines: [TextLine], recentUIDs: inout RecentStrings, into record: inout EventRecord) {
+    private static func readText(
+        _ textLines: [TextLine], recentUIDs: inout RecentStrings, reusing: Bool, into record: inout EventRecord
+    ) {
         for textLine in textLines {
             let line = textLine.line
             let value = UnsafeBufferPointer(rebasing: line.bytes[textLine.valueStart...])
-            let uid = textLine.roles.contains(.uid) ? recentUIDs.string(for: value) { TextValue.decode(bytes: $0) } : nil
+            let uid = reusing && textLine.roles.contains(.uid) ? recentUIDs.string(for: value) { TextValue.decode(bytes: $0) } : nil
             record.readText(
                 value, roles: textLine.roles, name: textLine.name, uid: uid,
                 line: contentLine(line, name: textLine.name, valueStart: textLine.valueStart))
