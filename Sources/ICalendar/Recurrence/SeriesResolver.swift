@@ -312,7 +312,8 @@ extension SessionResolver {
     /// copy of this resolver (zones, methods, notes said so far), and the results are put back in
     /// input order, notes given once per input kept only where they come first.
     ///
-    /// The records of the units' events are moved out of `events` (placeholders are left there).
+    /// The records of the units' events are moved out of `events` while they go into sessions, and
+    /// back after: `events` ends as it began.
     mutating func sessions(
         of units: ArraySlice<Unit>, in events: inout [(record: EventRecord, calendar: Int)], expansion: RecurrenceExpansion,
         parallel: Bool
