@@ -218,8 +218,8 @@ extension ComponentParsing {
             let read = readPlainValues(scratch: &scratch, reader: &reader, into: &record)
                 || readThroughParser(scratch: &scratch, reader: &reader, into: &record)
             guard read else { return nil }
-            // (An override's UID is its series' UID, which the overrides before it made already;
-            // another event's is looked for among those made before only as an override's is not.)
+            // (An override's UID is its series' UID, which the override before it has most likely
+            // made already; other events' UIDs rarely repeat the last one, and are made without looking.)
             readText(scratch.textLines, recentUIDs: &scratch.recentUIDs, reusing: record.recurrenceID != nil, into: &record)
             for line in scratch.revisionLines {
                 record.revision.read(line.name, value: UnsafeBufferPointer(rebasing: line.line.bytes[line.valueStart...]))
