@@ -260,14 +260,10 @@ extension SessionResolver {
         switch unit {
         case .single(let index):
             line = events[index].record.begin.line
-            let record = Self.takeOut(index, from: events)
-            appendSession(of: record, calendar: events[index].calendar, id: nil, to: &placed)
-            Self.putBack(record, at: index, in: events)
+            appendSession(ofEventAt: index, in: events, id: nil, to: &placed)
         case .orphan(let index):
             line = events[index].record.begin.line
-            let record = Self.takeOut(index, from: events)
-            orphanOverride(record, calendar: events[index].calendar, to: &placed)
-            Self.putBack(record, at: index, in: events)
+            orphanOverride(ofEventAt: index, in: events, to: &placed)
         case .series(let master, let overrides):
             line = events[master].record.begin.line
             let record = Self.takeOut(master, from: events)
@@ -299,6 +295,13 @@ extension SessionResolver {
     private mutating func appendSession(ofEventAt index: Int, in events: EventBuffer, id: String?, to placed: inout PlacedSessions) {
         let record = Self.takeOut(index, from: events)
         appendSession(of: record, calendar: events[index].calendar, id: id, to: &placed)
+        Self.putBack(record, at: index, in: events)
+    }
+
+    /// `orphanOverride` of `events[index]`, its record moved out for the call and back after.
+    private mutating func orphanOverride(ofEventAt index: Int, in events: EventBuffer, to placed: inout PlacedSessions) {
+        let record = Self.takeOut(index, from: events)
+        orphanOverride(record, calendar: events[index].calendar, to: &placed)
         Self.putBack(record, at: index, in: events)
     }
 
@@ -411,11 +414,7 @@ extension SessionResolver {
         guard let startValue = master.start else {
             // No start: nothing to expand; the overrides still stand for themselves.
             _ = session(from: master, calendar: calendar)
-            for override in overrides {
-                let record = Self.takeOut(override, from: events)
-                orphanOverride(record, calendar: events[override].calendar, to: &placed)
-                Self.putBack(record, at: override, in: events)
-            }
+            for override in overrides { orphanOverride(ofEventAt: override, in: events, to: &placed) }
             return
         }
         if master.isCancelled || master.hasImpossibleTime { return }
@@ -490,7 +489,7 @@ extension SessionResolver {
             }
         }
 
-        starts = Self.sortedByKey(starts)
+        starts = Self.lastOfEachKey(starts) { $0.key }
 
         // What EXDATE and EXRULE take away (EXDATE also removes an instance that an override names).
         var excludedKeys: Set<Int64> = []
@@ -560,7 +559,7 @@ extension SessionResolver {
         }
         // The exact overrides in key order, walked once beside the starts (sorted by key too): no
         // lookup per instance.
-        let exactByKey = Self.lastOfEachKey(exact)
+        let exactByKey = Self.lastOfEachKey(exact) { $0.key }
         var exactUsed = [Bool](repeating: false, count: exactByKey.count)
         var nextExact = 0
         // The keys of instances an override stood for, for the RANGE=THISANDFUTURE ones.
@@ -578,7 +577,7 @@ extension SessionResolver {
             let id = makesInstanceIDs ? Self.instanceID(uid: uid, local, clock: clock) : uid
             while nextExact < exactByKey.count, exactByKey[nextExact].key < key { nextExact += 1 }
             if nextExact < exactByKey.count, exactByKey[nextExact].key == key {
-                let override = exactByKey[nextExact].value
+                let override = exactByKey[nextExact].override
                 exactUsed[nextExact] = true
                 if !future.isEmpty { usedOverrides.insert(key) }
                 appendSession(ofEventAt: override, in: events, id: id, to: &placed)
@@ -617,44 +616,23 @@ extension SessionResolver {
         }
     }
 
-    /// Overrides sorted by key (stable), the last of each key kept.
-    private static func lastOfEachKey(_ overrides: [(key: Int64, override: Int)]) -> [(key: Int64, value: Int)] {
+    /// Items sorted by key; of items with one key, the one added last (as a dictionary keyed by
+    /// key, written in order, keeps it). Starts and exact overrides alike.
+    private static func lastOfEachKey<Item>(_ items: [Item], key: (Item) -> Int64) -> [Item] {
         var isSorted = true
-        for index in overrides.indices.dropFirst() where overrides[index - 1].key >= overrides[index].key {
+        for index in items.indices.dropFirst() where key(items[index - 1]) >= key(items[index]) {
             isSorted = false
             break
         }
-        if isSorted { return overrides.map { ($0.key, $0.override) } }
-        let ordered = overrides.indices.sorted { (overrides[$0].key, $0) < (overrides[$1].key, $1) }
-        var result: [(key: Int64, value: Int)] = []
-        result.reserveCapacity(overrides.count)
+        if isSorted { return items }
+        let ordered = items.indices.sorted { (key(items[$0]), $0) < (key(items[$1]), $1) }
+        var result: [Item] = []
+        result.reserveCapacity(items.count)
         for index in ordered {
-            if let last = result.last, last.key == overrides[index].key {
-                result[result.count - 1].value = overrides[index].override
+            if let last = result.last, key(last) == key(items[index]) {
+                result[result.count - 1] = items[index]
             } else {
-                result.append((overrides[index].key, overrides[index].override))
-            }
-        }
-        return result
-    }
-
-    /// Starts sorted by key; of starts with one key, the one added last (as a dictionary keyed by
-    /// key, written in order, keeps it).
-    private static func sortedByKey(_ starts: [(key: Int64, local: LocalDateTime)]) -> [(key: Int64, local: LocalDateTime)] {
-        var isSorted = true
-        for index in starts.indices.dropFirst() where starts[index - 1].key >= starts[index].key {
-            isSorted = false
-            break
-        }
-        if isSorted { return starts }
-        let ordered = starts.indices.sorted { (starts[$0].key, $0) < (starts[$1].key, $1) }
-        var result: [(key: Int64, local: LocalDateTime)] = []
-        result.reserveCapacity(starts.count)
-        for index in ordered {
-            if let last = result.last, last.key == starts[index].key {
-                result[result.count - 1] = starts[index]
-            } else {
-                result.append(starts[index])
+                result.append(items[index])
             }
         }
         return result
