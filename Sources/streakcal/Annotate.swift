@@ -4,6 +4,7 @@ import StreakCal
 extension StreakCalCommand {
     struct Annotate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "annotate",
             abstract: "Writes the calendars back out with each day's status as an all-day event.",
             discussion: """
                 The output keeps every property and component of the inputs and adds one all-day event \

@@ -5,6 +5,7 @@ import StreakCal
 extension StreakCalCommand {
     struct Batch: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "batch",
             abstract: "Writes one report per calendar file into a folder, in parallel, and a summary.",
             discussion: """
                 Folders are searched at any depth for *.ics files (any case), in sorted order; entries \

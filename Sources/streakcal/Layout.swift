@@ -5,6 +5,7 @@ import StreakCal
 extension StreakCalCommand {
     struct Layout: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "layout",
             abstract: "Prints month layouts: grids of weeks with cell frames for a width, optionally coloured by a calendar.")
 
         enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, svg }

@@ -4,6 +4,7 @@ import StreakCal
 extension StreakCalCommand {
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "report",
             abstract: "Totals sessions per day, scores every day against the goal and prints the streaks.")
 
         @OptionGroup var calendar: CalendarOptions
@@ -51,6 +52,7 @@ extension StreakCalCommand {
 
     struct Sessions: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sessions",
             abstract: "Lists one day's sessions in start order with their points and local times.")
 
         @OptionGroup var calendar: CalendarOptions
