@@ -312,6 +312,40 @@ struct DuplicateEventTests {
         #expect(hashes.allSatisfy(filter.contains))
     }
 
+    @Test("A UID hashes alike as a String, as bytes and as a slice; a backslash or a byte above ASCII at any place is found")
+    func uidHashes() {
+        let uids = ["", "a", "1234567", "12345678", "123456789", "series-0000000-f3c64af7@recurring.bench.streakcal.example", "caf\u{E9}"]
+        var seen: Set<UInt64> = []
+        for uid in uids {
+            let bytes = Array(uid.utf8)
+            let hash = UIDFilter.hash(uid)
+            #expect(UIDFilter.hash(bytes: bytes) == hash)
+            #expect(UIDFilter.hash(bytes: ([0x20] + bytes + [0x20])[1..<(bytes.count + 1)]) == hash)
+            #expect(UIDFilter.hash(bytes: bytes.lazy.map { $0 }) == hash)  // not contiguous: copied first
+            #expect(bytes.withUnsafeBytes { UIDFilter.hash(buffer: $0) } == hash)
+            seen.insert(hash)
+        }
+        #expect(seen.count == uids.count)
+        // Same bytes but for a zero at the end: the length is in the seed.
+        #expect(UIDFilter.hash(bytes: [0x61]) != UIDFilter.hash(bytes: [0x61, 0]))
+        for length in 0...20 {
+            let plain = [UInt8](repeating: 0x61, count: length)
+            #expect(!plain.withUnsafeBytes(UIDFilter.hasEscapeOrNonASCII))
+            for place in 0..<length {
+                for byte: UInt8 in [0x5C, 0x80, 0xC3, 0xFF] {
+                    var marked = plain
+                    marked[place] = byte
+                    #expect(marked.withUnsafeBytes(UIDFilter.hasEscapeOrNonASCII), "\(length) \(place) \(byte)")
+                }
+                for byte: UInt8 in [0x00, 0x5B, 0x5D, 0x7F, 0x1C, 0x7C, 0x4C] {
+                    var other = plain
+                    other[place] = byte
+                    #expect(!other.withUnsafeBytes(UIDFilter.hasEscapeOrNonASCII), "\(length) \(place) \(byte)")
+                }
+            }
+        }
+    }
+
     @Test("The filter grows with the events an input holds, up to 8 MB: a 1 GB line costs no more (gen-long-line.py)")
     func filterSize() {
         #expect(UIDFilter(expectedUIDs: 0).bitCount == UIDFilter.minimumBits)
@@ -331,6 +365,10 @@ struct DuplicateEventTests {
             == (1 << 30) / 2_048)  // one long line: one UID per 2 KiB
         let lines = "X-UID:a\r\nuid:b\r\n UID:c\r\nUID;X-A=1:d\r\nUID:d\r\nUID:d\r\nUID:e"
         #expect(expected(lines, size: lines.utf8.count) == 3)  // "X-A=1:d", "d", "e": a rough count is enough
+        // A `U` anywhere else is passed over, whatever comes before it; old Mac line ends count as LF does.
+        let mixed = "UID:first\rSTATUS:TENTATIVE\rDURATION:PT1H\r\nRRULE:FREQ=WEEKLY;BYDAY=TU\nXUID:x\nUUID:y\rUID:second\rUID;A=U:third\nUID"
+        #expect(expected(mixed, size: mixed.utf8.count) == 3)
+        #expect(expected("UID:", size: 4) == 0 && expected("UID:x", size: 5) == 1 && expected("", size: 0) == 0)
         // Half a million distinct UIDs in a filter sized for them: about one in 2,000 taken for a
         // repeat; in the largest filter, next to none (at 1.75 million, about one in 10,000).
         for (expectedUIDs, limit) in [(500_000, 500), (10_000_000, 50)] {

@@ -629,14 +629,16 @@ private struct RawOutlineScan {
     /// The hash (`UIDFilter.hash`) of the event's UID as the import reads it (`TextValue`), from its
     /// bytes as they are when they need no decoding, which is nearly always; `nil` when it is empty.
     private var uidHash: UInt64? {
-        var start = uid.startIndex
-        var end = uid.endIndex
-        while start < end, uid[start] == 0x20 || uid[start] == 0x09 { start += 1 }
-        while end > start, uid[end - 1] == 0x20 || uid[end - 1] == 0x09 { end -= 1 }
-        let trimmed = uid[start..<end]
-        if !trimmed.contains(where: { $0 == 0x5C || $0 >= 0x80 }) {
-            return trimmed.isEmpty ? nil : UIDFilter.hash(bytes: trimmed)
+        let plain = uid.withUnsafeBufferPointer { uid -> UInt64?? in
+            var start = 0
+            var end = uid.count
+            while start < end, uid[start] == 0x20 || uid[start] == 0x09 { start += 1 }
+            while end > start, uid[end - 1] == 0x20 || uid[end - 1] == 0x09 { end -= 1 }
+            let trimmed = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(uid)[start..<end])
+            guard !UIDFilter.hasEscapeOrNonASCII(trimmed) else { return .none }
+            return .some(trimmed.isEmpty ? nil : UIDFilter.hash(buffer: trimmed))
         }
+        if let plain { return plain }
         let text = String(validating: uid, as: UTF8.self) ?? String(uid.lazy.map { Character(Unicode.Scalar($0)) })
         let decoded = TextValue.decode(Substring(text))
         return decoded.isEmpty ? nil : UIDFilter.hash(decoded)
