@@ -367,4 +367,33 @@ struct PropertyNameTableTests {
         let atSign = Array("x@y".utf8)
         #expect(atSign.withUnsafeBufferPointer { odd.value(of: $0, in: 0..<$0.count) } == 1)
     }
+
+    @Test("A name inside a longer line matches as one that is the whole buffer does")
+    func namesInLines() {
+        let names = ["A", "UID", "DTSTART", "DTSTAMP", "X-POINTS", "DESCRIPTION", "X-16-BYTES-NAME1", "X-MICROSOFT-CDO-BUSYSTATUS"]
+        let table = PropertyNameTable(names.enumerated().map { ($1, $0) })
+        // Every name, in three cases, then each one changed at one byte, at the start, in the middle
+        // and near the end of a line that goes on past the 16 bytes a key loads.
+        var candidates: [String] = []
+        for name in names {
+            candidates += [name, name.lowercased(), String(name.enumerated().map { $0.offset.isMultiple(of: 2) ? Character($0.element.lowercased()) : $0.element })]
+            for position in name.indices {
+                for replacement in ["@", "`", "{", "_", "\u{E9}"] {
+                    var changed = name
+                    changed.replaceSubrange(position...position, with: replacement)
+                    candidates.append(changed)
+                }
+            }
+            candidates += [String(name.dropLast()), name + "S"]
+        }
+        for candidate in candidates {
+            let expected = names.firstIndex { $0 == candidate.uppercased() && candidate.utf8.allSatisfy { $0 < 0x80 } }
+            for (prefix, suffix) in [("", ""), ("", ";TZID=Europe/Berlin:20240101T090000"), ("BEGIN:VEVENT\r\n", ":x"), ("\r\n", String(repeating: "y", count: 40))] {
+                let line = Array((prefix + candidate + suffix).utf8)
+                let start = prefix.utf8.count
+                let found = line.withUnsafeBufferPointer { table.value(of: $0, in: start..<(start + candidate.utf8.count)) }
+                #expect(found == expected, "\(prefix.debugDescription) \(candidate) \(suffix.prefix(10))")
+            }
+        }
+    }
 }
