@@ -38,6 +38,36 @@ struct StreamingImportTests {
         }
     }
 
+    @Test("On one thread, a small file read whole at once gives what it gives read a chunk at a time")
+    func wholeSmallFiles() throws {
+        for fixture in Self.fixtures {
+            var importer = SessionImporter(expansion: Self.expansion)
+            importer.isParallel = false
+            let whole = try importer.importSessions(from: .file(fixture.path))
+            importer.readChunkSize = 7  // larger than one chunk: read as before, seven bytes at a time
+            let chunked = try importer.importSessions(from: .file(fixture.path))
+            #expect(whole.sessions == chunked.sessions, "\(fixture.lastPathComponent)")
+            #expect(whole.diagnostics == chunked.diagnostics, "\(fixture.lastPathComponent)")
+        }
+    }
+
+    @Test("A file is read whole only when it is a regular file no larger than the limit")
+    func wholeFileLimit() throws {
+        let path = try Self.temporaryFile("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let descriptor = open(path, O_RDONLY)
+        defer { close(descriptor) }
+        #expect(SessionImporter.wholeFile(descriptor, ifAtMost: 1 << 20) == Array("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n".utf8))
+        #expect(SessionImporter.wholeFile(descriptor, ifAtMost: 32) == Array("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n".utf8))
+        #expect(SessionImporter.wholeFile(descriptor, ifAtMost: 31) == nil)
+        #expect(lseek(descriptor, 0, SEEK_CUR) == 0)  // read with pread: the offset has not moved
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        #expect(SessionImporter.wholeFile(ends[0], ifAtMost: 1 << 20) == nil)  // a pipe is read as a stream
+        #expect(SessionImporter.wholeFile(-1, ifAtMost: 1 << 20) == nil)
+    }
+
     @Test("A file imports as its bytes do: the same sessions and diagnostics")
     func fileAndBytes() throws {
         for fixture in Self.fixtures {

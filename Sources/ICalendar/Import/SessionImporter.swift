@@ -155,22 +155,21 @@ public struct SessionImporter: Sendable {
     /// file first, so that they can be read twice and in parts, as import's first pass needs.
     static func openInput(path: String) throws(CalendarReadError) -> Int32 {
         if path == "-" { return try spool(STDIN_FILENO, path: path) }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CalendarReadError(path: path, reason: "no such file")
-        }
-        if isDirectory.boolValue {
-            throw CalendarReadError(path: path, reason: "it is a directory")
-        }
         // POSIX reads: Foundation's FileManager.contents(atPath:) leaks its buffer on Linux (seen
-        // under LeakSanitizer), and a file is read a chunk at a time.
+        // under LeakSanitizer), and a file is read a chunk at a time. Opened first, looked at
+        // after (one system call less a file, in a batch of thousands): what cannot be opened is
+        // looked up only to say why.
         let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else {
-            throw CalendarReadError(path: path, reason: String(cString: strerror(errno)))
-        }
         var status = stat()
+        guard descriptor >= 0 else {
+            let code = errno
+            guard stat(path, &status) == 0 else { throw CalendarReadError(path: path, reason: "no such file") }
+            if status.st_mode & S_IFMT == S_IFDIR { throw CalendarReadError(path: path, reason: "it is a directory") }
+            throw CalendarReadError(path: path, reason: String(cString: strerror(code)))
+        }
         if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
             defer { close(descriptor) }
+            if status.st_mode & S_IFMT == S_IFDIR { throw CalendarReadError(path: path, reason: "it is a directory") }
             return try spool(descriptor, path: path)
         }
         return descriptor
@@ -208,7 +207,14 @@ public struct SessionImporter: Sendable {
     /// When parallel, the first pass also finds where the file can be cut in segments (about
     /// `segmentSize` bytes each), and the pipeline cuts each segment into components on a worker
     /// (reading it with its own descriptor), not on the calling thread.
+    ///
+    /// Read on one thread (not parallel), a regular file of at most `readChunkSize` bytes (most
+    /// calendars of a batch) is read once, whole, and both passes go over those bytes.
     func pipeline(descriptor: Int32) -> ImportPipeline {
+        if !isParallel, let bytes = Self.wholeFile(descriptor, ifAtMost: readChunkSize) {
+            close(descriptor)
+            return pipeline(bytes: bytes)
+        }
         let segmentSize = isParallel ? segmentSize : nil
         let outline = InputOutline.scan(
             descriptor: descriptor, parts: isParallel ? ProcessInfo.processInfo.activeProcessorCount : 1,
@@ -218,6 +224,28 @@ public struct SessionImporter: Sendable {
         return ImportPipeline(
             input: InputBytes(reading: descriptor, owning: true, chunkSize: readChunkSize), outline: outline, importer: self,
             segments: segments >= 0 ? segments : nil)
+    }
+
+    /// The bytes of a regular file of at most `limit` bytes, read with `pread` (the descriptor's
+    /// offset does not move); `nil` for anything else, a file that grew while read, or a read that
+    /// failed (the chunked path then reads the file again, and says why it stops).
+    static func wholeFile(_ descriptor: Int32, ifAtMost limit: Int) -> [UInt8]? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size >= 0,
+              Int(status.st_size) <= limit else { return nil }
+        var failed = false
+        // One byte more than the size: a read that fills it means the file grew.
+        let bytes = [UInt8](unsafeUninitializedCapacity: Int(status.st_size) + 1) { buffer, count in
+            count = 0
+            while count < buffer.count {
+                let got = pread(descriptor, buffer.baseAddress! + count, buffer.count - count, off_t(count))
+                if got < 0, errno == EINTR { continue }
+                if got < 0 { failed = true }
+                if got <= 0 { break }
+                count += got
+            }
+        }
+        return failed || bytes.count > Int(status.st_size) ? nil : bytes
     }
 
     /// The bytes of input a worker cuts into components at a time (see `pipeline(descriptor:)`);
