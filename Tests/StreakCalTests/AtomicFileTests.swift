@@ -112,6 +112,19 @@ struct AtomicFileTemporaryNameTests {
         #expect(AtomicFile.temporaryPath(for: "/run.json").hasPrefix("/.run.json."))
     }
 
+    @Test("Temporary names are UUIDs that count up from random bits, carrying into the high half")
+    func temporaryNames() throws {
+        let names = TemporaryNames(high: 0x0123_4567_89AB_CDEF, low: .max - 1)
+        #expect(names.next() == "01234567-89AB-CDEF-FFFF-FFFFFFFFFFFE")
+        #expect(names.next() == "01234567-89AB-CDEF-FFFF-FFFFFFFFFFFF")
+        #expect(names.next() == "01234567-89AB-CDF0-0000-000000000000")
+        let random = TemporaryNames()
+        let drawn = (0..<10_000).map { _ in random.next() }
+        #expect(Set(drawn).count == drawn.count)
+        #expect(drawn.allSatisfy { UUID(uuidString: $0)?.uuidString == $0 })
+        #expect(TemporaryNames().next() != TemporaryNames().next())  // each draws its own bits
+    }
+
     @Test("A long name is cut to 255 bytes at a character's edge")
     func longName() throws {
         for stem in [String(repeating: "a", count: 300), String(repeating: "é", count: 150), String(repeating: "😀", count: 80)] {

@@ -119,6 +119,8 @@ public enum AtomicFile {
         throw WriteError(path: path, reason: String(cString: strerror(ELOOP)))
     }
 
+    private static let temporaryNames = TemporaryNames()
+
     /// What a symbolic link holds.
     private static func linkDestination(_ path: String) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
@@ -141,7 +143,7 @@ public enum AtomicFile {
     static func temporaryPath(for target: String) -> String {
         let utf8 = target.utf8
         let name = utf8.lastIndex(of: UInt8(ascii: "/")).map { String(decoding: utf8[utf8.index(after: $0)...], as: UTF8.self) } ?? target
-        let suffix = "." + UUID().uuidString + ".tmp"
+        let suffix = "." + temporaryNames.next() + ".tmp"
         var kept = name
         if 1 + name.utf8.count + suffix.utf8.count > 255 {
             var scalars = String.UnicodeScalarView()
@@ -169,5 +171,44 @@ func describeFileType(_ kind: mode_t) -> String {
     case S_IFIFO: "a named pipe (FIFO)"
     case S_IFSOCK: "a socket"
     default: "a special file"
+    }
+}
+
+/// The UUID-shaped middles of temporary names: 128 random bits drawn once a process
+/// (`SystemRandomNumberGenerator`), then one more for each name. Names never repeat within the
+/// process, and another process starts from bits of its own; Foundation's `UUID()` opened and read
+/// `/dev/urandom` for every name, three system calls for each file of a batch.
+final class TemporaryNames: @unchecked Sendable {
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var high: UInt64
+    private var low: UInt64
+
+    convenience init() {
+        var generator = SystemRandomNumberGenerator()
+        self.init(high: generator.next(), low: generator.next())
+    }
+
+    /// Names from the 128-bit number `high`, `low` on.
+    init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    /// The next name, as a UUID string (36 characters).
+    func next() -> String {
+        let number: (high: UInt64, low: UInt64) = lock.withLock {
+            defer {
+                self.low &+= 1
+                if self.low == 0 { self.high &+= 1 }
+            }
+            return (self.high, self.low)
+        }
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &uuid) { bytes in
+            bytes.storeBytes(of: number.high.bigEndian, toByteOffset: 0, as: UInt64.self)
+            bytes.storeBytes(of: number.low.bigEndian, toByteOffset: 8, as: UInt64.self)
+        }
+        return UUID(uuid: uuid).uuidString
     }
 }
