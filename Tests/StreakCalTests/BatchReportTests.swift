@@ -73,6 +73,18 @@ struct BatchOutputNameTests {
         #expect(BatchInput.sanitized("Z-9_.+@,~") == "Z-9_.+@,_")
     }
 
+    @Test("A report's path in the output folder is the one URL gives, without asking the file system each time")
+    func outputPaths() {
+        let folders = ["out", "out/", "./out", "/", "", "/tmp/x/../y", "a b", "caf\u{E9}/r\u{E9}sum\u{E9}", "/dev/shm/sb//"]
+        let names = ["a.json", "a b.json", "a%20b.json", "\u{FC}.json", "x:y.json", "#.json", "?.json", ".hidden.json", "a__b__c-2.csv"]
+        for folder in folders {
+            let output = BatchReport.OutputFolder(folder)
+            for name in names {
+                #expect(output.path(of: name) == URL(fileURLWithPath: folder).appendingPathComponent(name).path, "\(folder) \(name)")
+            }
+        }
+    }
+
     @Test("Calendar files end in .ics in any case of its letters", arguments: [
         ("x.ics", true), ("X.ICS", true), ("a.iCs", true), (".ics", true), ("é.ics", true), ("ics", false), ("x.icsx", false),
         ("x\u{0E}ics", false), ("x.ics\u{301}", false), ("x.İCS", false), ("", false),

@@ -133,6 +133,29 @@ public struct BatchReport: Sendable {
 
     /// One calendar: read, score, render, and write if there is a folder. Runs in one worker.
     public func report(_ input: BatchInput, writingTo directory: String? = nil) -> RenderedReport {
+        report(input, into: directory.map(OutputFolder.init))
+    }
+
+    /// The folder reports go to: what `URL(fileURLWithPath:).appendingPathComponent(_:).path` puts
+    /// before a name (it looks at the file system for that), worked out once a batch rather than
+    /// once a file.
+    struct OutputFolder {
+        /// The path of a file in the folder, up to its name (an absolute path that ends with `/`).
+        var prefix: String
+
+        init(_ directory: String) {
+            let sample = URL(fileURLWithPath: directory).appendingPathComponent("x").path
+            prefix = String(sample.dropLast())
+        }
+
+        /// The path of `name` in the folder, as `URL` gives it, for a name without `/` (a report's
+        /// name, `BatchInput.safeFileName`).
+        func path(of name: String) -> String {
+            prefix + name
+        }
+    }
+
+    private func report(_ input: BatchInput, into folder: OutputFolder?) -> RenderedReport {
         let clock = ContinuousClock()
         let start = clock.now
         var result = BatchFileResult(input: input.name)
@@ -152,8 +175,8 @@ public struct BatchReport: Sendable {
             result.record(scored)
             let rendered = try format.render(scored, with: settings)
             let fileName = outputFileName(of: input)
-            if let directory {
-                try AtomicFile.write(rendered, to: URL(fileURLWithPath: directory).appendingPathComponent(fileName).path)
+            if let folder {
+                try AtomicFile.write(rendered, to: folder.path(of: fileName))
             } else {
                 text = rendered
             }
@@ -177,9 +200,10 @@ public struct BatchReport: Sendable {
         // libical's process-wide set-up happens on its first parse: do one before any concurrency.
         _ = try? settings.importer(now: now).importSessions(from: .string(Self.primer, name: "<primer>"))
         ledger.start()
+        let folder = directory.map(OutputFolder.init)
         DispatchQueue.concurrentPerform(iterations: min(jobs, count)) { _ in
             while let index = ledger.claim() {
-                ledger.finish(index, with: report(inputs[index], writingTo: directory))
+                ledger.finish(index, with: report(inputs[index], into: folder))
             }
         }
         return ledger.results()
