@@ -20,6 +20,8 @@ extension String {
     /// // Prints "\u{1B}[2Jdone\u{07}\u{0D}\u{0A}\u{202E}gnp.exe"
     /// ```
     public func escapingControlCharacters(keepingTabs: Bool = true) -> String {
+        // Printable ASCII, most text, has nothing to escape: told by its bytes.
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return self }
         let scalars = unicodeScalars
         guard scalars.contains(where: { $0.isTerminalControl(keepingTabs: keepingTabs) }) else { return self }
         var result = String.UnicodeScalarView()

@@ -101,10 +101,11 @@ public struct BatchReport: Sendable {
         }
         let clock = ContinuousClock()
         let start = clock.now
-        let results = run(writingTo: directory, progress: progress).map(\.result)
-        var summary = BatchSummary(format: format, files: results, skipped: skipped)
+        let reports = run(writingTo: directory, progress: progress)
+        var summary = BatchSummary(format: format, files: reports.map(\.result), skipped: skipped)
         if recordsElapsedTime { summary.elapsedSeconds = Self.seconds(clock.now - start) }
-        try AtomicFile.write(summary.json(), to: URL(fileURLWithPath: directory).appendingPathComponent(Self.summaryFileName).path)
+        let json = summary.json(entries: reports.compactMap(\.summaryEntry))
+        try AtomicFile.write(json, to: URL(fileURLWithPath: directory).appendingPathComponent(Self.summaryFileName).path)
         return summary
     }
 
@@ -189,7 +190,10 @@ public struct BatchReport: Sendable {
             result.error = String(describing: error)
         }
         if recordsElapsedTime { result.elapsedSeconds = Self.seconds(clock.now - start) }
-        return RenderedReport(result: result, text: text)
+        var report = RenderedReport(result: result, text: text)
+        // Written here, on the worker, for `summary.json`: the summary is then only put together.
+        if folder != nil { report.summaryEntry = BatchSummary.jsonEntry(of: result) }
+        return report
     }
 
     /// Runs every input on at most `jobs` workers; results in input order.
@@ -225,6 +229,9 @@ public struct RenderedReport: Sendable {
     public var result: BatchFileResult
     /// The report, when the batch does not write files and the calendar did not fail.
     public var text: String?
+    /// The calendar's object in `summary.json` (`BatchSummary.jsonEntry(of:)`), when the batch
+    /// writes files.
+    var summaryEntry: [UInt8]?
 
     public init(result: BatchFileResult, text: String?) {
         self.result = result

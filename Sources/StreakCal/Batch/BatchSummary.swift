@@ -40,45 +40,24 @@ public struct BatchSummary: Hashable, Sendable {
     /// (`.prettyPrinted`, `.sortedKeys`, `.withoutEscapingSlashes`) gives for the `Codable` form,
     /// byte for byte, written directly (a batch of thousands of files waited for the encoder).
     public func json() -> String {
+        json(entries: files.map(Self.jsonEntry))
+    }
+
+    /// `json()` with each file's object already written (`jsonEntry(of:)`, one per file, in order;
+    /// a batch's workers write them as they finish, so that the summary is only put together).
+    func json(entries: [[UInt8]]) -> String {
+        let entries = entries.count == files.count ? entries : files.map(Self.jsonEntry)
         let totals = self.totals
         var json = PrettyJSON()
-        json.bytes.reserveCapacity(512 + files.count * 520)
+        json.bytes.reserveCapacity(512 + entries.reduce(0) { $0 + $1.count + 6 })
         json.open("{")
         json.key("elapsedSeconds", indent: 2, first: true)
         json.optional(elapsedSeconds) { $0.number($1) }
         json.key("files", indent: 2)
         json.open("[")
-        for (index, file) in files.enumerated() {
+        for (index, entry) in entries.enumerated() {
             json.element(indent: 4, first: index == 0)
-            json.open("{")
-            json.key("currentStreak", indent: 6, first: true)
-            json.optional(file.currentStreak) { $0.streak($1, indent: 6) }
-            json.key("days", indent: 6)
-            json.optional(file.days) { $0.integer($1) }
-            json.key("daysMet", indent: 6)
-            json.optional(file.daysMet) { $0.integer($1) }
-            json.key("diagnostics", indent: 6)
-            json.integerObject([
-                ("errors", file.diagnostics.errors), ("notes", file.diagnostics.notes),
-                ("warnings", file.diagnostics.warnings),
-            ], indent: 6)
-            json.key("elapsedSeconds", indent: 6)
-            json.optional(file.elapsedSeconds) { $0.number($1) }
-            json.key("error", indent: 6)
-            json.optional(file.error) { $0.string($1) }
-            json.key("input", indent: 6)
-            json.string(file.input)
-            json.key("longestStreak", indent: 6)
-            json.optional(file.longestStreak) { $0.streak($1, indent: 6) }
-            json.key("name", indent: 6)
-            json.string(file.name)
-            json.key("output", indent: 6)
-            json.optional(file.output) { $0.string($1) }
-            json.key("points", indent: 6)
-            json.optional(file.points) { $0.integer($1) }
-            json.key("sessions", indent: 6)
-            json.optional(file.sessions) { $0.integer($1) }
-            json.close("}", indent: 4, empty: false)
+            json.bytes += entry
         }
         json.close("]", indent: 2, empty: files.isEmpty)
         json.key("format", indent: 2)
@@ -105,6 +84,43 @@ public struct BatchSummary: Hashable, Sendable {
         return json.document()
     }
 
+    /// One file's object in `summary.json`, from its `{` to its `}`, as it stands there (its
+    /// members at an indent of 6): the same wherever in the list it goes.
+    static func jsonEntry(of file: BatchFileResult) -> [UInt8] {
+        var json = PrettyJSON()
+        json.bytes.reserveCapacity(520)
+        json.open("{")
+        json.key("currentStreak", indent: 6, first: true)
+        json.optional(file.currentStreak) { $0.streak($1, indent: 6) }
+        json.key("days", indent: 6)
+        json.optional(file.days) { $0.integer($1) }
+        json.key("daysMet", indent: 6)
+        json.optional(file.daysMet) { $0.integer($1) }
+        json.key("diagnostics", indent: 6)
+        json.integerObject([
+            ("errors", file.diagnostics.errors), ("notes", file.diagnostics.notes),
+            ("warnings", file.diagnostics.warnings),
+        ], indent: 6)
+        json.key("elapsedSeconds", indent: 6)
+        json.optional(file.elapsedSeconds) { $0.number($1) }
+        json.key("error", indent: 6)
+        json.optional(file.error) { $0.string($1) }
+        json.key("input", indent: 6)
+        json.string(file.input)
+        json.key("longestStreak", indent: 6)
+        json.optional(file.longestStreak) { $0.streak($1, indent: 6) }
+        json.key("name", indent: 6)
+        json.string(file.name)
+        json.key("output", indent: 6)
+        json.optional(file.output) { $0.string($1) }
+        json.key("points", indent: 6)
+        json.optional(file.points) { $0.integer($1) }
+        json.key("sessions", indent: 6)
+        json.optional(file.sessions) { $0.integer($1) }
+        json.close("}", indent: 4, empty: false)
+        return json.bytes
+    }
+
     /// The sums over the calendars that did not fail to read.
     private var totals: Totals {
         Totals(
@@ -121,40 +137,56 @@ public struct BatchSummary: Hashable, Sendable {
     /// cannot act on the terminal.
     public func table() -> String {
         let header = ["FILE", "NAME", "SESSIONS", "DAYS MET", "CURRENT", "LONGEST", "DIAGNOSTICS", "ERROR"]
-        let rows = files.map { file -> [String] in
+        var rows = [header]
+        rows.reserveCapacity(files.count + 1)
+        for file in files {
             let figure = { (value: Int?) in value.map(String.init) ?? "-" }
-            return [
+            rows.append([
                 file.input.escapingControlCharacters(keepingTabs: false), file.name.escapingControlCharacters(keepingTabs: false),
                 figure(file.sessions), figure(file.daysMet),
                 figure(file.currentStreak?.length), figure(file.longestStreak?.length),
                 file.sessions == nil ? "-" : file.diagnostics.description,
                 (file.error ?? "").escapingControlCharacters(keepingTabs: false),
-            ]
+            ])
         }
-        let all = [header] + rows
-        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        // Widths in characters, counted once a cell (most cells are ASCII: their bytes).
+        let cellWidths = rows.map { $0.map(Self.width) }
+        var widths = [Int](repeating: 0, count: header.count)
+        for row in cellWidths {
+            for column in row.indices { widths[column] = max(widths[column], row[column]) }
+        }
         let numeric: Set<Int> = [2, 3, 4, 5]
-        var text = ""
-        for row in all {
-            var cells: [String] = []
+        var text: [UInt8] = []
+        text.reserveCapacity((widths.reduce(0, +) + 2 * widths.count + 1) * rows.count + 64)
+        for (row, rowWidths) in zip(rows, cellWidths) {
+            let lineStart = text.count
             for column in row.indices {
-                let cell = row[column]
-                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                if column > 0 { text += [0x20, 0x20] }
+                let padding = repeatElement(UInt8(0x20), count: widths[column] - rowWidths[column])
                 if column == row.count - 1 {
-                    cells.append(cell)
+                    text += row[column].utf8
+                } else if numeric.contains(column) {
+                    text += padding
+                    text += row[column].utf8
                 } else {
-                    cells.append(numeric.contains(column) ? padding + cell : cell + padding)
+                    text += row[column].utf8
+                    text += padding
                 }
             }
-            var line = cells.joined(separator: "  ")
-            while line.last == " " { line.removeLast() }
-            text += line + "\n"
+            while text.count > lineStart, text.last == 0x20 { text.removeLast() }
+            text.append(0x0A)
         }
+        var summaryLine = ""
         let failures = failed.count
-        text += "\(files.count) \(files.count == 1 ? "file" : "files"), \(failures) failed"
-        if !skipped.isEmpty { text += ", \(skipped.count) skipped" }
-        if let elapsedSeconds { text += ", in \(String(format: "%.2f", elapsedSeconds)) s" }
-        return text + "\n"
+        summaryLine += "\(files.count) \(files.count == 1 ? "file" : "files"), \(failures) failed"
+        if !skipped.isEmpty { summaryLine += ", \(skipped.count) skipped" }
+        if let elapsedSeconds { summaryLine += ", in \(String(format: "%.2f", elapsedSeconds)) s" }
+        return String(decoding: text, as: UTF8.self) + summaryLine + "\n"
+    }
+
+    /// A cell's width in characters: its byte count when it is ASCII, else its `count`.
+    private static func width(_ cell: String) -> Int {
+        cell.utf8.allSatisfy { $0 < 0x80 } ? cell.utf8.count : cell.count
     }
 }
 
