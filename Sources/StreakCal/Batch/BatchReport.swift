@@ -61,6 +61,7 @@ public struct BatchReport: Sendable {
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, strict: Bool = false,
         recordsElapsedTime: Bool = true, now: Int64? = nil
     ) {
+        Self.beginSettingUpLibical()
         let discovery = BatchInput.walk(paths, reserving: [Self.summaryFileName], fileExtension: format.fileExtension)
         self.init(
             inputs: discovery.inputs, skipped: discovery.skipped,
@@ -201,8 +202,9 @@ public struct BatchReport: Sendable {
         let count = inputs.count
         let ledger = BatchLedger(count: count, progress: progress)
         guard count > 0 else { return [] }
-        // libical's process-wide set-up happens on its first parse: do one before any concurrency.
-        _ = try? settings.importer(now: now).importSessions(from: .string(Self.primer, name: "<primer>"))
+        // libical's process-wide set-up happens on its first parse: done before any concurrency
+        // (begun while the folders were walked; this waits for it if it is not done).
+        Self.setUpLibical()
         ledger.start()
         let folder = directory.map(OutputFolder.init)
         DispatchQueue.concurrentPerform(iterations: min(jobs, count)) { _ in
@@ -212,6 +214,24 @@ public struct BatchReport: Sendable {
         }
         return ledger.results()
     }
+
+    /// Begins libical's process-wide set-up on another thread, so that it overlaps what the
+    /// caller does next (walking the folders); ``setUpLibical()`` waits for it.
+    static func beginSettingUpLibical() {
+        DispatchQueue.global().async { setUpLibical() }
+    }
+
+    /// Parses `primer` once a process, the first caller doing it and any other waiting for it:
+    /// libical sets up process-wide state on its first parse, which must not happen on two
+    /// threads at once.
+    static func setUpLibical() {
+        _ = libicalSetUp
+    }
+
+    private static let libicalSetUp: Void = {
+        let importer = SessionImporter(expansion: RecurrenceExpansion(through: Day(year: 2024, month: 12, day: 31)!))
+        _ = try? importer.importSessions(from: .string(primer, name: "<primer>"))
+    }()
 
     /// A one-event calendar, parsed once before the workers start.
     static let primer = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:primer\r\nDTSTART:20240101T000000Z\r\nDTEND:20240101T010000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"

@@ -129,7 +129,7 @@ public struct JSONLinesBatch: Sendable {
     /// The run itself: `nextLine` gives the input lines (`nil` at the end).
     func run(nextLine: () throws(CalendarReadError) -> InputLine?, emit: @escaping @Sendable (String) throws -> Void) throws -> Tally {
         // libical's process-wide set-up happens on its first parse: do one before any concurrency.
-        _ = try? settings.importer(now: now).importSessions(from: .string(BatchReport.primer, name: "<primer>"))
+        BatchReport.setUpLibical()
         let emitter = RecordEmitter(order: order, emit: emit)
         let slots = DispatchSemaphore(value: window)
         let workers = DispatchSemaphore(value: jobs)
