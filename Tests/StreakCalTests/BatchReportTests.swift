@@ -113,6 +113,59 @@ struct BatchOutputNameTests {
         #expect(Set(names.map { $0.lowercased() }).count == names.count)
     }
 
+    @Test("Names worked out on bytes are the ones worked out on Strings, component by component")
+    func namesAsBefore() {
+        let folders = ["in", "In", "caf\u{E9}", "cafe\u{301}", "a b", "x.ics", "..", ".", "", "\u{3BB}\u{3CC}\u{3B3}\u{3BF}\u{3C2}", "tab\t", "del\u{7F}"]
+        let files = ["a.ics", "A.ICS", ".ics", "..ics", "x.icsx", "b", "caf\u{E9}.ics", "e\u{301}.ics", "a:b?.ics", ".hidden.ics", "ctl\u{1}.ics"]
+        var sets: [[String]] = []
+        for first in folders {
+            for second in folders {
+                sets.append(files.map { "/root/\(first)/\(second)/\($0)" })
+                sets.append(files.map { "\(first)/\(second)/\($0)" })
+            }
+            sets.append(files.map { "/root/\(first)/\($0)" } + ["/root/cafe\u{301}/z.ics"])
+        }
+        sets.append(["/only/one.ics"])
+        sets.append(["/", ""])
+        sets.append([])
+        for paths in sets {
+            #expect(BatchInput.outputNames(for: paths, fileExtension: "json") == Self.namesByStrings(paths, fileExtension: "json"), "\(paths)")
+        }
+    }
+
+    /// The names as first worked out: every component a String.
+    private static func namesByStrings(_ paths: [String], fileExtension: String) -> [String] {
+        let base = FileManager.default.currentDirectoryPath
+        let components = paths.map { path -> [String] in
+            let absolute = path.utf8.first == UInt8(ascii: "/") ? path : base + "/" + path
+            var components: [String] = []
+            for part in absolute.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
+                if part.count == 1, part.first == UInt8(ascii: ".") { continue }
+                if part.count == 2, part.allSatisfy({ $0 == UInt8(ascii: ".") }) {
+                    if !components.isEmpty { components.removeLast() }
+                    continue
+                }
+                components.append(String(decoding: part, as: UTF8.self))
+            }
+            return components
+        }
+        var shared = components.first.map { Array($0.dropLast()) } ?? []
+        for path in components.dropFirst() {
+            let folders = path.dropLast()
+            var count = 0
+            while count < shared.count, count < folders.count, shared[count] == folders[count] { count += 1 }
+            shared.removeLast(shared.count - count)
+        }
+        let stems = components.map { path -> String in
+            var relative = Array(path.dropFirst(shared.count))
+            if let last = relative.last, last.utf8.count > 4, BatchInput.hasCalendarExtension(last) {
+                relative[relative.count - 1] = String(decoding: last.utf8.dropLast(4), as: UTF8.self)
+            }
+            return BatchInput.safeFileName(relative.map(BatchInput.sanitizedByCharacter).joined(separator: "__"))
+        }
+        return BatchInput.distinct(stems, reserving: [], suffix: "." + fileExtension)
+    }
+
     @Test("The summary's name is never a report's")
     func reserved() {
         let names = BatchInput.outputNames(for: ["/a/summary.ics", "/a/SUMMARY.ics"], reserving: ["summary.json"], fileExtension: "json")

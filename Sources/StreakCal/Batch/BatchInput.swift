@@ -111,21 +111,37 @@ extension BatchInput {
     /// ```
     public static func outputNames(for paths: [String], reserving: Set<String> = [], fileExtension: String = "") -> [String] {
         let base = FileManager.default.currentDirectoryPath
-        let components = paths.map { lexicalComponents(of: $0, relativeTo: base) }
+        let resolved = paths.map { LexicalPath($0, relativeTo: base) }
         // The folders every input shares; a single input keeps only its file name.
-        var shared = components.first.map { Array($0.dropLast()) } ?? []
-        for path in components.dropFirst() {
-            let folders = path.dropLast()
-            var count = 0
-            while count < shared.count, count < folders.count, shared[count] == folders[count] { count += 1 }
-            shared.removeLast(shared.count - count)
-        }
-        let stems = components.map { path -> String in
-            var relative = Array(path.dropFirst(shared.count))
-            if let last = relative.last, last.utf8.count > 4, hasCalendarExtension(last) {
-                relative[relative.count - 1] = String(decoding: last.utf8.dropLast(4), as: UTF8.self)
+        var shared = resolved.first.map { max(0, $0.components.count - 1) } ?? 0
+        if let first = resolved.first {
+            for path in resolved.dropFirst() {
+                var count = 0
+                while count < shared, count < path.components.count - 1, sameFolder(first.component(count), path.component(count)) {
+                    count += 1
+                }
+                shared = count
             }
-            return safeFileName(relative.map(sanitized).joined(separator: "__"))
+        }
+        let stems = resolved.map { path -> String in
+            let relative = path.components.dropFirst(shared)
+            // Printable ASCII (nearly every path) is named a byte at a time; any other text by
+            // its characters, as Strings.
+            guard relative.allSatisfy({ path.bytes[$0].allSatisfy { (0x20..<0x7F).contains($0) } }) else {
+                var relative = relative.map { String(decoding: path.bytes[$0], as: UTF8.self) }
+                if let last = relative.last, last.utf8.count > 4, hasCalendarExtension(last) {
+                    relative[relative.count - 1] = String(decoding: last.utf8.dropLast(4), as: UTF8.self)
+                }
+                return safeFileName(relative.map(sanitized).joined(separator: "__"))
+            }
+            var stem: [UInt8] = []
+            for (offset, range) in relative.enumerated() {
+                var part = path.bytes[range]
+                if offset == relative.count - 1, part.count > 4, hasCalendarExtension(part) { part = part.dropLast(4) }
+                if offset > 0 { stem += [UInt8(ascii: "_"), UInt8(ascii: "_")] }
+                stem += part.lazy.map { isAllowedASCII($0) ? $0 : UInt8(ascii: "_") }
+            }
+            return safeFileName(String(decoding: stem, as: UTF8.self))
         }
         return distinct(stems, reserving: reserving, suffix: fileExtension.isEmpty ? "" : "." + fileExtension)
     }
@@ -147,7 +163,12 @@ extension BatchInput {
 
     /// Whether a file name ends in `.ics`, in any case of its ASCII letters.
     static func hasCalendarExtension(_ name: String) -> Bool {
-        let tail = Array(name.utf8.suffix(4))
+        hasCalendarExtension(name.utf8)
+    }
+
+    /// `hasCalendarExtension(_:)` of a name's UTF-8.
+    static func hasCalendarExtension(_ utf8: some BidirectionalCollection<UInt8>) -> Bool {
+        let tail = Array(utf8.suffix(4))
         return tail.count == 4 && tail[0] == UInt8(ascii: ".") && tail[1] | 0x20 == UInt8(ascii: "i")
             && tail[2] | 0x20 == UInt8(ascii: "c") && tail[3] | 0x20 == UInt8(ascii: "s")
     }
@@ -155,17 +176,8 @@ extension BatchInput {
     /// The path's components after making it absolute and resolving `.` and `..` by text, split
     /// at each `/` byte, as the kernel splits paths.
     static func lexicalComponents(of path: String, relativeTo base: String) -> [String] {
-        let absolute = path.utf8.first == UInt8(ascii: "/") ? path : base + "/" + path
-        var components: [String] = []
-        for part in absolute.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
-            if part.count == 1, part.first == UInt8(ascii: ".") { continue }
-            if part.count == 2, part.allSatisfy({ $0 == UInt8(ascii: ".") }) {
-                if !components.isEmpty { components.removeLast() }
-                continue
-            }
-            components.append(String(decoding: part, as: UTF8.self))
-        }
-        return components
+        let resolved = LexicalPath(path, relativeTo: base)
+        return resolved.components.map { String(decoding: resolved.bytes[$0], as: UTF8.self) }
     }
 
     /// A path component with every character outside letters, digits and `-_.+@,` replaced by `_`.
@@ -313,4 +325,52 @@ struct CalendarWalk {
         }
         return (error as NSError).localizedDescription
     }
+}
+
+/// A path made absolute (after `base` when relative) and resolved by text: split at each `/`
+/// byte, as the kernel splits paths, empty and `.` components dropped, `..` taking the one before
+/// away. Components are ranges of the absolute path's bytes: a batch names thousands of paths
+/// before its first worker starts, without a String for each folder of each.
+struct LexicalPath {
+    let bytes: [UInt8]
+    let components: [Range<Int>]
+
+    init(_ path: String, relativeTo base: String) {
+        var bytes: [UInt8] = []
+        if path.utf8.first != UInt8(ascii: "/") {
+            bytes += base.utf8
+            bytes.append(UInt8(ascii: "/"))
+        }
+        bytes += path.utf8
+        var components: [Range<Int>] = []
+        var start = 0
+        for end in bytes.indices where bytes[end] == UInt8(ascii: "/") {
+            Self.add(start..<end, of: bytes, to: &components)
+            start = end + 1
+        }
+        Self.add(start..<bytes.count, of: bytes, to: &components)
+        self.bytes = bytes
+        self.components = components
+    }
+
+    private static func add(_ part: Range<Int>, of bytes: [UInt8], to components: inout [Range<Int>]) {
+        let dot = UInt8(ascii: ".")
+        if part.isEmpty || (part.count == 1 && bytes[part.lowerBound] == dot) { return }
+        if part.count == 2, bytes[part.lowerBound] == dot, bytes[part.lowerBound + 1] == dot {
+            if !components.isEmpty { components.removeLast() }
+            return
+        }
+        components.append(part)
+    }
+
+    /// The bytes of component `index`.
+    func component(_ index: Int) -> ArraySlice<UInt8> { bytes[components[index]] }
+}
+
+/// Whether two path components are the same folder name, as their Strings compare (ASCII by its
+/// bytes; other text by canonical equivalence, as `String` compares it).
+private func sameFolder(_ lhs: ArraySlice<UInt8>, _ rhs: ArraySlice<UInt8>) -> Bool {
+    if lhs.elementsEqual(rhs) { return true }
+    if lhs.allSatisfy({ $0 < 0x80 }), rhs.allSatisfy({ $0 < 0x80 }) { return false }
+    return String(decoding: lhs, as: UTF8.self) == String(decoding: rhs, as: UTF8.self)
 }
