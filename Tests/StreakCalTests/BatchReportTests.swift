@@ -85,6 +85,26 @@ struct BatchOutputNameTests {
         }
     }
 
+    @Test("A folder is listed by name, sorted by bytes, each entry identified as stat of its whole path identifies it")
+    func listing() throws {
+        let folder = NSTemporaryDirectory() + "listing-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in ["b.ics", "A.ics", "\u{E9}.ics", "a.ics"] { FileManager.default.createFile(atPath: folder + "/" + name, contents: Data()) }
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link.ics", withDestinationPath: "a.ics")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/dangling.ics", withDestinationPath: "gone.ics")
+        let listed = try CalendarWalk.list(folder).get()
+        #expect(listed.map(\.name) == ["A.ics", "a.ics", "b.ics", "dangling.ics", "link.ics", "sub", "\u{E9}.ics"])
+        for (name, found) in listed {
+            let byPath = CalendarWalk.identify(folder + "/" + name)
+            #expect(found?.0 == byPath?.0 && found?.kind == byPath?.kind, "\(name)")
+        }
+        #expect(listed.first { $0.name == "dangling.ics" }?.found == nil)
+        #expect(listed.first { $0.name == "sub" }?.found?.kind == S_IFDIR)
+        #expect(listed.first { $0.name == "link.ics" }?.found?.0 == listed.first { $0.name == "a.ics" }?.found?.0)  // a link is followed
+        #expect(throws: POSIXError(.ENOENT)) { try CalendarWalk.list(folder + "/missing").get() }
+    }
+
     @Test("Calendar files end in .ics in any case of its letters", arguments: [
         ("x.ics", true), ("X.ICS", true), ("a.iCs", true), (".ics", true), ("é.ics", true), ("ics", false), ("x.icsx", false),
         ("x\u{0E}ics", false), ("x.ics\u{301}", false), ("x.İCS", false), ("", false),

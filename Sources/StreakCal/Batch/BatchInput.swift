@@ -263,17 +263,17 @@ struct CalendarWalk {
     /// Walks a folder: its `*.ics` files and its folders, in sorted order, depth first.
     private mutating func enter(_ folder: String, identity: FileIdentity) {
         guard seenFolders.insert(identity).inserted else { return }
-        let entries: [String]
-        do {
-            entries = try FileManager.default.contentsOfDirectory(atPath: folder)
-        } catch {
-            found.append((folder, .unreadable(reason: "cannot list \(folder): \(Self.reason(error))")))
+        let entries: [(name: String, found: (FileIdentity, kind: mode_t)?)]
+        switch Self.list(folder) {
+        case .success(let listed): entries = listed
+        case .failure(let code):
+            found.append((folder, .unreadable(reason: "cannot list \(folder): \(String(cString: strerror(code.code.rawValue)))")))
             return
         }
-        for entry in entries.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+        for (entry, identified) in entries {
             let path = folder.hasSuffix("/") ? folder + entry : folder + "/" + entry
             let isCalendar = BatchInput.hasCalendarExtension(entry)
-            guard let (identity, kind) = Self.identify(path) else {
+            guard let (identity, kind) = identified else {
                 // A dangling link or a file that vanished: worth reporting only if it looks like a calendar.
                 if isCalendar, seenMissing.insert(path).inserted {
                     found.append((path, .unreadable(reason: "cannot read \(path): a broken link or a vanished file")))
@@ -291,6 +291,37 @@ struct CalendarWalk {
                 skipped.append(SkippedInput(input: path, reason: "\(describeFileType(kind)), not a regular file"))
             }
         }
+    }
+
+    /// A folder's entries but `.` and `..`, sorted by their bytes, each with its identity and
+    /// type as `identify` gives them (`nil` for one that cannot be reached), or why the folder
+    /// cannot be listed. Entries are looked up by name in the open folder (`fstatat`), not by
+    /// their whole path, and the folder is closed before any of its folders is entered.
+    static func list(_ folder: String) -> Result<[(name: String, found: (FileIdentity, kind: mode_t)?)], POSIXError> {
+        guard let directory = opendir(folder) else { return .failure(POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                if errno != 0 { return .failure(POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)) }
+                break
+            }
+            // Decoded as FileManager's listing decodes names.
+            let name = withUnsafePointer(to: &entry.pointee.d_name) { field in
+                field.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: field.pointee)) {
+                    FileManager.default.string(withFileSystemRepresentation: $0, length: strlen($0))
+                }
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        names.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let descriptor = dirfd(directory)
+        return .success(names.map { name in
+            var information = stat()
+            guard fstatat(descriptor, name, &information, 0) == 0 else { return (name, nil) }
+            return (name, (FileIdentity(device: UInt64(information.st_dev), inode: UInt64(information.st_ino)), information.st_mode & S_IFMT))
+        })
     }
 
     /// Whether `path` is a symbolic link.
@@ -317,13 +348,6 @@ struct CalendarWalk {
         guard stat(path, &information) == 0 else { return nil }
         let identity = FileIdentity(device: UInt64(information.st_dev), inode: UInt64(information.st_ino))
         return (identity, information.st_mode & S_IFMT)
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        if let cocoa = error as? CocoaError, let underlying = cocoa.underlying as? POSIXError {
-            return String(cString: strerror(underlying.code.rawValue))
-        }
-        return (error as NSError).localizedDescription
     }
 }
 
