@@ -52,6 +52,16 @@ struct BatchTableTerminalTests {
         #expect(summary.json(entries: []) == summary.json())  // entries that do not fit are not used
     }
 
+    @Test("Elapsed seconds are written as String(format: \"%.2f\") writes them")
+    func twoDecimals() {
+        var values: [Double] = [0, 0.004, 0.005, 0.015, 0.125, 0.135, 1.005, 2.675, 1.5, 59.994999, 59.995, 3_600.126, 1e9 + 0.125, -0.0, .infinity, .nan]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 { values.append(Double(generator.next() % 1_000_000) / 1_000 + Double.random(in: 0..<0.001)) }
+        for value in values {
+            #expect(BatchSummary.twoDecimals(value) == String(format: "%.2f", value), "\(value)")
+        }
+    }
+
     /// The table as it was first written: cells padded to the widest by `String.count`.
     private static func referenceTable(_ summary: BatchSummary) -> String {
         let header = ["FILE", "NAME", "SESSIONS", "DAYS MET", "CURRENT", "LONGEST", "DIAGNOSTICS", "ERROR"]

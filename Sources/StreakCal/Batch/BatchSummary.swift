@@ -180,8 +180,18 @@ public struct BatchSummary: Hashable, Sendable {
         let failures = failed.count
         summaryLine += "\(files.count) \(files.count == 1 ? "file" : "files"), \(failures) failed"
         if !skipped.isEmpty { summaryLine += ", \(skipped.count) skipped" }
-        if let elapsedSeconds { summaryLine += ", in \(String(format: "%.2f", elapsedSeconds)) s" }
+        if let elapsedSeconds { summaryLine += ", in \(Self.twoDecimals(elapsedSeconds)) s" }
         return String(decoding: text, as: UTF8.self) + summaryLine + "\n"
+    }
+
+    /// `value` as `%.2f` writes it, by C's `vsnprintf` (`String(format:)` takes Foundation's
+    /// formatter and a lookup of the argument's conformances: 2M instructions at the end of a batch).
+    static func twoDecimals(_ value: Double) -> String {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+            let written = withVaList([value]) { vsnprintf(buffer.baseAddress, buffer.count, "%.2f", $0) }
+            guard written >= 0, written < buffer.count else { return String(format: "%.2f", value) }
+            return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: Int(written)), as: UTF8.self)
+        }
     }
 
     /// A cell's width in characters: its byte count when it is ASCII, else its `count`.
