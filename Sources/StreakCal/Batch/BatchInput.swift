@@ -320,7 +320,7 @@ struct CalendarWalk {
         return .success(names.map { name in
             var information = stat()
             guard fstatat(descriptor, name, &information, 0) == 0 else { return (name, nil) }
-            return (name, (FileIdentity(device: UInt64(information.st_dev), inode: UInt64(information.st_ino)), information.st_mode & S_IFMT))
+            return (name, identity(of: information))
         })
     }
 
@@ -346,8 +346,12 @@ struct CalendarWalk {
     static func identify(_ path: String) -> (FileIdentity, kind: mode_t)? {
         var information = stat()
         guard stat(path, &information) == 0 else { return nil }
-        let identity = FileIdentity(device: UInt64(information.st_dev), inode: UInt64(information.st_ino))
-        return (identity, information.st_mode & S_IFMT)
+        return identity(of: information)
+    }
+
+    /// A file's identity and type, from its status.
+    private static func identity(of information: stat) -> (FileIdentity, kind: mode_t) {
+        (FileIdentity(device: UInt64(information.st_dev), inode: UInt64(information.st_ino)), information.st_mode & S_IFMT)
     }
 }
 

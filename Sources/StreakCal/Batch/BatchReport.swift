@@ -102,18 +102,19 @@ public struct BatchReport: Sendable {
         }
         let clock = ContinuousClock()
         let start = clock.now
-        let reports = run(writingTo: directory, progress: progress)
+        let folder = OutputFolder(directory)
+        let reports = run(into: folder, progress: progress)
         var summary = BatchSummary(format: format, files: reports.map(\.result), skipped: skipped)
         if recordsElapsedTime { summary.elapsedSeconds = Self.seconds(clock.now - start) }
         let json = summary.json(entries: reports.compactMap(\.summaryEntry))
-        try AtomicFile.write(json, to: URL(fileURLWithPath: directory).appendingPathComponent(Self.summaryFileName).path)
+        try AtomicFile.write(json, to: folder.path(of: Self.summaryFileName))
         return summary
     }
 
     /// Every calendar's report, rendered but not written, in input order; each result's `output`
     /// is the file name the report would get.
     public func render(progress: (@Sendable (BatchProgress) -> Void)? = nil) -> [RenderedReport] {
-        run(writingTo: nil, progress: progress)
+        run(into: nil, progress: progress)
     }
 
     /// ``write(to:progress:)`` without blocking a task of the caller's: the work runs on Dispatch's threads.
@@ -198,7 +199,7 @@ public struct BatchReport: Sendable {
     }
 
     /// Runs every input on at most `jobs` workers; results in input order.
-    private func run(writingTo directory: String?, progress: (@Sendable (BatchProgress) -> Void)?) -> [RenderedReport] {
+    private func run(into folder: OutputFolder?, progress: (@Sendable (BatchProgress) -> Void)?) -> [RenderedReport] {
         let count = inputs.count
         let ledger = BatchLedger(count: count, progress: progress)
         guard count > 0 else { return [] }
@@ -206,7 +207,6 @@ public struct BatchReport: Sendable {
         // (begun while the folders were walked; this waits for it if it is not done).
         Self.setUpLibical()
         ledger.start()
-        let folder = directory.map(OutputFolder.init)
         DispatchQueue.concurrentPerform(iterations: min(jobs, count)) { _ in
             while let index = ledger.claim() {
                 ledger.finish(index, with: report(inputs[index], into: folder))
