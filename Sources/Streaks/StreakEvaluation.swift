@@ -471,8 +471,24 @@ public struct StreakReport: Hashable, Sendable {
     /// The number of days with each status: `none`, `partial` and `met` always (0 when no day has
     /// it), `rest`, `skipped` and `frozen` when some day has it.
     public var statusCounts: [DayStatus: Int] {
-        var counts: [DayStatus: Int] = [.none: 0, .partial: 0, .met: 0]
-        for day in days { counts[day.status, default: 0] += 1 }
+        // Counted in six integers, then put in a dictionary: a `DayStatus` key hashes its String
+        // raw value, 370 instructions a day, and reports ask three times per calendar (9% of the
+        // instructions of `batch` over 400 calendars of a year each).
+        var none = 0, partial = 0, met = 0, rest = 0, skipped = 0, frozen = 0
+        for day in days {
+            switch day.status {
+            case .none: none += 1
+            case .partial: partial += 1
+            case .met: met += 1
+            case .rest: rest += 1
+            case .skipped: skipped += 1
+            case .frozen: frozen += 1
+            }
+        }
+        var counts: [DayStatus: Int] = [.none: none, .partial: partial, .met: met]
+        if rest > 0 { counts[.rest] = rest }
+        if skipped > 0 { counts[.skipped] = skipped }
+        if frozen > 0 { counts[.frozen] = frozen }
         return counts
     }
 

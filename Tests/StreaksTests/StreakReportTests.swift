@@ -62,6 +62,29 @@ struct StreakReportTests {
         #expect(report.total(on: ymd(2024, 3, 1)) == nil)
     }
 
+    /// `statusCounts` against a count of each day's status in a dictionary: `none`, `partial` and
+    /// `met` always there, the other three only when some day has them.
+    @Test func statusCountsOfEveryMix() {
+        var report = tutorialReport()
+        let template = report.days[0]
+        var generator = SystemRandomNumberGenerator()
+        for length in [0, 1, 2, 7, 366, 3_653] {
+            for round in 0..<20 {
+                // Round 0 uses only the three statuses every report has; later rounds a random subset of six.
+                let statuses = round == 0 ? [DayStatus.none, .partial, .met] : DayStatus.allCases.filter { _ in generator.next() % 2 == 0 }
+                report.days = (0..<length).map { offset in
+                    var day = template
+                    day.date = ymd(2020, 1, 1).advanced(by: offset)
+                    day.status = statuses.isEmpty ? .none : statuses[Int(generator.next() % UInt64(statuses.count))]
+                    return day
+                }
+                var expected: [DayStatus: Int] = [.none: 0, .partial: 0, .met: 0]
+                for day in report.days { expected[day.status, default: 0] += 1 }
+                #expect(report.statusCounts == expected, "\(length) days of \(statuses)")
+            }
+        }
+    }
+
     @Test(arguments: [
         // The last day met: the run ending on it.
         (26, 25, 26),
