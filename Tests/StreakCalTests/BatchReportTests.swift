@@ -113,6 +113,56 @@ struct BatchOutputNameTests {
         #expect(BatchInput.hasCalendarExtension(name) == expected)
     }
 
+    @Test("Names are compared as lowercased() compares them, ASCII a byte at a time")
+    func caseFolding() {
+        let printable = (0x20..<0x7F).map { String(UnicodeScalar(UInt8($0))) }
+        let names = printable + [printable.joined(), "", "Member-07.JSON", "summary.json", "SUMMARY.JSON", "ÉTÉ.json", "İstanbul", "ǅungla", "straße.CSV", "Ω.json", "a\u{301}B"]
+        for name in names {
+            #expect(BatchInput.caseFolded(name) == name.lowercased(), "\(name)")
+        }
+        #expect(BatchInput.distinct(["A", "a", "SUMMARY", "b"], reserving: ["summary.json"], suffix: ".json") == ["A", "a-2", "SUMMARY-2", "b"])
+    }
+
+    @Test("A name is made safe as character by character: a dot at the start, nothing, too long")
+    func safeNames() {
+        /// The rule as first written, a Character at a time.
+        func reference(_ name: String) -> String {
+            var result = Substring(name)
+            var prefix = ""
+            while result.first == "." {
+                result = result.dropFirst()
+                prefix += "_"
+            }
+            var safe = prefix + result
+            if safe.isEmpty { safe = "calendar" }
+            while safe.utf8.count > BatchInput.maximumNameBytes { safe.removeLast() }
+            return safe
+        }
+        let names = ["", ".", "..", ".a", "a.", "x", ".\u{301}x", "\u{301}.x", String(repeating: "a", count: 150), String(repeating: "a", count: 151),
+                     String(repeating: "é", count: 80), "." + String(repeating: "b", count: 200), String(repeating: "👩‍👩‍👧", count: 20)]
+        for name in names {
+            #expect(BatchInput.safeFileName(name) == reference(name), "\(name)")
+        }
+    }
+
+    @Test("Names from a walk are kept as they are: naming them again changes none", arguments: [ReportFormat.json, .csv, .text])
+    func walkedNamesFinal(format: ReportFormat) throws {
+        let folder = NSTemporaryDirectory() + "names-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for name in ["a/x.ics", "b/x.ics", "b/X.ICS", "b/x-2.ics", "summary.ics", "SUMMARY.ics", ".hidden.ics", "..ics", "c d/é.ics",
+                     "deep/er/than/that.ics", String(repeating: "long", count: 60) + ".ics", "x.json.ics"] {
+            let path = folder + "/" + name
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            FileManager.default.createFile(atPath: path, contents: Data())
+        }
+        let walked = BatchReport(paths: [folder], format: format)
+        let renamed = BatchReport(inputs: walked.inputs, format: format)
+        #expect(walked.inputs.count == 12)
+        #expect(walked.inputs.map(\.outputName) == renamed.inputs.map(\.outputName))
+        #expect(Set(walked.inputs.map { $0.outputName.lowercased() }).count == 12)
+        #expect(!walked.inputs.contains { walked.outputFileName(of: $0).lowercased() == BatchReport.summaryFileName })
+    }
+
     @Test("Paths are split at / bytes, . and .. resolved by text")
     func components() {
         #expect(BatchInput.lexicalComponents(of: "a/./b/../c.ics", relativeTo: "/base") == ["base", "a", "c.ics"])

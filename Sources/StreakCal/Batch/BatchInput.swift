@@ -135,11 +135,15 @@ extension BatchInput {
                 return safeFileName(relative.map(sanitized).joined(separator: "__"))
             }
             var stem: [UInt8] = []
+            stem.reserveCapacity(relative.reduce(0) { $0 + $1.count + 2 })
             for (offset, range) in relative.enumerated() {
                 var part = path.bytes[range]
                 if offset == relative.count - 1, part.count > 4, hasCalendarExtension(part) { part = part.dropLast(4) }
-                if offset > 0 { stem += [UInt8(ascii: "_"), UInt8(ascii: "_")] }
-                stem += part.lazy.map { isAllowedASCII($0) ? $0 : UInt8(ascii: "_") }
+                if offset > 0 {
+                    stem.append(UInt8(ascii: "_"))
+                    stem.append(UInt8(ascii: "_"))
+                }
+                for byte in part { stem.append(isAllowedASCII(byte) ? byte : UInt8(ascii: "_")) }
             }
             return safeFileName(String(decoding: stem, as: UTF8.self))
         }
@@ -149,15 +153,29 @@ extension BatchInput {
     /// `stems` with `-2`, `-3`, ... added to each that an earlier one (or `reserving`) already
     /// takes, comparing `stem + suffix` ignoring case.
     static func distinct(_ stems: [String], reserving: Set<String>, suffix: String) -> [String] {
-        var taken = Set(reserving.map { $0.lowercased() })
+        var taken = Set(reserving.map(caseFolded))
         return stems.map { stem in
             var name = stem
             var counter = 1
-            while !taken.insert((name + suffix).lowercased()).inserted {
+            while !taken.insert(caseFolded(name + suffix)).inserted {
                 counter += 1
                 name = "\(stem)-\(counter)"
             }
             return name
+        }
+    }
+
+    /// A name as `distinct` compares it: `lowercased()`, its ASCII letters lowered a byte at a
+    /// time when it is all ASCII (nearly every name; Unicode's case tables only for the rest).
+    static func caseFolded(_ name: String) -> String {
+        var utf8 = name.utf8
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return name.lowercased() }
+        guard utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else { return name }
+        return String(unsafeUninitializedCapacity: utf8.count) { buffer in
+            for (index, byte) in utf8.enumerated() {
+                buffer[index] = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+            }
+            return utf8.count
         }
     }
 
@@ -168,9 +186,15 @@ extension BatchInput {
 
     /// `hasCalendarExtension(_:)` of a name's UTF-8.
     static func hasCalendarExtension(_ utf8: some BidirectionalCollection<UInt8>) -> Bool {
-        let tail = Array(utf8.suffix(4))
-        return tail.count == 4 && tail[0] == UInt8(ascii: ".") && tail[1] | 0x20 == UInt8(ascii: "i")
-            && tail[2] | 0x20 == UInt8(ascii: "c") && tail[3] | 0x20 == UInt8(ascii: "s")
+        // From the end: `s`, `c`, `i` in either case, then `.`.
+        var index = utf8.endIndex
+        func previous() -> UInt8? {
+            guard index != utf8.startIndex else { return nil }
+            utf8.formIndex(before: &index)
+            return utf8[index]
+        }
+        return previous().map { $0 | 0x20 } == UInt8(ascii: "s") && previous().map { $0 | 0x20 } == UInt8(ascii: "c")
+            && previous().map { $0 | 0x20 } == UInt8(ascii: "i") && previous() == UInt8(ascii: ".")
     }
 
     /// The path's components after making it absolute and resolving `.` and `..` by text, split
@@ -213,6 +237,8 @@ extension BatchInput {
 
     /// `name` as one file name that is neither empty, hidden, `.` nor `..`, and not too long.
     static func safeFileName(_ name: String) -> String {
+        // Nearly every name is already safe: not empty, no leading dot, short enough.
+        if let first = name.utf8.first, first != UInt8(ascii: "."), name.utf8.count <= maximumNameBytes { return name }
         var result = Substring(name)
         var prefix = ""
         while result.first == "." {

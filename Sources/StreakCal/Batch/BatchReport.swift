@@ -44,7 +44,18 @@ public struct BatchReport: Sendable {
         let names = BatchInput.distinct(
             inputs.map { BatchInput.safeFileName(BatchInput.sanitized($0.outputName)) },
             reserving: [Self.summaryFileName], suffix: "." + format.fileExtension)
-        self.inputs = zip(inputs, names).map { BatchInput(name: $0.name, outputName: $1, content: $0.content) }
+        self.init(
+            named: zip(inputs, names).map { BatchInput(name: $0.name, outputName: $1, content: $0.content) }, skipped: skipped,
+            settings: settings, format: format, jobs: jobs, strict: strict, recordsElapsedTime: recordsElapsedTime, now: now)
+    }
+
+    /// A batch over inputs whose output names are already safe and distinct, as
+    /// `BatchInput.walk` and `BatchInput.sources` name them (for this format, reserving the summary's name).
+    private init(
+        named inputs: [BatchInput], skipped: [SkippedInput], settings: ReportSettings, format: ReportFormat,
+        jobs: Int, strict: Bool, recordsElapsedTime: Bool, now: Int64?
+    ) {
+        self.inputs = inputs
         self.skipped = skipped
         self.settings = settings
         self.format = format
@@ -64,7 +75,7 @@ public struct BatchReport: Sendable {
         Self.beginSettingUpLibical()
         let discovery = BatchInput.walk(paths, reserving: [Self.summaryFileName], fileExtension: format.fileExtension)
         self.init(
-            inputs: discovery.inputs, skipped: discovery.skipped,
+            named: discovery.inputs, skipped: discovery.skipped,
             settings: settings, format: format, jobs: jobs, strict: strict, recordsElapsedTime: recordsElapsedTime, now: now)
     }
 
@@ -75,7 +86,7 @@ public struct BatchReport: Sendable {
         recordsElapsedTime: Bool = true, now: Int64? = nil
     ) {
         self.init(
-            inputs: BatchInput.sources(sources, reserving: [Self.summaryFileName], fileExtension: format.fileExtension),
+            named: BatchInput.sources(sources, reserving: [Self.summaryFileName], fileExtension: format.fileExtension), skipped: [],
             settings: settings, format: format, jobs: jobs, strict: strict, recordsElapsedTime: recordsElapsedTime, now: now)
     }
 
