@@ -525,16 +525,7 @@ struct ContentLineScanner {
 
     /// Whether bytes are valid UTF-8, without making a string of them (a line can be very long).
     static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
-        if bytes.count < 4_096 { return String(validating: bytes, as: UTF8.self) != nil }
-        var parser = Unicode.UTF8.ForwardParser()
-        var iterator = bytes.makeIterator()
-        while true {
-            switch parser.parseScalar(from: &iterator) {
-            case .valid: continue
-            case .emptyInput: return true
-            case .error: return false
-            }
-        }
+        UTF8Validation.isValid(bytes)
     }
 
     private mutating func decode(_ bytes: [UInt8], line: Int) -> String {
