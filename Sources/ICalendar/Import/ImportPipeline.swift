@@ -989,6 +989,10 @@ private final class EarlyGroups: @unchecked Sendable {
     }
 
     private func resolve(template: SessionResolver, expansion: RecurrenceExpansion) {
+        // Each group's sessions are kept apart and joined once at the end, at their total size: a
+        // session appended group by group was copied again each time the array grew.
+        var parts: [PlacedSessions] = []
+        defer { made = PlacedSessions(joining: parts) }
         results = groups.indices.map { index in
             var resolver = template
             // The group's own array, moved out and back: a copy would be copied again, record by
@@ -999,7 +1003,7 @@ private final class EarlyGroups: @unchecked Sendable {
             let units = resolver.units(of: &events)
             let placed = resolver.sessions(of: units[...], in: &events, expansion: expansion, parallel: false)
             let saidNothing = resolver.diagnostics.isEmpty && resolver.onceNotes.isEmpty
-            if saidNothing { made.append(placed) }
+            if saidNothing { parts.append(placed) }
             return Result(
                 saidNothing: saidNothing,
                 unitPositions: units.map(\.position),

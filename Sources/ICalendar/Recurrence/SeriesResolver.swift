@@ -27,6 +27,25 @@ struct PlacedSessions: Sendable {
     }
 }
 
+extension PlacedSessions {
+    /// `parts`' sessions one after the other, each array made once at its final size (one part
+    /// is moved whole).
+    init(joining parts: [PlacedSessions]) {
+        if parts.count == 1 {
+            self = parts[0]
+            return
+        }
+        sessions.reserveCapacity(parts.reduce(0) { $0 + $1.sessions.count })
+        places.reserveCapacity(parts.reduce(0) { $0 + $1.places.count })
+        counted.reserveCapacity(parts.reduce(0) { $0 + $1.counted.count })
+        for part in parts {
+            sessions += part.sessions
+            places += part.places
+            counted += part.counted
+        }
+    }
+}
+
 extension SessionResolver {
     /// The held events as the units' resolution reads them: in place, each record moved out while it
     /// goes into a session and back after (`takeOut`, `putBack`), never copied (a record has dozens
