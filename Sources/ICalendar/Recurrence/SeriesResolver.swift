@@ -545,6 +545,10 @@ extension SessionResolver {
         func isExcluded(_ key: Int64, _ local: LocalDateTime) -> Bool {
             excludesAny && (keysExcluded.contains(key) || daysExcluded.contains(local.day))
         }
+        // The excluded keys in order, walked once beside the starts (sorted by key too): no hash
+        // per instance.
+        let excludedInOrder = excludedKeys.sorted()
+        var nextExcluded = 0
 
         // Overrides, by the instance they name (each by its index in `events`: a series may have
         // thousands, each a large record).
@@ -592,7 +596,9 @@ extension SessionResolver {
         case .date, .floating: keyIsInstant = false
         }
         for (key, local) in starts {
-            if isExcluded(key, local) { continue }
+            while nextExcluded < excludedInOrder.count, excludedInOrder[nextExcluded] < key { nextExcluded += 1 }
+            if nextExcluded < excludedInOrder.count, excludedInOrder[nextExcluded] == key { continue }
+            if !daysExcluded.isEmpty, daysExcluded.contains(local.day) { continue }
             let id = makesInstanceIDs ? Self.instanceID(uid: uid, local, clock: clock) : uid
             while nextExact < exactByKey.count, exactByKey[nextExact].key < key { nextExact += 1 }
             if nextExact < exactByKey.count, exactByKey[nextExact].key == key {
