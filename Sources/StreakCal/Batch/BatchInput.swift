@@ -168,7 +168,7 @@ extension BatchInput {
     /// A name as `distinct` compares it: `lowercased()`, its ASCII letters lowered a byte at a
     /// time when it is all ASCII (nearly every name; Unicode's case tables only for the rest).
     static func caseFolded(_ name: String) -> String {
-        var utf8 = name.utf8
+        let utf8 = name.utf8
         guard utf8.allSatisfy({ $0 < 0x80 }) else { return name.lowercased() }
         guard utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else { return name }
         return String(unsafeUninitializedCapacity: utf8.count) { buffer in
