@@ -129,9 +129,8 @@ public enum AtomicFile {
         return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// The folder part of a path: everything before the last `/` (`.` without one, `/` for the root's files).
     /// The folder part of a path: what comes before its last `/` byte (as the kernel splits paths,
-    /// whatever character a `/` may be joined to), `.` without one.
+    /// whatever character a `/` may be joined to), `.` without one, `/` for the root's files.
     static func folder(of path: String) -> String {
         let utf8 = path.utf8
         guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
