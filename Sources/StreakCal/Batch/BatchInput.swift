@@ -239,6 +239,12 @@ extension BatchInput {
     static func safeFileName(_ name: String) -> String {
         // Nearly every name is already safe: not empty, no leading dot, short enough.
         if let first = name.utf8.first, first != UInt8(ascii: "."), name.utf8.count <= maximumNameBytes { return name }
+        return safeFileNameByCharacter(name)
+    }
+
+    /// `safeFileName` for any name: leading dots become `_` a character at a time, then the name
+    /// is cut to `maximumNameBytes`.
+    static func safeFileNameByCharacter(_ name: String) -> String {
         var result = Substring(name)
         var prefix = ""
         while result.first == "." {
