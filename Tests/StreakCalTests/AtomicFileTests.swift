@@ -138,3 +138,112 @@ struct AtomicFileTemporaryNameTests {
         }
     }
 }
+
+#if os(Linux) && (arch(x86_64) || arch(arm64))
+/// The names in `folder`, sorted.
+private func entries(_ folder: String) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+}
+
+/// `path`'s permission bits.
+private func mode(_ path: String) -> mode_t {
+    var status = stat()
+    return stat(path, &status) == 0 ? status.st_mode & 0o7777 : 0
+}
+
+@Suite("Atomic files: a new file has no name until it is whole (O_TMPFILE)")
+struct UnnamedFileTests {
+    /// Runs `body` with `bytes` as a buffer.
+    private func withBytes<T>(_ text: String, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        try Array(text.utf8).withUnsafeBytes(body)
+    }
+
+    @Test("Written and synced with no name in the folder; named in one step, with 0666 less the umask")
+    func named() throws {
+        try inTemporaryFolder { (folder: String) throws(any Error) in
+            let file = try #require(withBytes("whole\n") { AtomicFile.UnnamedFile(writing: $0, in: folder) })
+            defer { file.close() }
+            #expect(try entries(folder) == [])
+            #expect(file.name(folder + "/report.txt") == 0)
+            #expect(try entries(folder) == ["report.txt"])
+            #expect(try String(contentsOfFile: folder + "/report.txt", encoding: .utf8) == "whole\n")
+            let mask = umask(0)
+            umask(mask)
+            #expect(mode(folder + "/report.txt") == 0o666 & ~mask)
+        }
+    }
+
+    @Test("Closed without a name, it is gone")
+    func closedUnnamed() throws {
+        try inTemporaryFolder { (folder: String) throws(any Error) in
+            let file = try #require(withBytes("dropped") { AtomicFile.UnnamedFile(writing: $0, in: folder) })
+            file.close()
+            #expect(try entries(folder) == [])
+        }
+    }
+
+    @Test("A taken name is refused (EEXIST) and left as it was; replace keeps the old file's mode")
+    func taken() throws {
+        try inTemporaryFolder { (folder: String) throws(any Error) in
+            let path = folder + "/report.txt"
+            try AtomicFile.write("old", to: path)
+            #expect(chmod(path, 0o600) == 0)
+            let file = try #require(withBytes("new, longer") { AtomicFile.UnnamedFile(writing: $0, in: folder) })
+            defer { file.close() }
+            #expect(file.name(path) == EEXIST)
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == "old")
+            let (target, existing) = try AtomicFile.resolve(path)
+            #expect(target == path)
+            #expect(file.replace(target, keeping: existing))
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == "new, longer")
+            #expect(mode(path) == 0o600)
+            #expect(try entries(folder) == ["report.txt"])
+        }
+    }
+
+    /// A fresh folder in `/dev/shm` when that is another file system than the temporary folder's,
+    /// removed after `body`; cancels the test otherwise.
+    private func inOtherFileSystem(than folder: String, _ body: (String) throws -> Void) throws {
+        var here = stat()
+        var there = stat()
+        guard stat(folder, &here) == 0, stat("/dev/shm", &there) == 0, here.st_dev != there.st_dev else {
+            try Test.cancel("/dev/shm is missing or on the same file system as \(folder)")
+        }
+        let other = "/dev/shm/atomic-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: other) }
+        try body(other)
+    }
+
+    @Test("A target on another file system cannot take it: false, and nothing is left in either folder")
+    func otherFileSystem() throws {
+        try inTemporaryFolder { (folder: String) throws(any Error) in
+            try inOtherFileSystem(than: folder) { other in
+                try AtomicFile.write("old", to: other + "/report.txt")
+                let file = try #require(withBytes("new") { AtomicFile.UnnamedFile(writing: $0, in: folder) })
+                defer { file.close() }
+                let (target, existing) = try AtomicFile.resolve(other + "/report.txt")
+                #expect(!file.replace(target, keeping: existing))
+                #expect(try entries(folder) == [])
+                #expect(try entries(other) == ["report.txt"])
+                #expect(try String(contentsOfFile: other + "/report.txt", encoding: .utf8) == "old")
+            }
+        }
+    }
+
+    @Test("A link to another file system is written through: the target has the bytes, the link stays")
+    func linkToOtherFileSystem() throws {
+        try inTemporaryFolder { (folder: String) throws(any Error) in
+            try inOtherFileSystem(than: folder) { other in
+                try AtomicFile.write("old", to: other + "/report.txt")
+                try FileManager.default.createSymbolicLink(atPath: folder + "/link.txt", withDestinationPath: other + "/report.txt")
+                try AtomicFile.write("new", to: folder + "/link.txt")
+                #expect(try String(contentsOfFile: other + "/report.txt", encoding: .utf8) == "new")
+                #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/link.txt") == other + "/report.txt")
+                #expect(try entries(folder) == ["link.txt"])
+                #expect(try entries(other) == ["report.txt"])
+            }
+        }
+    }
+}
+#endif

@@ -2,9 +2,12 @@ public import Foundation
 
 /// Writes files so that a reader sees the old content or the new, never a half-written file.
 ///
-/// The bytes go to a new temporary file beside the target (`open` with `O_CREAT|O_EXCL`, a
-/// `write(2)` loop, `fsync`), which is then renamed over the target. What is at the path decides
-/// the target:
+/// The bytes go to a new file with no name in the target's folder (Linux's `O_TMPFILE`, a
+/// `write(2)` loop, `fsync`), which is then given the path (`linkat`): a file that did not exist
+/// appears whole, in one change to the folder, and a crash leaves nothing behind. Where the path is
+/// taken, or where the file system has no `O_TMPFILE` (and on other systems), the bytes go to a new
+/// temporary file beside the target (`open` with `O_CREAT|O_EXCL`), which is then renamed over the
+/// target. What is at the path decides the target:
 /// - nothing: a new file, with the mode `creat` would give it (`0666` less the umask);
 /// - a regular file: replaced, keeping its permission bits (and, where the process may set them,
 ///   such as when running as root, its owner and group);
@@ -14,7 +17,8 @@ public import Foundation
 ///   and left as it is.
 ///
 /// Any failure — a full disk, an I/O error, a rename that fails — removes the temporary file and
-/// leaves the target as it was.
+/// leaves the target as it was. (A failure on the way with no name is tried again the other way,
+/// which reports it if it is real: a symbolic link may lead to another file system.)
 ///
 /// ```swift
 /// do {
@@ -58,6 +62,23 @@ public enum AtomicFile {
     static let maximumLinks = 40
 
     private static func write(_ bytes: UnsafeRawBufferPointer, to path: String) throws(WriteError) {
+        #if os(Linux) && (arch(x86_64) || arch(arm64))
+        if let file = UnnamedFile(writing: bytes, in: folder(of: path)) {
+            defer { file.close() }
+            let naming = file.name(path)
+            if naming == 0 { return }
+            if naming == EEXIST {
+                // Something is at the path: whatever it leads to is replaced (or refused) as below.
+                let (target, existing) = try resolve(path)
+                if file.replace(target, keeping: existing) { return }
+            }
+        }
+        #endif
+        try writeThroughTemporaryName(bytes, to: path)
+    }
+
+    /// Writes a temporary file beside the target and renames it over the target.
+    private static func writeThroughTemporaryName(_ bytes: UnsafeRawBufferPointer, to path: String) throws(WriteError) {
         let (target, existing) = try resolve(path)
         func failure(_ code: Int32) -> WriteError {
             let reason = String(cString: strerror(code))
@@ -72,26 +93,87 @@ public enum AtomicFile {
             unlink(temporary)
             return failure(code)
         }
-        if let existing {
-            // Owner and group first: changing them clears set-user-ID and set-group-ID bits.
-            if existing.st_uid != geteuid() || existing.st_gid != getegid() {
-                _ = fchown(descriptor, existing.st_uid, existing.st_gid)  // Where permitted; else the writer's.
-            }
-            // A file system without Unix modes (FAT) refuses; there the file system decides.
-            if fchmod(descriptor, existing.st_mode & 0o7777) != 0, errno != EPERM, errno != EOPNOTSUPP {
-                throw abandon(errno)
-            }
-        }
+        if let existing, let code = keepOwnerAndMode(of: existing, on: descriptor) { throw abandon(code) }
         if let code = FileDescriptorOutput.write(bytes, to: descriptor) { throw abandon(code) }
-        while fsync(descriptor) != 0 {
-            if errno == EINTR { continue }
-            if errno == EINVAL { break }  // A file system that cannot sync has nothing to sync.
-            throw abandon(errno)
-        }
+        if let code = sync(descriptor) { throw abandon(code) }
         // Linux frees the descriptor even when close is interrupted: never retry it.
         if close(descriptor) != 0, errno != EINTR { throw abandon(errno, closing: false) }
         if rename(temporary, target) != 0 { throw abandon(errno, closing: false) }
     }
+
+    /// Gives the file open at `descriptor` the owner, group and permission bits of the file it
+    /// replaces; the error (`errno`) if the permission bits could not be set.
+    fileprivate static func keepOwnerAndMode(of existing: stat, on descriptor: Int32) -> Int32? {
+        // Owner and group first: changing them clears set-user-ID and set-group-ID bits.
+        if existing.st_uid != geteuid() || existing.st_gid != getegid() {
+            _ = fchown(descriptor, existing.st_uid, existing.st_gid)  // Where permitted; else the writer's.
+        }
+        // A file system without Unix modes (FAT) refuses; there the file system decides.
+        if fchmod(descriptor, existing.st_mode & 0o7777) != 0, errno != EPERM, errno != EOPNOTSUPP { return errno }
+        return nil
+    }
+
+    /// `fsync`, again when interrupted; the error (`errno`) if it failed.
+    fileprivate static func sync(_ descriptor: Int32) -> Int32? {
+        while fsync(descriptor) != 0 {
+            if errno == EINTR { continue }
+            if errno == EINVAL { return nil }  // A file system that cannot sync has nothing to sync.
+            return errno
+        }
+        return nil
+    }
+
+    #if os(Linux) && (arch(x86_64) || arch(arm64))
+    /// A new file with no name in a folder (`O_TMPFILE`), written whole and synced, until it is given
+    /// a name or closed (a file closed without a name is gone).
+    struct UnnamedFile {
+        /// `O_TMPFILE` of Linux's `<fcntl.h>`, a macro the Glibc module does not bring in.
+        private static let openUnnamed = Int32(0o20000000) | O_DIRECTORY
+
+        let descriptor: Int32
+
+        /// Writes and syncs `bytes`; nil (with nothing left behind) if the folder's file system has
+        /// no `O_TMPFILE`, the folder cannot be written, or a write or the sync fails.
+        init?(writing bytes: UnsafeRawBufferPointer, in folder: String) {
+            descriptor = open(folder, O_WRONLY | O_CLOEXEC | Self.openUnnamed, 0o666)
+            guard descriptor >= 0 else { return nil }
+            guard FileDescriptorOutput.write(bytes, to: descriptor) == nil, AtomicFile.sync(descriptor) == nil else {
+                close()
+                return nil
+            }
+        }
+
+        /// Gives the file the name `path` if nothing has it: 0, or the error (`errno`; `EEXIST` when
+        /// the name is taken). A descriptor's file is named through its `/proc` link (`linkat`'s
+        /// `AT_EMPTY_PATH` takes a capability).
+        func name(_ path: String) -> Int32 {
+            linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 ? 0 : errno
+        }
+
+        /// Puts the file in place of `target` (a regular file or nothing), keeping `existing`'s owner
+        /// and mode, by a temporary name beside it and a rename; false, with nothing left behind, if
+        /// that fails (such as when `target` is on another file system).
+        func replace(_ target: String, keeping existing: stat?) -> Bool {
+            if let existing {
+                guard AtomicFile.keepOwnerAndMode(of: existing, on: descriptor) == nil,
+                      AtomicFile.sync(descriptor) == nil else { return false }
+            }
+            let temporary = AtomicFile.temporaryPath(for: target)
+            guard name(temporary) == 0 else { return false }
+            guard rename(temporary, target) == 0 else {
+                unlink(temporary)
+                return false
+            }
+            return true
+        }
+
+        /// Closes the descriptor; the file is gone unless it was named. (Its bytes were synced
+        /// before any name was given, so a late error here changes nothing.)
+        func close() {
+            _ = Glibc.close(descriptor)
+        }
+    }
+    #endif
 
     /// The file to replace (following symbolic links) and its status if it exists; throws for
     /// anything but a regular file or nothing, and for a loop of links.
