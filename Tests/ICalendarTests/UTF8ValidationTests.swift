@@ -76,3 +76,28 @@ struct UTF8ValidationTests {
         #expect(UTF8Validation.isValid([]))
     }
 }
+
+@Suite("UTF-8 validation: strings")
+struct UTF8ValidationStringTests {
+    @Test("string(_:) gives what String(validating:) gives, for arrays and for slices of them")
+    func strings() {
+        var generator = SystemRandomNumberGenerator()
+        let samples = ["é", "テンポ", "🎻", "\u{301}", "x", " ", "\r\n"]
+        for _ in 0..<3_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int(generator.next() % 10) {
+                bytes += Array(samples[Int(generator.next() % UInt64(samples.count))].utf8)
+            }
+            if !bytes.isEmpty, generator.next() % 3 == 0 {
+                bytes[Int(generator.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: generator.next())
+            }
+            #expect(UTF8Validation.string(bytes) == String(validating: bytes, as: UTF8.self), "\(bytes)")
+            let start = bytes.isEmpty ? 0 : Int(generator.next() % UInt64(bytes.count + 1))
+            let slice = bytes[start...]
+            #expect(UTF8Validation.string(slice) == String(validating: slice, as: UTF8.self), "\(bytes) from \(start)")
+        }
+        #expect(UTF8Validation.string(Array("Übung".utf8)) == "Übung")
+        #expect(UTF8Validation.string([0x55, 0xC3]) == nil)
+        #expect(UTF8Validation.string(ArraySlice(Array("ab".utf8))) == "ab")
+    }
+}

@@ -529,7 +529,7 @@ struct ContentLineScanner {
     }
 
     private mutating func decode(_ bytes: [UInt8], line: Int) -> String {
-        if let text = String(validating: bytes, as: UTF8.self) {
+        if let text = UTF8Validation.string(bytes) {
             return text
         }
         if !warnedLatin1 {

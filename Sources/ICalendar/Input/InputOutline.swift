@@ -549,7 +549,7 @@ private struct RawOutlineScan {
     /// The value as the scanner decodes it (UTF-8, or Latin-1 when the line is not UTF-8).
     private var valueText: Substring {
         let bytes = value
-        if let text = String(validating: bytes, as: UTF8.self) { return Substring(text) }
+        if let text = UTF8Validation.string(bytes) { return Substring(text) }
         return Substring(String(bytes.lazy.map { Character(Unicode.Scalar($0)) }))
     }
 
@@ -604,7 +604,7 @@ private struct RawOutlineScan {
             }
         case .method:
             // A value that is not UTF-8 is taken for a message too: only more events wait.
-            let name = String(validating: value, as: UTF8.self)?.trimmingSpaces.uppercased()
+            let name = UTF8Validation.string(value)?.trimmingSpaces.uppercased()
             if name.map(SessionResolver.messageMethods.contains) ?? true { outline.hasMessageMethod = true }
         case .uid:
             if inEvent, nested.isEmpty {
@@ -639,7 +639,7 @@ private struct RawOutlineScan {
             return .some(trimmed.isEmpty ? nil : UIDFilter.hash(buffer: trimmed))
         }
         if let plain { return plain }
-        let text = String(validating: uid, as: UTF8.self) ?? String(uid.lazy.map { Character(Unicode.Scalar($0)) })
+        let text = UTF8Validation.string(uid) ?? String(uid.lazy.map { Character(Unicode.Scalar($0)) })
         let decoded = TextValue.decode(Substring(text))
         return decoded.isEmpty ? nil : UIDFilter.hash(decoded)
     }

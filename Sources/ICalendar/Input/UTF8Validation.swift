@@ -44,4 +44,17 @@ enum UTF8Validation {
     static func isValid(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBufferPointer { isValid($0) }
     }
+
+    /// The bytes as a string if they are well-formed UTF-8, else nil: what `String(validating:as:)`
+    /// gives. That initializer is generic over the encoding and asks the runtime for the metadata
+    /// of `Unicode.ParseResult` on every call, in a cache whose shared reader count the workers of
+    /// a batch contend for; this one is not generic.
+    static func string(_ bytes: ArraySlice<UInt8>) -> String? {
+        bytes.withUnsafeBufferPointer { isValid($0) ? String(decoding: $0, as: UTF8.self) : nil }
+    }
+
+    /// The bytes as a string if they are well-formed UTF-8, else nil (see the slice's).
+    static func string(_ bytes: [UInt8]) -> String? {
+        bytes.withUnsafeBufferPointer { isValid($0) ? String(decoding: $0, as: UTF8.self) : nil }
+    }
 }
