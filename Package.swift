@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "StreakCalTests", dependencies: ["StreakCal"]),
         .testTarget(
             name: "StreakCalCLITests",
-            dependencies: ["StreakCal", "streakcal", "SnapshotSupport"],
+            dependencies: ["StreakCal", "streakcal", "CalendarLayout", "SnapshotSupport"],
             exclude: ["Snapshots"]
         ),
         // Runs the snippets (`Snippets/*.swift`, which `swift build` builds beside the tests) and checks

@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 import Foundation
 import StreakCal
 
@@ -184,4 +184,4 @@ final class ProgressBar: @unchecked Sendable {
     }
 }
 
-extension JSONLinesBatch.Order: ExpressibleByArgument {}
+extension JSONLinesBatch.Order: OptionChoice {}

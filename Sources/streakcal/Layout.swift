@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 import Foundation
 import StreakCal
 
@@ -8,8 +8,8 @@ extension StreakCalCommand {
             commandName: "layout",
             abstract: "Prints month layouts: grids of weeks with cell frames for a width, optionally coloured by a calendar.")
 
-        enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, svg }
-        enum Mode: String, ExpressibleByArgument, CaseIterable { case month, week }
+        enum Format: String, OptionChoice { case text, json, svg }
+        enum Mode: String, OptionChoice { case month, week }
 
         @Option(help: ArgumentHelp("The first month, YYYY-MM.", valueName: "yyyy-mm"))
         var month: CalendarMonth
@@ -104,4 +104,4 @@ extension StreakCalCommand {
     }
 }
 
-extension RowPolicy: ExpressibleByArgument {}
+extension RowPolicy: OptionChoice {}

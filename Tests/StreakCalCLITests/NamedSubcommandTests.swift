@@ -1,4 +1,6 @@
 import ArgumentParser
+import CalendarLayout
+import StreakCal
 @testable import streakcal
 import Testing
 
@@ -51,5 +53,29 @@ struct NamedSubcommandTests {
         let other = try #require(StreakCalCommand.namedSubcommand(["report", "--required", "3", "Fixtures/folding.ics"]))
         #expect(contents(three) != contents(four))
         #expect(contents(three) != contents(other))
+    }
+}
+
+@Suite("Options with a closed set of values")
+struct OptionChoiceTests {
+    /// What ArgumentParser's own `allValueStrings` gives such a type.
+    private func argumentParserNames<T: CaseIterable & RawRepresentable>(_ type: T.Type) -> [String] where T.RawValue == String {
+        T.allCases.map(\.rawValue.defaultValueDescription)
+    }
+
+    @Test("Their value names are ArgumentParser's, in the cases' order")
+    func names() {
+        #expect(PointsOption.allValueStrings == ["x-points", "minutes", "count"])
+        #expect(PaletteName.allValueStrings == ["standard", "github", "high-contrast", "tutorial"])
+        #expect(PointsOption.allValueStrings == argumentParserNames(PointsOption.self))
+        #expect(ColorChoice.allValueStrings == argumentParserNames(ColorChoice.self))
+        #expect(FirstWeekday.allValueStrings == argumentParserNames(FirstWeekday.self))
+        #expect(PaletteName.allValueStrings == argumentParserNames(PaletteName.self))
+        #expect(ViewChoice.allValueStrings == argumentParserNames(ViewChoice.self))
+        #expect(StreakCalCommand.Layout.Format.allValueStrings == argumentParserNames(StreakCalCommand.Layout.Format.self))
+        #expect(StreakCalCommand.Layout.Mode.allValueStrings == argumentParserNames(StreakCalCommand.Layout.Mode.self))
+        #expect(ReportFormat.allValueStrings == argumentParserNames(ReportFormat.self))
+        #expect(JSONLinesBatch.Order.allValueStrings == argumentParserNames(JSONLinesBatch.Order.self))
+        #expect(RowPolicy.allValueStrings == argumentParserNames(RowPolicy.self))
     }
 }
