@@ -113,6 +113,22 @@ struct BatchOutputNameTests {
         #expect(BatchInput.hasCalendarExtension(name) == expected)
     }
 
+    @Test("Folder entries sort by their UTF-8 bytes, as the UTF-8 views compare them")
+    func byteOrder() {
+        let pieces = ["", "a", "B", "calendar-02", "calendar-0249.ics", "é", "e\u{301}", "Z", "~", "\u{7F}", "😀", "x.ics", "0"]
+        var generator = SystemRandomNumberGenerator()
+        var names = pieces
+        for _ in 0..<300 {
+            names.append((0..<Int(generator.next() % 4)).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined())
+        }
+        for left in names {
+            for right in names.prefix(60) {
+                #expect(precedesByBytes(left, right) == left.utf8.lexicographicallyPrecedes(right.utf8), "\(left) < \(right)")
+                #expect(precedesByBytes(right, left) == right.utf8.lexicographicallyPrecedes(left.utf8), "\(right) < \(left)")
+            }
+        }
+    }
+
     @Test("Names are compared as lowercased() compares them, ASCII a byte at a time")
     func caseFolding() {
         let printable = (0x20..<0x7F).map { String(UnicodeScalar(UInt8($0))) }

@@ -168,6 +168,22 @@ extension BatchInput {
     /// A name as `distinct` compares it: `lowercased()`, its ASCII letters lowered a byte at a
     /// time when it is all ASCII (nearly every name; Unicode's case tables only for the rest).
     static func caseFolded(_ name: String) -> String {
+        // Read in place: the UTF-8 view's own iteration costs about 20 instructions a byte.
+        let folded = name.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            guard bytes.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else { return name }
+            return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+                for (index, byte) in bytes.enumerated() {
+                    buffer[index] = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+                }
+                return bytes.count
+            }
+        }
+        switch folded {
+        case .some(.some(let folded)): return folded
+        case .some(.none): return name.lowercased()
+        case .none: break
+        }
         let utf8 = name.utf8
         guard utf8.allSatisfy({ $0 < 0x80 }) else { return name.lowercased() }
         guard utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else { return name }
@@ -347,7 +363,7 @@ struct CalendarWalk {
             }
             if name != ".", name != ".." { names.append(name) }
         }
-        names.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        names.sort(by: precedesByBytes)
         let descriptor = dirfd(directory)
         return .success(names.map { name in
             var information = stat()
@@ -425,6 +441,21 @@ struct LexicalPath {
 
     /// The bytes of component `index`.
     func component(_ index: Int) -> ArraySlice<UInt8> { bytes[components[index]] }
+}
+
+/// Whether `lhs` sorts before `rhs` by their UTF-8 bytes, as `lhs.utf8.lexicographicallyPrecedes(rhs.utf8)`
+/// decides, compared in place with `memcmp` (a folder's names mostly share a long prefix, such as
+/// `calendar-02`, which the UTF-8 views compare at about 60 instructions a byte).
+func precedesByBytes(_ lhs: String, _ rhs: String) -> Bool {
+    let order = lhs.utf8.withContiguousStorageIfAvailable { left in
+        rhs.utf8.withContiguousStorageIfAvailable { right -> Bool in
+            let common = min(left.count, right.count)
+            let sign = common == 0 ? 0 : memcmp(left.baseAddress!, right.baseAddress!, common)
+            return sign != 0 ? sign < 0 : left.count < right.count
+        }
+    }
+    if let order = order ?? nil { return order }
+    return lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
 }
 
 /// Whether two path components are the same folder name, as their Strings compare (ASCII by its
