@@ -14,6 +14,8 @@ struct StreakCalCommand: ParsableCommand {
     static func main() {
         AllocatorSettings.apply()
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // libical's set-up needs nothing from the arguments: it overlaps their parsing.
+        if arguments.first == Batch._commandName { BatchReport.beginSettingUpLibical() }
         if var command = namedSubcommand(arguments) {
             do {
                 try command.run()
