@@ -33,7 +33,7 @@ struct StreakCalCommand: ParsableCommand {
     /// Parsing from the root, ArgumentParser builds the argument sets of the named subcommand
     /// twice and of the default one (`report`) once, reflecting their types and looking up their
     /// conformances (each first lookup scans the binary's 5,900 conformance records): 11M of the
-    /// 38M instructions of a one-calendar batch, about 1 ms of every start. The root has no
+    /// 49M instructions of a one-calendar batch, about 1 ms of every start. The root has no
     /// options and the subcommands no subcommands, so a subcommand that takes the rest of the
     /// command line by itself is what the tree gives it. Anything it does not take — help, the
     /// version, a completion script, a usage or validation error, `help` as an argument — gives
@@ -109,8 +109,8 @@ extension CalendarMonth: ExpressibleByArgument {
 ///
 /// ArgumentParser lists such values (for help and completion scripts) by mapping `allCases` through
 /// the key path `\.rawValue.defaultValueDescription`, which the runtime instantiates anew on every
-/// call: 88,000 instructions each time, four times per option type at every start (2.1M of a
-/// batch's). The same names, without a key path.
+/// call: up to 88,000 instructions each time, several times per option type at every start (0.9M
+/// of a one-calendar batch's). The same names, without a key path.
 protocol OptionChoice: ExpressibleByArgument, CaseIterable, RawRepresentable where RawValue == String {}
 
 extension OptionChoice {

@@ -170,22 +170,11 @@ extension BatchInput {
     /// time when it is all ASCII (nearly every name; Unicode's case tables only for the rest).
     static func caseFolded(_ name: String) -> String {
         // Read in place: the UTF-8 view's own iteration costs about 20 instructions a byte.
-        let folded = name.utf8.withContiguousStorageIfAvailable { bytes -> String? in
-            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-            guard bytes.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else { return name }
-            return String(unsafeUninitializedCapacity: bytes.count) { buffer in
-                for (index, byte) in bytes.enumerated() {
-                    buffer[index] = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
-                }
-                return bytes.count
-            }
-        }
-        switch folded {
-        case .some(.some(let folded)): return folded
-        case .some(.none): return name.lowercased()
-        case .none: break
-        }
-        let utf8 = name.utf8
+        name.utf8.withContiguousStorageIfAvailable { caseFolded(name, utf8: $0) } ?? caseFolded(name, utf8: name.utf8)
+    }
+
+    /// `caseFolded(_:)` of `name`, whose UTF-8 is `utf8`.
+    private static func caseFolded(_ name: String, utf8: some Collection<UInt8>) -> String {
         guard utf8.allSatisfy({ $0 < 0x80 }) else { return name.lowercased() }
         guard utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else { return name }
         return String(unsafeUninitializedCapacity: utf8.count) { buffer in
