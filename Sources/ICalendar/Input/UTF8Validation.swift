@@ -55,6 +55,6 @@ enum UTF8Validation {
 
     /// The bytes as a string if they are well-formed UTF-8, else nil (see the slice's).
     static func string(_ bytes: [UInt8]) -> String? {
-        bytes.withUnsafeBufferPointer { isValid($0) ? String(decoding: $0, as: UTF8.self) : nil }
+        string(bytes[...])
     }
 }
