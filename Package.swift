@@ -31,6 +31,8 @@ let package = Package(
             pkgConfig: "libical",
             providers: [.apt(["libical-dev"])]
         ),
+        // C: a thread started on another processor than its creator's (a batch's start-up work).
+        .target(name: "CThreads"),
         // Pure Swift: days, weekdays and wall-clock times, as integers.
         .target(name: "CalendarDays", swiftSettings: strictImports),
         // Pure Swift: sessions, zones, goals, day totals, streaks.
@@ -43,7 +45,7 @@ let package = Package(
         .target(name: "StreakExport", dependencies: ["Streaks", "ICalendar", "CalendarLayout"], swiftSettings: strictImports),
         // The application layer, and the umbrella: settings, scoring, batches, files.
         .target(
-            name: "StreakCal", dependencies: ["CalendarDays", "Streaks", "ICalendar", "StreakExport", "CalendarLayout"],
+            name: "StreakCal", dependencies: ["CalendarDays", "Streaks", "ICalendar", "StreakExport", "CalendarLayout", "CThreads"],
             swiftSettings: strictImports),
         .executableTarget(
             name: "streakcal",

@@ -218,7 +218,10 @@ public struct BatchReport: Sendable {
         // (begun while the folders were walked; this waits for it if it is not done).
         Self.setUpLibical()
         ledger.start()
-        DispatchQueue.concurrentPerform(iterations: min(jobs, count)) { _ in
+        // The calling thread works too; the others start on the other processors, one each: a
+        // thread Dispatch's pool starts or wakes may wait milliseconds on a busy one (PlacedThreads).
+        let workers = min(jobs, count, ProcessInfo.processInfo.activeProcessorCount)
+        PlacedThreads.run(count: workers) { _ in
             while let index = ledger.claim() {
                 ledger.finish(index, with: report(inputs[index], into: folder))
             }
@@ -227,16 +230,17 @@ public struct BatchReport: Sendable {
     }
 
     /// Begins libical's process-wide set-up on another thread, once a process, so that it
-    /// overlaps what the caller does next; the workers wait for it before they start.
+    /// overlaps what the caller does next; the workers wait for it before they start (or do it
+    /// themselves, if it has not begun).
     ///
-    /// A batch begins it before walking its folders. The set-up takes 0.5–1 ms, and its thread
-    /// (the first of Dispatch's pool) often starts a millisecond late: a command about to run a
-    /// batch calls this first, as `streakcal batch` does before it parses its arguments.
+    /// A batch begins it before walking its folders. The set-up takes 0.5–1 ms: a command about to
+    /// run a batch calls this first, as `streakcal batch` does before it parses its arguments. It
+    /// runs on the start-up thread (`StartUpThread`), after the jobs given to it before.
     public static func beginSettingUpLibical() {
         _ = settingUpLibical
     }
 
-    private static let settingUpLibical: Void = DispatchQueue.global().async { setUpLibical() }
+    private static let settingUpLibical: Void = StartUpThread.shared.enqueue { setUpLibical() }
 
     /// Parses `primer` once a process, the first caller doing it and any other waiting for it:
     /// libical sets up process-wide state on its first parse, which must not happen on two
