@@ -14,8 +14,12 @@ struct StreakCalCommand: ParsableCommand {
     static func main() {
         AllocatorSettings.apply()
         let arguments = Array(CommandLine.arguments.dropFirst())
-        // libical's set-up needs nothing from the arguments: it overlaps their parsing.
-        if arguments.first == Batch._commandName { BatchReport.beginSettingUpLibical() }
+        // The walk needs only the paths, and libical's set-up nothing from the arguments: both
+        // overlap the parsing (the walk first, as the batch needs it first).
+        if arguments.first == Batch._commandName {
+            Batch.beginWalking(arguments.dropFirst())
+            BatchReport.beginSettingUpLibical()
+        }
         if var command = namedSubcommand(arguments) {
             do {
                 try command.run()

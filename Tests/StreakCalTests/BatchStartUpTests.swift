@@ -82,3 +82,73 @@ struct StartUpThreadTests {
         }
     }
 }
+
+@Suite("A walk begun ahead")
+struct WalkAheadTests {
+    private let files = ["cals/b.ics", "cals/a.ics", "cals/deep/c.ICS", "cals/notes.txt"]
+
+    @Test("Taken by a walk with the same arguments: what a walk of its own finds")
+    func taken() throws {
+        try withCalendars(files) { folder in
+            let slot = PendingWalk()
+            let ahead = WalkAhead(paths: [folder + "/cals"], reserving: ["summary.json"], fileExtension: "json")
+            slot.put(ahead)
+            ahead.run()
+            let found = try #require(WalkAhead.take([folder + "/cals"], reserving: ["summary.json"], fileExtension: "json", from: slot))
+            let own = BatchInput.walkNow([folder + "/cals"], reserving: ["summary.json"], fileExtension: "json")
+            #expect(found.inputs.map(\.name) == own.inputs.map(\.name))
+            #expect(found.inputs.map(\.outputName) == own.inputs.map(\.outputName))
+            #expect(found.inputs.map(\.outputName) == ["a", "b", "deep__c"])
+            // Given once: the slot is empty now.
+            #expect(WalkAhead.take([folder + "/cals"], reserving: ["summary.json"], fileExtension: "json", from: slot) == nil)
+        }
+    }
+
+    @Test("Other paths, names reserved or extension: dropped, and not given to a later walk either", arguments: [
+        (["other"], Set(["summary.json"]), "json"), (["cals"], Set<String>(), "json"), (["cals"], Set(["summary.json"]), "csv"),
+    ])
+    func dropped(paths: [String], reserving: Set<String>, fileExtension: String) {
+        let slot = PendingWalk()
+        let ahead = WalkAhead(paths: ["cals"], reserving: ["summary.json"], fileExtension: "json")
+        slot.put(ahead)
+        ahead.run()
+        #expect(WalkAhead.take(paths, reserving: reserving, fileExtension: fileExtension, from: slot) == nil)
+        #expect(WalkAhead.take(["cals"], reserving: ["summary.json"], fileExtension: "json", from: slot) == nil)
+    }
+
+    @Test("Taken before its thread starts it: the walk that takes it walks by itself, and the thread leaves it")
+    func claimedFirst() throws {
+        try withCalendars(files) { folder in
+            let slot = PendingWalk()
+            let ahead = WalkAhead(paths: [folder + "/cals"], reserving: [], fileExtension: "")
+            slot.put(ahead)
+            // Not run: the taker claims it and gets nothing to wait for (it would wait forever).
+            #expect(WalkAhead.take([folder + "/cals"], reserving: [], fileExtension: "", from: slot) == nil)
+            ahead.run()  // returns at once: the walk is claimed
+        }
+    }
+
+    @Test("Beginning another drops the one before")
+    func replaced() {
+        let slot = PendingWalk()
+        let first = WalkAhead(paths: ["a"], reserving: [], fileExtension: "")
+        let second = WalkAhead(paths: ["b"], reserving: [], fileExtension: "")
+        slot.put(first)
+        slot.put(second)
+        #expect(slot.take() === second)
+        #expect(slot.take() == nil)
+    }
+
+    @Test("Through the public API: the walk finds what is there, and a later walk lists the folder again")
+    func publicAPI() throws {
+        try withCalendars(files) { folder in
+            let cals = folder + "/cals"
+            BatchInput.beginWalking([cals], reserving: ["summary.json"], fileExtension: "json")
+            #expect(BatchInput.walk([cals], reserving: ["summary.json"], fileExtension: "json").inputs.map(\.outputName)
+                == ["a", "b", "deep__c"])
+            try Data().write(to: URL(fileURLWithPath: cals + "/d.ics"))
+            #expect(BatchInput.walk([cals], reserving: ["summary.json"], fileExtension: "json").inputs.map(\.outputName)
+                == ["a", "b", "d", "deep__c"])
+        }
+    }
+}

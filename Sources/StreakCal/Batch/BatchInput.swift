@@ -84,7 +84,16 @@ extension BatchInput {
     }
 
     /// ``discover(_:reserving:fileExtension:)``, also returning the entries of folders it passed over.
+    ///
+    /// Takes the result of a walk begun ahead with the same arguments
+    /// (``beginWalking(_:reserving:fileExtension:)``) when there is one.
     public static func walk(_ paths: [String], reserving: Set<String> = [], fileExtension: String = "") -> BatchDiscovery {
+        WalkAhead.take(paths, reserving: reserving, fileExtension: fileExtension)
+            ?? walkNow(paths, reserving: reserving, fileExtension: fileExtension)
+    }
+
+    /// `walk`, here and now.
+    static func walkNow(_ paths: [String], reserving: Set<String>, fileExtension: String) -> BatchDiscovery {
         var walk = CalendarWalk()
         for path in paths { walk.add(path) }
         let names = outputNames(for: walk.found.map(\.name), reserving: reserving, fileExtension: fileExtension)

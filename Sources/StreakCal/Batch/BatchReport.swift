@@ -229,6 +229,14 @@ public struct BatchReport: Sendable {
         return ledger.results()
     }
 
+    /// Begins the walk ``init(paths:settings:format:jobs:strict:recordsElapsedTime:now:)`` makes
+    /// over `paths` for `format`, on another thread, so that it overlaps what the caller does
+    /// before it makes the batch (``BatchInput/beginWalking(_:reserving:fileExtension:)``):
+    /// `streakcal batch` begins it before it parses the rest of its command line.
+    public static func beginWalking(paths: [String], format: ReportFormat) {
+        BatchInput.beginWalking(paths, reserving: [summaryFileName], fileExtension: format.fileExtension)
+    }
+
     /// Begins libical's process-wide set-up on another thread, once a process, so that it
     /// overlaps what the caller does next; the workers wait for it before they start (or do it
     /// themselves, if it has not begun).
