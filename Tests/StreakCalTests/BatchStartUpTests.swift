@@ -61,23 +61,28 @@ struct PlacedThreadsTests {
 
 @Suite("The start-up thread")
 struct StartUpThreadTests {
-    @Test("Jobs run in the order given, on one thread, and a thread starts again for jobs given after the last ran")
+    @Test("Jobs run one at a time, in the order given, off the caller's thread; a thread starts again for jobs given after the last ran")
     func order() {
         let thread = StartUpThread()
+        let caller = pthread_self()
         for round in 0..<3 {
             let done = DispatchSemaphore(value: 0)
             let ran = Collected<Int>()
-            let threads = Collected<pthread_t>()
+            let elsewhere = Collected<Bool>()
+            let running = Collected<Int>()  // +1 on entry, -1 on exit: never two at once
             for job in 0..<50 {
                 thread.enqueue {
+                    running.append(1)
                     ran.append(job)
-                    threads.append(pthread_self())
+                    elsewhere.append(pthread_equal(pthread_self(), caller) == 0)
+                    running.append(-1)
                     if job == 49 { done.signal() }
                 }
             }
             #expect(done.wait(timeout: .now() + 30) == .success, "round \(round)")
             #expect(ran.values == Array(0..<50), "round \(round)")
-            #expect(Set(threads.values.map(UInt.init)).count == 1, "round \(round)")
+            #expect(elsewhere.values == Array(repeating: true, count: 50), "round \(round)")
+            #expect(running.values.reduce(into: [0]) { $0.append($0.last! + $1) }.max() == 1, "round \(round)")
             usleep(10_000)  // let the thread run out of jobs and end before the next round
         }
     }
