@@ -31,7 +31,7 @@ let package = Package(
             pkgConfig: "libical",
             providers: [.apt(["libical-dev"])]
         ),
-        // C: a thread started on another processor than its creator's (a batch's start-up work).
+        // C: threads started on processors other than their creator's (a batch's workers and start-up work).
         .target(name: "CThreads"),
         // Pure Swift: days, weekdays and wall-clock times, as integers.
         .target(name: "CalendarDays", swiftSettings: strictImports),

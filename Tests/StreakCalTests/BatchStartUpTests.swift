@@ -133,6 +133,22 @@ struct WalkAheadTests {
         }
     }
 
+    @Test("Dropped before its thread starts it: never walked")
+    func droppedUnbegun() throws {
+        try withCalendars(files) { folder in
+            let slot = PendingWalk()
+            let ahead = WalkAhead(paths: [folder + "/cals"], reserving: [], fileExtension: "")
+            slot.put(ahead)
+            #expect(WalkAhead.take([folder + "/other"], reserving: [], fileExtension: "", from: slot) == nil)
+            ahead.run()  // its thread, late: it leaves without walking
+            #expect(ahead.discovery == nil)
+            // Begun in time, the same walk walks.
+            let begun = WalkAhead(paths: [folder + "/cals"], reserving: [], fileExtension: "")
+            begun.run()
+            #expect(begun.discovery?.found.inputs.count == 3)
+        }
+    }
+
     @Test("Beginning another drops the one before")
     func replaced() {
         let slot = PendingWalk()

@@ -46,8 +46,9 @@ final class WalkAhead: @unchecked Sendable {
     /// Signalled once `discovery` is set by the thread the walk was begun on.
     private let done = DispatchSemaphore(value: 0)
     /// What the walk found from which current folder, or `nil` if that folder changed while it
-    /// walked. Written once before `done` is signalled, read only after waiting for it.
-    private var discovery: (directory: String, found: BatchDiscovery)?
+    /// walked (or was never walked). Written once before `done` is signalled, read only after
+    /// waiting for it (or, in tests, on the thread that called `run`).
+    private(set) var discovery: (directory: String, found: BatchDiscovery)?
 
     init(paths: [String], reserving: Set<String>, fileExtension: String) {
         self.paths = paths
@@ -75,11 +76,12 @@ final class WalkAhead: @unchecked Sendable {
     }
 
     /// The result of the walk begun ahead with these arguments, from this current folder, if
-    /// there is one and its thread has started it; any walk begun ahead is dropped either way.
+    /// there is one and its thread has started it; any walk begun ahead is dropped either way
+    /// (and, if its thread has not started it, never walked).
     static func take(_ paths: [String], reserving: Set<String>, fileExtension: String, from slot: PendingWalk = pending) -> BatchDiscovery? {
-        guard let ahead = slot.take(),
-              ahead.paths == paths, ahead.reserving == reserving, ahead.fileExtension == fileExtension,
-              !ahead.claim() else { return nil }
+        guard let ahead = slot.take() else { return nil }
+        let isBegun = !ahead.claim()
+        guard isBegun, ahead.paths == paths, ahead.reserving == reserving, ahead.fileExtension == fileExtension else { return nil }
         ahead.done.wait()
         guard let (directory, found) = ahead.discovery, directory == FileManager.default.currentDirectoryPath else { return nil }
         return found
