@@ -517,7 +517,7 @@ struct BatchReportTests {
         let batch = BatchReport(
             inputs: BatchInput.sources(sources) + [BatchInput(name: "x", outputName: "x", content: .unreadable(reason: "no"))],
             settings: settings, jobs: 2)
-        let seen = Recorder()
+        let seen = Collected<BatchProgress>()
         _ = batch.render { seen.append($0) }
         let reports = seen.values
         #expect(reports.map(\.completed) == [0, 1, 2, 3, 4])
@@ -540,23 +540,5 @@ struct BatchReportTests {
     ])
     func counts(counts: DiagnosticCounts, text: String) {
         #expect(counts.description == text)
-    }
-}
-
-/// Collects values from concurrent callers.
-private final class Recorder: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [BatchProgress] = []
-
-    func append(_ value: BatchProgress) {
-        lock.lock()
-        stored.append(value)
-        lock.unlock()
-    }
-
-    var values: [BatchProgress] {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
     }
 }

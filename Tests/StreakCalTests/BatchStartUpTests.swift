@@ -15,15 +15,6 @@ private func withCalendars<T>(_ files: [String], _ body: (String) throws -> T) t
     return try body(folder.path)
 }
 
-/// Values collected from several threads.
-private final class Collected<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [Value] = []  // Guarded by `lock`.
-
-    func append(_ value: Value) { lock.withLock { storage.append(value) } }
-    var values: [Value] { lock.withLock { storage } }
-}
-
 @Suite("Threads placed on other processors")
 struct PlacedThreadsTests {
     @Test("Every worker is called once, the caller's thread as worker 0, and run returns after all", arguments: [0, 1, 2, 5])

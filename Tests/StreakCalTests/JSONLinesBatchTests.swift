@@ -13,15 +13,6 @@ private let settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month
 /// A fixed "today", so that reports do not depend on the day the tests run.
 private let now: Int64 = 1_735_603_200
 
-/// What `emit` received, kept across worker threads.
-private final class Lines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-    var all: [String] { lock.withLock { lines } }
-    var count: Int { lock.withLock { lines.count } }
-}
-
 private func object(_ line: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
 }
@@ -40,14 +31,14 @@ struct JSONLinesBatchTests {
     @Test("Each record's report is what batch writes for the calendar, byte for byte; figures as in summary.json", arguments: [ReportFormat.json, .html])
     func sameAsBatch(format: ReportFormat) throws {
         let requests = try fixtureRequests()
-        let lines = Lines()
+        let lines = Collected<String>()
         let tally = try JSONLinesBatch(settings: settings, format: format, jobs: 3, now: now)
             .run(lines: requests.map(\.line)) { lines.append($0) }
         #expect(tally.records == requests.count)
         let batch = BatchReport(paths: requests.map { fixture($0.name) }, settings: settings, format: format, jobs: 2, recordsElapsedTime: false, now: now)
         let expected = batch.render()
         try #require(expected.count == requests.count)
-        for (index, (line, rendered)) in zip(lines.all, expected).enumerated() {
+        for (index, (line, rendered)) in zip(lines.values, expected).enumerated() {
             #expect(!line.contains("\n"), "one line per record")
             let record = try object(line)
             #expect(record["line"] as? Int == index + 1)
@@ -65,7 +56,7 @@ struct JSONLinesBatchTests {
 
     @Test("A bad line is an error record for that line, and the stream goes on; blank lines are passed over")
     func badLines() throws {
-        let lines = Lines()
+        let lines = Collected<String>()
         let input = [
             "{\"id\": \"ok\", \"path\": \"\(fixture("tutorial-sample.ics"))\"}",
             "not json at all",
@@ -85,7 +76,7 @@ struct JSONLinesBatchTests {
             "{\"id\": \"\", \"path\": \"\"}",
         ]
         let tally = try JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now).run(lines: input) { lines.append($0) }
-        let records = try lines.all.map(object)
+        let records = try lines.values.map(object)
         #expect(tally.records == 14 && records.count == 14)
         #expect(records.map { $0["line"] as? Int } == [1, 2, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16])
         let errors = records.map { $0["error"] as? String }
@@ -111,7 +102,7 @@ struct JSONLinesBatchTests {
 
     @Test("icsBase64: a calendar's exact bytes (Latin-1, UTF-16), named by its id, report as the file's")
     func base64() throws {
-        let lines = Lines()
+        let lines = Collected<String>()
         var input: [String] = []
         for name in ["encoding-latin1.ics", "encoding-utf16le-bom.ics", "tutorial-sample.ics"] {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: fixture(name)))
@@ -120,7 +111,7 @@ struct JSONLinesBatchTests {
         }
         input.append("{\"id\": 1, \"icsBase64\": \"@@not base64@@\"}")
         _ = try JSONLinesBatch(settings: settings, format: .json, jobs: 2, now: now).run(lines: input) { lines.append($0) }
-        let records = try lines.all.map(object)
+        let records = try lines.values.map(object)
         #expect(records.count == 7)
         for pair in stride(from: 0, to: 6, by: 2) {
             // The bytes give the same report as the file, diagnostics (and their file names) included.
@@ -134,10 +125,10 @@ struct JSONLinesBatchTests {
     @Test("Completion order: every record once, tagged by line and id")
     func completionOrder() throws {
         let requests = try fixtureRequests()
-        let lines = Lines()
+        let lines = Collected<String>()
         _ = try JSONLinesBatch(settings: settings, format: .json, jobs: 4, order: .completion, now: now)
             .run(lines: requests.map(\.line)) { lines.append($0) }
-        let records = try lines.all.map(object)
+        let records = try lines.values.map(object)
         #expect(records.compactMap { $0["line"] as? Int }.sorted() == Array(1...requests.count))
         #expect(Set(records.compactMap { $0["id"] as? String }) == Set(requests.map(\.name)))
     }
@@ -146,7 +137,7 @@ struct JSONLinesBatchTests {
     func window() throws {
         let batch = JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now)
         let line = "{\"id\": 1, \"path\": \"\(fixture("tutorial-sample.ics"))\"}"
-        let written = Lines()
+        let written = Collected<String>()
         var read = 0
         var mostAhead = 0
         let tally = try batch.run(nextLine: { () throws(CalendarReadError) -> JSONLinesBatch.InputLine? in
