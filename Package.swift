@@ -33,6 +33,8 @@ let package = Package(
         ),
         // C: threads started on processors other than their creator's (a batch's workers and start-up work).
         .target(name: "CThreads"),
+        // C: the allocator's settings for the command (jemalloc's options, when build-release links it in).
+        .target(name: "CAllocatorSettings"),
         // Pure Swift: days, weekdays and wall-clock times, as integers.
         .target(name: "CalendarDays", swiftSettings: strictImports),
         // Pure Swift: sessions, zones, goals, day totals, streaks.
@@ -51,6 +53,7 @@ let package = Package(
             name: "streakcal",
             dependencies: [
                 "StreakCal",
+                "CAllocatorSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictImports

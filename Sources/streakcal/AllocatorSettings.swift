@@ -1,8 +1,13 @@
+import CAllocatorSettings
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The C allocator's settings for a run of `streakcal` (glibc only; elsewhere nothing changes).
+/// The C allocator's settings for a run of `streakcal`.
+///
+/// The binary `scripts/build-release` builds allocates with jemalloc, linked in, whose options are
+/// set before `main` (`malloc_conf`, in the `CAllocatorSettings` target): nothing is left to set.
+/// With glibc's allocator (`swift build`, `swift run`, the tests), one setting is made here.
 ///
 /// glibc gives memory freed at the top of a heap back to the kernel as soon as more than 128 KB is
 /// free there. An import frees its buffers after each calendar and a batch imports thousands, so
@@ -16,14 +21,18 @@ import Glibc
 /// 4 MB VTIMEZONE of 200,000 rules at 71 MB instead of 62 MB; 4 MB of padding costs no memory but
 /// a little of the batch gain). This is set here, for the command, not by the library for its callers.
 enum AllocatorSettings {
-    /// Bytes kept past the top of a heap when memory is returned to the kernel.
+    /// Bytes kept past the top of a heap when memory is returned to the kernel (glibc).
     static let topPad: Int32 = 16 << 20
 
     /// `M_TOP_PAD` of glibc's `<malloc.h>` (which the Glibc module does not include).
     private static let topPadParameter: Int32 = -2
 
+    /// Whether the process allocates with jemalloc (the binary `scripts/build-release` builds).
+    static var isJemalloc: Bool { streakcal_allocator_is_jemalloc() != 0 }
+
     static func apply() {
         #if canImport(Glibc)
+        guard !isJemalloc else { return }
         // `mallopt` is looked up rather than declared: the Glibc module leaves out <malloc.h>.
         typealias MallOpt = @convention(c) (Int32, Int32) -> Int32
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
