@@ -27,11 +27,3 @@ extern int mallctl(const char *name, void *oldValue, size_t *oldLength, void *ne
 int streakcal_allocator_is_jemalloc(void) {
     return mallctl != NULL;
 }
-
-const char *streakcal_allocator_version(void) {
-    if (mallctl == NULL) return NULL;
-    const char *version = NULL;
-    size_t length = sizeof version;
-    if (mallctl("version", &version, &length, NULL, 0) != 0) return NULL;
-    return version;
-}
