@@ -23,6 +23,17 @@ struct AtomicFileTargetTests {
         }
     }
 
+    @Test("Bytes are written as they are, also bytes that are not UTF-8, over an older file")
+    func bytes() throws {
+        try inTemporaryFolder { (folder: String) throws(any Error) in
+            let path = folder + "/summary.json"
+            try AtomicFile.write("an older, longer file", to: path)
+            let bytes: [UInt8] = [0x7B, 0x0A, 0xFF, 0x00, 0xC3, 0x0A]
+            try AtomicFile.write(bytes, to: path)
+            #expect(FileManager.default.contents(atPath: path).map(Array.init) == bytes)
+        }
+    }
+
     @Test("A 255-byte name still gets a temporary file beside it (its name is cut to fit)")
     func longName() throws {
         try inTemporaryFolder { (folder: String) throws(any Error) in

@@ -50,6 +50,8 @@ struct BatchTableTerminalTests {
         // The summary put together from entries written apart is the one written at once.
         #expect(summary.json(entries: files.map(BatchSummary.jsonEntry)) == summary.json())
         #expect(summary.json(entries: []) == summary.json())  // entries that do not fit are not used
+        // The bytes a batch writes to summary.json are that text's.
+        #expect(summary.jsonBytes(entries: files.map(BatchSummary.jsonEntry)) == Array(summary.json().utf8))
     }
 
     @Test("Elapsed seconds are written as String(format: \"%.2f\") writes them")

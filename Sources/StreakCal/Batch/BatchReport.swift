@@ -117,7 +117,7 @@ public struct BatchReport: Sendable {
         let reports = run(into: folder, progress: progress)
         var summary = BatchSummary(format: format, files: reports.map(\.result), skipped: skipped)
         if recordsElapsedTime { summary.elapsedSeconds = Self.seconds(clock.now - start) }
-        let json = summary.json(entries: reports.compactMap(\.summaryEntry))
+        let json = summary.jsonBytes(entries: reports.compactMap(\.summaryEntry))
         try AtomicFile.write(json, to: folder.path(of: Self.summaryFileName))
         return summary
     }
@@ -226,7 +226,7 @@ public struct BatchReport: Sendable {
                 ledger.finish(index, with: report(inputs[index], into: folder))
             }
         }
-        return ledger.results()
+        return ledger.takeResults()
     }
 
     /// Begins the walk ``init(paths:settings:format:jobs:strict:recordsElapsedTime:now:)`` makes
@@ -386,8 +386,17 @@ final class BatchLedger: @unchecked Sendable {
         }
     }
 
-    /// The results in input order.
-    func results() -> [RenderedReport] {
-        lock.withLock { finished.compactMap { $0 } }
+    /// The results in input order, moved out (the ledger keeps none). Copied, each report's
+    /// strings and arrays were retained here and released again with the ledger, on the one
+    /// thread that ends a batch.
+    func takeResults() -> [RenderedReport] {
+        lock.withLock {
+            var results: [RenderedReport] = []
+            results.reserveCapacity(completed)
+            for index in finished.indices {
+                if let report = finished[index].take() { results.append(report) }
+            }
+            return results
+        }
     }
 }

@@ -46,6 +46,11 @@ public struct BatchSummary: Hashable, Sendable {
     /// `json()` with each file's object already written (`jsonEntry(of:)`, one per file, in order;
     /// a batch's workers write them as they finish, so that the summary is only put together).
     func json(entries: [[UInt8]]) -> String {
+        String(decoding: jsonBytes(entries: entries), as: UTF8.self)
+    }
+
+    /// `json(entries:)` as UTF-8 bytes, as `summary.json` is written.
+    func jsonBytes(entries: [[UInt8]]) -> [UInt8] {
         let entries = entries.count == files.count ? entries : files.map(Self.jsonEntry)
         let totals = self.totals
         var json = PrettyJSON()
@@ -81,7 +86,7 @@ public struct BatchSummary: Hashable, Sendable {
             ("daysMet", totals.daysMet), ("failed", totals.failed), ("files", totals.files),
             ("points", totals.points), ("sessions", totals.sessions),
         ], indent: 2)
-        return json.document()
+        return json.documentBytes()
     }
 
     /// One file's object in `summary.json`, from its `{` to its `}`, as it stands there (its

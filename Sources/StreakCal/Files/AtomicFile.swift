@@ -49,6 +49,12 @@ public enum AtomicFile {
         try result.get()
     }
 
+    /// Writes `bytes` to `path` atomically (see ``AtomicFile``).
+    public static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
+        let result = bytes.withUnsafeBytes { bytes in Result { () throws(WriteError) in try write(bytes, to: path) } }
+        try result.get()
+    }
+
     /// Writes UTF-8 text to `path` atomically (see ``AtomicFile``).
     public static func write(_ text: String, to path: String) throws(WriteError) {
         var text = text

@@ -447,9 +447,14 @@ package struct PrettyJSON {
 
     /// The text of a document whose outermost object is still open: closed, with a final newline.
     package mutating func document() -> String {
+        String(decoding: documentBytes(), as: UTF8.self)
+    }
+
+    /// `document()` as UTF-8 bytes, for a file: no `String` made (and its bytes checked) on the way.
+    package mutating func documentBytes() -> [UInt8] {
         close("}", indent: 0, empty: false)
         bytes.append(0x0A)
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     /// An object of integer members (keys in sorted order), its members at `indent + 2`.
