@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "CalendarDays", targets: ["CalendarDays"]),
         .library(name: "Streaks", targets: ["Streaks"]),
         .library(name: "CalendarLayout", targets: ["CalendarLayout"]),
+        .library(name: "CalendarDiagnostics", targets: ["CalendarDiagnostics"]),
         .library(name: "ICalendar", targets: ["ICalendar"]),
         .library(name: "StreakExport", targets: ["StreakExport"]),
         .library(name: "StreakCal", targets: ["StreakCal"]),
@@ -39,12 +40,15 @@ let package = Package(
         .target(name: "CalendarDays", swiftSettings: strictImports),
         // Pure Swift: sessions, zones, goals, day totals, streaks.
         .target(name: "Streaks", dependencies: ["CalendarDays"], swiftSettings: strictImports),
+        // Pure Swift: located diagnostics (file, line, column, code, message), which the import gives
+        // and the renderers show; below ICalendar, so that renderers need not import it.
+        .target(name: "CalendarDiagnostics", dependencies: ["Streaks"], swiftSettings: strictImports),
         // Pure Swift: month grids and their geometry.
         .target(name: "CalendarLayout", dependencies: ["CalendarDays"], swiftSettings: strictImports),
         // The libical adapter: iCalendar text into sessions, and annotated calendars back out.
-        .target(name: "ICalendar", dependencies: ["CLibical", "Streaks"], swiftSettings: strictImports),
+        .target(name: "ICalendar", dependencies: ["CLibical", "CalendarDiagnostics", "Streaks"], swiftSettings: strictImports),
         // Reports (text, JSON, CSV, Markdown, SVG, HTML), presentation rules, annotations.
-        .target(name: "StreakExport", dependencies: ["Streaks", "ICalendar", "CalendarLayout"], swiftSettings: strictImports),
+        .target(name: "StreakExport", dependencies: ["Streaks", "CalendarDiagnostics", "ICalendar", "CalendarLayout"], swiftSettings: strictImports),
         // The application layer, and the umbrella: settings, scoring, batches, files.
         .target(
             name: "StreakCal", dependencies: ["CalendarDays", "Streaks", "ICalendar", "StreakExport", "CalendarLayout", "CThreads"],

@@ -1,5 +1,5 @@
 import CalendarLayout
-public import ICalendar
+public import CalendarDiagnostics
 public import Streaks
 
 /// A streak report as one self-contained HTML page: a heading that names the calendars, the

@@ -1,5 +1,5 @@
 import Foundation
-public import ICalendar
+public import CalendarDiagnostics
 public import Streaks
 
 /// A streak report as JSON, in the shape `streakcal report --format json` promises.

@@ -1,5 +1,5 @@
 public import CalendarLayout
-public import ICalendar
+public import CalendarDiagnostics
 public import Streaks
 
 /// A streak report as Markdown (GitHub-flavoured tables): a heading that names the calendars, a

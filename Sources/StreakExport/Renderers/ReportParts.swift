@@ -1,4 +1,4 @@
-import ICalendar
+import CalendarDiagnostics
 public import Streaks
 
 /// How a report draws its days: month grids, or a year heatmap (a column per week, a row per

@@ -1,5 +1,5 @@
 import CalendarLayout
-public import ICalendar
+public import CalendarDiagnostics
 public import Streaks
 
 /// A streak report for a terminal: month grids with each day's status, then the streaks and totals.
