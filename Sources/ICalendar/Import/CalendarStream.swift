@@ -29,7 +29,7 @@ extension SessionImporter {
     /// content are diagnostics, and so is a read error part-way (what came before it is imported).
     public func sessionBatches(from sources: [CalendarSource]) -> SessionBatches {
         var importer = self
-        importer.countsOnly = false  // the sessions are the result
+        importer.needs = .everything  // the sessions are the result
         return SessionBatches(importer: importer, sources: sources)
     }
 

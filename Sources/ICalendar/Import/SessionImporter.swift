@@ -75,18 +75,17 @@ public struct SessionImporter: Sendable {
     public var keptProperties: Set<String> = []
     /// Bytes read from a file at a time (tests make it small to put chunk edges everywhere).
     var readChunkSize = InputBytes.defaultChunkSize
-    /// Whether each instance of a recurring event gets an id of its own (`UID/recurrence id`). A
-    /// stream whose sessions are only counted (`ReportSettings.scored(_:keepingSessions:now:)`
-    /// without them) turns it off, and its instances carry their event's UID: a series of thousands
-    /// of instances then makes no string for each.
-    package var makesInstanceIDs = true
-    /// Whether the sessions are only counted on their days (`ReportSettings.scored(_:keepingSessions:now:)`
-    /// without them, no habit, no skip category): each then carries its times, points and source
-    /// only, no id, summary, categories or kept properties, so that the millions of instances of a
-    /// large import are made and handed on without a string or an array to retain and release.
-    /// Only for `forEachBatch(from:_:)`, whose batches then carry them in `ImportBatch.counted`:
-    /// the public verbs, whose sessions are the result, turn it off.
-    package var countsOnly = false
+    /// What the caller needs of each session; everything by default. A report that only counts
+    /// its sessions on their days asks for less, and the import then makes less: no string per
+    /// instance of a series, or no `Session` at all (`ImportBatch.counted`).
+    package var needs = SessionNeeds.everything
+
+    /// Whether each instance of a recurring event gets an id of its own (`UID/recurrence id`);
+    /// otherwise it carries its event's UID.
+    var makesInstanceIDs: Bool { needs.contains(.instanceIDs) }
+    /// Whether sessions are only counted on their days: each then carries its times, points and
+    /// source only (`CountedSession`), handed on in `ImportBatch.counted`.
+    var countsOnly: Bool { !needs.contains(.sessions) }
 
     /// - Parameters:
     ///   - pointsRule: Where the points come from.
@@ -107,7 +106,7 @@ public struct SessionImporter: Sendable {
     public func importSessions(from sources: [CalendarSource]) throws(CalendarReadError) -> CalendarImport {
         guard !sources.isEmpty else { return CalendarImport(pointsRule: pointsRule) }
         var importer = self
-        importer.countsOnly = false  // the sessions are the result
+        importer.needs = .everything  // the sessions are the result
         let (pipeline, map) = try importer.pipeline(for: sources)
         var result = map.importResult(collect(pipeline)).finished(pointsRule: pointsRule)
         result.sources = map.sources(named: pipeline.calendarNames)
@@ -375,4 +374,28 @@ extension CalendarImport {
         result.diagnostics.append(warning)
         return result
     }
+}
+
+/// What a caller of the import needs of each session (`SessionImporter.needs`).
+///
+/// A report that only totals its days needs none of it; one with habit filters or skip categories
+/// needs each session's description; one that lists sessions (HTML) needs every instance's id too.
+package struct SessionNeeds: OptionSet, Hashable, Sendable {
+    package let rawValue: UInt8
+
+    package init(rawValue: UInt8) {
+        self.rawValue = rawValue
+    }
+
+    /// Sessions as `Session` values; without it the import hands on `CountedSession`s (times,
+    /// points and source line only), in `ImportBatch.counted`.
+    package static let sessions = SessionNeeds(rawValue: 1)
+    /// Each session's summary, categories and kept properties, for habit filters and skip
+    /// categories (implies `sessions`).
+    package static let descriptions: SessionNeeds = [SessionNeeds(rawValue: 2), .sessions]
+    /// Each instance of a series its own id (`UID/recurrence id`), for renderings that list
+    /// sessions (implies `sessions`).
+    package static let instanceIDs: SessionNeeds = [SessionNeeds(rawValue: 4), .sessions]
+    /// Everything: the public verbs' sessions.
+    package static let everything: SessionNeeds = [.descriptions, .instanceIDs]
 }

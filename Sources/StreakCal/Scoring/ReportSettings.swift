@@ -248,10 +248,11 @@ public struct ReportSettings: Sendable {
         let now = now ?? Self.now()
         var importer = importer(now: now)
         importer.isParallel = isParallel
-        // Counted sessions need no ids: a series' instances need not be named one by one.
-        importer.makesInstanceIDs = keepingSessions
-        // Sessions only counted on their days need nothing but their times, points and source.
-        importer.countsOnly = !keepingSessions && habits.isEmpty && streakRules.skipCategories.isEmpty
+        // Sessions only counted on their days need nothing but their times, points and source;
+        // habit filters and skip categories read descriptions; kept sessions are listed by id.
+        importer.needs = []
+        if !habits.isEmpty || !streakRules.skipCategories.isEmpty { importer.needs.formUnion(.descriptions) }
+        if keepingSessions { importer.needs.formUnion(.everything) }
         var imported = CalendarImport(pointsRule: pointsRule)
         var totals: DayTotals?
         var firstSession: SourceLocation?
