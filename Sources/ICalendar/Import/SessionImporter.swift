@@ -289,6 +289,19 @@ public struct SessionImporter: Sendable {
     /// Diagnostics of one kind that one input shows at most; a damaged file can have tens of thousands.
     static let diagnosticsPerKind = 100
 
+    /// Diagnostics of inputs read as one, mapped back to their files (`sources`, in the order they
+    /// were read), in source order: by input, then line and column, stable for the rest. A report
+    /// lists them so, whatever stage of the import said them first.
+    package static func inSourceOrder(_ diagnostics: [Diagnostic], sources: [ReportSource]) -> [Diagnostic] {
+        var order: [String: Int] = [:]
+        for (index, source) in sources.enumerated() where order[source.file] == nil { order[source.file] = index }
+        return diagnostics.enumerated().sorted {
+            let (left, right) = ($0.element.location, $1.element.location)
+            return (order[left.file] ?? Int.max, left.line, left.column, $0.offset)
+                < (order[right.file] ?? Int.max, right.line, right.column, $1.offset)
+        }.map(\.element)
+    }
+
     /// Diagnostics sorted by line, stable for those on the same line.
     static func inSourceOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         diagnostics.enumerated().sorted {

@@ -351,6 +351,8 @@ public struct ReportSettings: Sendable {
             imported.sessionsWithPointsProperty += streamed.sessionsWithPointsProperty
 
             imported.sources = streamed.sources
+            // Batches say what each stage of the import found as it found it: the report lists it in source order.
+            imported.diagnostics = SessionImporter.inSourceOrder(imported.diagnostics, sources: streamed.sources)
         }
         imported.diagnostics += zoneWarning.map { [$0] } ?? []
         if let warning = CalendarImport.missingPointsWarning(
