@@ -67,42 +67,37 @@ struct CopyMergingTests {
     }
 }
 
-/// `SessionResolver.resolvedIfSilent(_:calendar:)`: an event resolved ahead of its turn only if that
-/// says nothing; otherwise the resolver is left as it was, so that what it says is said in its turn.
-@Suite("Resolving ahead of an event's turn")
-struct ResolvingAheadTests {
-    private static func event(tzid: String, hour: Int, endHour: Int) -> EventRecord {
-        var record = EventRecord(begin: ContentLine(text: "BEGIN:VEVENT", line: 7, name: "BEGIN", valueColumn: 7))
-        record.uid = "u"
-        let line = ContentLine(text: "DTSTART;TZID=\(tzid):20240301T0\(hour)0000", line: 9, name: "DTSTART", valueColumn: nil)
-        record.start = ICalTime(local: LocalDateTime(year: 2024, month: 3, day: 1, hour: hour)!, isDate: false, isUTC: false, timeZoneID: tzid)
-        record.startLine = line
-        record.end = ICalTime(local: LocalDateTime(year: 2024, month: 3, day: 1, hour: endHour)!, isDate: false, isUTC: false, timeZoneID: tzid)
-        record.endLine = line
-        record.points = ("30", line)
+/// Notes said once per input (a TZID read as another zone's name): a worker's resolver keeps them
+/// with their key, and the import says each once, where it comes first.
+@Suite("Notes said once per input")
+struct OnceNotesTests {
+    private static func event(tzid: String, line: Int) -> EventRecord {
+        var record = EventRecord(begin: ContentLine(text: "BEGIN:VEVENT", line: line, name: "BEGIN", valueColumn: 7))
+        record.uid = "u\(line)"
+        let start = ContentLine(text: "DTSTART;TZID=\(tzid):20240301T090000", line: line + 1, name: "DTSTART", valueColumn: nil)
+        record.start = ICalTime(local: LocalDateTime(year: 2024, month: 3, day: 1, hour: 9)!, isDate: false, isUTC: false, timeZoneID: tzid)
+        record.startLine = start
+        record.points = ("30", start)
         return record
     }
 
-    @Test("An event that would say something is not resolved, and leaves nothing behind; one that says nothing is", arguments: [false, true])
-    func takeBack(deferringNotes: Bool) throws {
-        var resolver = SessionResolver(pointsRule: .xPoints)
-        resolver.defersOnceNotes = deferringNotes
-        resolver.countsOnly = true
-        // A Windows name is noted once per input as it is read; an end before the start is warned about.
-        for record in [Self.event(tzid: "W. Europe Standard Time", hour: 9, endHour: 10), Self.event(tzid: "Europe/Berlin", hour: 9, endHour: 8)] {
-            #expect(resolver.resolvedIfSilent(record, calendar: 0) == nil)
-            #expect(resolver.diagnostics.isEmpty && resolver.onceNotes.isEmpty)
-            #expect(resolver.reportedTimeZoneIDs.isEmpty && resolver.sessionsWithPointsProperty == 0)
+    @Test("A worker keeps each note once with its key; the import says it once, the first time it is given", arguments: [false, true])
+    func onceNotes(deferringNotes: Bool) throws {
+        var worker = SessionResolver(pointsRule: .xPoints)
+        worker.defersOnceNotes = deferringNotes
+        worker.countsOnly = true
+        for line in [10, 20] {
+            let made = worker.counted(from: Self.event(tzid: "W. Europe Standard Time", line: line), calendar: 0)
+            let session = try #require(made)
+            #expect(session.start == .instant(secondsSince1970: 1_709_280_000))  // 09:00 in Berlin, 08:00 UTC
         }
-        // In its turn the note is said after all: the TZID was not left marked as reported.
-        _ = resolver.resolved(Self.event(tzid: "W. Europe Standard Time", hour: 9, endHour: 10), calendar: 0)
-        let said = deferringNotes ? resolver.onceNotes.map(\.diagnostic.message) : resolver.diagnostics.map(\.message)
-        #expect(said == ["TZID \"W. Europe Standard Time\" is not an IANA name; read as Europe/Berlin"])
-        #expect(resolver.reportedTimeZoneIDs == ["W. Europe Standard Time"])
-        let resolvedAhead = resolver.resolvedIfSilent(Self.event(tzid: "Europe/Berlin", hour: 9, endHour: 10), calendar: 0)
-        let silent = try #require(resolvedAhead)
-        guard case .counted(let session) = silent else { Issue.record("not counted: \(silent)"); return }
-        #expect(session.points == 30 && session.start == .instant(secondsSince1970: 1_709_280_000))  // 08:00 UTC
-        #expect(resolver.sessionsWithPointsProperty == 2)
+        let kept = deferringNotes ? worker.takeOnceNotes() : []
+        let said = deferringNotes ? kept.map(\.diagnostic) : worker.diagnostics
+        #expect(said.map(\.location.line) == [11])
+        #expect(said.map(\.message) == ["TZID \"W. Europe Standard Time\" is not an IANA name; read as Europe/Berlin"])
+        var importer = SessionResolver(pointsRule: .xPoints)
+        for (key, note) in kept + kept { importer.say(key: key, note) }
+        #expect(importer.diagnostics.count == (deferringNotes ? 1 : 0))
+        #expect(worker.sessionsWithPointsProperty == 2)
     }
 }

@@ -10,8 +10,10 @@ private func generatedRules(_ tzid: String, years: ClosedRange<Int>, expandedThr
     let definition = try #require(ParsedComponent(parsing: text)?.withView { ZoneDefinition.read(from: $0) })
     #expect(definition.timeZoneID == tzid)
     #expect(definition.problems.isEmpty)
-    var budget = 1_000_000
-    let (rules, problems) = definition.rules(throughYear: lastYear, onsetBudget: &budget)
+    var budget = ZoneExpansionBudget()
+    let window = ZoneExpansionWindow(RecurrenceExpansion(
+        from: Day(year: years.lowerBound, month: 1, day: 1)!, through: Day(year: lastYear - 1, month: 12, day: 31)!))
+    let (rules, problems) = definition.rules(in: window, budget: &budget)
     #expect(problems.isEmpty)
     return (text, rules)
 }

@@ -80,7 +80,7 @@ struct StreamingImportTests {
         }
     }
 
-    @Test("Events wait only for what they need: a later VTIMEZONE, a later override, a recurring series")
+    @Test("Events wait only for what they need: a later override, never a later VTIMEZONE (zones are read ahead)")
     func heldEvents() throws {
         let path = try Self.temporaryFile("""
             BEGIN:VCALENDAR\r
@@ -127,19 +127,14 @@ struct StreamingImportTests {
         let (pipeline, _) = try importer.pipeline(for: [.file(path)])
         var batches: [ImportBatch] = []
         while let batch = pipeline.next() { batches.append(batch) }
-        // "plain" is resolved as it comes, and so is "zoned-early": its VTIMEZONE was read ahead
-        // (ZoneLookahead). The master of a later override waits for the end of the input, and so
-        // does "zoned-noisy", whose X-POINTS has something to say: where it was said before the
-        // lookahead. (The held ones come in a batch of their own, then a last batch with the closing
-        // diagnostics.)
-        #expect(batches.count == 3)
-        #expect(batches.first?.sessions.map(\.id) == ["zoned-early", "plain"])
-        #expect(batches.first?.diagnostics.isEmpty == true)
-        #expect(batches.dropFirst().flatMap(\.sessions).map(\.id).sorted() == ["moved/20240302T090000Z", "zoned-noisy"])
-        #expect(batches.dropFirst().first?.diagnostics.map(\.location.line) == [27])
+        // One chunk: the events in the zone of the VTIMEZONE further on are resolved on the worker
+        // (it was read ahead); the master and its override, held, are resolved once the override's
+        // line is read, in the same batch. Then the last batch, with the closing diagnostics.
+        #expect(batches.count == 2)
+        #expect(batches.first?.sessions.map(\.id) == ["zoned-early", "plain", "zoned-noisy", "moved/20240302T090000Z"])
+        #expect(batches.first?.diagnostics.map(\.location.line) == [27])
         #expect(batches.last?.sessions.isEmpty == true)
-        // The collected result is in input order, with the VTIMEZONE defined after the event used,
-        // and the override replacing its event rather than standing beside it.
+        // The collected result is in input order, the override replacing its event.
         let result = try importer.importSessions(from: .file(path))
         #expect(result.sessions.map(\.id) == ["zoned-early", "moved/20240302T090000Z", "plain", "zoned-noisy"])
         #expect(result.sessions.map(\.points) == [10, 40, 30, 0])
@@ -148,11 +143,11 @@ struct StreamingImportTests {
         #expect(result.diagnostics.map(\.location.line) == [27])
     }
 
-    @Test("Events resolved early for a zone read ahead leave every batch saying what it said when they waited for the end")
-    func resolvedEarlyKeepsTheBatches() throws {
-        // 300 events before their VTIMEZONE: most resolve early; every tenth has an X-POINTS to warn
-        // about and waits; every tenth from the seventh is a recurring series, which waits anyway and
-        // warns at a line after the units that follow it. The held units fill five batches of 64.
+    @Test("Events before their VTIMEZONE are resolved in their chunk, whatever the VTIMEZONE's text")
+    func eventsBeforeTheirZone() throws {
+        // 300 events before their VTIMEZONE: every tenth has an X-POINTS to warn about; every tenth
+        // from the seventh is a recurring series of its own. A byte that is not ASCII in the
+        // VTIMEZONE changes nothing: the first pass places it, and it is read ahead.
         func calendar(note: String) -> String {
             var text = "BEGIN:VCALENDAR\r\n"
             for index in 0..<300 {
@@ -170,7 +165,6 @@ struct StreamingImportTests {
             return text + "BEGIN:VTIMEZONE\r\nTZID:Custom/Zone\r\nX-NOTE:\(note)\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\n"
                 + "TZOFFSETFROM:+0500\r\nTZOFFSETTO:+0500\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\nEND:VCALENDAR\r\n"
         }
-        // A byte that is not ASCII in the VTIMEZONE: the first pass does not keep it, nothing is read ahead.
         var runs: [[ImportBatch]] = []
         for note in ["plain", "plaín"] {
             let path = try Self.temporaryFile(calendar(note: note))
@@ -180,25 +174,24 @@ struct StreamingImportTests {
             while let batch = pipeline.next() { batches.append(batch) }
             runs.append(batches)
         }
-        let (early, waited) = (runs[0], runs[1])
-        #expect(early.count == waited.count)
-        #expect(early.count == 2 + 5 + 1)  // two chunks of 256 components, five held batches, the last
-        for (index, (one, other)) in zip(early, waited).enumerated() {
-            #expect(one.diagnostics.map(\.description) == other.diagnostics.map(\.description), "batch \(index)")
-        }
-        #expect(early.prefix(2).flatMap(\.sessions).count == 240)
-        #expect(waited.prefix(2).flatMap(\.sessions).isEmpty)
-        let ids = { (batches: [ImportBatch]) in batches.flatMap(\.sessions).map(\.id).sorted() }
-        #expect(ids(early) == ids(waited))
-        #expect(ids(early).count == 240 + 30 + 60)
-        #expect(early.flatMap(\.diagnostics).count == 60)
+        let (ascii, latin) = (runs[0], runs[1])
+        #expect(ascii.count == 3)  // two chunks of 256 components, and the last
+        #expect(ascii.map(\.sessions.count) == latin.map(\.sessions.count))
+        #expect(ascii.prefix(2).flatMap(\.sessions).count == 240 + 30 + 60)
+        let offsets = Set(ascii.flatMap(\.sessions).compactMap { session -> Int64? in
+            guard case .instant(let seconds) = session.start else { return nil }
+            return seconds % 86_400
+        })
+        #expect(offsets == Set<Int64>([4 * 3600, 9 * 3600]))  // 09:00 at +05:00, and the series' 09:00Z
+        #expect(ascii.flatMap(\.diagnostics).count == 60)
+        #expect(ascii.flatMap(\.diagnostics).map(\.description) == latin.flatMap(\.diagnostics).map(\.description))
     }
 
-    @Test("Groups resolved as soon as their UID's last event is read leave every batch saying what it said when they waited for the end")
-    func groupsResolvedEarlyKeepTheBatches() throws {
+    @Test("Groups resolved once their UID's last event is read give what resolving every group at the end gives")
+    func groupsResolvedOnTheirLastEvent() throws {
         // 240 units: series with overrides beside them or far on, copies, orphans, series without
         // UID, series whose resolving warns (a bad X-POINTS, an unreadable RRULE), some in a zone
-        // whose VTIMEZONE comes last; four batches of 64 held units, and a stream of chunks.
+        // whose VTIMEZONE comes last.
         var text = "BEGIN:VCALENDAR\r\n"
         var later = ""
         for index in 0..<240 {
@@ -227,40 +220,40 @@ struct StreamingImportTests {
         }
         text += later + "BEGIN:VTIMEZONE\r\nTZID:Custom/Zone\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\n"
             + "TZOFFSETFROM:+0500\r\nTZOFFSETTO:+0500\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\nEND:VCALENDAR\r\n"
-        let path = try Self.temporaryFile(text)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let bytes = Array(text.utf8)
         let importer = SessionImporter(expansion: Self.expansion)
         var runs: [[ImportBatch]] = []
-        for early in [true, false] {
-            let descriptor = try SessionImporter.openInput(path: path)
-            var outline = InputOutline.scan(descriptor: descriptor, parts: 2, minimumSplitSize: 0)
-            // An iTIP message in the input: nothing is resolved before the end.
-            if !early { outline.hasMessageMethod = true }
-            let pipeline = ImportPipeline(input: InputBytes(reading: descriptor, owning: true), outline: outline, importer: importer)
+        for atTheEnd in [false, true] {
+            let input = InputBytes(bytes: bytes)
+            var outline = InputOutline.scan(input)
+            // An iTIP message in the input: every group waits for the end.
+            if atTheEnd { outline.hasMessageMethod = true }
+            let zones = InputZones.readAhead(
+                outline.timeZonePlaces ?? [], bytes: { Array(bytes[$0]) }, outline: outline,
+                window: ZoneExpansionWindow(Self.expansion), pointsProperty: "X-POINTS")
+            let pipeline = ImportPipeline(input: InputBytes(bytes: bytes), outline: outline, zones: zones, importer: importer)
             var batches: [ImportBatch] = []
             while let batch = pipeline.next() { batches.append(batch) }
             runs.append(batches)
         }
-        let (early, waited) = (runs[0], runs[1])
-        #expect(early.count == waited.count)
-        for (index, (one, other)) in zip(early, waited).enumerated() {
-            #expect(one.diagnostics.map(\.description) == other.diagnostics.map(\.description), "batch \(index)")
-        }
+        let (onTheirLast, atTheEnd) = (runs[0], runs[1])
+        let said = { (batches: [ImportBatch]) in batches.flatMap(\.diagnostics).map(\.description).sorted() }
+        #expect(said(onTheirLast) == said(atTheEnd))
+        #expect(said(onTheirLast).count > 40)
         let sessions = { (batches: [ImportBatch]) in batches.flatMap(\.sessions).map { "\($0.id) \($0.points) \($0.start)" }.sorted() }
-        #expect(sessions(early) == sessions(waited))
-        // Before the held batches (four of 64 units) and the last: only the UTC single events when
-        // nothing is resolved early; most sessions when groups are.
-        let streamed = { (batches: [ImportBatch]) in batches.prefix(early.count - 5).flatMap(\.sessions).count }
-        #expect(streamed(waited) == 40)
-        #expect(streamed(early) > sessions(early).count / 2)
-        #expect(early.flatMap(\.diagnostics).count > 40)
+        #expect(sessions(onTheirLast) == sessions(atTheEnd))
+        // Before the last batch (the end's), every session when groups resolve on their last
+        // event; at the end, only those of the events that waited for nothing.
+        let streamed = { (batches: [ImportBatch], chunks: Int) in batches.prefix(chunks).flatMap(\.sessions).count }
+        #expect(streamed(onTheirLast, 2) == sessions(onTheirLast).count)
+        #expect(streamed(atTheEnd, 2) < sessions(atTheEnd).count / 2)
     }
 
     @Test("Workers resolve events in Windows-named zones; each name's note is said once, at its first use in the input")
     func aliasNotesOnWorkers() throws {
-        // Three chunks of events in "W. Europe Standard Time", the first use by a series, which waits
-        // (its note is said by the next event, the first resolved in the stream); "Pacific Standard
-        // Time" first in the second chunk, in an event and then in a series.
+        // Three chunks of events in "W. Europe Standard Time", the first use by a series (resolved
+        // on its worker: its UID occurs once); "Pacific Standard Time" first in the second chunk, in
+        // an event and then in a series.
         var text = "BEGIN:VCALENDAR\r\n"
         var lines: [String: [Int]] = [:]
         var line = 1
@@ -278,36 +271,43 @@ struct StreamingImportTests {
         #expect(result.sessions.count == 702)
         let notes = result.diagnostics.map { "\($0.location.line) \($0.message)" }
         #expect(notes == [
-            "\(lines["W. Europe Standard Time"]![1]) TZID \"W. Europe Standard Time\" is not an IANA name; read as Europe/Berlin",
+            "\(lines["W. Europe Standard Time"]![0]) TZID \"W. Europe Standard Time\" is not an IANA name; read as Europe/Berlin",
             "\(lines["Pacific Standard Time"]![0]) TZID \"Pacific Standard Time\" is not an IANA name; read as America/Los_Angeles",
         ])
         #expect(lines["W. Europe Standard Time"]!.prefix(2) == [4, 10])
     }
 
-    @Test("The outline finds every VTIMEZONE's TZID and every override's UID, folded or in lower case")
+    @Test("The outline finds every VTIMEZONE, every zone named and every override's UID, folded anywhere or in lower case")
     func outline() {
         let bytes = Array("""
             BEGIN:VCALENDAR\r
             BEGIN:VEVENT\r
             UID:lower-case\r
             RRULE:FREQ=DAILY\r
+            DTSTART;TZID=Zone/A:20240101T000000\r
             END:VEVENT\r
             BEGIN:VEVENT\r
             UID:folded\r
+            DTSTA\r
+             RT;TZ\r
+             ID="Zone/B":20240101T000000\r
             END:VEVENT\r
             BEGIN:VEVENT\r
             uid:lower-case\r
             RECURRENCE-ID:20240101T000000Z\r
             END:VEVENT\r
             BEGIN:VEVENT\r
-            UID:fol\r
+            U\r
+             ID:fol\r
              ded\r
-            RECURRENCE-ID:20240101T000000Z\r
+            RECURRENCE-\r
+             ID:20240101T000000Z\r
             END:VEVENT\r
             BEGIN:VEVENT\r
             UID:not-overridden\r
             END:VEVENT\r
-            BEGIN:VTIMEZONE\r
+            BEG\r
+             IN:VTIMEZONE\r
             TZID:Europe/\r
              Berlin\r
             END:VTIMEZONE\r
@@ -318,92 +318,81 @@ struct StreamingImportTests {
         // Each override's UID is read, folded or in lower case: it repeats its master's.
         #expect(outline.mayRepeat("lower-case") && outline.mayRepeat("folded") && !outline.mayRepeat("not-overridden"))
         #expect(outline.mayHaveOverrides("folded") && !outline.mayHaveOverrides("not-overridden"))
-        #expect(outline.timeZoneIDs == ["Europe/Berlin"])
-        #expect(!outline.hasUncertainTimeZoneIDs)
+        #expect(outline.lastEventLine(of: "folded") == 17)
+        #expect(outline.referencedTimeZoneIDs == ["Zone/A", "Zone/B"])
+        #expect(!outline.hasUncertainReferences)
+        #expect(outline.timeZonePlaces?.map(\.line) == [27])
+        #expect(outline.timeZonePlaces?.map(\.timeZoneID) == ["Europe/Berlin"])
+        let place = outline.timeZonePlaces?.first?.bytes
+        #expect(place.map { String(decoding: bytes[$0], as: UTF8.self) } == "BEG\r\n IN:VTIMEZONE\r\nTZID:Europe/\r\n Berlin\r\nEND:VTIMEZONE\r\n")
         #expect(!outline.hasOverrideWithoutUID)
     }
 
-    @Test("The quick first pass sees every TZID and overridden UID the scanner sees, on every fixture and corpus file")
-    func rawOutlineCoversScanner() throws {
-        var checked = 0
-        for path in Self.fixtures.map(\.path) + Self.allCorpusFiles {
-            guard let bytes = try? CalendarSource.file(path).read() else { continue }  // (Data(contentsOf:) leaks on Linux)
-            let quick = InputOutline.scan(InputBytes(bytes: bytes))
-            let thorough = InputOutline.scanLines(InputBytes(bytes: bytes))
-            #expect(quick.hasUncertainTimeZoneIDs || thorough.timeZoneIDs.isSubset(of: quick.timeZoneIDs), "\(path)")
-            #expect(!thorough.hasOverrideWithoutUID || quick.hasOverrideWithoutUID, "\(path)")
-            checked += 1
-        }
-        #expect(checked > 20)
-    }
-
-    @Test("The first pass split into stretches scanned at once finds what one pass finds, on every fixture and corpus file")
-    func splitOutlineEqualsOnePass() throws {
-        var split = 0
-        for path in Self.fixtures.map(\.path) + Self.allCorpusFiles {
-            let descriptor = open(path, O_RDONLY)
-            guard descriptor >= 0 else { continue }
-            defer { close(descriptor) }
-            let whole = InputOutline.scan(descriptor: descriptor, parts: 1)
-            for (parts, chunkSize) in [(2, 1 << 20), (3, 64), (7, 7)] {
-                let parted = InputOutline.scan(
-                    descriptor: descriptor, parts: parts, chunkSize: chunkSize, minimumSplitSize: 0)
-                let place = "\(path), \(parts) parts"
-                #expect(parted.timeZoneIDs == whole.timeZoneIDs, "\(place)")
-                #expect(parted.hasUncertainTimeZoneIDs == whole.hasUncertainTimeZoneIDs, "\(place)")
-                #expect(parted.hasOverrideWithoutUID == whole.hasOverrideWithoutUID, "\(place)")
-                #expect(parted.hasMessageMethod == whole.hasMessageMethod, "\(place)")
-                #expect(parted.timeZoneTexts?.map(\.line) == whole.timeZoneTexts?.map(\.line), "\(place)")
-                #expect(parted.timeZoneTexts?.map(\.text) == whole.timeZoneTexts?.map(\.text), "\(place)")
-                #expect(parted.stretches.last?.lastLine == whole.stretches.last?.lastLine, "\(place)")
-            }
-            if (whole.stretches.first?.repeated.count ?? 0) > 1 || whole.timeZoneIDs.count > 1 { split += 1 }
-        }
-        #expect(split > 10)
-    }
-
-    @Test("The first pass numbers lines as the scanner does: the last VEVENT of each repeated UID, and every VTIMEZONE, as the cutter cuts them")
-    func outlineLinesMatchTheCutter() throws {
+    @Test("The first pass numbers lines as the scanner does, and sees what the cutter sees: repeated UIDs, VTIMEZONEs, zones named, on every fixture and corpus file")
+    func outlineMatchesTheCutter() throws {
         var repeatedUIDs = 0
         var keptZones = 0
+        var namedZones = 0
         for path in Self.fixtures.map(\.path) + Self.allCorpusFiles {
             guard let bytes = try? CalendarSource.file(path).read() else { continue }
             let outline = InputOutline.scan(InputBytes(bytes: bytes))
-            guard !outline.hasUncertainUIDs else { continue }  // NUL bytes or UTF-16: nothing to compare
-            var cutter = ComponentCutter(scanner: ContentLineScanner(bytes: bytes))
-            var lastLines: [String: (line: Int, count: Int)] = [:]
-            var zones: [(line: Int, properties: [String])] = []
-            while let item = cutter.next() {
-                guard case .component(let lines, _) = item else { continue }
-                if lines.name == "VTIMEZONE" {
-                    zones.append((lines.begin.line, Self.propertyTexts(lines)))
-                    continue
-                }
-                guard lines.name == "VEVENT", let uid = lines.properties.last(where: { $0.name == "UID" }) else { continue }
-                let text = TextValue.decode(uid.value)
-                guard !text.isEmpty else { continue }
-                lastLines[text] = (lines.begin.line, (lastLines[text]?.count ?? 0) + 1)
-            }
-            for (uid, last) in lastLines where last.count > 1 {
+            guard !outline.hasUncertainUIDs, !bytes.starts(with: [0xFF, 0xFE]), !bytes.starts(with: [0xFE, 0xFF]) else { continue }
+            let cut = Self.cut(bytes)
+            for (uid, last) in cut.lastLines where last.count > 1 {
                 #expect(outline.mayRepeat(uid), "\(path): \(uid)")
                 #expect(outline.lastEventLine(of: uid) == last.line, "\(path): \(uid)")
                 repeatedUIDs += 1
             }
-            if let texts = outline.timeZoneTexts {
-                #expect(texts.map(\.line) == zones.map(\.line), "\(path)")
-                for (text, zone) in zip(texts, zones) {
-                    var cut = ComponentCutter(scanner: ContentLineScanner(bytes: text.text))
-                    guard case .component(let lines, _)? = cut.next() else {
-                        Issue.record("\(path):\(text.line): the kept VTIMEZONE cuts into no component")
-                        continue
-                    }
-                    #expect(Self.propertyTexts(lines) == zone.properties, "\(path):\(text.line)")
-                    keptZones += 1
+            if !outline.hasUncertainReferences, !outline.hasMoreTimeZoneIDs {
+                #expect(cut.namedZones.isSubset(of: outline.referencedTimeZoneIDSet), "\(path)")
+                namedZones += cut.namedZones.count
+            }
+            guard let places = outline.timeZonePlaces else { continue }
+            #expect(places.map(\.line) == cut.zones.map(\.line), "\(path)")
+            for (place, zone) in zip(places, cut.zones) {
+                var cutter = ComponentCutter(scanner: ContentLineScanner(bytes: Array(bytes[place.bytes])))
+                guard case .component(let lines, _)? = cutter.next() else {
+                    Issue.record("\(path):\(place.line): the VTIMEZONE's bytes cut into no component")
+                    continue
                 }
+                #expect(Self.propertyTexts(lines) == zone.properties, "\(path):\(place.line)")
+                keptZones += 1
             }
         }
         #expect(repeatedUIDs > 20)
         #expect(keptZones > 50)
+        #expect(namedZones > 50)
+    }
+
+    /// What the scanner and the cutter find in an input: each repeated UID's last VEVENT, the
+    /// VTIMEZONEs, and the zones the times of its VEVENTs name.
+    private static func cut(_ bytes: [UInt8]) -> (lastLines: [String: (line: Int, count: Int)], zones: [(line: Int, properties: [String])], namedZones: Set<String>) {
+        var cutter = ComponentCutter(scanner: ContentLineScanner(bytes: bytes))
+        var lastLines: [String: (line: Int, count: Int)] = [:]
+        var zones: [(line: Int, properties: [String])] = []
+        var namedZones: Set<String> = []
+        let timeProperties: Set<String> = ["DTSTART", "DTEND", "DUE", "RDATE", "EXDATE", "RECURRENCE-ID"]
+        while let item = cutter.next() {
+            guard case .component(let lines, _) = item else { continue }
+            if lines.name == "VTIMEZONE" {
+                zones.append((lines.begin.line, propertyTexts(lines)))
+                continue
+            }
+            guard lines.name == "VEVENT" else { continue }
+            for line in lines.properties where timeProperties.contains(line.name) {
+                let parameters = line.text.prefix(max(0, (line.valueColumn ?? 1) - 2))
+                if let tzid = parameters.split(separator: ";").dropFirst().first(where: { $0.uppercased().hasPrefix("TZID=") }) {
+                    var value = tzid.dropFirst(5)
+                    if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = value.dropFirst().dropLast() }
+                    namedZones.insert(value.trimmingSpaces)
+                }
+            }
+            guard let uid = lines.properties.last(where: { $0.name == "UID" }) else { continue }
+            let text = TextValue.decode(uid.value)
+            guard !text.isEmpty else { continue }
+            lastLines[text] = (lines.begin.line, (lastLines[text]?.count ?? 0) + 1)
+        }
+        return (lastLines, zones, namedZones)
     }
 
     /// A component's property lines and its subcomponents', in order, as text.
@@ -411,8 +400,8 @@ struct StreamingImportTests {
         lines.properties.map(\.text) + lines.children.flatMap { ["BEGIN:\($0.name)"] + propertyTexts($0) + ["END:\($0.name)"] }
     }
 
-    @Test("A split between an override and its master, and between a VTIMEZONE and its events, still finds both")
-    func splitOutlineAcrossStretches() throws {
+    @Test("An override far from its master, and a VTIMEZONE far from its events: the first pass finds both")
+    func farOutline() throws {
         var text = "BEGIN:VCALENDAR\r\n"
         for index in 0..<400 {
             text += "BEGIN:VEVENT\r\nUID:u\(index)\r\nDTSTART;TZID=Zone/\(index % 5):20250101T090000\r\nEND:VEVENT\r\n"
@@ -423,13 +412,13 @@ struct StreamingImportTests {
         defer { unlink(path) }
         let descriptor = open(path, O_RDONLY)
         defer { close(descriptor) }
-        for parts in [1, 2, 5, 16] {
-            let outline = InputOutline.scan(descriptor: descriptor, parts: parts, minimumSplitSize: 0)
-            #expect(outline.mayHaveOverrides("u3") && !outline.mayHaveOverrides("u4"), "\(parts) parts")
-            // One stretch knows the override's own line; split, the last stretch's end is as far as it can tell.
-            #expect(outline.lastEventLine(of: "u3") == (parts == 1 ? 1_602 : 1_610), "\(parts) parts")
-            #expect(outline.timeZoneTexts?.map(\.line) == [1_607], "\(parts) parts")
-            #expect(outline.timeZoneIDs == ["Zone/2"], "\(parts) parts")
+        for chunkSize in [7, 64, 1 << 20] {
+            let outline = InputOutline.scan(InputBytes(reading: descriptor, from: 0, to: nil, chunkSize: chunkSize))
+            #expect(outline.mayHaveOverrides("u3") && !outline.mayHaveOverrides("u4"), "\(chunkSize)")
+            #expect(outline.lastEventLine(of: "u3") == 1_602, "\(chunkSize)")
+            #expect(outline.timeZonePlaces?.map(\.line) == [1_607], "\(chunkSize)")
+            #expect(outline.timeZonePlaces?.map(\.timeZoneID) == ["Zone/2"], "\(chunkSize)")
+            #expect(outline.referencedTimeZoneIDs == ["Zone/0", "Zone/1", "Zone/2", "Zone/3", "Zone/4"], "\(chunkSize)")
         }
     }
 

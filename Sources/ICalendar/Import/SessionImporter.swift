@@ -201,28 +201,24 @@ public struct SessionImporter: Sendable {
     }
 
     /// The pipeline for an open regular file, which it closes at the end: its outline from a first
-    /// pass (`InputOutline.scan(descriptor:...)`, on every core when parallel), then the file again.
-    ///
-    /// When parallel, the first pass also finds where the file can be cut in segments (about
-    /// `segmentSize` bytes each), and the pipeline cuts each segment into components on a worker
-    /// (reading it with its own descriptor), not on the calling thread.
-    ///
-    /// Read on one thread (not parallel), a regular file of at most `readChunkSize` bytes (most
-    /// calendars of a batch) is read once, whole, and both passes go over those bytes.
+    /// pass (`InputOutline.scan`), its zones read ahead from where that pass found them
+    /// (`InputZones`), then the file again. A file of at most `readChunkSize` bytes (most calendars
+    /// of a batch) is read once, whole, and every pass goes over those bytes.
     func pipeline(descriptor: Int32) -> ImportPipeline {
-        if !isParallel, let bytes = Self.wholeFile(descriptor, ifAtMost: readChunkSize) {
+        if let bytes = Self.wholeFile(descriptor, ifAtMost: readChunkSize) {
             close(descriptor)
             return pipeline(bytes: bytes)
         }
-        let segmentSize = isParallel ? segmentSize : nil
-        let outline = InputOutline.scan(
-            descriptor: descriptor, parts: isParallel ? ProcessInfo.processInfo.activeProcessorCount : 1,
-            chunkSize: readChunkSize, segmentSize: segmentSize)
-        let segments = segmentSize.map { outline.hasBoundedSegments(maximumBytes: $0 * segmentSpread, descriptor: descriptor) } == true
-            ? dup(descriptor) : -1
+        let first = InputBytes(reading: descriptor, from: 0, to: nil, chunkSize: readChunkSize)
+        if let transcoded = Self.transcodedUTF16(first) {
+            close(descriptor)
+            return pipeline(bytes: transcoded)
+        }
+        let outline = InputOutline.scan(first)
+        let zones = readAhead(outline) { range in Self.read(descriptor, range) }
         return ImportPipeline(
-            input: InputBytes(reading: descriptor, owning: true, chunkSize: readChunkSize), outline: outline, importer: self,
-            segments: segments >= 0 ? segments : nil)
+            input: InputBytes(reading: descriptor, owning: true, chunkSize: readChunkSize), outline: outline, zones: zones,
+            importer: self)
     }
 
     /// The bytes of a regular file of at most `limit` bytes, read with `pread` (the descriptor's
@@ -247,21 +243,52 @@ public struct SessionImporter: Sendable {
         return failed || bytes.count > Int(status.st_size) ? nil : bytes
     }
 
-    /// The bytes of input a worker cuts into components at a time (see `pipeline(descriptor:)`);
-    /// `nil` cuts the whole input on the calling thread (tests compare the two). A few segments
-    /// are in flight, each with its components parsed: at 256 KiB the recurring shape of
-    /// `Benchmarks/` peaked about 20 MB higher than at 64 KiB, and was no faster.
-    var segmentSize: Int? = 64 << 10
+    /// The bytes of `range` in a file, read with `pread`; `nil` when they cannot all be read.
+    private static func read(_ descriptor: Int32, _ range: Range<Int>) -> [UInt8]? {
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: range.count) { buffer, count in
+            count = 0
+            while count < buffer.count {
+                let got = pread(descriptor, buffer.baseAddress! + count, buffer.count - count, off_t(range.lowerBound + count))
+                if got < 0, errno == EINTR { continue }
+                if got <= 0 {
+                    failed = true
+                    break
+                }
+                count += got
+            }
+        }
+        return failed ? nil : bytes
+    }
 
-    /// How many times `segmentSize` a segment may hold: a file with a longer stretch between two
-    /// `BEGIN:VEVENT` lines (thousands of VTIMEZONEs, one huge event, events spelled otherwise) is
-    /// cut on the calling thread, 256 components at a time, so that no worker holds a stretch of
-    /// unbounded size at once.
-    var segmentSpread = 4
+    /// UTF-16 input (with its byte order mark) as UTF-8, read whole; `nil` for any other input.
+    /// Every pass then reads UTF-8 (such files are small: no calendar program writes large ones).
+    private static func transcodedUTF16(_ input: InputBytes) -> [UInt8]? {
+        input.buffer(atLeast: 2)
+        let head = Array(input.bytes.prefix(2))
+        guard head == [0xFF, 0xFE] || head == [0xFE, 0xFF] else { return nil }
+        return ContentLineScanner.transcodeUTF16(input, littleEndian: head == [0xFF, 0xFE])
+    }
+
+    /// The zones of the input, read ahead from the VTIMEZONEs the first pass placed (`bytes(range)`
+    /// reads them); when it could not place them, none: events in their zones wait for the end.
+    private func readAhead(_ outline: InputOutline, bytes: (Range<Int>) -> [UInt8]?) -> InputZones {
+        guard let places = outline.timeZonePlaces else { return .notReadAhead }
+        let pointsProperty: String
+        if case .property(let name) = pointsRule { pointsProperty = name } else { pointsProperty = "X-POINTS" }
+        return InputZones.readAhead(
+            places, bytes: bytes, outline: outline, window: ZoneExpansionWindow(expansion), pointsProperty: pointsProperty)
+    }
 
     /// The pipeline for bytes in memory.
     func pipeline(bytes: [UInt8]) -> ImportPipeline {
-        ImportPipeline(input: InputBytes(bytes: bytes), outline: InputOutline.scan(InputBytes(bytes: bytes)), importer: self)
+        let input = InputBytes(bytes: bytes)
+        if let transcoded = Self.transcodedUTF16(input) { return pipeline(bytes: transcoded) }
+        let outline = InputOutline.scan(input)
+        let zones = bytes.withUnsafeBufferPointer { buffer in
+            readAhead(outline) { range in range.upperBound <= buffer.count ? Array(buffer[range]) : nil }
+        }
+        return ImportPipeline(input: InputBytes(bytes: bytes), outline: outline, zones: zones, importer: self)
     }
 
     /// Everything a pipeline yields, as one result: sessions in input order (a recurring event's

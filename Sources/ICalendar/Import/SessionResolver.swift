@@ -13,81 +13,62 @@ public enum PointsRule: Hashable, Sendable {
     public static let xPoints = PointsRule.property("X-POINTS")
 }
 
-/// Turns event records into sessions: resolves TZIDs against the file's VTIMEZONEs and the IANA
-/// database, applies RFC 5545's end rules, and reads the points.
+/// Turns event records into sessions: resolves TZIDs (`InputZones`), applies RFC 5545's end rules,
+/// and reads the points.
+///
+/// A resolver works on one thread. Workers each have their own copy; what they say once per input
+/// (a TZID read as an alias, a zone's problems, an iTIP message) they keep with its key
+/// (`defersOnceNotes`), for the import to say once, in input order (`say(key:_:)`).
 struct SessionResolver {
     let pointsRule: PointsRule
-    /// The input's VTIMEZONEs, expanded when first used; shared by copies of this resolver.
-    var zones: CalendarZones
-    /// The zones of VTIMEZONEs read ahead of the events (`ZoneLookahead`), for TZIDs that no
-    /// VTIMEZONE read so far defines.
-    var lookahead = ZoneLookahead.none
+    /// What each TZID stands for.
+    var zones: InputZones
     var diagnostics: [Diagnostic] = []
     var sessionsWithPointsProperty = 0
-    var reportedTimeZoneIDs: Set<String> = []
     /// Each calendar's iTIP METHOD (RFC 5546), uppercased.
     var methods: [Int: String] = [:]
-    var notedCancelMethod: Set<Int> = []
-    /// When set, the notes given once per input (a TZID read as an alias or not known, a
-    /// cancellation) go to `onceNotes` with their key instead of `diagnostics`, so that copies of
-    /// this resolver working in parallel can be merged without saying them twice.
+    /// When set, the notes given once per input go to `onceNotes` with their key instead of
+    /// `diagnostics`, so that copies of this resolver working in parallel can be merged without
+    /// saying them twice.
     var defersOnceNotes = false
     private(set) var onceNotes: [(key: String, diagnostic: Diagnostic)] = []
-
-    /// Takes back the notes given once per input from `index` on (see `resolvedIfSilent`).
-    mutating func takeBackOnceNotes(from index: Int) {
-        onceNotes.removeSubrange(index...)
-    }
-    /// Whether a series' instances get ids of their own (`SessionImporter.makesInstanceIDs`);
-    /// otherwise each carries its event's UID.
+    /// The keys of the notes given once per input that this resolver said (or kept).
+    private var said: Set<String> = []
+    /// Whether a series' instances get ids of their own (`SessionNeeds.instanceIDs`); otherwise
+    /// each carries its event's UID.
     var makesInstanceIDs = true
-    /// Whether sessions carry their times, points and source only (`SessionImporter.countsOnly`).
+    /// Whether sessions carry their times, points and source only (`SessionNeeds.sessions` not asked).
     var countsOnly = false
-    /// What the IANA database made of each TZID this resolver looked up (`nil`: not a zone it
-    /// knows). The database is shared by every thread behind a lock; an event's times are looked
-    /// up here instead, without it.
-    var databaseZones: [String: TimeZoneDatabase.Resolution?] = [:]
-    /// Set on a worker's resolver, whose VTIMEZONE store (`zones`) is its own and stays empty, and
-    /// whose lookahead does not change: each TZID's answer is then looked up once, not once per time.
-    var memoizesZones = false
-    private var zoneMemo: [String: (rules: TimeZoneRules, alias: String?)?] = [:]
-    /// Each TZID's answer so far, with `zones.generation` when it was given. A VTIMEZONE's answer
-    /// stands for good: the first VTIMEZONE of a TZID anywhere in the input defines it for every
-    /// calendar (`CalendarZones.define`). The IANA database's, or the lookahead's, stands until the
-    /// input defines another TZID, which may be this one. A series' thousands of times are then
-    /// looked up without `CalendarZones`' search.
-    private var zoneAnswers: [String: ZoneAnswer] = [:]
-    /// The last TZID `resolve` read without an alias, its rules and `zones.generation` then: a
-    /// series' overrides, and most events in a row, name one zone, which is then read without a
-    /// dictionary lookup or a copy of its rules. (Three properties, not one optional tuple, which
-    /// would be copied to be read.)
-    private var lastZoneID: String?
-    private var lastZoneGeneration = 0
-    private var lastZoneRules = TimeZoneRules.utc
+    /// The last TZID resolved and what it stands for: most events in a row, and a series' overrides,
+    /// name one zone, which is then read without a lookup.
+    private var lastZone: (tzid: String, answer: InputZones.Answer)?
 
-    private struct ZoneAnswer {
-        var generation: Int
-        var isDefinition: Bool
-        var answer: (rules: TimeZoneRules, alias: String?)?
+    init(pointsRule: PointsRule, zones: InputZones = .notReadAhead) {
+        self.pointsRule = pointsRule
+        self.zones = zones
     }
 
-    private mutating func noteOnce(key: String, _ diagnostic: Diagnostic) {
+    /// Gives a note once per input (by `key`): to `diagnostics`, or to `onceNotes` when deferring.
+    private mutating func noteOnce(key: String, _ diagnostic: @autoclosure () -> Diagnostic) {
+        guard said.insert(key).inserted else { return }
         if defersOnceNotes {
-            onceNotes.append((key, diagnostic))
+            onceNotes.append((key, diagnostic()))
         } else {
-            diagnostics.append(diagnostic)
+            diagnostics.append(diagnostic())
         }
     }
 
-    /// Says a note given once per input that a copy of this resolver kept (`defersOnceNotes`), with
-    /// its key, unless this resolver said it already.
+    /// Says a note given once per input that a copy of this resolver kept (`defersOnceNotes`),
+    /// unless this resolver said it already.
     mutating func say(key: String, _ note: Diagnostic) {
-        if key.hasPrefix("tz:") {
-            guard reportedTimeZoneIDs.insert(String(key.dropFirst(3))).inserted else { return }
-        } else if key.hasPrefix("method:"), let calendar = Int(key.dropFirst(7)) {
-            guard notedCancelMethod.insert(calendar).inserted else { return }
-        }
+        guard said.insert(key).inserted else { return }
         diagnostics.append(note)
+    }
+
+    /// The notes a copy kept, taken out.
+    mutating func takeOnceNotes() -> [(key: String, diagnostic: Diagnostic)] {
+        defer { onceNotes.removeAll() }
+        return onceNotes
     }
 
     /// iTIP methods (RFC 5546) whose VEVENTs are messages about an event, not the event: a reply,
@@ -97,18 +78,10 @@ struct SessionResolver {
 
     /// Notes once per VCALENDAR that its events are iTIP messages, not sessions.
     mutating func noteMessage(_ method: String, calendar: Int, at begin: ContentLine) {
-        guard notedCancelMethod.insert(calendar).inserted else { return }
         let what = method == "CANCEL" ? "an iTIP cancellation (METHOD:CANCEL)" : "an iTIP message (METHOD:\(method))"
         noteOnce(key: "method:\(calendar)", Diagnostic(
             .note, .structure, at: begin.location(), "this VCALENDAR is \(what): its events are not sessions",
             sourceLine: begin.text))
-    }
-
-    /// - Parameter zones: The input's VTIMEZONEs; none by default (a worker resolves only events
-    ///   whose zones no VTIMEZONE defines).
-    init(pointsRule: PointsRule, zones: CalendarZones = CalendarZones(lastYear: 2200)) {
-        self.pointsRule = pointsRule
-        self.zones = zones
     }
 
     /// The diagnostics since the last call.
@@ -149,8 +122,8 @@ struct SessionResolver {
             return nil
         }
         let startLine = record.startLine ?? record.begin
-        let start = resolve(startValue, line: startLine, calendar: calendar)
-        let end = endTime(of: record, start: start, startValue: startValue, calendar: calendar)
+        let start = resolve(startValue, line: startLine)
+        let end = endTime(of: record, start: start, startValue: startValue)
 
         warnIfEnded(record, before: start, end: end, kept: "the session is kept with its points")
 
@@ -190,17 +163,17 @@ struct SessionResolver {
             "the event ends before it starts; \(kept)", sourceLine: line.text))
     }
 
-    mutating func endTime(of record: EventRecord, start: SessionTime, startValue: ICalTime, calendar: Int) -> SessionTime {
+    mutating func endTime(of record: borrowing EventRecord, start: SessionTime, startValue: ICalTime) -> SessionTime {
         if let endValue = record.end {
             if record.duration != nil, let line = record.durationLine {
                 diagnostics.append(Diagnostic(
                     .warning, .badEnd, at: line.location(),
                     "both DTEND and DURATION are given; DTEND is used", sourceLine: line.text))
             }
-            return resolve(endValue, line: record.endLine ?? record.begin, calendar: calendar)
+            return resolve(endValue, line: record.endLine ?? record.begin)
         }
         if let duration = record.duration {
-            return add(duration, to: start, startValue: startValue, calendar: calendar, line: record.durationLine)
+            return add(duration, to: start, startValue: startValue, line: record.durationLine)
         }
         // RFC 5545 3.6.1: no DTEND or DURATION: a DATE start lasts one day, a DATE-TIME start none.
         if case .date(let day) = start { return .date(day.advanced(by: 1)) }
@@ -208,9 +181,7 @@ struct SessionResolver {
     }
 
     /// Adds a duration: days and weeks on the wall clock of the start's zone, the rest as exact time.
-    mutating func add(
-        _ duration: ICalDuration, to start: SessionTime, startValue: ICalTime, calendar: Int, line: ContentLine?
-    ) -> SessionTime {
+    mutating func add(_ duration: ICalDuration, to start: SessionTime, startValue: ICalTime, line: ContentLine?) -> SessionTime {
         let days = duration.sign * duration.days
         let seconds = Int64(duration.sign * duration.seconds)
         switch start {
@@ -225,7 +196,7 @@ struct SessionResolver {
             return .floating(local.advanced(bySeconds: Int64(days) * 86_400 + seconds))
         case .instant(let instant):
             if days == 0 { return .instant(secondsSince1970: instant + seconds) }
-            if let tzid = startValue.timeZoneID, let rules = zone(named: tzid, calendar: calendar) {
+            if let tzid = startValue.timeZoneID, let rules = zone(named: tzid) {
                 let wallClock = rules.localDateTime(at: instant).advanced(bySeconds: Int64(days) * 86_400)
                 return .instant(secondsSince1970: rules.instant(for: wallClock) + seconds)
             }
@@ -234,78 +205,55 @@ struct SessionResolver {
     }
 
     /// A DATE or DATE-TIME as a session time.
-    mutating func resolve(_ time: ICalTime, line: ContentLine, calendar: Int) -> SessionTime {
+    mutating func resolve(_ time: ICalTime, line: ContentLine) -> SessionTime {
         if time.isDate { return .date(time.day) }
         if time.isUTC { return .instant(secondsSince1970: time.local.secondsSince1970) }
         guard let tzid = time.timeZoneID else { return .floating(time.local) }
-        // The answer `zoneAndAlias` gave last time stands while no TZID is defined (a worker's, for good).
-        if lastZoneID == tzid, memoizesZones || lastZoneGeneration == zones.generation {
-            return .instant(secondsSince1970: lastZoneRules.instant(for: time.local))
+        guard let rules = zone(named: tzid, line: line) else { return .floating(time.local) }
+        return .instant(secondsSince1970: rules.instant(for: time.local))
+    }
+
+    /// The rules for a TZID (`InputZones`), saying once per input what there is to say of it: a
+    /// VTIMEZONE's problems (at its BEGIN), a name read as an IANA zone's, an unknown zone (at
+    /// `line`, the first time that names it); `nil` for an unknown zone.
+    mutating func zone(named tzid: String, line: ContentLine? = nil) -> TimeZoneRules? {
+        let answer: InputZones.Answer
+        if let last = lastZone, last.tzid == tzid {
+            answer = last.answer
+        } else {
+            answer = zones.answer(for: tzid)
+            lastZone = (tzid, answer)
         }
-        let generation = memoizesZones ? 0 : zones.generation
-        if let (rules, alias) = zoneAndAlias(named: tzid, calendar: calendar) {
-            if alias == nil {
-                lastZoneID = tzid
-                lastZoneGeneration = generation
-                lastZoneRules = rules
+        switch answer {
+        case .definition(let rules):
+            if let problems = zones.problems[tzid] {
+                for (index, problem) in problems.enumerated() { noteOnce(key: "zone:\(index):\(tzid)", problem) }
             }
-            if let alias, reportedTimeZoneIDs.insert(tzid).inserted {
+            return rules
+        case .database(let rules, let alias):
+            if let alias, let line {
                 noteOnce(key: "tz:\(tzid)", Diagnostic(
                     .note, .timeZoneName, at: line.location(),
                     "TZID \"\(tzid)\" is not an IANA name; read as \(alias)", sourceLine: line.text))
             }
-            return .instant(secondsSince1970: rules.instant(for: time.local))
-        }
-        if reportedTimeZoneIDs.insert(tzid).inserted {
-            noteOnce(key: "tz:\(tzid)", Diagnostic(
-                .warning, .unknownTimeZone, at: line.location(),
-                "unknown time zone \"\(tzid)\" (no VTIMEZONE defines it and the IANA database has no such zone); its times are read in the report's time zone",
-                sourceLine: line.text))
-        }
-        return .floating(time.local)
-    }
-
-    /// The rules for a TZID: the calendar's own VTIMEZONE, another VTIMEZONE of the same input (read
-    /// so far, or read ahead), the IANA database, or a Windows, display or vendor-prefixed name for
-    /// an IANA zone. A VTIMEZONE's first use expands it, and what is wrong with it is said then, at
-    /// its BEGIN line.
-    mutating func zone(named tzid: String, calendar: Int) -> TimeZoneRules? {
-        zoneAndAlias(named: tzid, calendar: calendar)?.rules
-    }
-
-    /// `zone(named:calendar:)`, and the IANA identifier when the TZID is read as another name for
-    /// an IANA zone (no VTIMEZONE of the input defines it, and it is not an IANA name itself).
-    private mutating func zoneAndAlias(named tzid: String, calendar: Int) -> (rules: TimeZoneRules, alias: String?)? {
-        guard memoizesZones else { return lookUpZone(named: tzid, calendar: calendar) }
-        if let known = zoneMemo[tzid] { return known }
-        let answer = lookUpZone(named: tzid, calendar: calendar)
-        zoneMemo[tzid] = .some(answer)
-        return answer
-    }
-
-    private mutating func lookUpZone(named tzid: String, calendar: Int) -> (rules: TimeZoneRules, alias: String?)? {
-        let generation = zones.generation
-        if let known = zoneAnswers[tzid], known.isDefinition || known.generation == generation { return known.answer }
-        if let (rules, problems) = zones.rules(for: tzid, calendar: calendar) {
-            for (problem, begin) in problems {
-                diagnostics.append(Diagnostic(
-                    .warning, .badTimeZone, at: begin.location(), "VTIMEZONE \(tzid): \(problem)",
-                    sourceLine: begin.text))
+            return rules
+        case .unknown:
+            if let line {
+                noteOnce(key: "tz:\(tzid)", Diagnostic(
+                    .warning, .unknownTimeZone, at: line.location(),
+                    "unknown time zone \"\(tzid)\" (no VTIMEZONE defines it and the IANA database has no such zone); its times are read in the report's time zone",
+                    sourceLine: line.text))
             }
-            zoneAnswers[tzid] = ZoneAnswer(generation: generation, isDefinition: true, answer: (rules, nil))
-            return (rules, nil)
+            return nil
+        case .overLimit:
+            if let line {
+                noteOnce(key: "tz-limit", Diagnostic(
+                    .warning, .unknownTimeZone, at: line.location(),
+                    "the input names more than \(InputOutline.maximumTimeZoneIDs) time zones; times in \"\(tzid)\" and the other zones beyond them are read in the report's time zone",
+                    sourceLine: line.text))
+            }
+            return nil
         }
-        let answer = lookahead.rules(for: tzid).map { ($0, nil) } ?? databaseZone(tzid).map { ($0.rules, $0.alias) }
-        zoneAnswers[tzid] = ZoneAnswer(generation: generation, isDefinition: false, answer: answer)
-        return answer
-    }
-
-    /// What the IANA database makes of a TZID (`databaseZones`, else the database itself).
-    mutating func databaseZone(_ tzid: String) -> TimeZoneDatabase.Resolution? {
-        if let known = databaseZones[tzid] { return known }
-        let resolution = TimeZoneDatabase.shared.resolve(tzid)
-        databaseZones[tzid] = .some(resolution)
-        return resolution
     }
 
     /// The points property's value, read once per event (with its diagnostics); `nil` when the

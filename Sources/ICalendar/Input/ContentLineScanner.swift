@@ -119,8 +119,8 @@ struct ContentLineScanner {
         self.init(input: InputBytes(bytes: bytes))
     }
 
-    /// Scans a part of an input, read as it goes, whose first line has the number `firstLine`
-    /// (`InputOutline.SegmentStart`).
+    /// Scans a part of an input (a VTIMEZONE read ahead, `InputZones`), whose first line has the
+    /// number `firstLine`.
     init(input: InputBytes, firstLine: Int) {
         self.init(input: input)
         physicalLine = firstLine - 1

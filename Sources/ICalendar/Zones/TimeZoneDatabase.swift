@@ -22,9 +22,15 @@ final class TimeZoneDatabase: Sendable {
     func rules(for identifier: String) -> TimeZoneRules? {
         if let cached = lock.withLock({ zones[identifier] }) { return cached }
         let rules = TimeZoneRules(identifier: identifier)
-        lock.withLock { zones[identifier] = rules }
+        lock.withLock {
+            if zones.count < Self.maximumNamesKept { zones[identifier] = rules }
+        }
         return rules
     }
+
+    /// Names whose answers are kept: every IANA zone and its usual other names fit many times over;
+    /// a process that reads thousands of calendars full of made-up TZIDs does not grow without end.
+    static let maximumNamesKept = 10_000
 
     /// The rules a TZID stands for: an IANA name, or a name `TimeZoneNames` maps to one.
     func resolve(_ tzid: String) -> Resolution? {
@@ -35,7 +41,9 @@ final class TimeZoneDatabase: Sendable {
            let rules = rules(for: identifier) {
             resolution = Resolution(rules: rules, alias: identifier)
         }
-        lock.withLock { names[tzid] = resolution }
+        lock.withLock {
+            if names.count < Self.maximumNamesKept { names[tzid] = resolution }
+        }
         return resolution
     }
 }

@@ -1,11 +1,10 @@
-import Foundation
 import Streaks
 
 /// A calendar's VTIMEZONE as read: its STANDARD and DAYLIGHT observances, not yet expanded.
 ///
-/// Reading one is cheap; `rules(throughYear:onsetBudget:)` expands its onsets (each observance's
-/// DTSTART, its RRULEs by `RecurrenceIterator`, its RDATEs) into `TimeZoneRules`, which an import
-/// does only for the zones its times use (`CalendarZones`).
+/// Reading one is cheap; `rules(in:budget:)` expands its onsets (each observance's DTSTART, its
+/// RRULEs by `RecurrenceIterator`, its RDATEs) into `TimeZoneRules`, which an import does only for
+/// the zones its times name (`InputZones`).
 struct ZoneDefinition: Sendable {
     /// One STANDARD or DAYLIGHT.
     struct Observance: Sendable, Equatable {
@@ -31,148 +30,187 @@ struct ZoneDefinition: Sendable {
     static let maximumRulesPerObservance = 16
     /// Steps one onset rule may take (`RecurrenceIterator`): a rule that rarely matches is given up.
     static let stepBudgetPerRule = 200_000
+    /// Onsets before the years that count (`ZoneExpansionWindow.firstCountedYear`) one zone keeps:
+    /// the latest of them, which are what a time before the report's window needs (a zone's whole
+    /// history since 1601, as Outlook writes it, has fewer).
+    static let maximumEarlyOnsets = 2_000
 
-    /// The zone's rules with every onset up to the end of `lastYear`, taking at most `onsetBudget`
-    /// onsets (and lowering it by those taken); what was left out is said in `problems`.
-    func rules(throughYear lastYear: Int, onsetBudget: inout Int) -> (rules: TimeZoneRules, problems: [String]) {
+    /// The zone's rules with its onsets up to the end of `window.lastYear`: those from
+    /// `window.firstCountedYear` on taken from `budget.onsets`, those before kept up to
+    /// `maximumEarlyOnsets` (the latest). What was left out is said in `problems`.
+    func rules(in window: ZoneExpansionWindow, budget: inout ZoneExpansionBudget) -> (rules: TimeZoneRules, problems: [String]) {
+        var onsets = ZoneOnsets(window: window, limit: budget.onsets)
         var problems: [String] = []
-        var transitions: [(instant: Int64, offset: Int)] = []
-        var earliest: (instant: Int64, offsetFrom: Int)?
-        let horizon = LocalDateTime(day: Day(normalizingYear: lastYear + 1, month: 1, day: 1), secondOfDay: 0)
-        var budgetNoted = false
-        func add(_ onset: LocalDateTime, _ observance: Observance) -> Bool {
-            guard onsetBudget > 0 else {
-                if !budgetNoted {
-                    budgetNoted = true
-                    problems.append("the file's time zones have more onsets than \(CalendarZones.maximumOnsetsPerFile); later ones are ignored")
-                }
-                return false
-            }
-            onsetBudget -= 1
-            // An onset is a wall-clock time in the offset in force before it.
-            let instant = onset.secondsSince1970 - Int64(observance.offsetFrom)
-            transitions.append((instant, observance.offsetTo))
-            if earliest.map({ instant < $0.instant }) ?? true { earliest = (instant, observance.offsetFrom) }
-            return true
-        }
         for observance in observances {
-            guard add(observance.start, observance) else { break }
+            guard budget.steps > 0 else {
+                problems.append("the file's time zones take more than \(ZoneExpansionBudget.steps) steps to expand; later onsets are ignored")
+                break
+            }
+            onsets.add(observance.start, observance)
             for text in observance.rules {
-                let rule: RecurrenceRule
-                do {
-                    rule = try RecurrenceRule(parsing: text)
-                } catch {
-                    problems.append("the \(observance.name) rule \(text) cannot be read (\(error)); it is ignored")
-                    continue
-                }
-                if let reason = rule.impossibility {
-                    problems.append("the \(observance.name) rule \(text) has no onsets (\(reason))")
-                    continue
-                }
-                var iterator = RecurrenceIterator(
-                    rule: rule, dtstart: observance.start, isDate: false, stepBudget: Self.stepBudgetPerRule)
-                var count = 0
-                var remaining = rule.count.map { $0 - 1 } ?? Int.max
-                let until = rule.until.map { $0.isUTC ? $0.local.advanced(bySeconds: Int64(observance.offsetFrom)) : $0.local }
-                while remaining > 0, let onset = iterator.next(), onset < horizon {
-                    if onset == observance.start { continue }
-                    if let until, onset > until { break }
-                    remaining -= 1
-                    count += 1
-                    if count > Self.maximumOnsetsPerRule {
-                        problems.append("the \(observance.name) rule \(text) has more than \(Self.maximumOnsetsPerRule) onsets; later ones are ignored")
-                        break
-                    }
-                    guard add(onset, observance) else { break }
-                }
-                if iterator.isOverBudget {
-                    problems.append("the \(observance.name) rule \(text) matches too rarely; it was given up after \(iterator.stepBudget) steps")
-                }
+                problems += expand(rule: text, of: observance, into: &onsets, budget: &budget)
             }
             for onset in observance.onsets {
-                let local = onset.isUTC ? onset.local.advanced(bySeconds: Int64(observance.offsetFrom)) : onset.local
-                guard add(local, observance) else { break }
+                onsets.add(onset.isUTC ? onset.local.advanced(bySeconds: Int64(observance.offsetFrom)) : onset.local, observance)
             }
         }
-        guard let earliest else {
-            return (.fixed(identifier: timeZoneID, offset: 0), problems)
+        if onsets.overflowed {
+            problems.append("the file's time zones have more onsets than \(ZoneExpansionBudget.onsets) in the report's years; later ones are ignored")
         }
-        return (TimeZoneRules(identifier: timeZoneID, initialOffset: earliest.offsetFrom, transitions: transitions), problems)
+        if onsets.droppedEarly {
+            problems.append("it has more than \(Self.maximumEarlyOnsets) onsets before \(window.firstCountedYear); the earliest are ignored")
+        }
+        budget.onsets -= onsets.counted
+        return (onsets.rules(identifier: timeZoneID), problems)
+    }
+
+    /// Adds one RRULE's onsets (its DTSTART excepted, added already); returns what to say of it.
+    private func expand(
+        rule text: String, of observance: Observance, into onsets: inout ZoneOnsets, budget: inout ZoneExpansionBudget
+    ) -> [String] {
+        let rule: RecurrenceRule
+        do {
+            rule = try RecurrenceRule(parsing: text)
+        } catch {
+            return ["the \(observance.name) rule \(text) cannot be read (\(error)); it is ignored"]
+        }
+        if let reason = rule.impossibility { return ["the \(observance.name) rule \(text) has no onsets (\(reason))"] }
+        var iterator = RecurrenceIterator(
+            rule: rule, dtstart: observance.start, isDate: false, stepBudget: min(Self.stepBudgetPerRule, budget.steps))
+        defer { budget.steps -= iterator.steps }
+        var count = 0
+        var remaining = rule.count.map { $0 - 1 } ?? Int.max
+        let until = rule.until.map { $0.isUTC ? $0.local.advanced(bySeconds: Int64(observance.offsetFrom)) : $0.local }
+        while remaining > 0, let onset = iterator.next(), onset < onsets.horizon {
+            if onset == observance.start { continue }
+            if let until, onset > until { break }
+            remaining -= 1
+            count += 1
+            if count > Self.maximumOnsetsPerRule {
+                return ["the \(observance.name) rule \(text) has more than \(Self.maximumOnsetsPerRule) onsets; later ones are ignored"]
+            }
+            onsets.add(onset, observance)
+        }
+        if iterator.isOverBudget {
+            return ["the \(observance.name) rule \(text) matches too rarely; it was given up after \(iterator.stepBudget) steps"]
+        }
+        return []
     }
 }
 
-/// The VTIMEZONEs of one import, by calendar and TZID, expanded into rules the first time a time
-/// uses them, up to a year after the import's window and within one budget of onsets per file.
-///
-/// Copies of a `SessionResolver` working in parallel share one store, so a zone is expanded once;
-/// what its expansion has to say is handed to the first caller only.
-final class CalendarZones: @unchecked Sendable {
-    /// Onsets all of a file's zones may have together.
-    static let maximumOnsetsPerFile = 200_000
-
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var definitions: [Int: [String: (definition: ZoneDefinition, begin: ContentLine)]] = [:]
-    private var expanded: [Int: [String: TimeZoneRules]] = [:]
-    private var onsetBudget = CalendarZones.maximumOnsetsPerFile
-    private var definitionCount = 0
+/// The years whose onsets a zone's expansion counts: from a year before the report's window (or,
+/// without a first day, before the ten years a report covers) to a year after it.
+struct ZoneExpansionWindow: Sendable, Hashable {
+    /// The first year whose onsets count toward the file's budget.
+    var firstCountedYear: Int
     /// The last year whose onsets are computed.
-    let lastYear: Int
+    var lastYear: Int
 
-    init(lastYear: Int) {
-        self.lastYear = lastYear
+    init(_ expansion: RecurrenceExpansion) {
+        lastYear = min(RecurrenceIterator.lastYear, expansion.through.year + 1)
+        let firstDay = expansion.from ?? expansion.through.advanced(by: -StreakReport.maximumDefaultDays)
+        firstCountedYear = min(lastYear, firstDay.year - 1)
+    }
+}
+
+/// What all of one input's zones may take together to expand.
+struct ZoneExpansionBudget: Sendable {
+    /// Onsets all of a file's zones may have together in the years that count.
+    static let onsets = 200_000
+    /// Steps all of a file's onset rules may take together (ten times one rule's).
+    static let steps = 10 * ZoneDefinition.stepBudgetPerRule * ZoneDefinition.maximumRulesPerObservance
+
+    var onsets = ZoneExpansionBudget.onsets
+    var steps = ZoneExpansionBudget.steps
+}
+
+/// One zone's onsets as they are expanded: those in the years that count (as many as the file's
+/// budget has room for), and the latest of the earlier ones, which a bounded heap keeps.
+private struct ZoneOnsets {
+    /// The end of the last year computed.
+    let horizon: LocalDateTime
+    /// The first wall-clock time whose onsets count.
+    private let countedFrom: LocalDateTime
+    /// The counted onsets this zone may have: what is left of the file's budget.
+    private let limit: Int
+    private var late: [(instant: Int64, offset: Int)] = []
+    private(set) var overflowed = false
+    /// The earlier onsets kept: a min-heap by instant, so that the earliest is dropped first.
+    private var early: [(instant: Int64, offset: Int)] = []
+    /// The latest onset dropped from `early`: the offset in force before the first one kept.
+    private var lastDropped: (instant: Int64, offset: Int)?
+    var droppedEarly: Bool { lastDropped != nil }
+    /// The offset in force before the earliest onset of all.
+    private var earliest: (instant: Int64, offsetFrom: Int)?
+
+    init(window: ZoneExpansionWindow, limit: Int) {
+        horizon = LocalDateTime(day: Day(normalizingYear: window.lastYear + 1, month: 1, day: 1), secondOfDay: 0)
+        countedFrom = LocalDateTime(day: Day(normalizingYear: window.firstCountedYear, month: 1, day: 1), secondOfDay: 0)
+        self.limit = limit
     }
 
-    /// Records a calendar's VTIMEZONE. The first VTIMEZONE of a TZID in the input defines it, as
-    /// in the one calendar an annotated copy of the input has; returns the BEGIN line of an
-    /// earlier one with other rules that this one gives way to, if any.
-    func define(_ definition: ZoneDefinition, begin: ContentLine, calendar: Int) -> ContentLine? {
-        lock.withLock {
-            for zones in definitions.values {
-                guard let earlier = zones[definition.timeZoneID] else { continue }
-                return earlier.definition.observances == definition.observances ? nil : earlier.begin
+    var counted: Int { late.count }
+
+    /// Adds an onset: a wall-clock time in the offset in force before it.
+    mutating func add(_ onset: LocalDateTime, _ observance: ZoneDefinition.Observance) {
+        guard onset < horizon else { return }
+        let instant = onset.secondsSince1970 - Int64(observance.offsetFrom)
+        if earliest.map({ instant < $0.instant }) ?? true { earliest = (instant, observance.offsetFrom) }
+        if onset >= countedFrom {
+            guard late.count < limit else {
+                overflowed = true
+                return
             }
-            definitions[calendar, default: [:]][definition.timeZoneID] = (definition, begin)
-            definitionCount += 1
-            return nil
+            late.append((instant, observance.offsetTo))
+            return
+        }
+        keepEarly((instant, observance.offsetTo))
+    }
+
+    /// Keeps an onset before the counted years, dropping the earliest kept when there are too many.
+    private mutating func keepEarly(_ onset: (instant: Int64, offset: Int)) {
+        guard early.count == ZoneDefinition.maximumEarlyOnsets else {
+            early.append(onset)
+            siftUp(from: early.count - 1)
+            return
+        }
+        var dropped = onset
+        if onset.instant > early[0].instant {
+            dropped = early[0]
+            early[0] = onset
+            siftDown(from: 0)
+        }
+        if lastDropped.map({ dropped.instant > $0.instant }) ?? true { lastDropped = dropped }
+    }
+
+    private mutating func siftUp(from start: Int) {
+        var child = start
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard early[child].instant < early[parent].instant else { return }
+            early.swapAt(child, parent)
+            child = parent
         }
     }
 
-    /// How many TZIDs are defined so far: while it stays the same, `rules(for:calendar:)` gives
-    /// every TZID the answer it gave before (one it found stands for good).
-    var generation: Int {
-        lock.withLock { definitionCount }
-    }
-
-    /// Whether `calendar` defines `timeZoneID`.
-    func defines(_ timeZoneID: String, calendar: Int) -> Bool {
-        lock.withLock { definitions[calendar]?[timeZoneID] != nil }
-    }
-
-    /// Whether any calendar of the input defines `timeZoneID`.
-    func definesAnywhere(_ timeZoneID: String) -> Bool {
-        lock.withLock { definitions.values.contains { $0[timeZoneID] != nil } }
-    }
-
-    /// The rules for a TZID: `calendar`'s own VTIMEZONE, else another calendar's (the first by
-    /// index); `nil` if none defines it. A zone's first use expands it; its problems come with it.
-    func rules(for timeZoneID: String, calendar: Int) -> (rules: TimeZoneRules, problems: [(String, ContentLine)])? {
-        lock.withLock {
-            var owner: Int?
-            if definitions[calendar]?[timeZoneID] != nil {
-                owner = calendar
-            } else {
-                // The first calendar by index that defines it (looked for without sorting: this runs for every time).
-                for (other, zones) in definitions where zones[timeZoneID] != nil && owner.map({ other < $0 }) ?? true {
-                    owner = other
-                }
-            }
-            guard let owner else { return nil }
-            if let rules = expanded[owner]?[timeZoneID] { return (rules, []) }
-            guard let (definition, begin) = definitions[owner]?[timeZoneID] else { return nil }
-            let (rules, problems) = definition.rules(throughYear: lastYear, onsetBudget: &onsetBudget)
-            expanded[owner, default: [:]][timeZoneID] = rules
-            return (rules, problems.map { ($0, begin) })
+    private mutating func siftDown(from start: Int) {
+        var parent = start
+        while true {
+            let left = 2 * parent + 1
+            var smallest = parent
+            if left < early.count, early[left].instant < early[smallest].instant { smallest = left }
+            if left + 1 < early.count, early[left + 1].instant < early[smallest].instant { smallest = left + 1 }
+            guard smallest != parent else { return }
+            early.swapAt(parent, smallest)
+            parent = smallest
         }
+    }
+
+    /// The rules; with no onset at all, a fixed UTC+00:00.
+    func rules(identifier: String) -> TimeZoneRules {
+        guard let earliest else { return .fixed(identifier: identifier, offset: 0) }
+        // Without its earliest onsets, a zone starts in the offset the last one dropped put in force.
+        let initial = lastDropped?.offset ?? earliest.offsetFrom
+        return TimeZoneRules(identifier: identifier, initialOffset: initial, transitions: early + late)
     }
 }

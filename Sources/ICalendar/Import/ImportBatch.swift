@@ -1,0 +1,67 @@
+public import CalendarDiagnostics
+public import Streaks
+
+/// The sessions and diagnostics of one stretch of an input, as a streaming import yields them.
+///
+/// Batches come in input order. Events that wait for others (a recurring event and its overrides,
+/// which are matched by UID, copies and cancellations) come in the batch of the chunk that completes
+/// their group, or in the last batches, 64 series at a time; the very last batch has the diagnostics
+/// only the end can give. At most 100 diagnostics of each kind per input, those met first.
+public struct ImportBatch: Sendable {
+    /// The sessions, in input order within the batch.
+    public var sessions: [Session] = []
+    /// For each session, the line of the event whose place in the input it takes.
+    var places: [Int] = []
+    /// When sessions are only counted (`SessionNeeds` without `.sessions`), their counted form;
+    /// `sessions` is then empty.
+    package var counted: [CountedSession] = []
+    /// The diagnostics, in source order within the batch.
+    public var diagnostics: [Diagnostic] = []
+    /// The first `X-WR-TIMEZONE` of the input read so far.
+    public var declaredTimeZone: String?
+    /// The calendars read so far, each named by its first `X-WR-CALNAME` (else by its file).
+    public var sources: [ReportSource] = []
+    /// The `X-WR-CALNAME`s read so far, by the line where each stands (`InputMap` makes `sources` of them).
+    var calendarNames: [(line: Int, name: String)] = []
+
+    /// Appends sessions resolved together (moved whole into a batch that holds none).
+    mutating func append(_ made: PlacedSessions) {
+        if sessions.isEmpty {
+            sessions = made.sessions
+            places = made.places
+        } else {
+            sessions += made.sessions
+            places += made.places
+        }
+        if counted.isEmpty {
+            counted = made.counted
+        } else {
+            counted += made.counted
+        }
+    }
+}
+
+/// Sessions, each with the line of the event whose place in the input it takes: two arrays, so
+/// that the sessions can be handed on whole (`ImportBatch`), never copied one by one; or, when
+/// sessions are only counted (`SessionResolver.countsOnly`), their counted form, in the same order.
+struct PlacedSessions: Sendable {
+    var sessions: [Session] = []
+    var places: [Int] = []
+    var counted: [CountedSession] = []
+
+    /// Appends `other`'s sessions (moving them whole when this holds none).
+    mutating func append(_ other: PlacedSessions) {
+        if sessions.isEmpty {
+            sessions = other.sessions
+            places = other.places
+        } else {
+            sessions += other.sessions
+            places += other.places
+        }
+        if counted.isEmpty {
+            counted = other.counted
+        } else {
+            counted += other.counted
+        }
+    }
+}
