@@ -186,6 +186,8 @@ struct ContentLineScanner {
             // BEGIN together, every line is decoded before anything is decided about it.
             let careful = input.sawNUL
             let sinking = requested && !careful
+            // The last line is done with: the buffer need not keep it (a line read ahead stays).
+            if pending == nil { current = position..<position }
             if unreadLinesSkipped, !careful, pending == nil, skipUnreadLine() { continue }
             guard let (first, firstLine) = nextPhysicalLine() else { return nil }
             if first.isEmpty { continue }  // blank lines carry nothing
@@ -204,11 +206,14 @@ struct ContentLineScanner {
                 continue
             }
             let nameEnd = nameRunEnd(first)
-            if unreadLinesSkipped, !careful, !isKept(first.lowerBound..<nameEnd), looksLikeContentLine(first) {
+            // A name that runs to the end of its physical line may go on after a fold (RFC 5545 3.1
+            // allows a fold anywhere): such a line is unfolded before it is classified.
+            let nameIsWhole = nameEnd < first.upperBound
+            if unreadLinesSkipped, !careful, nameIsWhole, !isKept(first.lowerBound..<nameEnd), looksLikeContentLine(first) {
                 skipContinuations(firstLine: firstLine)
                 continue
             }
-            let isBoundary = (lead | 0x20 == 0x62 || lead | 0x20 == 0x65)  // b or e, either case
+            var isBoundary = (lead | 0x20 == 0x62 || lead | 0x20 == 0x65)  // b or e, either case
                 && (PropertyNameTable<Void>.equalsIgnoringCase(bytes, first.lowerBound..<nameEnd, Self.begin)
                     || PropertyNameTable<Void>.equalsIgnoringCase(bytes, first.lowerBound..<nameEnd, Self.end))
             var logical: [UInt8]?
@@ -239,6 +244,12 @@ struct ContentLineScanner {
                     warnMissingFold(following, line: followingLine, continuing: firstLine)
                     logical!.append(contentsOf: bytes[following])
                 }
+            }
+            if !nameIsWhole, let unfolded = logical {
+                // The name is known now that the line is unfolded.
+                let name = unfolded.withUnsafeBufferPointer { Self.name(of: $0) }
+                isBoundary = name == "BEGIN" || name == "END"
+                if unreadLinesSkipped, !careful, !isBoundary, !keptNames.contains(name) { continue }
             }
             let sinks = sinking && !isBoundary
             if logical == nil {
@@ -333,6 +344,7 @@ struct ContentLineScanner {
     /// line no one reads (see `unreadLinesSkipped`); `false`, with nothing consumed, otherwise. A
     /// skipped line costs a scan however long it is, never a copy.
     private mutating func skipUnreadLine() -> Bool {
+        current = position..<position
         let start = peekLine()
         guard !input.sawNUL, let lead = start.first.map({ bytes[$0] }), lead != 0x20, lead != 0x09 else { return false }
         let nameEnd = Self.nameEnd(of: bytes, in: start)
@@ -383,17 +395,22 @@ struct ContentLineScanner {
             if position < count {
                 position += bytes[position] == 0x0D && position + 1 < count && bytes[position + 1] == 0x0A ? 2 : 1
             }
+            current = position..<position  // nothing skipped is kept
             return physicalLine
         }
     }
 
-    /// Steps over the continuation lines of a skipped line (the one at `current`).
+    /// Steps over the continuation lines of a skipped line (the one at `current`), keeping none of
+    /// them: a folded line of a gigabyte costs a scan, not a copy.
     private mutating func skipContinuations(firstLine: Int) {
+        let isFreeText = Self.isFreeText(bytes, in: current)
+        current = position..<position
         while let (following, followingLine) = nextPhysicalLine() {
+            current = position..<position
             if following.isEmpty { return }
             let lead = bytes[following.lowerBound]
             if lead == 0x20 || lead == 0x09 { continue }
-            if !looksLikeContentLine(following), Self.isFreeText(bytes, in: current) {
+            if !looksLikeContentLine(following), isFreeText {
                 warnMissingFold(following, line: followingLine, continuing: firstLine)
                 continue
             }
