@@ -110,6 +110,22 @@ extension ICalTime {
     }
 
     /// `init(iCalendarText:)` on the value's UTF-8 bytes.
+    /// Whether a DATE or DATE-TIME value is written as RFC 5545 writes one (3.3.4, 3.3.5): eight
+    /// digits, or eight digits, `T`, six digits and an optional `Z`, spaces around it aside.
+    /// libical reads other forms too (`20240701T02000Z` as a floating 02:00), which the import
+    /// does not guess at.
+    static func isWellFormed(_ text: some StringProtocol) -> Bool {
+        let bytes = Array(text.trimmingSpaces.utf8)
+        func digits(_ range: Range<Int>) -> Bool { bytes[range].allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
+        switch bytes.count {
+        case 8: return digits(0..<8)
+        case 15, 16:
+            guard digits(0..<8), bytes[8] == UInt8(ascii: "T"), digits(9..<15) else { return false }
+            return bytes.count == 15 || bytes[15] == UInt8(ascii: "Z")
+        default: return false
+        }
+    }
+
     init?(iCalendarBytes bytes: UnsafeBufferPointer<UInt8>) {
         func number(_ range: Range<Int>) -> Int? {
             guard range.upperBound <= bytes.count else { return nil }

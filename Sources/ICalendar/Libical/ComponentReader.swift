@@ -164,17 +164,33 @@ struct ComponentReader {
     /// A DTSTART, DTEND or RECURRENCE-ID value; one that names no real date and time is an error
     /// at its line, and the event stands for no session.
     private mutating func time(of property: PropertyView, line: ContentLine?, in record: inout EventRecord) -> ICalTime? {
+        // (A DATE or DATE-TIME has no colon: what follows the line's last one is the value libical
+        // read, also after a TZID with a colon of its own, as Exchange writes `tzone://...`.)
+        if let line, property.hasDateValue, let value = line.text.split(separator: ":", omittingEmptySubsequences: false).last,
+           !ICalTime.isWellFormed(value) {
+            record.hasImpossibleTime = true
+            diagnostics.append(Diagnostic(
+                .error, Self.timeCode(property.kind), at: line.location(column: line.valueColumn ?? 1),
+                "\(property.name) value \"\(value.trimmingSpaces)\" is not a date or a date and time as RFC 5545 writes them (3.3.4, 3.3.5); the event is skipped",
+                sourceLine: line.text))
+            return nil
+        }
         if let time = property.timeValue { return time }
         if property.hasDateValue {
             let here = line ?? record.begin
             record.hasImpossibleTime = true
             diagnostics.append(Diagnostic(
-                .error, property.kind == ICAL_DTSTART_PROPERTY ? .missingStart : property.kind == ICAL_DTEND_PROPERTY ? .badEnd : .recurrence,
+                .error, Self.timeCode(property.kind),
                 at: here.location(column: here.valueColumn ?? 1),
                 "\(property.name) \(property.encodedValueText) is not a real date and time; the event is skipped",
                 sourceLine: here.text))
         }
         return nil
+    }
+
+    /// The code of a problem with a DTSTART, a DTEND or a RECURRENCE-ID.
+    private static func timeCode(_ kind: icalproperty_kind) -> Diagnostic.Code {
+        kind == ICAL_DTSTART_PROPERTY ? .missingStart : kind == ICAL_DTEND_PROPERTY ? .badEnd : .recurrence
     }
 
     /// A DURATION, read from its line as written when there is one: libical keeps a duration's
@@ -252,11 +268,15 @@ struct ComponentReader {
         var cursor = -1  // index in lines.properties of the line of the last property matched
         var previousName = ""
         let own = lines.properties
+        // The lines libical rejected: a later property of the same name is not theirs (an RRULE
+        // after an unreadable one is read from its own line).
+        var rejected: Set<Int> = []
         for property in component.properties {
             if property.isError {
                 let message = property.errorMessage
-                let line = errorLineIndex(message, in: own, cursor: cursor).map { own[$0] } ?? lines.begin
-                report(libicalError: message, line: line)
+                let index = errorLineIndex(message, in: own, cursor: cursor)
+                if let index, index > cursor { rejected.insert(index) }
+                report(libicalError: message, line: index.map { own[$0] } ?? lines.begin)
                 continue
             }
             let name = property.name
@@ -267,7 +287,7 @@ struct ComponentReader {
                 continue
             }
             previousName = name
-            if let index = own.indices.dropFirst(cursor + 1).first(where: { own[$0].name == name }) {
+            if let index = own.indices.dropFirst(cursor + 1).first(where: { own[$0].name == name && !rejected.contains($0) }) {
                 cursor = index
                 result.append((property, own[index]))
             } else {
