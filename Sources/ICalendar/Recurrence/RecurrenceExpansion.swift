@@ -141,9 +141,13 @@ struct RuleIterator {
         }
         var problems = rule.misplacedParts.map(Problem.misplaced)
         let withinUntil = rule.until.map { untilLimit($0, clock: clock) }
-        let startCounts = includesStart && (withinUntil?(dtstart) ?? true)
+        // DTSTART is the first instance whatever the rule says (RFC 5545 3.8.5.3), UNTIL included.
+        let startCounts = includesStart
         var starts: [LocalDateTime] = []
         if startCounts, window.map({ $0.contains(dtstart) }) ?? true { starts.append(dtstart) }
+        if let withinUntil, !withinUntil(dtstart) {
+            return (starts, problems + [.impossible("UNTIL is before DTSTART")])
+        }
         if let reason = rule.impossibility {
             // The rule has no instances of its own; DTSTART still is one (RFC 5545 3.8.5.3).
             return (starts, problems + [.impossible(reason)])
