@@ -151,19 +151,47 @@ struct RecurrenceIterator {
             period = target
             pendingCount = 0
             pendingIndex = 0
+            periodCursor = nil
         }
     }
 
     /// The next start, or `nil` when the rule has no more (past year 9999) or the budget is spent.
     mutating func next() -> LocalDateTime? {
-        while pendingIndex >= pendingCount {
+        while true {
+            if pendingIndex < pendingCount {
+                defer { pendingIndex += 1 }
+                return pending[pendingIndex]
+            }
+            if periodCursor != nil, let start = nextOfPeriod() { return start }
             guard !finished else { return nil }
             pendingCount = 0
             pendingIndex = 0
             fillNextPeriod()
         }
-        defer { pendingIndex += 1 }
-        return pending[pendingIndex]
+    }
+
+    /// Where the walk over a period's days and times stands (`nextOfPeriod`), while one is walked.
+    private var periodCursor: (day: Int, time: Int)?
+
+    /// The next start of the period's days and times (a day and a time of day at a time, a step
+    /// each), from DTSTART on; `nil` when the period is done or the budget spent. A period of a
+    /// dense rule (every second of 90 days of a year) gives its instances one by one, up to the
+    /// cap, rather than all at once or none.
+    private mutating func nextOfPeriod() -> LocalDateTime? {
+        while let cursor = periodCursor {
+            guard cursor.day < periodDayCount else {
+                periodCursor = nil
+                return nil
+            }
+            let start = LocalDateTime(day: periodDays[cursor.day], secondOfDay: timesOfDay[cursor.time])
+            periodCursor = cursor.time + 1 < timesOfDay.count ? (cursor.day, cursor.time + 1) : (cursor.day + 1, 0)
+            guard step() else {
+                periodCursor = nil
+                return nil
+            }
+            if start >= dtstart { return start }
+        }
+        return nil
     }
 
     /// Counts a step; `false` (and the iterator finished) once the budget is spent.
@@ -238,14 +266,8 @@ struct RecurrenceIterator {
         guard periodDayCount > 0, !isOverBudget else { return }
         if rule.setPositions.isEmpty {
             // Without BYSETPOS the candidates are the starts (days ascending, and times within a
-            // day): they go to `pending` as `emitCandidates` would put them there, at the same steps.
-            guard step(periodDayCount * timesOfDay.count) else { return }
-            for index in 0..<periodDayCount {
-                for time in timesOfDay {
-                    let start = LocalDateTime(day: periodDays[index], secondOfDay: time)
-                    if start >= dtstart { appendPending(start) }
-                }
-            }
+            // day): walked one by one (`nextOfPeriod`).
+            periodCursor = (0, 0)
             return
         }
         candidates.removeAll(keepingCapacity: true)
