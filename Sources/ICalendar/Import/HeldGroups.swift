@@ -48,7 +48,7 @@ struct HeldGroups {
     private mutating func tooMany(_ uid: String, at begin: ContentLine) -> Diagnostic? {
         guard overfull.insert(uid).inserted else { return nil }
         return Diagnostic(
-            .warning, .recurrence, at: begin.location(),
+            .warning, .limit, at: begin.location(),
             "more than \(Self.maximumEventsPerUID) VEVENTs share the UID \(uid); this one and the later ones are left out",
             sourceLine: begin.text)
     }

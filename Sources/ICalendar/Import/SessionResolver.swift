@@ -248,7 +248,7 @@ struct SessionResolver {
         case .overLimit:
             if let line {
                 noteOnce(key: "tz-limit", Diagnostic(
-                    .warning, .unknownTimeZone, at: line.location(),
+                    .warning, .limit, at: line.location(),
                     "the input names more than \(InputOutline.maximumTimeZoneIDs) time zones; times in \"\(tzid)\" and the other zones beyond them are read in the report's time zone",
                     sourceLine: line.text))
             }
