@@ -69,6 +69,9 @@ struct ChunkResult: Sendable {
     var sessionsWithPointsProperty = 0
     /// The BEGIN line of the chunk's last component.
     var lastLine: Int?
+    /// For a segment a worker cut: the VCALENDAR the next one starts in, and why reading stopped
+    /// early, if it did.
+    var segmentEnd: (state: ComponentCutter.CalendarState, readError: String?)?
 }
 
 /// Parses a chunk of components on a worker, each with libical on its own (convert, then free),

@@ -23,6 +23,21 @@ final class ImportPipeline {
     /// Each calendar's METHOD as cut so far, which workers need to resolve its events.
     private var cutMethods: [Int: String] = [:]
     private var cutterFinished = false
+    /// The input's segments, when workers cut it (`Segments`); the cutter is then not used.
+    private var segments: Segments?
+    /// The descriptor the segments are read with, closed at the end.
+    private let segmentDescriptor: Int32?
+    /// Whether workers cut the input, a segment at a time.
+    var cutsSegments: Bool { segmentDescriptor != nil }
+    /// The VCALENDAR the next segment starts in, as the segments before it were cut.
+    private var segmentCalendar = ComponentCutter.CalendarState(index: -1, isOpen: false)
+    /// Segments cut again on this thread because the first pass's VCALENDAR was not the one the
+    /// segment before ended in (for tests).
+    private(set) var segmentsCutAgain = 0
+    /// The notes said once per input (`ComponentCutter.onceKey(of:)`), which segments each say.
+    private var saidOnce: Set<String> = []
+    /// Why a segment's reading stopped early, if it did.
+    private var segmentReadError: String?
 
     /// The consumer's resolver: groups, held events and what workers said once per input.
     private var resolver: SessionResolver
@@ -50,7 +65,11 @@ final class ImportPipeline {
     /// Held units (a series with its overrides counts once) resolved per batch at the end.
     private static let heldUnitsPerBatch = 64
 
-    init(input: InputBytes, outline: InputOutline, zones: InputZones, importer: SessionImporter) {
+    /// - Parameter segments: When given, workers cut the input a segment at a time, and `input` is
+    ///   not read.
+    init(input: InputBytes, outline: InputOutline, zones: InputZones, importer: SessionImporter, segments: Segments? = nil) {
+        self.segments = segments
+        segmentDescriptor = segments?.descriptor
         _ = Libical.ready  // process-wide libical state, set up before any concurrency
         settings = WorkerSettings(importer: importer, outline: outline, zones: zones)
         isParallel = importer.isParallel
@@ -63,6 +82,7 @@ final class ImportPipeline {
     deinit {
         // A pipeline dropped part-way still lets its workers finish with their chunks.
         workers.wait()
+        if let segmentDescriptor { close(segmentDescriptor) }
     }
 
     /// How many sessions so far carry the points property.
@@ -81,9 +101,10 @@ final class ImportPipeline {
                 return next()
             }
             let chunk = inFlight.removeFirst()
-            let result = chunk.result.wait()
+            var result = chunk.result.wait()
+            if let segment = chunk.segment { result = checked(segment, result) }
             fill()
-            batch = consume(chunk.items, result)
+            batch = consume(result)
         case .resolvingHeld(var units, let events):
             guard !units.isEmpty else {
                 phase = .finished
@@ -109,8 +130,12 @@ final class ImportPipeline {
     /// once, on this thread, when the import is not parallel).
     private func fill() {
         while !cutterFinished, inFlight.count < (isParallel ? Self.chunksInFlight : 1) {
+            if segments != nil {
+                fillSegment()
+                continue
+            }
             let (items, methods) = cutChunk()
-            let work = ChunkWork(items: items)
+            let work = ChunkWork()
             let cutDiagnostics = cutter.takeDiagnostics()
             let settings = settings
             if isParallel {
@@ -122,6 +147,56 @@ final class ImportPipeline {
             }
             inFlight.append(work)
         }
+    }
+
+    /// Hands the next segment to a worker, which cuts and parses it.
+    private func fillSegment() {
+        guard let segment = segments?.next() else {
+            cutterFinished = true
+            return
+        }
+        if segment.end == nil { cutterFinished = true }
+        let work = ChunkWork(segment: segment)
+        let settings = settings
+        DispatchQueue.global().async(group: workers) { work.result.set(Self.cutAndParse(segment, settings)) }
+        inFlight.append(work)
+    }
+
+    /// A segment cut into components as one cutter reading the whole input would cut it, given the
+    /// VCALENDAR it starts in, then parsed.
+    private static func cutAndParse(_ segment: Segment, _ settings: WorkerSettings) -> ChunkResult {
+        let input = InputBytes(reading: segment.descriptor, from: segment.offset, to: segment.end, chunkSize: segment.readChunkSize)
+        var cutter = ComponentCutter(
+            scanner: ContentLineScanner(input: input, firstLine: segment.line), eventProperties: settings.eventProperties,
+            sinksPropertyLines: true, segment: (segment.calendar, segment.nextEventLine))
+        var items: [CalendarItem] = []
+        while let item = cutter.next() { items.append(item) }
+        // Segments are only cut alone in inputs without iTIP messages, where no METHOD matters to a worker.
+        var result = ChunkParser(settings).parse(
+            items, methods: Array(repeating: nil, count: items.count), cutDiagnostics: cutter.takeDiagnostics())
+        result.segmentEnd = (cutter.calendarState, cutter.readError)
+        return result
+    }
+
+    /// A segment's result as the consumer takes it: cut again here when the VCALENDAR the first pass
+    /// predicted is not the one the segment before ended in; after a read error, the last.
+    private func checked(_ segment: Segment, _ result: ChunkResult) -> ChunkResult {
+        var result = result
+        if segment.calendar != segmentCalendar {
+            var again = segment
+            again.calendar = segmentCalendar
+            segmentsCutAgain += 1
+            result = Self.cutAndParse(again, settings)
+        }
+        segmentCalendar = result.segmentEnd?.state ?? segmentCalendar
+        if let reason = result.segmentEnd?.readError {
+            // Reading stopped: what came before is imported, as when one cutter reads the input.
+            segmentReadError = reason
+            inFlight.removeAll()
+            cutterFinished = true
+            segments = nil
+        }
+        return result
     }
 
     /// The next `chunkSize` components (with the calendar properties between them), and each
@@ -152,11 +227,12 @@ final class ImportPipeline {
 
     /// What a parsed chunk says, in input order: its sessions, its calendar properties, its
     /// VTIMEZONEs' problems, and the events it holds; then the groups it completes.
-    private func consume(_ items: [CalendarItem], _ result: ChunkResult) -> ImportBatch {
+    private func consume(_ result: ChunkResult) -> ImportBatch {
         var batch = ImportBatch()
         batch.append(result.sessions)
         workerSessionsWithPointsProperty += result.sessionsWithPointsProperty
-        var diagnostics = result.diagnostics
+        // What is said once per input is said once, though segments cut apart may each say it.
+        var diagnostics = result.diagnostics.filter { ComponentCutter.onceKey(of: $0).map { saidOnce.insert($0).inserted } ?? true }
         for (key, note) in result.onceNotes { resolver.say(key: key, note) }
         for item in result.items {
             switch item {
@@ -175,12 +251,11 @@ final class ImportPipeline {
         if !settings.outline.hasMessageMethod, let last = result.lastLine {
             // A group is complete once its UID's last VEVENT is read (an iTIP message anywhere may
             // cancel any event: such inputs resolve their groups at the end).
-            for group in groups.takeComplete(through: last) {
-                var events = group
-                let units = resolver.units(of: &events)
-                batch.append(resolver.sessions(of: units[...], in: events, expansion: settings.expansion, parallel: false))
-            }
+            resolveInBackground(groups.takeComplete(through: last))
         }
+        // Groups a worker resolved come back a fixed number of chunks later (all of them once the
+        // input is cut): which batch they go out in never depends on timing.
+        applyGroups(keeping: cutterFinished ? 0 : Self.groupJobsAhead, to: &batch)
         diagnostics += resolver.takeDiagnostics()
         batch.diagnostics = limit.admit(SessionImporter.inSourceOrder(diagnostics))
         return batch
@@ -209,11 +284,59 @@ final class ImportPipeline {
         if let warning = groups.hold(record, calendar: calendar, completesAt: lastLine) { diagnostics.append(warning) }
     }
 
+    // MARK: Groups
+
+    /// Complete groups on their way through a worker, oldest first.
+    private var groupJobs: [WorkerResult<(SessionResolver, PlacedSessions)>] = []
+    /// Group jobs left running while later chunks are consumed.
+    private static let groupJobsAhead = 2
+
+    /// Resolves complete groups on a worker (at once when the import is not parallel), with a copy
+    /// of the consumer's resolver that keeps what it says once per input for the consumer to say.
+    private func resolveInBackground(_ complete: [[HeldGroups.Event]]) {
+        guard !complete.isEmpty else { return }
+        var copy = resolver
+        copy.diagnostics = []
+        copy.defersOnceNotes = true
+        copy.sessionsWithPointsProperty = 0
+        let template = copy
+        let expansion = settings.expansion
+        let job = WorkerResult<(SessionResolver, PlacedSessions)>()
+        let work: @Sendable () -> Void = {
+            var resolver = template
+            var placed = PlacedSessions()
+            for group in complete {
+                var events = group
+                let units = resolver.units(of: &events)
+                placed.append(resolver.sessions(of: units[...], in: events, expansion: expansion, parallel: false))
+            }
+            job.set((resolver, placed))
+        }
+        if isParallel {
+            DispatchQueue.global().async(group: workers, execute: work)
+        } else {
+            work()
+        }
+        groupJobs.append(job)
+    }
+
+    /// Takes what the group jobs resolved, all but the `keeping` newest, oldest first.
+    private func applyGroups(keeping: Int, to batch: inout ImportBatch) {
+        while groupJobs.count > keeping {
+            let (copy, placed) = groupJobs.removeFirst().wait()
+            batch.append(placed)
+            resolver.merge(copy, countedBefore: 0)
+        }
+    }
+
     // MARK: The end
 
     /// Groups every event still held into units, once the input is read: every VTIMEZONE and
     /// override is known.
     private func beginResolvingHeld() {
+        var rest = ImportBatch()
+        applyGroups(keeping: 0, to: &rest)
+        precondition(rest.sessions.isEmpty && rest.counted.isEmpty, "ImportPipeline: group jobs outlived the input")
         if !settings.zones.isReadAhead {
             // The zones could not be read ahead: they are those the import met, now all known.
             resolver.zones = InputZones(definitions: timeZones.all, outline: settings.outline, window: settings.zoneWindow)
@@ -227,7 +350,7 @@ final class ImportPipeline {
     private func finish() -> ImportBatch {
         var batch = ImportBatch()
         var diagnostics = cutter.takeDiagnostics() + resolver.takeDiagnostics()
-        if let reason = cutter.readError {
+        if let reason = cutter.readError ?? segmentReadError {
             diagnostics.append(Diagnostic(
                 .error, .input, at: SourceLocation(file: InputMap.name, line: limit.lastLine),
                 "reading stopped before the end of the input: \(reason); what came before is imported"))
@@ -237,13 +360,55 @@ final class ImportPipeline {
     }
 }
 
-/// One chunk on its way through a worker: its items, and what the worker made of them.
+/// One chunk on its way through a worker (a segment, when the worker cuts it too), and what the
+/// worker made of it.
 private final class ChunkWork: Sendable {
-    let items: [CalendarItem]
+    let segment: Segment?
     let result = WorkerResult<ChunkResult>()
 
-    init(items: [CalendarItem]) {
-        self.items = items
+    init(segment: Segment? = nil) {
+        self.segment = segment
+    }
+}
+
+/// One stretch of the input from a segment start (`InputOutline.SegmentStart`) to the next.
+struct Segment: Sendable {
+    var descriptor: Int32
+    var offset: Int
+    /// Where the next segment starts; `nil` for the last.
+    var end: Int?
+    var line: Int
+    var nextEventLine: Int?
+    /// The VCALENDAR it is taken to start in (the first pass's prediction, checked when consumed).
+    var calendar: ComponentCutter.CalendarState
+    var readChunkSize: Int
+}
+
+/// An input's segments, handed out in order, each read with `pread` from a descriptor of its own,
+/// which the pipeline closes.
+struct Segments: Sendable {
+    let descriptor: Int32
+    let starts: [InputOutline.SegmentStart]
+    let readChunkSize: Int
+    /// The next segment's index: 0 is the input's start, `i` ends at `starts[i]`.
+    private var index = 0
+
+    init(descriptor: Int32, starts: [InputOutline.SegmentStart], readChunkSize: Int) {
+        self.descriptor = descriptor
+        self.starts = starts
+        self.readChunkSize = readChunkSize
+    }
+
+    mutating func next() -> Segment? {
+        guard index <= starts.count else { return nil }
+        defer { index += 1 }
+        let start = index == 0
+            ? InputOutline.SegmentStart(offset: 0, line: 1, calendar: ComponentCutter.CalendarState(index: -1, isOpen: false))
+            : starts[index - 1]
+        let next = index < starts.count ? starts[index] : nil
+        return Segment(
+            descriptor: descriptor, offset: start.offset, end: next?.offset, line: start.line, nextEventLine: next?.line,
+            calendar: start.calendar, readChunkSize: readChunkSize)
     }
 }
 

@@ -214,11 +214,30 @@ public struct SessionImporter: Sendable {
             close(descriptor)
             return pipeline(bytes: transcoded)
         }
-        let outline = InputOutline.scan(first)
+        let outline = InputOutline.scan(first, segmentSize: isParallel ? segmentSize : nil)
         let zones = readAhead(outline) { range in Self.read(descriptor, range) }
         return ImportPipeline(
             input: InputBytes(reading: descriptor, owning: true, chunkSize: readChunkSize), outline: outline, zones: zones,
-            importer: self)
+            importer: self, segments: segments(of: outline, descriptor: descriptor))
+    }
+
+    /// The bytes of input a worker cuts into components at a time (`Segments`); `nil` cuts the
+    /// whole input on the calling thread (tests compare the two). On the rich benchmark shape the
+    /// calling thread did most of a report's work without them (docs/performance.md).
+    var segmentSize: Int? = 64 << 10
+
+    /// How many times `segmentSize` a segment may hold (tests make it large, to cut everywhere).
+    var segmentSpread = 4
+
+    /// A file's segments, when workers cut it: an import on every core, of an input without iTIP
+    /// messages (whose METHOD decides what a worker does with an event), where no segment is longer
+    /// than `segmentSpread` times their size.
+    private func segments(of outline: InputOutline, descriptor: Int32) -> Segments? {
+        var status = stat()
+        guard isParallel, let segmentSize, !outline.hasMessageMethod, fstat(descriptor, &status) == 0,
+              outline.hasBoundedSegments(maximumBytes: segmentSpread.multipliedReportingOverflow(by: segmentSize).partialValue, size: Int(status.st_size)) else { return nil }
+        let own = dup(descriptor)
+        return own < 0 ? nil : Segments(descriptor: own, starts: outline.segmentStarts, readChunkSize: readChunkSize)
     }
 
     /// The bytes of a regular file of at most `limit` bytes, read with `pread` (the descriptor's

@@ -241,11 +241,48 @@ struct ComponentCutter {
     ///   - sinksPropertyLines: Keep components' property lines as bytes in `ComponentLines.raw`
     ///     (`materialized` makes them lines), so that the cutter's thread does no more than find
     ///     BEGIN and END lines.
-    init(scanner: ContentLineScanner, eventProperties: Set<String>? = nil, sinksPropertyLines: Bool = false) {
+    ///   - segment: For a segment of an input (`InputOutline.SegmentStart`): the VCALENDAR it starts
+    ///     in, and the line of the `BEGIN:VEVENT` that starts the next segment (`nil` for the last):
+    ///     at the segment's end, what is still open is closed as that line would close it, and
+    ///     nothing is said of the input's end.
+    init(
+        scanner: ContentLineScanner, eventProperties: Set<String>? = nil, sinksPropertyLines: Bool = false,
+        segment: (start: CalendarState, nextEventLine: Int?)? = nil
+    ) {
         self.scanner = scanner
         self.sinksPropertyLines = sinksPropertyLines
         skipsUnreadEventLines = eventProperties != nil
         if let eventProperties { self.scanner.keptNames = eventProperties.union(["BEGIN", "END"]) }
+        if let segment {
+            calendarIndex = segment.start.index
+            inCalendar = segment.start.isOpen
+            sawLine = true  // a segment starts with its BEGIN:VEVENT: the input is not empty
+            nextEventLine = segment.nextEventLine
+        }
+    }
+
+    /// The VCALENDAR the cutter is in: the index of the last one begun (-1 before any, 0 once a
+    /// component stood outside any), and whether it is open.
+    struct CalendarState: Sendable, Equatable {
+        var index: Int
+        var isOpen: Bool
+    }
+
+    /// The VCALENDAR the cutter is in now (after a segment's end: where the next segment starts).
+    var calendarState: CalendarState { CalendarState(index: calendarIndex, isOpen: inCalendar) }
+
+    /// For a segment that is not an input's last, the line of the `BEGIN:VEVENT` after its end.
+    private var nextEventLine: Int?
+
+    /// A key for the notes said once per input (its encoding, several VCALENDARs, a component
+    /// outside any), which each segment of an input may say again; `nil` for the others.
+    static func onceKey(of diagnostic: Diagnostic) -> String? {
+        switch diagnostic.code {
+        case .encoding where diagnostic.message == ContentLineScanner.latin1Warning: "latin1"
+        case .structure where diagnostic.message == severalCalendarsNote: "several"
+        case .structure where diagnostic.severity == .note && diagnostic.message.hasSuffix(bareComponentNote): "bare"
+        default: nil
+        }
     }
 
     private static let severalCalendarsNote = "several VCALENDARs in one input; all are read"
@@ -288,6 +325,12 @@ struct ComponentCutter {
             guard let line = next else { break }
             sawLine = true
             if let item = consume(line) { return item }
+        }
+        if let nextEventLine, scanner.readError == nil {
+            // A segment's end: the BEGIN:VEVENT after it closes what is open (as `begin` would),
+            // and ends the skipping of a component nested too deep.
+            skippedDepth = 0
+            return stack.isEmpty ? nil : closeAll(because: "BEGIN:VEVENT starts", at: nextEventLine)
         }
         if !sawLine, !ended {
             warn(.emptyInput, line: 1, "the input is empty: it holds no calendar")

@@ -42,6 +42,32 @@ struct InputOutline: Sendable {
     /// when they cannot be told (NUL bytes), and the import reads zones as it meets them.
     var timeZonePlaces: [TimeZonePlace]? = []
 
+    /// Where the input can be cut into segments that workers cut into components on their own, in
+    /// order; empty unless the scan was asked for them (`scan(_:segmentSize:)`).
+    var segmentStarts: [SegmentStart] = []
+
+    /// A line that is exactly `BEGIN:VEVENT` (no fold after it), at least a segment's size after the
+    /// one before: a BEGIN of a VEVENT closes whatever is open before it, so a cutter that starts
+    /// there, in the VCALENDAR the first pass saw, cuts what one reading the whole input would. The
+    /// VCALENDAR is a prediction (a spelling of `BEGIN:VCALENDAR` the first pass reads otherwise than
+    /// the cutter could differ): the import checks it against where the segment before ended.
+    struct SegmentStart: Sendable, Equatable {
+        var offset: Int
+        /// Its 1-based physical line.
+        var line: Int
+        var calendar: ComponentCutter.CalendarState
+    }
+
+    /// Whether no segment (from the start to the first, between two, from the last to `size`) is
+    /// longer than `maximumBytes`: a file with a longer stretch between two `BEGIN:VEVENT` lines
+    /// (thousands of VTIMEZONEs, one huge event) is cut on one thread, so that no worker holds a
+    /// stretch of unbounded size.
+    func hasBoundedSegments(maximumBytes: Int, size: Int) -> Bool {
+        guard !segmentStarts.isEmpty else { return false }
+        let offsets = [0] + segmentStarts.map(\.offset) + [size]
+        return zip(offsets, offsets.dropFirst()).allSatisfy { $1 - $0 <= maximumBytes }
+    }
+
     /// Distinct TZIDs one input may name: no real calendar comes near, and each costs a lookup and
     /// a table. Times in the others are read as floating, with a warning.
     static let maximumTimeZoneIDs = 1_000
@@ -72,11 +98,13 @@ struct InputOutline: Sendable {
         hasOverrideWithoutUID: true, hasUncertainReferences: true, uids: UIDIndex(filter: UIDFilter(expectedUIDs: 0)),
         hasUncertainUIDs: true, hasMessageMethod: true, timeZonePlaces: nil)
 
-    /// Scans an input (UTF-8 or Latin-1; UTF-16 is transcoded before) for its outline.
-    static func scan(_ input: InputBytes) -> InputOutline {
+    /// Scans an input (UTF-8 or Latin-1; UTF-16 is transcoded before) for its outline, and with
+    /// `segmentSize`, for where it can be cut in segments of about that many bytes.
+    static func scan(_ input: InputBytes, segmentSize: Int? = nil) -> InputOutline {
         input.buffer(atLeast: 3)
         let size = input.isExhausted ? input.bytes.count : input.expectedSize
         var raw = RawOutlineScan(input: input, expectedUIDs: UIDFilter.expectedUIDs(inputSize: size, sample: input.bytes))
+        raw.segmentSize = segmentSize
         // NUL bytes: the scanner removes them from lines, which may join a name together; with
         // such an input (fuzzed or damaged) everything that might depend on later content waits.
         return raw.scan() ?? .unknown
@@ -167,6 +195,12 @@ private struct RawOutlineScan {
     private var logical: [UInt8] = []
     /// How many bytes of the input the buffer dropped so far: a buffer index plus this is an offset.
     private var dropped = 0
+    /// The bytes wanted between segment starts, if they are wanted.
+    var segmentSize: Int?
+    /// How many `BEGIN:VCALENDAR` lines came so far, and whether the last VCALENDAR line is a BEGIN
+    /// (`nil` before the first).
+    private var calendarBegins = 0
+    private var lastCalendarLineIsBegin: Bool?
 
     init(input: InputBytes, expectedUIDs: Int) {
         self.input = input
@@ -199,6 +233,7 @@ private struct RawOutlineScan {
             }
             if input.sawNUL { return nil }
             let kind = logical.withUnsafeBufferPointer { Self.kind(of: 0..<$0.count, in: $0) }
+            if kind == .begin { noteSegmentStart(at: lineStart, line: number) }
             if let kind { handle(kind, line: number, start: lineStart) }
         }
         if input.sawNUL { return nil }
@@ -230,19 +265,24 @@ private struct RawOutlineScan {
     }
 
     /// Whether a physical line is nothing but the start of a name the outline reads (`RR`,
-    /// `RECURRENCE-`): a name folded inside, which the line's folds complete.
+    /// `RECURRENCE-`): a name folded inside, which the line's folds complete. Most lines are
+    /// ruled out by their first byte or their length.
     private static func isNameStart(_ line: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard !line.isEmpty, line.count < longestName else { return false }
-        let text = UnsafeBufferPointer(rebasing: bytes[line])
-        guard text.allSatisfy(ContentLineScanner.isNameByte) else { return false }
-        return names.contains { name in
-            name.count > text.count && zip(name, text).allSatisfy { $0 == $1 || $0 | 0x20 == $1 }
+        guard let start = line.first, line.count < longestName, namesByFirstByte[Int(bytes[start] | 0x20)] else { return false }
+        for name in names where name.count > line.count {
+            var index = 0
+            while index < line.count, bytes[start + index] == name[index] || bytes[start + index] == name[index] | 0x20 { index += 1 }
+            if index == line.count { return true }
         }
+        return false
     }
 
     /// The names `kind(of:in:)` reads, uppercased.
     private static let names = ["BEGIN", "END", "EXDATE", "UID", "TZID", "RECURRENCE-ID", "RDATE", "DTSTART", "DTEND", "DUE", "METHOD"]
         .map { Array($0.utf8) }
+
+    /// Whether some name starts with a byte (lowercase).
+    private static let namesByFirstByte: [Bool] = (0..<256).map { byte in names.contains { $0[0] | 0x20 == UInt8(byte) } }
 
     /// Enough of a line to tell its name: `RECURRENCE-ID` and its `;` or `:`.
     private static let longestName = 16
@@ -257,6 +297,14 @@ private struct RawOutlineScan {
             return false
         }
         return line.count == count || line[count] == 0x3A || line[count] == 0x3B || line[count] == 0x0D || line[count] == 0x0A
+    }
+
+    /// Whether the line that starts at `head`'s start is the start of a name, folded (`isNameStart`):
+    /// its end is looked for within `head` only (a long line is scanned once, by the caller).
+    private func isShortNameStart(_ head: Range<Int>) -> Bool {
+        guard let start = head.first, Self.namesByFirstByte[Int(bytes[start] | 0x20)] else { return false }
+        let end = ContentLineScanner.lineEnd(in: UnsafeBufferPointer(rebasing: bytes[..<head.upperBound]), from: start)
+        return Self.isNameStart(start..<end, in: bytes)
     }
 
     /// Whether the value, without surrounding spaces, is `name` in any case.
@@ -289,17 +337,11 @@ private struct RawOutlineScan {
         return []
     }
 
-    /// `logical` as the scanner decodes a line: UTF-8, or Latin-1 when it is not UTF-8.
-    private var logicalText: String {
-        UTF8Validation.string(logical) ?? String(logical.lazy.map { Character(Unicode.Scalar($0)) })
-    }
-
-    /// The value as the scanner decodes it.
+    /// The value as the scanner decodes it (UTF-8, or Latin-1 when it is not UTF-8).
     private var valueText: Substring {
-        let text = logicalText
-        let (_, column) = ContentLineScanner.split(text)
-        guard let column else { return "" }
-        return Substring(String(String.UnicodeScalarView(text.unicodeScalars.dropFirst(column - 1))))
+        let bytes = value
+        if let text = UTF8Validation.string(bytes) { return Substring(text) }
+        return Substring(String(bytes.lazy.map { Character(Unicode.Scalar($0)) }))
     }
 
     /// The component a BEGIN or END line names, as the cutter reads it: the value decoded,
@@ -307,6 +349,17 @@ private struct RawOutlineScan {
     private var componentName: String {
         valueText.trimmingSpaces.uppercased()
     }
+
+    /// Notes a segment start at a line that is exactly `BEGIN:VEVENT`, when the last is far enough back.
+    private mutating func noteSegmentStart(at offset: Int, line: Int) {
+        guard let segmentSize, logical == Self.beginEvent,
+              offset - (outline.segmentStarts.last?.offset ?? 0) >= segmentSize else { return }
+        outline.segmentStarts.append(InputOutline.SegmentStart(
+            offset: offset, line: line,
+            calendar: ComponentCutter.CalendarState(index: max(0, calendarBegins - 1), isOpen: lastCalendarLineIsBegin ?? false)))
+    }
+
+    private static let beginEvent = Array("BEGIN:VEVENT".utf8)
 
     private mutating func handle(_ kind: Kind, line: Int, start: Int) {
         switch kind {
@@ -321,6 +374,10 @@ private struct RawOutlineScan {
                 eventLine = line
             } else if valueIsTopLevelOrCalendar {
                 finishEvent()
+                if valueIs("VCALENDAR") {
+                    calendarBegins += 1
+                    lastCalendarLineIsBegin = true
+                }
                 if valueIs("VTIMEZONE"), outline.timeZonePlaces != nil { timeZone = (start, line, nil) }
             } else if inEvent {
                 nested.begin(componentName)
@@ -335,6 +392,7 @@ private struct RawOutlineScan {
                 }
                 timeZone = nil
             }
+            if valueIs("VCALENDAR") { lastCalendarLineIsBegin = false }
             if valueIs("VEVENT") || valueIs("VCALENDAR") {
                 finishEvent()
             } else if inEvent, !nested.isEmpty {
@@ -471,9 +529,7 @@ private struct RawOutlineScan {
                     let lead = bytes[position]
                     let isFold = lead == 0x20 || lead == 0x09
                     let head = position..<min(count, position + Self.longestName)
-                    let headLine = position..<min(head.upperBound, ContentLineScanner.lineEnd(in: bytes, from: position))
-                    keepsLine = isFold ? keepingFolds
-                        : Self.kind(of: head, in: bytes) != nil || Self.isNameStart(headLine, in: bytes)
+                    keepsLine = isFold ? keepingFolds : Self.kind(of: head, in: bytes) != nil || isShortNameStart(head)
                 }
             }
             let end = ContentLineScanner.lineEnd(in: bytes, from: resume)

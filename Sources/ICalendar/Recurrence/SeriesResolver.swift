@@ -43,16 +43,16 @@ extension SessionResolver {
         for result in results {
             let (resolver, made) = result.wait()
             placed.append(made)
-            merge(resolver, from: template)
+            merge(resolver, countedBefore: template.sessionsWithPointsProperty)
         }
         return placed
     }
 
-    /// Takes what a copy (made from `template`) said and counted.
-    private mutating func merge(_ copy: SessionResolver, from template: SessionResolver) {
+    /// Takes what a copy said and counted (it had counted `countedBefore` when it was made).
+    mutating func merge(_ copy: SessionResolver, countedBefore: Int) {
         diagnostics += copy.diagnostics
         for (key, note) in copy.onceNotes { say(key: key, note) }
-        sessionsWithPointsProperty += copy.sessionsWithPointsProperty - template.sessionsWithPointsProperty
+        sessionsWithPointsProperty += copy.sessionsWithPointsProperty - countedBefore
     }
 
     /// Appends the sessions of an event that nothing else in the input changes (`EventReadiness.now`):
