@@ -54,6 +54,8 @@ struct WorkerSettings: Sendable {
 struct ChunkResult: Sendable {
     /// What the consumer reads in input order: what is not a session yet.
     enum Item: Sendable {
+        /// What stands in `items` for an item the consumer has taken.
+        case taken
         case calendarProperty(ContentLine, calendar: Int)
         case timeZone(ZoneDefinition?, begin: ContentLine)
         case unparsable(name: String, begin: ContentLine)

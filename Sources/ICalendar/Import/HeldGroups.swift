@@ -10,38 +10,54 @@ import Streaks
 struct HeldGroups {
     typealias Event = (record: EventRecord, calendar: Int)
 
-    /// Held events by the order they were held in.
-    private var events: [Int: Event] = [:]
+    /// One UID's held events, each with the number it was held by (the order of the input).
+    private struct Group {
+        var events: [Event] = []
+        /// The number each event was held by.
+        var numbers: [Int] = []
+        /// Whether it is resolved when its UID's last VEVENT is read (else at the end).
+        var completesEarly = false
+    }
+
+    /// The groups by UID (an event without UID is a group of its own, by a key no UID has).
+    private var groups: [String: Group] = [:]
     private var nextNumber = 0
-    /// The events of each group that completes before the end, by UID.
-    private var members: [String: [Int]] = [:]
     /// The groups that complete before the end, by the line of their UID's last VEVENT.
     private var completions = LineHeap()
-    /// How many events each UID has held, and the UIDs said to have too many.
-    private var heldPerUID: [String: Int] = [:]
+    /// The UIDs said to have too many events.
     private var overfull: Set<String> = []
+    /// The group the last event joined, while no group has been added or removed (its index stands
+    /// until then): a series' overrides come one after another, and their UID is then compared,
+    /// not hashed.
+    private var last: (uid: String, index: Dictionary<String, Group>.Index)?
 
     /// Events one UID may hold at once: a series with this many overrides is beyond any real
     /// calendar, and each held event takes memory until its group is resolved.
     static let maximumEventsPerUID = 20_000
 
-    var isEmpty: Bool { events.isEmpty }
+    var isEmpty: Bool { groups.isEmpty }
 
     /// Holds an event until the line `lastLine` (its UID's last VEVENT) is read, or until the end
     /// when `lastLine` is `nil`. Returns a warning, once per UID, when the UID holds too many.
     mutating func hold(_ record: consuming EventRecord, calendar: Int, completesAt lastLine: Int?) -> Diagnostic? {
-        let uid = record.uid ?? ""
-        if !uid.isEmpty {
-            let count = heldPerUID[uid, default: 0] + 1
-            guard count <= Self.maximumEventsPerUID else { return tooMany(uid, at: record.begin) }
-            heldPerUID[uid] = count
-        }
         let number = nextNumber
         nextNumber += 1
-        events[number] = (record, calendar)
-        guard let lastLine, !uid.isEmpty else { return nil }
-        if members[uid] == nil { completions.insert(lastLine, uid) }
-        members[uid, default: []].append(number)
+        let uid = record.uid ?? ""
+        let key = uid.isEmpty ? "\u{0}\(number)" : uid
+        let index: Dictionary<String, Group>.Index
+        if let last, last.uid == key {
+            index = last.index
+        } else if let found = groups.index(forKey: key) {
+            index = found
+        } else {
+            groups[key] = Group(completesEarly: lastLine != nil && !uid.isEmpty)
+            if let lastLine, !uid.isEmpty { completions.insert(lastLine, key) }
+            index = groups.index(forKey: key)!
+        }
+        last = (key, index)
+        guard groups.values[index].events.count < Self.maximumEventsPerUID else { return tooMany(uid, at: record.begin) }
+        groups.values[index].events.append((record, calendar))
+        groups.values[index].numbers.append(number)
         return nil
     }
 
@@ -58,25 +74,21 @@ struct HeldGroups {
         var complete: [[Event]] = []
         while let (lastLine, uid) = completions.first, lastLine <= line {
             completions.removeFirst()
-            let numbers = members.removeValue(forKey: uid) ?? []
-            heldPerUID[uid] = nil
-            complete.append(numbers.compactMap { events.removeValue(forKey: $0) })
+            last = nil
+            if let group = groups.removeValue(forKey: uid) { complete.append(group.events) }
         }
         return complete
     }
 
     /// Takes out every event still held, in input order.
     mutating func takeAll() -> [Event] {
-        let numbers = events.keys.sorted()
-        var all: [Event] = []
-        all.reserveCapacity(numbers.count)
-        for number in numbers {
-            if let event = events.removeValue(forKey: number) { all.append(event) }
-        }
-        members = [:]
+        var numbered: [(number: Int, event: Event)] = []
+        for (_, group) in groups { numbered += zip(group.numbers, group.events).map { ($0, $1) } }
+        groups = [:]
         completions = LineHeap()
-        heldPerUID = [:]
-        return all
+        last = nil
+        numbered.sort { $0.number < $1.number }
+        return numbered.map(\.event)
     }
 }
 

@@ -104,7 +104,8 @@ final class ImportPipeline {
             var result = chunk.result.wait()
             if let segment = chunk.segment { result = checked(segment, result) }
             fill()
-            batch = consume(result)
+            // (Handed on, not copied: the consumer moves the held events out of it.)
+            batch = consume(consume result)
         case .resolvingHeld(var units, let events):
             guard !units.isEmpty else {
                 phase = .finished
@@ -180,8 +181,7 @@ final class ImportPipeline {
 
     /// A segment's result as the consumer takes it: cut again here when the VCALENDAR the first pass
     /// predicted is not the one the segment before ended in; after a read error, the last.
-    private func checked(_ segment: Segment, _ result: ChunkResult) -> ChunkResult {
-        var result = result
+    private func checked(_ segment: Segment, _ result: consuming ChunkResult) -> ChunkResult {
         if segment.calendar != segmentCalendar {
             var again = segment
             again.calendar = segmentCalendar
@@ -227,15 +227,20 @@ final class ImportPipeline {
 
     /// What a parsed chunk says, in input order: its sessions, its calendar properties, its
     /// VTIMEZONEs' problems, and the events it holds; then the groups it completes.
-    private func consume(_ result: ChunkResult) -> ImportBatch {
+    private func consume(_ result: consuming ChunkResult) -> ImportBatch {
         var batch = ImportBatch()
         batch.append(result.sessions)
         workerSessionsWithPointsProperty += result.sessionsWithPointsProperty
         // What is said once per input is said once, though segments cut apart may each say it.
         var diagnostics = result.diagnostics.filter { ComponentCutter.onceKey(of: $0).map { saidOnce.insert($0).inserted } ?? true }
         for (key, note) in result.onceNotes { resolver.say(key: key, note) }
-        for item in result.items {
-            switch item {
+        for index in result.items.indices {
+            // Each item is moved out, not copied: a held event's record has many fields to retain.
+            var item = ChunkResult.Item.taken
+            swap(&item, &result.items[index])
+            switch consume item {
+            case .taken:
+                break
             case .calendarProperty(let line, let calendar):
                 read(line, calendar: calendar)
             case .timeZone(let definition, let begin):

@@ -446,7 +446,12 @@ private struct RawOutlineScan {
     private mutating func noteTimeZoneReference() {
         guard let range = logical.withUnsafeBufferPointer(Self.timeZoneParameter) else { return }
         // Most times of a file name one of a few zones: a value seen last is not decoded again.
-        if logical[range].elementsEqual(lastReference) { return }
+        let isLast = logical.withUnsafeBufferPointer { line in
+            lastReference.withUnsafeBufferPointer { last in
+                last.count == range.count && (range.isEmpty || memcmp(last.baseAddress!, line.baseAddress! + range.lowerBound, range.count) == 0)
+            }
+        }
+        if isLast { return }
         // Decoded as the scanner decodes the whole line: UTF-8, or Latin-1 when it is not UTF-8.
         let value = logical[range].allSatisfy({ $0 < 0x80 }) || UTF8Validation.isValid(logical)
             ? String(decoding: logical[range], as: UTF8.self)
