@@ -414,3 +414,20 @@ struct StreakRulePropertyTests {
         #expect(simple.longestStreak.length == longest)
     }
 }
+
+@Suite("Streak rules: freeze texts")
+struct FreezeTextTests {
+    @Test("Freezes are earned every 1 or more met days: 'every 0' is refused where it stands", arguments: [
+        ("every 0", 0), ("1 + every 0", 3), ("every 0, max 2", 0),
+    ])
+    func everyZero(text: String, offset: Int) {
+        #expect(throws: StreakRulesSyntaxError("freezes are earned every 1 or more met days, not every 0", offset: offset)) {
+            try FreezePolicy(parsing: text)
+        }
+    }
+
+    @Test("'every 1' is still read")
+    func everyOne() throws {
+        #expect(try FreezePolicy(parsing: "every 1") == FreezePolicy(budget: 0, earnedEvery: 1))
+    }
+}
