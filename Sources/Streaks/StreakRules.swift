@@ -112,7 +112,7 @@ public struct GoalSchedule: Hashable, Sendable {
         entries.append(Entry(weekdays: weekdays, requiredPoints: points, start: start))
     }
 
-    /// The points `day` requires; 0 makes it a rest day.
+    /// The points `day` requires; 0 makes it a rest day. To ask for many days, use `lookup()`.
     public func requiredPoints(on day: Day) -> Int {
         let weekday = day.weekday
         for entry in entries.reversed() where entry.weekdays.contains(weekday) {
