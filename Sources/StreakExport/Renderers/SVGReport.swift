@@ -87,11 +87,11 @@ public struct SVGReport: Sendable {
     }
 
     private mutating func draw() -> String {
-        let months = report.months
+        let months = ReportView.drawnMonths(of: report)
         let columns = max(1, min(monthsPerRow, months.count))
         var contentWidth = max(SVGReport.minimumContentWidth, columns * monthWidth + (columns - 1) * SVGReport.gap)
         if resolvedView == .year {
-            let widest = report.years.map { YearGrid(year: $0, firstWeekday: firstWeekday).weekCount }.max() ?? 53
+            let widest = ReportView.drawnYears(of: report).map { YearGrid(year: $0, firstWeekday: firstWeekday).weekCount }.max() ?? 53
             contentWidth = max(SVGReport.minimumContentWidth, SVGReport.yearLabelWidth + widest * (SVGReport.yearCell + SVGReport.yearGap) - SVGReport.yearGap)
         }
         let heading = ReportHeading(sources: sources, report: report)
@@ -186,10 +186,14 @@ public struct SVGReport: Sendable {
             y += 22
             body.append(text(cut(line, size: 14), x: x0, y: y, size: 14))
         }
+        if let note = ReportView.drawingNote(for: report) {
+            y += 22
+            body.append(text(cut("Note: " + note + ".", size: 14), x: x0, y: y, size: 14, color: "\(page.secondaryText)"))
+        }
         y += 18
         if resolvedView == .year {
             y = yearLegend(for: report, top: y, into: &body) + 20
-            for year in report.years {
+            for year in ReportView.drawnYears(of: report) {
                 y = drawYear(year, of: report, idPrefix: idPrefix, top: y, into: &body)
             }
             return y
@@ -197,7 +201,7 @@ public struct SVGReport: Sendable {
         y = monthLegend(for: report, top: y, into: &body) + 20
 
         // The months, `columns` to a row.
-        let months = report.months
+        let months = ReportView.drawnMonths(of: report)
         var rowTop = y
         var first = 0
         while first < months.count {
