@@ -118,3 +118,18 @@ public struct CSVReport: Sendable {
         return "\"" + value.replacing("\"", with: "\"\"") + "\""
     }
 }
+
+/// The CSV format: ``CSVReport``, the habits' rows after the calendar's.
+public struct CSVReportRenderer: ReportRenderer {
+    public static let needsSessions = false
+    public static let drawsDays = false
+    public var presentation: ReportPresentation
+
+    public init(presentation: ReportPresentation = ReportPresentation()) {
+        self.presentation = presentation
+    }
+
+    public func render(_ content: ReportContent) -> String {
+        CSVReport(report: content.report, habits: content.habits).render()
+    }
+}

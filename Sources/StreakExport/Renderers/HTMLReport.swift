@@ -578,3 +578,22 @@ extension String {
         return result
     }
 }
+
+/// The HTML format: ``HTMLReport``, with a section per habit and the sessions' cards, which is why
+/// it needs the sessions themselves; at most ``ReportView/maximumDrawnYears`` years are drawn.
+public struct HTMLReportRenderer: ReportRenderer {
+    public static let needsSessions = true
+    public static let drawsDays = true
+    public var presentation: ReportPresentation
+
+    public init(presentation: ReportPresentation = ReportPresentation()) {
+        self.presentation = presentation
+    }
+
+    public func render(_ content: ReportContent) -> String {
+        HTMLReport(
+            report: content.report, sessions: content.sessions, rules: presentation.rules, firstWeekday: presentation.firstWeekday,
+            habits: content.habits, sources: content.sources, diagnostics: content.diagnostics,
+            view: presentation.view ?? .automatic(for: content.report), today: content.today, palette: presentation.palette).render()
+    }
+}

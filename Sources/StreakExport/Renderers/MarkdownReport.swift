@@ -126,3 +126,31 @@ public struct MarkdownReport: Sendable {
         return result
     }
 }
+
+/// The Markdown format: ``MarkdownReport`` for the calendar, then a section per habit (its
+/// headings one level down) with its filter, and the count of sessions no habit took.
+public struct MarkdownReportRenderer: ReportRenderer {
+    public static let needsSessions = false
+    public static let drawsDays = false
+    public var presentation: ReportPresentation
+
+    public init(presentation: ReportPresentation = ReportPresentation()) {
+        self.presentation = presentation
+    }
+
+    public func render(_ content: ReportContent) -> String {
+        let (rules, firstWeekday) = (presentation.rules, presentation.firstWeekday)
+        var markdown = MarkdownReport(
+            report: content.report, rules: rules, firstWeekday: firstWeekday, sources: content.sources,
+            diagnostics: content.diagnostics).render()
+        for habit in content.habits {
+            let section = MarkdownReport(report: habit.report, rules: rules, firstWeekday: firstWeekday).render()
+            let filter = habit.habit.filter.description.replacing("`", with: "'")
+            markdown += "\n## Habit: \(MarkdownReport.escape(habit.habit.name))\n\nFilter: `\(filter)`\n\n"
+            markdown += section.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { $0.hasPrefix("#") ? "#" + $0 : String($0) }.joined(separator: "\n")
+        }
+        if !content.habits.isEmpty { markdown += "\nSessions no habit took: \(content.unmatchedSessions).\n" }
+        return markdown
+    }
+}

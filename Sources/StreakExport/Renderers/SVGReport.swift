@@ -420,3 +420,22 @@ public struct SVGReport: Sendable {
         (text.count * size * 60 + 99) / 100
     }
 }
+
+/// The SVG format: ``SVGReport``, with a section per habit; at most
+/// ``ReportView/maximumDrawnYears`` years are drawn.
+public struct SVGReportRenderer: ReportRenderer {
+    public static let needsSessions = false
+    public static let drawsDays = true
+    public var presentation: ReportPresentation
+
+    public init(presentation: ReportPresentation = ReportPresentation()) {
+        self.presentation = presentation
+    }
+
+    public func render(_ content: ReportContent) -> String {
+        SVGReport(
+            report: content.report, rules: presentation.rules, firstWeekday: presentation.firstWeekday, habits: content.habits,
+            sources: content.sources, diagnostics: content.diagnostics, view: presentation.view ?? .automatic(for: content.report),
+            today: content.today, palette: presentation.palette).render()
+    }
+}
