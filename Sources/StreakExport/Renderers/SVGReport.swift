@@ -134,7 +134,9 @@ public struct SVGReport: Sendable {
     private func patternDefinitions() -> [String] {
         var fills: [RGBColor] = []
         for report in [report] + habits.map(\.report) {
-            for presentation in Set(report.days.map(rules.presentation(for:))) + rules.legend(for: report)
+            var used: Set<DayPresentation> = []
+            for total in report.days { used.insert(rules.presentation(for: total)) }
+            for presentation in Array(used) + rules.legend(for: report)
             where presentation.pattern == .hatched && !fills.contains(presentation.fill) {
                 fills.append(presentation.fill)
             }
