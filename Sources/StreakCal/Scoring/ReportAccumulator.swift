@@ -57,40 +57,44 @@ struct ReportAccumulator {
             firstSession = location
             return
         }
-        if location.file == known.file, location.line < known.line { firstSession = location }
+        if location.line < known.line, location.file == known.file { firstSession = location }
     }
 
-    /// Counts a session (as imported: floating times not read yet) toward the calendar and the
-    /// habits that take it; the zone must be chosen.
-    mutating func add(_ session: Session) {
+    /// Counts sessions (as imported: floating times not read yet) toward the calendar and the
+    /// habits that take each; the zone must be chosen.
+    mutating func add(_ sessions: [Session]) {
         guard var counting = totals else { preconditionFailure("the zone is chosen before the first session") }
-        // Counted in a local (taken out, so not copied) rather than through the optional.
+        // Counted in a local, taken out of the optional so that the totals are not copied.
         totals = nil
         defer { totals = counting }
-        let floats = Self.floats(session.start) || Self.floats(session.end)
+        let zone = counting.goal.timeZone
         guard keepsSessions || !filters.isEmpty else {
             // Every session counts toward the one total, where it is unless it floats.
-            if floats {
-                counting.add(session.readingFloatingTimes(in: counting.goal.timeZone, pointsRule: settings.pointsRule))
-            } else {
-                counting.add(session)
+            for index in sessions.indices {
+                if Self.floats(sessions[index].start) || Self.floats(sessions[index].end) {
+                    counting.add(sessions[index].readingFloatingTimes(in: zone, pointsRule: settings.pointsRule))
+                } else {
+                    counting.add(sessions[index])
+                }
             }
             return
         }
-        let read = session.readingFloatingTimes(in: counting.goal.timeZone, pointsRule: settings.pointsRule)
-        if keepsSessions { sessions.append(read) }
-        if filters.isEmpty || settings.streakRules.isSkipMarker(read) {
-            // Skip markers skip the days of every habit.
-            counting.add(read)
-            for index in habitTotals.indices { habitTotals[index].add(read) }
-            return
+        for session in sessions {
+            let read = session.readingFloatingTimes(in: zone, pointsRule: settings.pointsRule)
+            if keepsSessions { self.sessions.append(read) }
+            if filters.isEmpty || settings.streakRules.isSkipMarker(read) {
+                // Skip markers skip the days of every habit.
+                counting.add(read)
+                for index in habitTotals.indices { habitTotals[index].add(read) }
+                continue
+            }
+            var matched = false
+            for (index, filter) in filters.enumerated() where filter.matches(read) {
+                habitTotals[index].add(read)
+                matched = true
+            }
+            if matched { counting.add(read) } else { unmatchedSessions += 1 }
         }
-        var matched = false
-        for (index, filter) in filters.enumerated() where filter.matches(read) {
-            habitTotals[index].add(read)
-            matched = true
-        }
-        if matched { counting.add(read) } else { unmatchedSessions += 1 }
     }
 
     /// Whether a time is a floating wall-clock time, which a report reads in its zone.
@@ -99,14 +103,17 @@ struct ReportAccumulator {
         return false
     }
 
-    /// Counts a counted session (`SessionNeeds` without `.sessions`: no habit, no skip category,
-    /// no session kept), as `add(_:)` counts the session it stands for.
-    mutating func add(_ session: CountedSession) {
+    /// Counts counted sessions (`SessionNeeds` without `.sessions`: no habit, no skip category, no
+    /// session kept), as `add(_:)` counts the sessions they stand for.
+    mutating func add(_ sessions: [CountedSession]) {
         guard var counting = totals else { preconditionFailure("the zone is chosen before the first session") }
         totals = nil
         defer { totals = counting }
-        let read = session.floats ? session.readingFloatingTimes(in: counting.goal.timeZone, pointsRule: settings.pointsRule) : session
-        counting.add(points: read.points, startingAt: read.start)
+        let zone = counting.goal.timeZone
+        for session in sessions {
+            let read = session.floats ? session.readingFloatingTimes(in: zone, pointsRule: settings.pointsRule) : session
+            counting.add(points: read.points, startingAt: read.start)
+        }
     }
 
     /// The scored calendar: `imported` (its sessions replaced by the kept ones) with the zone's
@@ -146,11 +153,19 @@ extension ReportAccumulator {
     /// the first one (with the declared zone read so far) and noting where each stands.
     mutating func take(_ batch: ImportBatch, declaredTimeZone: String?) {
         if let first = batch.counted.first {
-            chooseZone(declared: declaredTimeZone, firstSession: SourceLocation(file: batch.sources[first.input].file, line: first.line))
-            for session in batch.counted {
-                note(SourceLocation(file: batch.sources[session.input].file, line: session.line))
-                add(session)
+            let location = SourceLocation(file: batch.sources[first.input].file, line: first.line)
+            chooseZone(declared: declaredTimeZone, firstSession: location)
+            note(location)
+            // The earliest line of the first session's file, found by input index (the inputs of
+            // that file) without a location per session.
+            let known = firstSession!
+            let inputsOfFile = batch.sources.indices.filter { batch.sources[$0].file == known.file }
+            var earliest = known.line
+            for session in batch.counted where session.line < earliest && inputsOfFile.contains(session.input) {
+                earliest = session.line
             }
+            if earliest < known.line { firstSession = SourceLocation(file: known.file, line: earliest) }
+            add(batch.counted)
         }
         guard let first = batch.sessions.first else { return }
         // Held sessions come later in the stream: the first in input order is where whole-input
@@ -159,6 +174,6 @@ extension ReportAccumulator {
             if let source = batch.sessions[index].source { note(source) }
         }
         chooseZone(declared: declaredTimeZone, firstSession: first.source)
-        for index in batch.sessions.indices { add(batch.sessions[index]) }
+        add(batch.sessions)
     }
 }

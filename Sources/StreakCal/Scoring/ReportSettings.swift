@@ -93,8 +93,8 @@ public struct ReportSettings: Sendable {
         accumulator.chooseZone(declared: imported.declaredTimeZone, firstSession: imported.sessions.first?.source)
         for session in imported.sessions {
             if let source = session.source { accumulator.note(source) }
-            accumulator.add(session)
         }
+        accumulator.add(imported.sessions)
         // The whole import has said already that no session carries the points property.
         return accumulator.scored(imported, warnsOfMissingPoints: false, now: now ?? Self.now())
     }
