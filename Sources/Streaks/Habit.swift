@@ -6,7 +6,7 @@
 /// | Text | Matches a session whose |
 /// | --- | --- |
 /// | `summary:piano` | SUMMARY contains "piano", in any case |
-/// | `summary~^Run\b` | SUMMARY matches the regular expression |
+/// | `summary~^Run\b` | SUMMARY matches the regular expression (``SummaryPattern``'s syntax) |
 /// | `categories:piano` (or `category:`) | CATEGORIES has "piano", in any case |
 /// | `property:X-HABIT` | event has the property (see `Session.properties`) |
 /// | `property:X-HABIT=piano` | property's value is "piano", in any case |
@@ -14,6 +14,11 @@
 /// | `not A`, `A and B`, `A or B`, `(A)` | as in logic; `and` binds tighter than `or` |
 ///
 /// A value with spaces or parentheses is quoted: `summary:"morning run"`.
+///
+/// A filter's text is at most ``maximumTextLength`` bytes and nests at most ``maximumDepth``
+/// deep: each `not`, and each level of `and` and `or`, counts one, and a chain of terms joined by
+/// one of them counts as a balanced tree (30,000 terms joined by `or`: 15); parentheses nest at most
+/// as deep. So no filter read from text makes anything recurse deeper than that.
 ///
 /// ```swift
 /// let filter = try SessionFilter(parsing: "categories:piano or summary:scales")
@@ -26,7 +31,8 @@ public indirect enum SessionFilter: Hashable, Sendable {
     case all
     /// SUMMARY contains the text, in any case.
     case summaryContains(String)
-    /// SUMMARY matches the regular expression (Swift `Regex` syntax).
+    /// SUMMARY matches the regular expression (``SummaryPattern``'s syntax; a pattern it cannot
+    /// read matches nothing).
     case summaryMatches(String)
     /// CATEGORIES holds the category, in any case.
     case category(String)
@@ -53,77 +59,159 @@ public indirect enum SessionFilter: Hashable, Sendable {
     /// The property names the filter reads besides SUMMARY and CATEGORIES, uppercased: what an
     /// importer must keep (`Session.properties`).
     public var propertyNames: Set<String> {
-        switch self {
-        case .all, .summaryContains, .summaryMatches, .category: []
-        case .property(let name, _): [name.uppercased()]
-        case .and(let a, let b), .or(let a, let b): a.propertyNames.union(b.propertyNames)
-        case .not(let a): a.propertyNames
+        var names: Set<String> = []
+        var pending = [self]
+        while let filter = pending.popLast() {
+            switch filter {
+            case .all, .summaryContains, .summaryMatches, .category: break
+            case .property(let name, _): names.insert(name.uppercased())
+            case .and(let a, let b), .or(let a, let b): pending += [a, b]
+            case .not(let a): pending.append(a)
+            }
         }
+        return names
     }
+
+    /// How deep the filter's tree is: 0 for a condition, one more for each `not`, `and` and `or`
+    /// above the deepest one (counted without recursion).
+    public var depth: Int {
+        var deepest = 0
+        var pending = [(self, 0)]
+        while let (filter, depth) = pending.popLast() {
+            deepest = max(deepest, depth)
+            switch filter {
+            case .and(let a, let b), .or(let a, let b): pending += [(a, depth + 1), (b, depth + 1)]
+            case .not(let a): pending.append((a, depth + 1))
+            default: break
+            }
+        }
+        return deepest
+    }
+
+    /// The longest text a filter may be, in UTF-8 bytes.
+    public static let maximumTextLength = 1 << 20
+    /// How deep a filter read from text may nest (see above).
+    public static let maximumDepth = 32
 
     /// A filter as text (see the table above).
     ///
     /// - Throws: `StreakRulesSyntaxError` with the offset of the problem.
     public init(parsing text: String) throws(StreakRulesSyntaxError) {
+        guard text.utf8.count <= Self.maximumTextLength else {
+            throw StreakRulesSyntaxError("the filter is longer than \(Self.maximumTextLength) bytes", offset: 0)
+        }
         var parser = FilterParser(Array(text))
         let filter = try parser.parseOr()
         parser.skipSpaces()
         guard parser.isAtEnd else {
-            throw StreakRulesSyntaxError("unexpected '\(String(parser.characters[parser.offset...]))': join conditions with 'and' or 'or'", offset: parser.offset)
+            let rest = String(parser.characters[parser.offset...].prefix(40))
+            throw StreakRulesSyntaxError("unexpected '\(rest)': join conditions with 'and' or 'or'", offset: parser.offset)
         }
-        self = filter
+        self = filter.filter
     }
 }
 
 /// A `SessionFilter` with its regular expressions compiled, to test many sessions.
-public struct CompiledSessionFilter: @unchecked Sendable {
-    // `Regex` is not `Sendable`; a compiled filter is only read after it is made.
-    private indirect enum Node {
+///
+/// The filter becomes a flat program of tests and jumps (`and` and `or` short-circuit), made and
+/// run without recursion, so that a filter of any depth is compiled and tested in constant stack.
+public struct CompiledSessionFilter: Sendable {
+    /// A condition on one session.
+    private enum Test: Sendable {
         case all
         case contains(String)
-        case regex(Regex<AnyRegexOutput>?)
+        case pattern(SummaryPattern?)
         case category(String)
         case property(String, String?)
-        case and(Node, Node)
-        case or(Node, Node)
-        case not(Node)
     }
 
-    private let root: Node
+    /// One step of the program; `value` is the result so far.
+    private enum Step: Sendable {
+        /// `value` becomes the test's result.
+        case test(Int)
+        case jumpIfFalse(Int)
+        case jumpIfTrue(Int)
+        case negate
+    }
+
+    private var tests: [Test] = []
+    private var steps: [Step] = []
 
     init(_ filter: SessionFilter) {
-        func node(_ filter: SessionFilter) -> Node {
-            switch filter {
-            case .all: .all
-            case .summaryContains(let text): .contains(text.lowercased())
-            case .summaryMatches(let pattern): .regex(try? Regex(pattern))
-            case .category(let name): .category(name.lowercased())
-            case .property(let name, let value): .property(name.uppercased(), value?.lowercased())
-            case .and(let a, let b): .and(node(a), node(b))
-            case .or(let a, let b): .or(node(a), node(b))
-            case .not(let a): .not(node(a))
+        // Work items in the order they are done (a stack, so pushed in reverse).
+        enum Work {
+            case compile(SessionFilter)
+            /// A jump whose target is the end of what comes next, patched by `.land`.
+            case jump(ifTrue: Bool, id: Int)
+            case land(id: Int)
+            case negate
+        }
+        var work = [Work.compile(filter)]
+        var jumps: [Int: Int] = [:]
+        var nextID = 0
+        while let item = work.popLast() {
+            switch item {
+            case .compile(let filter):
+                switch filter {
+                case .and(let a, let b), .or(let a, let b):
+                    let isOr = if case .or = filter { true } else { false }
+                    work += [.land(id: nextID), .compile(b), .jump(ifTrue: isOr, id: nextID), .compile(a)]
+                    nextID += 1
+                case .not(let a): work += [.negate, .compile(a)]
+                default:
+                    steps.append(.test(tests.count))
+                    tests.append(Self.test(filter))
+                }
+            case .jump(let ifTrue, let id):
+                jumps[id] = steps.count
+                steps.append(ifTrue ? .jumpIfTrue(0) : .jumpIfFalse(0))
+            case .land(let id):
+                guard let at = jumps.removeValue(forKey: id) else { continue }
+                if case .jumpIfTrue = steps[at] { steps[at] = .jumpIfTrue(steps.count) } else { steps[at] = .jumpIfFalse(steps.count) }
+            case .negate: steps.append(.negate)
             }
         }
-        root = node(filter)
+    }
+
+    private static func test(_ leaf: SessionFilter) -> Test {
+        switch leaf {
+        case .summaryContains(let text): .contains(text.lowercased())
+        case .summaryMatches(let pattern): .pattern(try? SummaryPattern(pattern))
+        case .category(let name): .category(name.lowercased())
+        case .property(let name, let value): .property(name.uppercased(), value?.lowercased())
+        case .all, .and, .or, .not: .all
+        }
     }
 
     /// Whether `session` matches.
     public func matches(_ session: Session) -> Bool {
-        func test(_ node: Node) -> Bool {
-            switch node {
-            case .all: return true
-            case .contains(let text): return text.isEmpty || Self.contains(session.summary, lowercased: text)
-            case .regex(let regex): return regex.map { (try? $0.firstMatch(in: session.summary)) != nil } ?? false
-            case .category(let name): return session.categories.contains { Self.equal($0, lowercased: name) }
-            case .property(let name, let value):
-                guard let found = session.properties[name] else { return false }
-                return value.map { found.lowercased() == $0 } ?? true
-            case .and(let a, let b): return test(a) && test(b)
-            case .or(let a, let b): return test(a) || test(b)
-            case .not(let a): return !test(a)
+        var value = false
+        var index = 0
+        while index < steps.count {
+            switch steps[index] {
+            case .test(let test):
+                value = Self.passes(tests[test], session)
+                index += 1
+            case .jumpIfFalse(let target): index = value ? index + 1 : target
+            case .jumpIfTrue(let target): index = value ? target : index + 1
+            case .negate:
+                value.toggle()
+                index += 1
             }
         }
-        return test(root)
+        return value
+    }
+
+    private static func passes(_ test: Test, _ session: Session) -> Bool {
+        switch test {
+        case .all: return true
+        case .contains(let text): return text.isEmpty || contains(session.summary, lowercased: text)
+        case .pattern(let pattern): return pattern?.matches(session.summary) ?? false
+        case .category(let name): return session.categories.contains { equal($0, lowercased: name) }
+        case .property(let name, let value):
+            guard let found = session.properties[name] else { return false }
+            return value.map { found.lowercased() == $0 } ?? true
+        }
     }
 
     /// Whether `text` contains `needle` (already lowercased), in any case; ASCII text is compared
@@ -207,44 +295,100 @@ private struct FilterParser {
         while offset < characters.count, characters[offset] == " " || characters[offset] == "\t" { offset += 1 }
     }
 
-    /// Consumes a keyword (any case) followed by a space, a parenthesis or the end.
+    /// Consumes a keyword (any case) followed by a space or tab, a parenthesis or the end (`(all)`
+    /// included, which the filter's own text can hold).
     mutating func keyword(_ word: String) -> Bool {
         skipSpaces()
         let end = offset + word.count
         guard end <= characters.count, String(characters[offset..<end]).lowercased() == word else { return false }
-        guard end == characters.count || characters[end] == " " || characters[end] == "(" else { return false }
+        guard end == characters.count || " \t()".contains(characters[end]) else { return false }
         offset = end
         return true
     }
 
-    mutating func parseOr() throws(StreakRulesSyntaxError) -> SessionFilter {
-        var result = try parseAnd()
-        while keyword("or") { result = .or(result, try parseAnd()) }
-        return result
+    /// How deep parentheses are open where the parser is.
+    private var groupDepth = 0
+
+    /// A filter and the depth of its tree (a condition: 0).
+    struct Parsed {
+        var filter: SessionFilter
+        var depth: Int
     }
 
-    mutating func parseAnd() throws(StreakRulesSyntaxError) -> SessionFilter {
-        var result = try parseUnary()
-        while keyword("and") { result = .and(result, try parseUnary()) }
-        return result
+    private func tooDeep(at offset: Int) -> StreakRulesSyntaxError {
+        StreakRulesSyntaxError("the filter is nested more than \(SessionFilter.maximumDepth) deep", offset: offset)
     }
 
-    mutating func parseUnary() throws(StreakRulesSyntaxError) -> SessionFilter {
-        if keyword("not") { return .not(try parseUnary()) }
-        if keyword("all") { return .all }
+    mutating func parseOr() throws(StreakRulesSyntaxError) -> Parsed {
         skipSpaces()
-        if offset < characters.count, characters[offset] == "(" {
-            let open = offset
-            offset += 1
-            let inner = try parseOr()
-            skipSpaces()
-            guard offset < characters.count, characters[offset] == ")" else {
-                throw StreakRulesSyntaxError("the '(' here has no ')'", offset: open)
+        let start = offset
+        var terms = [try parseAnd()]
+        while keyword("or") { terms.append(try parseAnd()) }
+        return try balanced(terms, joinedBy: SessionFilter.or, at: start)
+    }
+
+    mutating func parseAnd() throws(StreakRulesSyntaxError) -> Parsed {
+        skipSpaces()
+        let start = offset
+        var terms = [try parseUnary()]
+        while keyword("and") { terms.append(try parseUnary()) }
+        return try balanced(terms, joinedBy: SessionFilter.and, at: start)
+    }
+
+    /// Terms joined pairwise, level by level: a tree ⌈log₂ n⌉ deeper than its deepest term, with
+    /// the meaning of the chain (`and` and `or` are associative). Two or three terms give the tree
+    /// a left-to-right reading gives.
+    private func balanced(
+        _ terms: [Parsed], joinedBy join: (SessionFilter, SessionFilter) -> SessionFilter, at start: Int
+    ) throws(StreakRulesSyntaxError) -> Parsed {
+        var level = terms
+        while level.count > 1 {
+            var next: [Parsed] = []
+            next.reserveCapacity((level.count + 1) / 2)
+            var index = 0
+            while index + 1 < level.count {
+                next.append(Parsed(filter: join(level[index].filter, level[index + 1].filter), depth: max(level[index].depth, level[index + 1].depth) + 1))
+                index += 2
             }
-            offset += 1
-            return inner
+            if index < level.count { next.append(level[index]) }
+            level = next
         }
-        return try parseCondition()
+        guard level[0].depth <= SessionFilter.maximumDepth else { throw tooDeep(at: start) }
+        return level[0]
+    }
+
+    /// `not`s (read in a loop, not by recursion) before a group, `all` or a condition.
+    mutating func parseUnary() throws(StreakRulesSyntaxError) -> Parsed {
+        skipSpaces()
+        let start = offset
+        var negations = 0
+        while keyword("not") {
+            negations += 1
+            guard negations <= SessionFilter.maximumDepth else { throw tooDeep(at: start) }
+            skipSpaces()
+        }
+        var operand = try parseOperand()
+        for _ in 0..<negations { operand = Parsed(filter: .not(operand.filter), depth: operand.depth + 1) }
+        guard operand.depth <= SessionFilter.maximumDepth else { throw tooDeep(at: start) }
+        return operand
+    }
+
+    private mutating func parseOperand() throws(StreakRulesSyntaxError) -> Parsed {
+        if keyword("all") { return Parsed(filter: .all, depth: 0) }
+        skipSpaces()
+        guard offset < characters.count, characters[offset] == "(" else { return Parsed(filter: try parseCondition(), depth: 0) }
+        let open = offset
+        groupDepth += 1
+        guard groupDepth <= SessionFilter.maximumDepth else { throw tooDeep(at: open) }
+        offset += 1
+        let inner = try parseOr()
+        skipSpaces()
+        guard offset < characters.count, characters[offset] == ")" else {
+            throw StreakRulesSyntaxError("the '(' here has no ')'", offset: open)
+        }
+        offset += 1
+        groupDepth -= 1
+        return inner
     }
 
     mutating func parseCondition() throws(StreakRulesSyntaxError) -> SessionFilter {
@@ -260,12 +404,16 @@ private struct FilterParser {
         let isRegex = characters[offset] == "~"
         offset += 1
         let valueOffset = offset
+        let isQuoted = offset < characters.count && characters[offset] == "\""
         let value = try parseValue(isPattern: isRegex)
         switch (field, isRegex) {
         case ("summary", false): return .summaryContains(value)
         case ("summary", true):
-            do { _ = try Regex(value) } catch {
-                throw StreakRulesSyntaxError("'\(value)' is not a regular expression: \(error)", offset: valueOffset)
+            do { _ = try SummaryPattern(value) } catch {
+                let shown = value.count > 40 ? value.prefix(39) + "…" : Substring(value)
+                throw StreakRulesSyntaxError(
+                    "'\(shown)' is not a regular expression StreakCal reads: \(error.message)",
+                    offset: valueOffset + (isQuoted ? 1 : 0) + error.offset)
             }
             return .summaryMatches(value)
         case ("categories", false), ("category", false):
@@ -321,8 +469,40 @@ private struct FilterParser {
 }
 
 extension SessionFilter: CustomStringConvertible {
-    /// The filter as text that `init(parsing:)` reads back to the same filter.
+    /// The filter as text that `init(parsing:)` reads back to the same filter (written without
+    /// recursion, whatever the filter's depth).
     public var description: String {
+        // Pieces in the order they are written (a stack, so pushed in reverse).
+        enum Piece {
+            case text(String)
+            case filter(SessionFilter, inside: Parent)
+        }
+        enum Parent { case none, and, or, not }
+        var text = ""
+        var pieces = [Piece.filter(self, inside: .none)]
+        while let piece = pieces.popLast() {
+            switch piece {
+            case .text(let part): text += part
+            case .filter(let filter, let parent):
+                let grouped = switch (filter, parent) {
+                case (.or, .and), (.or, .not), (.and, .not): true
+                default: false
+                }
+                if grouped { pieces.append(.text(")")) }
+                switch filter {
+                case .and(let a, let b): pieces += [.filter(b, inside: .and), .text(" and "), .filter(a, inside: .and)]
+                case .or(let a, let b): pieces += [.filter(b, inside: .or), .text(" or "), .filter(a, inside: .or)]
+                case .not(let a): pieces += [.filter(a, inside: .not), .text("not ")]
+                default: pieces.append(.text(Self.conditionText(filter)))
+                }
+                if grouped { pieces.append(.text("(")) }
+            }
+        }
+        return text
+    }
+
+    /// A condition (a filter without `and`, `or` or `not`) as text.
+    private static func conditionText(_ filter: SessionFilter) -> String {
         func quoted(_ value: String) -> String {
             let plain = !value.isEmpty && !value.contains { " ()\"\\\t".contains($0) }
             guard !plain else { return value }
@@ -333,21 +513,12 @@ extension SessionFilter: CustomStringConvertible {
             }
             return text + "\""
         }
-        func grouped(_ filter: SessionFilter, inside parent: String) -> String {
-            switch (filter, parent) {
-            case (.or, "and"), (.or, "not"), (.and, "not"): "(\(filter))"
-            default: filter.description
-            }
-        }
-        switch self {
-        case .all: return "all"
+        switch filter {
         case .summaryContains(let text): return "summary:" + quoted(text)
         case .summaryMatches(let pattern): return "summary~" + quoted(pattern)
         case .category(let name): return "categories:" + quoted(name)
         case .property(let name, let value): return "property:" + quoted(value.map { "\(name)=\($0)" } ?? name)
-        case .and(let a, let b): return "\(grouped(a, inside: "and")) and \(grouped(b, inside: "and"))"
-        case .or(let a, let b): return "\(a) or \(b)"
-        case .not(let a): return "not \(grouped(a, inside: "not"))"
+        case .all, .and, .or, .not: return "all"
         }
     }
 }

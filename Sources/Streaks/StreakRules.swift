@@ -112,7 +112,7 @@ public struct GoalSchedule: Hashable, Sendable {
         entries.append(Entry(weekdays: weekdays, requiredPoints: points, start: start))
     }
 
-    /// The points `day` requires; 0 makes it a rest day.
+    /// The points `day` requires; 0 makes it a rest day. To ask for many days, use `lookup()`.
     public func requiredPoints(on day: Day) -> Int {
         let weekday = day.weekday
         for entry in entries.reversed() where entry.weekdays.contains(weekday) {
@@ -364,8 +364,8 @@ public struct FreezePolicy: Hashable, Sendable {
     /// Whether no freeze can ever be held.
     public var isNone: Bool { (budget == 0 && earnedEvery == nil) || maximumHeld == 0 }
 
-    /// A policy as text: `N` (a budget of N), or `every K[, max M]` (earned), or both joined with
-    /// `+`: `2 + every 7, max 3`.
+    /// A policy as text: `N` (a budget of N), or `every K[, max M]` (earned, K at least 1), or both
+    /// joined with `+`: `2 + every 7, max 3`.
     ///
     /// - Throws: `StreakRulesSyntaxError` with the offset of the problem.
     public init(parsing text: String) throws(StreakRulesSyntaxError) {
@@ -384,7 +384,11 @@ public struct FreezePolicy: Hashable, Sendable {
             if words.count == 1 {
                 budget += try number(words[0])
             } else if words.count >= 2, words[0].lowercased() == "every" {
-                every = max(1, try number(words[1]))
+                let count = try number(words[1])
+                guard count >= 1 else {
+                    throw StreakRulesSyntaxError("freezes are earned every 1 or more met days, not every 0", offset: offset)
+                }
+                every = count
                 if words.count == 4, words[2].lowercased() == "max" {
                     maximum = try number(words[3])
                 } else if words.count != 2 {

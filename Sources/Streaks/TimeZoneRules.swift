@@ -105,6 +105,9 @@ public struct TimeZoneRules: Sendable, Hashable {
     /// Rules for an IANA zone name such as `America/New_York`, or `nil` if the database has no such zone.
     ///
     /// The rules keep the name as given (Foundation may report an alias, such as `GMT` for `UTC`).
+    /// Foundation also takes `GMT+5` and `UTC-03:30` as fixed offsets east of UTC, as calendars'
+    /// TZIDs mean them; a zone the user names should not be one of those
+    /// (``offsetSpellingProblem(_:)``).
     public init?(identifier: String) {
         guard let zone = TimeZone(identifier: identifier) else { return nil }
         self.init(timeZone: zone, identifier: identifier)
@@ -262,6 +265,70 @@ extension TimeZoneRules {
             index += 1
         }
         return result
+    }
+}
+
+extension TimeZoneRules {
+    /// Why `name` is not taken as the zone of a report, when it is a `GMT` or `UTC` offset such as
+    /// `GMT+5`, `UTC-3` or `GMT+05:30`; `nil` for anything else (`GMT`, `UTC`, `GMT+0` and IANA
+    /// names such as `Etc/GMT+5` included).
+    ///
+    /// Such a name is read two ways, 10 hours apart for `GMT+5`: Foundation (and ISO 8601) read it
+    /// as UTC+05:00, while POSIX `TZ=GMT+5` and the IANA name `Etc/GMT+5` mean UTC−05:00. The
+    /// answer names the IANA zone for the ISO reading where there is one.
+    ///
+    /// ```swift
+    /// print(TimeZoneRules.offsetSpellingProblem("GMT+5") ?? "")
+    /// // Prints "'GMT+5' is read two ways: as UTC+05:00 (ISO 8601) and as UTC-05:00 (POSIX TZ, and the IANA name Etc/GMT+5); name a zone such as Asia/Karachi, or write Etc/GMT-5 for UTC+05:00 (Etc/GMT+5 for UTC-05:00)"
+    /// ```
+    public static func offsetSpellingProblem(_ name: String) -> String? {
+        guard let east = statedOffset(name), east != 0 else { return nil }
+        func text(_ offset: Int) -> String {
+            let (hours, minutes) = (abs(offset) / 3600, abs(offset) % 3600 / 60)
+            return "UTC" + (offset < 0 ? "-" : "+") + (hours < 10 ? "0" : "") + "\(hours):" + (minutes < 10 ? "0" : "") + "\(minutes)"
+        }
+        // The IANA database's fixed zones, whose sign is POSIX's: Etc/GMT-14 to Etc/GMT+12.
+        func etcZone(_ offset: Int) -> String? {
+            let hours = abs(offset) / 3600
+            guard offset % 3600 == 0, offset > 0 ? hours <= 14 : hours <= 12 else { return nil }
+            return "Etc/GMT" + (offset > 0 ? "-" : "+") + "\(hours)"
+        }
+        let (iso, posix) = (text(east), text(-east))
+        return "'\(name)' is read two ways: as \(iso) (ISO 8601) and as \(posix) (POSIX TZ"
+            + (etcZone(-east).map { ", and the IANA name \($0)" } ?? "") + "); name a zone such as \(exampleZone(east))"
+            + (etcZone(east).map { ", or write \($0) for \(iso)" } ?? "") + (etcZone(-east).map { " (\($0) for \(posix))" } ?? "")
+    }
+
+    /// A well-known zone for an offset, for messages.
+    private static func exampleZone(_ east: Int) -> String {
+        let zones = [
+            -36_000: "Pacific/Honolulu", -28_800: "America/Los_Angeles", -25_200: "America/Denver", -21_600: "America/Chicago",
+            -18_000: "America/New_York", -14_400: "America/Halifax", -12_600: "America/St_Johns", -10_800: "America/Sao_Paulo",
+            3_600: "Europe/Berlin", 7_200: "Europe/Athens", 10_800: "Europe/Moscow", 12_600: "Asia/Tehran", 14_400: "Asia/Dubai",
+            16_200: "Asia/Kabul", 18_000: "Asia/Karachi", 19_800: "Asia/Kolkata", 20_700: "Asia/Kathmandu", 21_600: "Asia/Dhaka",
+            25_200: "Asia/Bangkok", 28_800: "Asia/Singapore", 32_400: "Asia/Tokyo", 34_200: "Australia/Darwin", 36_000: "Australia/Brisbane",
+            39_600: "Pacific/Noumea", 43_200: "Pacific/Auckland", 46_800: "Pacific/Tongatapu", 50_400: "Pacific/Kiritimati",
+            -39_600: "Pacific/Pago_Pago",
+        ]
+        return zones[east] ?? "Europe/Berlin"
+    }
+
+    /// The offset east of UTC, in seconds, that Foundation reads in `GMT±H`, `GMT±HH`, `GMT±HHMM`,
+    /// `GMT±H:MM` or `GMT±HH:MM` (or `UTC` and the same), or `nil` for any other name.
+    static func statedOffset(_ name: String) -> Int? {
+        let scalars = Array(name.unicodeScalars)
+        guard scalars.count >= 5, name.hasPrefix("GMT") || name.hasPrefix("UTC"), scalars[3] == "+" || scalars[3] == "-" else { return nil }
+        let rest = String(String.UnicodeScalarView(scalars[4...]))
+        let fields = rest.split(separator: ":", omittingEmptySubsequences: false)
+        guard fields.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return nil }
+        let hours: Int, minutes: Int
+        switch (fields.count, fields[0].count) {
+        case (1, 1...2): (hours, minutes) = (Int(fields[0])!, 0)
+        case (1, 4): (hours, minutes) = (Int(fields[0].prefix(2))!, Int(fields[0].suffix(2))!)
+        case (2, 1...2) where fields[1].count == 2: (hours, minutes) = (Int(fields[0])!, Int(fields[1])!)
+        default: return nil
+        }
+        return (scalars[3] == "+" ? 1 : -1) * (hours * 3600 + minutes * 60)
     }
 }
 

@@ -66,6 +66,9 @@ extension StreakCalCommand {
             try OptionRange.check(width, OptionRange.width, option: "--width")
             try OptionRange.check(headerHeight, OptionRange.headerHeight, option: "--header-height")
             try OptionRange.check(required, OptionRange.required, option: "--required")
+            if let tz, let problem = TimeZoneRules.offsetSpellingProblem(tz) {
+                throw ValidationError("--tz: \(problem.escapingControlCharacters()).")
+            }
             if let tz, TimeZoneRules(identifier: tz) == nil {
                 throw ValidationError("--tz: unknown time zone '\(tz.escapingControlCharacters())'; use an IANA name such as Europe/Berlin.")
             }

@@ -37,13 +37,16 @@ extension StreakCalCommand {
             try failing {
                 var settings = try calendar.settings(from: window.from, to: window.to, scoring: scoring, rules: streakRules, presentation: presentation)
                 settings.view = view.view
-                // Streamed: sessions are counted on their days as they are read and kept only for
-                // the HTML report's session cards.
-                let scored = try settings.scored(calendar.sources, keepingSessions: format == .html)
+                // Streamed: sessions are counted on their days as they are read, and kept only for
+                // a format that lists them.
+                let scored = try settings.scored(calendar.sources, for: format)
                 let colors = format == .text
                     && (color == .always || (color == .auto && meansStandardOutput(output) && standardOutputTakesColors))
                 let text = try format.render(scored, with: settings, terminalColors: colors)
                 let failed = calendar.printDiagnostics(scored.imported.diagnostics)
+                if format.drawsDays, let note = ReportView.drawingNote(for: scored.report) {
+                    StandardError.print("streakcal: warning: \(note); narrow --from and --to to draw other years")
+                }
                 try emit(text, to: output)
                 if failed { throw ExitCode(1) }
             }

@@ -63,12 +63,7 @@ struct RulesOptions: ParsableArguments {
         var habits: [Habit] = []
         var fileRequired: Int?
         if readingFile, let path = self.rules {
-            let text: String
-            do {
-                text = try String(contentsOfFile: path, encoding: .utf8)
-            } catch {
-                throw ValidationError("--rules: cannot read '\(path.escapingControlCharacters())': \(error.localizedDescription)")
-            }
+            let text = try Self.readRulesFile(path)
             do {
                 let file = try RulesFile(parsing: text, file: path)
                 rules = file.rules
@@ -80,7 +75,7 @@ struct RulesOptions: ParsableArguments {
             }
         }
         func failure(_ option: String, _ value: String, _ error: StreakRulesSyntaxError) -> ValidationError {
-            ValidationError("\(option) '\(value.escapingControlCharacters())': \(error.message) (at character \(error.offset + 1)).")
+            ValidationError("\(option) '\(Self.shown(value))': \(error.message) (at character \(error.offset + 1)).")
         }
         for spec in schedule {
             do { try rules.schedule.add(parsing: spec) } catch { throw failure("--schedule", spec, error) }
@@ -119,11 +114,47 @@ struct RulesOptions: ParsableArguments {
             rules.bestStreakCount = bestStreaks
         }
         for text in habit {
-            do { habits.append(try Habit(parsing: text)) } catch { throw failure("--habit", text, error) }
+            do { habits.append(try Habit(parsing: text)) } catch {
+                // The filter's problems name the habit (the value itself may be long).
+                let name = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+                let named = name.isEmpty || !text.contains("=") ? error : StreakRulesSyntaxError("habit '\(Self.shown(name))': \(error.message)", offset: error.offset)
+                throw failure("--habit", text, named)
+            }
         }
         if let duplicate = Dictionary(grouping: habits, by: \.name).first(where: { $0.value.count > 1 })?.key {
             throw ValidationError("the habit '\(duplicate.escapingControlCharacters())' is named twice.")
         }
+        guard habits.count <= RulesFile.maximumHabits else {
+            throw ValidationError("at most \(RulesFile.maximumHabits) habits, those of --rules and --habit together, not \(habits.count).")
+        }
         return (rules, habits, fileRequired)
+    }
+
+    /// An option's value as a message shows it: control characters escaped, at most 80 characters.
+    static func shown(_ value: String) -> String {
+        (value.count > 80 ? value.prefix(79) + "…" : value).escapingControlCharacters()
+    }
+
+    /// A rules file's text, read up to one byte past `RulesFile.maximumBytes` (so that a device
+    /// such as /dev/zero or a huge file is not read whole: the size check refuses it).
+    private static func readRulesFile(_ path: String) throws -> String {
+        let shownPath = path.escapingControlCharacters()
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be opened" : "no such file"
+            throw ValidationError("--rules: cannot read '\(shownPath)': \(reason)")
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: RulesFile.maximumBytes + 1) ?? Data()
+        } catch {
+            throw ValidationError("--rules: cannot read '\(shownPath)': \(error.localizedDescription)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            // Cut inside a character, a text past the limit is not UTF-8 either: say its size first.
+            if data.count > RulesFile.maximumBytes { return String(decoding: data, as: UTF8.self) }
+            throw ValidationError("--rules: cannot read '\(shownPath)': it is not UTF-8 text")
+        }
+        return text
     }
 }

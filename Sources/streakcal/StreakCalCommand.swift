@@ -142,7 +142,7 @@ struct ScoringOptions: ParsableArguments {
     @Option(help: "The property that carries points, with --points x-points.")
     var pointsProperty: String = "X-POINTS"
 
-    @Option(help: "IANA time zone of the report (default: the calendar's X-WR-TIMEZONE, else the system zone).")
+    @Option(help: "IANA time zone of the report, such as Europe/Berlin or Etc/GMT-5 (default: the calendar's X-WR-TIMEZONE, else the system zone). GMT+5 and UTC-3 are refused: POSIX and Etc/GMT+5 read the sign the other way round from ISO 8601.")
     var tz: String?
 
     @Option(help: ArgumentHelp("When a day begins, HH:MM: with 04:00, 00:00 to 03:59 belongs to the previous day.", valueName: "hh:mm"))
@@ -162,6 +162,9 @@ struct ScoringOptions: ParsableArguments {
     func validate() throws {
         if let required { try OptionRange.check(required, OptionRange.required, option: "--required") }
         try OptionRange.check(maxInstances, OptionRange.maxInstances, option: "--max-instances")
+        if let tz, let problem = TimeZoneRules.offsetSpellingProblem(tz) {
+            throw ValidationError("--tz: \(problem.escapingControlCharacters()).")
+        }
         if let tz, TimeZoneRules(identifier: tz) == nil {
             throw ValidationError("--tz: unknown time zone '\(tz.escapingControlCharacters())'; use an IANA name such as Europe/Berlin.")
         }

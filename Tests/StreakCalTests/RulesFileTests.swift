@@ -65,6 +65,9 @@ struct RulesFileTests {
         ("{\"required\": 30, \"required\": 40}", 1, 18, "the key \"required\" is given twice"),
         (String(repeating: "[", count: 40), 1, 33, "nested more than 32 deep"),
         ("{\"periodGoal\": \"fortnight:3 days\"}", 1, 17, "a period goal starts with week or month"),
+        ("{\n  \"habits\": {\"Deep\": \"" + String(repeating: "not ", count: 33) + "all\"}\n}", 2, 23, "habit \"Deep\": the filter is nested more than 32 deep"),
+        ("{\"habits\": {\"W\": \"summary~(a)\\\\1\"}}", 1, 30, "habit \"W\": '(a)\\1' is not a regular expression StreakCal reads: backreferences"),
+        ("{\"freezes\": \"every 0\"}", 1, 14, "freezes are earned every 1 or more met days, not every 0"),
     ] as [(String, Int, Int, String)])
     func errors(text: String, line: Int, column: Int, message: String) {
         #expect {
@@ -100,5 +103,48 @@ struct RulesFileTests {
         }
         #expect(streamed.report == whole.report)
         #expect(streamed.habits == whole.habits)
+    }
+
+    @Test("Entries past a limit: the first one too many is the error's place", arguments: [
+        ("schedule", "\"mon:1\"", RulesFile.maximumEntries, "\"schedule\" holds at most 10000 texts"),
+        ("skip", "\"2024-01-01\"", RulesFile.maximumEntries, "\"skip\" holds at most 10000 texts"),
+        ("skipCategories", "\"x\"", RulesFile.maximumEntries, "\"skipCategories\" holds at most 10000 texts"),
+    ])
+    func entryLimits(key: String, item: String, limit: Int, message: String) throws {
+        // One entry a line, after the line of the key: entry n (1-based) on line n + 1.
+        let atLimit = "{\"\(key)\": [\n" + Array(repeating: item, count: limit).joined(separator: ",\n") + "\n]}"
+        #expect(throws: Never.self) { try RulesFile(parsing: atLimit, file: "r.json") }
+        let past = "{\"\(key)\": [\n" + Array(repeating: item, count: limit + 1).joined(separator: ",\n") + "\n]}"
+        #expect {
+            try RulesFile(parsing: past, file: "r.json")
+        } throws: { error in
+            (error as? RulesFileError).map { $0.line == limit + 2 && $0.column == 1 && $0.message == message } ?? false
+        }
+    }
+
+    @Test("At most 50 habits, and a file of at most 4 MiB")
+    func habitAndSizeLimits() throws {
+        let habits = (0..<51).map { "\"H\($0)\": \"all\"" }
+        let fifty = try RulesFile(parsing: "{\"habits\": {\n" + habits.prefix(50).joined(separator: ",\n") + "}}", file: "r.json")
+        #expect(fifty.habits.count == 50)
+        #expect {
+            try RulesFile(parsing: "{\"habits\": {\n" + habits.joined(separator: ",\n") + "}}", file: "r.json")
+        } throws: { error in
+            (error as? RulesFileError).map { $0.line == 52 && $0.column == 1 && $0.message == "a rules file names at most 50 habits" } ?? false
+        }
+        let big = "{\"skipCategories\": [\"" + String(repeating: "x", count: RulesFile.maximumBytes) + "\"]}"
+        #expect {
+            try RulesFile(parsing: big, file: "r.json")
+        } throws: { error in
+            (error as? RulesFileError).map { $0.line == 1 && $0.column == 1 && $0.message == "a rules file is at most 4194304 bytes (4 MiB)" } ?? false
+        }
+    }
+
+    @Test("A filter of 30,000 terms joined by 'or' is read, as a tree 15 deep")
+    func longFilter() throws {
+        let chain = (0..<30_000).map { "summary:w\($0)" }.joined(separator: " or ")
+        let file = try RulesFile(parsing: "{\"habits\": {\"Many\": \"\(chain)\"}}", file: "r.json")
+        #expect(file.habits.first?.filter.depth == 15)
+        #expect(file.habits.first?.filter.description == chain)
     }
 }

@@ -54,6 +54,50 @@ struct StreamedReportTests {
         }
     }
 
+    /// Habits (a pattern among them), skip categories and a schedule read descriptions: the
+    /// accumulator matches each session once, on either path, and keeps it only when asked.
+    @Test("Every fixture, with habits, skip categories and rules: the same reports, habits and diagnostics streamed, kept or whole",
+          arguments: fixtures)
+    func habitsSameAsWholeImport(path: String) throws {
+        let now = Int64(1_735_689_600)
+        var settings = ReportSettings(pointsRule: .minutes, timeZone: "Europe/Berlin", dayStart: DayStart(hour: 4)!, from: Day(year: 2023, month: 6, day: 1)!)
+        settings.habits = [
+            try Habit(parsing: "Any=all"), try Habit(parsing: #"Digits=summary~\d|(?i)^[a-m]"#),
+            try Habit(parsing: "Piano=categories:piano or property:X-HABIT=running"),
+        ]
+        settings.streakRules.skipCategories = ["vacation"]
+        try settings.streakRules.schedule.add(parsing: "sat-sun:0")
+        settings.streakRules.freezes = try FreezePolicy(parsing: "1 + every 3")
+        let whole = settings.scored(try settings.importer(now: now).importSessions(from: .file(path)), now: now)
+        let kept = try settings.scored([.file(path)], for: .html, now: now)
+        let counted = try settings.scored([.file(path)], for: .json, now: now)
+        for scored in [kept, counted] {
+            #expect(scored.report == whole.report, "\(path)")
+            #expect(scored.habits == whole.habits, "\(path)")
+            #expect(scored.unmatchedSessions == whole.unmatchedSessions, "\(path)")
+            #expect(Set(scored.imported.diagnostics.map(\.description)) == Set(whole.imported.diagnostics.map(\.description)), "\(path)")
+        }
+        // The same sessions (held series come at the end of a stream, in their place in a whole import).
+        #expect(kept.imported.sessions.count == whole.imported.sessions.count, "\(path)")
+        #expect(kept.imported.sessions.map(\.id).sorted() == whole.imported.sessions.map(\.id).sorted(), "\(path)")
+        #expect(counted.imported.sessions.isEmpty)
+        #expect(counted.imported.diagnostics.map(\.description) == kept.imported.diagnostics.map(\.description), "\(path)")
+        // The habit that takes every session counts what the calendar counts, skip markers aside.
+        #expect(whole.habits[0].report.days.map(\.points) == whole.report.days.map(\.points), "\(path)")
+        #expect(whole.unmatchedSessions == 0)
+    }
+
+    @Test("A format asks for sessions only when it lists them")
+    func sessionsByFormat() throws {
+        let path = fixtureFolder.appendingPathComponent("tutorial-sample.ics").path
+        let settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 2, day: 29)!)
+        for format in ReportFormat.allCases {
+            let scored = try settings.scored([.file(path)], for: format)
+            #expect(scored.imported.sessions.count == (format == .html ? 5 : 0), "\(format)")
+            #expect(format.needsSessions == (format == .html))
+        }
+    }
+
     /// Each fixture read as one with the next (and the first twice): counted sessions are mapped back
     /// to their own inputs, and the warnings that point at the first session point where they do
     /// when the sessions are kept.

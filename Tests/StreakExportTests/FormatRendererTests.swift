@@ -49,6 +49,25 @@ struct CSVReportTests {
     func quoting(value: String, expected: String) {
         #expect(CSVReport.field(value) == expected)
     }
+
+    @Test("A field a spreadsheet reads as a formula gets a quote mark in front", arguments: [
+        ("=1+1", "'=1+1"), ("+cmd", "'+cmd"), ("-2+3", "'-2+3"), ("@SUM(A1)", "'@SUM(A1)"), ("\tx", "'\tx"),
+        ("\rx", "\"'\rx\""), ("=A1,B1", "\"'=A1,B1\""), ("=\"x\"", "\"'=\"\"x\"\"\""), ("a=1", "a=1"), (" =1", " =1"),
+        ("\u{1B}=1", "\\u{1B}=1"),
+    ])
+    func formulas(value: String, expected: String) {
+        #expect(CSVReport.field(value) == expected)
+    }
+
+    @Test("A habit's name is neutralised in the habit column; every other field stays as it was")
+    func habitColumn() throws {
+        let report = tutorialReport()
+        let habit = HabitReport(habit: Habit(name: "=cmd", filter: .all), report: report)
+        let lines = CSVReport(report: report, habits: [habit]).render().split(separator: "\r\n").map(String.init)
+        #expect(lines[0] == "date,points,sessions,status,required,fraction,habit")
+        #expect(lines[1] == "2024-02-20,100,1,met,100,1.0,")
+        #expect(lines[11] == "2024-02-20,100,1,met,100,1.0,'=cmd")
+    }
 }
 
 @Suite("Markdown report")

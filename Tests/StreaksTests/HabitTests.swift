@@ -24,6 +24,8 @@ struct SessionFilterTests {
         ("not (summary:a or summary:b) and categories:c", "zzz", ["c"], [:], true),
         ("summary:x or summary:y and categories:z", "x", [], [:], true),   // and binds tighter
         ("all", "anything", [], [:], true),
+        ("not (all)", "anything", [], [:], false),
+        ("(all) and summary:x", "x", [], [:], true),
     ] as [(String, String, [String], [String: String], Bool)])
     func matching(text: String, summary: String, categories: [String], properties: [String: String], expected: Bool) throws {
         let filter = try SessionFilter(parsing: text)
@@ -36,7 +38,9 @@ struct SessionFilterTests {
         ("colour:red", 0, "'colour' is not summary, categories or property"),
         ("summary:a and", 13, "a condition is expected here"),
         ("(summary:a", 0, "has no ')'"),
-        ("summary~(", 8, "is not a regular expression"),
+        ("summary~(", 8, "is not a regular expression StreakCal reads: the '(' here has no ')'"),
+        ("summary~a(?=b)", 9, "lookahead"),
+        ("summary~\"x \\1\"", 11, "backreferences"),
         ("categories~x", 0, "only summary takes a regular expression"),
         ("summary:a summary:b", 10, "join conditions with 'and' or 'or'"),
         ("summary:\"open", 8, "the quote here is not closed"),
@@ -63,5 +67,87 @@ struct SessionFilterTests {
         #expect(throws: StreakRulesSyntaxError("a habit is NAME=FILTER, such as Piano=categories:piano", offset: 0)) {
             try Habit(parsing: "categories:piano")
         }
+    }
+}
+
+@Suite("Habits: filters of any size, bounded")
+struct SessionFilterLimitTests {
+    @Test("30,000 'not's, or 40,000 '(', are refused at the 33rd, naming the depth")
+    func deepNesting() {
+        let nots = String(repeating: "not ", count: 30_000) + "summary:a"
+        #expect(throws: StreakRulesSyntaxError("the filter is nested more than 32 deep", offset: 0)) { try SessionFilter(parsing: nots) }
+        let groups = String(repeating: "(", count: 40_000) + "summary:a" + String(repeating: ")", count: 40_000)
+        #expect(throws: StreakRulesSyntaxError("the filter is nested more than 32 deep", offset: 32)) { try SessionFilter(parsing: groups) }
+        // In a habit, the offset counts from the start of NAME=FILTER.
+        #expect(throws: StreakRulesSyntaxError("the filter is nested more than 32 deep", offset: 2)) { try Habit(parsing: "A=" + nots) }
+    }
+
+    @Test("32 deep is read; 33 is not", arguments: [
+        (String(repeating: "not ", count: 32) + "all", true),
+        (String(repeating: "not ", count: 33) + "all", false),
+        (String(repeating: "(", count: 32) + "all" + String(repeating: ")", count: 32), true),
+        (String(repeating: "(", count: 33) + "all" + String(repeating: ")", count: 33), false),
+        // 16 levels of `not (` … `and x)`: 32 operators deep.
+        (String(repeating: "not (summary:x and ", count: 16) + "all" + String(repeating: ")", count: 16), true),
+        (String(repeating: "not (summary:x and ", count: 16) + "not all" + String(repeating: ")", count: 16), false),
+    ])
+    func depthLimit(text: String, isRead: Bool) {
+        #expect(((try? SessionFilter(parsing: text)) != nil) == isRead)
+    }
+
+    @Test("30,000 terms joined by 'or' make a balanced tree: read, matched, written and read back")
+    func longChain() throws {
+        let terms = (0..<30_000).map { "summary:w\($0)x" }
+        let filter = try SessionFilter(parsing: terms.joined(separator: " or "))
+        #expect(filter.depth == 15)
+        #expect(filter.description == terms.joined(separator: " or "))
+        #expect(try SessionFilter(parsing: filter.description) == filter)
+        let compiled = filter.compiled()
+        #expect(compiled.matches(session("a w29999x b")))
+        #expect(compiled.matches(session("w0x")))
+        #expect(!compiled.matches(session("w30000")))
+        let and = try SessionFilter(parsing: (0..<20_000).map { _ in "not summary:q" }.joined(separator: " and "))
+        #expect(and.depth == 16)
+        #expect(and.compiled().matches(session("z")))
+        #expect(!and.compiled().matches(session("q")))
+    }
+
+    @Test("Two and three terms give the tree a left-to-right reading gives, as before")
+    func shortChains() throws {
+        let (a, b, c) = (SessionFilter.summaryContains("a"), SessionFilter.summaryContains("b"), SessionFilter.summaryContains("c"))
+        #expect(try SessionFilter(parsing: "summary:a or summary:b") == .or(a, b))
+        #expect(try SessionFilter(parsing: "summary:a or summary:b or summary:c") == .or(.or(a, b), c))
+        #expect(try SessionFilter(parsing: "summary:a and summary:b or summary:c") == .or(.and(a, b), c))
+        #expect(try SessionFilter(parsing: "summary:a or summary:b and summary:c") == .or(a, .and(b, c)))
+    }
+
+    @Test("A filter of more than 1 MiB is refused before it is read")
+    func tooLong() throws {
+        let long = "summary:" + String(repeating: "a", count: SessionFilter.maximumTextLength)
+        #expect(throws: StreakRulesSyntaxError("the filter is longer than 1048576 bytes", offset: 0)) { try SessionFilter(parsing: long) }
+        let longest = "summary:" + String(repeating: "a", count: SessionFilter.maximumTextLength - 8)
+        #expect(try SessionFilter(parsing: longest) == .summaryContains(String(repeating: "a", count: SessionFilter.maximumTextLength - 8)))
+    }
+
+    @Test("A filter built in code, however deep, is compiled, matched and written without recursion")
+    func builtInCode() {
+        var filter = SessionFilter.summaryContains("run")
+        for index in 0..<2_000 { filter = index % 2 == 0 ? .not(filter) : .and(.all, filter) }
+        let compiled = filter.compiled()
+        #expect(compiled.matches(session("run")))
+        #expect(!compiled.matches(session("walk")))
+        // 999 of the 1,000 `and`s stand inside a `not`, so in parentheses.
+        #expect(filter.description.hasSuffix("not summary:run" + String(repeating: ")", count: 999)))
+        #expect(filter.description.filter { $0 == ")" }.count == 999)
+        #expect(filter.propertyNames.isEmpty)
+    }
+
+    @Test("Short-circuits: an 'or' whose first term matches does not run the second")
+    func shortCircuit() throws {
+        // The second term's pattern would be refused at compile time if it were read; built in code, it matches nothing.
+        let filter = SessionFilter.or(.summaryContains("a"), .summaryMatches("("))
+        #expect(filter.matches(session("a")))
+        #expect(!filter.matches(session("b")))
+        #expect(SessionFilter.and(.summaryContains("a"), .not(.summaryMatches("x+"))).matches(session("ab")))
     }
 }

@@ -414,3 +414,89 @@ struct StreakRulePropertyTests {
         #expect(simple.longestStreak.length == longest)
     }
 }
+
+@Suite("Streak rules: freeze texts")
+struct FreezeTextTests {
+    @Test("Freezes are earned every 1 or more met days: 'every 0' is refused where it stands", arguments: [
+        ("every 0", 0), ("1 + every 0", 3), ("every 0, max 2", 0),
+    ])
+    func everyZero(text: String, offset: Int) {
+        #expect(throws: StreakRulesSyntaxError("freezes are earned every 1 or more met days, not every 0", offset: offset)) {
+            try FreezePolicy(parsing: text)
+        }
+    }
+
+    @Test("'every 1' is still read")
+    func everyOne() throws {
+        #expect(try FreezePolicy(parsing: "every 1") == FreezePolicy(budget: 0, earnedEvery: 1))
+    }
+}
+
+@Suite("Streak rules: many entries and ranges, each day asked in O(log n)")
+struct RuleLookupTests {
+    /// A random schedule of `count` texts (weekdays, points, starts from 1990 on), the same for a seed.
+    private static func schedule(seed: UInt64, count: Int) -> GoalSchedule {
+        var state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+        func next(_ bound: Int) -> Int {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return Int(state % UInt64(bound))
+        }
+        var schedule = GoalSchedule(requiredPoints: 100)
+        for _ in 0..<count {
+            let weekdays = Set((0..<1 + next(3)).map { _ in Weekday.allCases[next(7)] })
+            let start = next(4) == 0 ? nil : Day(daysSince1970: 7_300 + next(20_000))
+            schedule.require(next(200), on: weekdays, from: start)
+        }
+        return schedule
+    }
+
+    @Test("The lookup says what requiredPoints(on:) says, day by day", arguments: [0, 1, 2, 5, 40, 1_000] as [Int])
+    func lookupAgreesWithTheSchedule(count: Int) {
+        for seed in 1...3 as ClosedRange<UInt64> {
+            let schedule = Self.schedule(seed: seed, count: count)
+            let lookup = schedule.lookup()
+            for number in stride(from: 7_000, to: 28_000, by: count > 100 ? 37 : 3) {
+                let day = Day(daysSince1970: number)
+                #expect(lookup.requiredPoints(on: day) == schedule.requiredPoints(on: day), "seed \(seed), \(day)")
+            }
+        }
+    }
+
+    @Test("Skipped ranges, overlapping and out of order, skip exactly the days they hold")
+    func skippedRanges() {
+        var rules = StreakRules(requiredPoints: 100)
+        rules.skippedDays = [ymd(2024, 1, 10)...ymd(2024, 1, 12), ymd(2024, 1, 3)...ymd(2024, 1, 3), ymd(2024, 1, 11)...ymd(2024, 1, 14),
+                             ymd(2023, 12, 1)...ymd(2024, 1, 1), ymd(2024, 1, 15)...ymd(2024, 1, 15), ymd(2024, 1, 30)...ymd(2024, 3, 1)]
+        let report = StreakReport(goal: StreakGoal(timeZone: .utc), rules: rules, firstDay: ymd(2024, 1, 1),
+                                  points: Array(repeating: 100, count: 31), sessionCounts: Array(repeating: 1, count: 31))
+        let skipped = report.days.filter { $0.status == .skipped }.map(\.date.dayOfMonth)
+        #expect(skipped == [1, 3, 10, 11, 12, 13, 14, 15, 30, 31])
+    }
+
+    @Test("10,000 schedule entries and 10,000 skipped ranges over 300 years: every day as the rules say")
+    func manyEntriesOverCenturies() {
+        var rules = StreakRules(requiredPoints: 100)
+        for index in 0..<10_000 {
+            rules.schedule.require(index % 500 + 1, from: Day(daysSince1970: -36_500 + index * 10))
+            let year = 1800 + index % 300
+            rules.skippedDays.append(Day(year: year, month: 3, day: 1)!...Day(year: year, month: 3, day: 2 + index % 5)!)
+        }
+        let first = Day(year: 1800, month: 1, day: 1)!
+        let count = first.distance(to: Day(year: 2099, month: 12, day: 31)!) + 1
+        let report = StreakReport(goal: StreakGoal(timeZone: .utc), rules: rules, firstDay: first,
+                                  points: Array(repeating: 60, count: count), sessionCounts: Array(repeating: 1, count: count))
+        #expect(report.days.count == 109_573)
+        for total in report.days where total.date.month == 3 && total.date.dayOfMonth <= 7 {
+            // Year y's ranges end on March 2 + (y - 1800) % 5.
+            let skipped = total.date.dayOfMonth <= 2 + (total.date.year - 1800) % 5
+            #expect((total.status == .skipped) == skipped, "\(total.date)")
+        }
+        // Entry i applies from day -36,500 + 10 i: on 1990-01-01 (day 7,305), entry 4,380 is the latest begun.
+        #expect(report.total(on: Day(year: 1990, month: 1, day: 1)!)?.required == 4_380 % 500 + 1)
+        #expect(report.total(on: Day(year: 1800, month: 1, day: 1)!)?.required == 100)
+        #expect(report.total(on: Day(daysSince1970: -36_500 + 4_321 * 10 + 3))?.required == 4_321 % 500 + 1)
+    }
+
+}

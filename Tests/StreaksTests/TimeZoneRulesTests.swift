@@ -396,3 +396,32 @@ struct WallClockInstantTests {
         #expect(checked == 385_728)
     }
 }
+
+@Suite("Zone names that are GMT or UTC offsets")
+struct OffsetSpellingTests {
+    @Test("GMT±N and UTC±N are read two ways: the problem names both readings and the IANA names", arguments: [
+        ("GMT+5", "'GMT+5' is read two ways: as UTC+05:00 (ISO 8601) and as UTC-05:00 (POSIX TZ, and the IANA name Etc/GMT+5); name a zone such as Asia/Karachi, or write Etc/GMT-5 for UTC+05:00 (Etc/GMT+5 for UTC-05:00)"),
+        ("UTC-3", "'UTC-3' is read two ways: as UTC-03:00 (ISO 8601) and as UTC+03:00 (POSIX TZ, and the IANA name Etc/GMT-3); name a zone such as America/Sao_Paulo, or write Etc/GMT+3 for UTC-03:00 (Etc/GMT-3 for UTC+03:00)"),
+        ("GMT+05:30", "'GMT+05:30' is read two ways: as UTC+05:30 (ISO 8601) and as UTC-05:30 (POSIX TZ); name a zone such as Asia/Kolkata"),
+        ("UTC+0530", "'UTC+0530' is read two ways: as UTC+05:30 (ISO 8601) and as UTC-05:30 (POSIX TZ); name a zone such as Asia/Kolkata"),
+        ("GMT+14", "'GMT+14' is read two ways: as UTC+14:00 (ISO 8601) and as UTC-14:00 (POSIX TZ); name a zone such as Pacific/Kiritimati, or write Etc/GMT-14 for UTC+14:00"),
+    ])
+    func refused(name: String, problem: String) {
+        #expect(TimeZoneRules.offsetSpellingProblem(name) == problem)
+    }
+
+    @Test("Names without an offset, zero offsets and IANA names are not offset spellings", arguments: [
+        "GMT", "UTC", "GMT+0", "GMT-0", "UTC+00:00", "Etc/GMT+5", "Etc/GMT-14", "Europe/Berlin", "GMT+", "GMT+5h", "utc+5", "GMT+123",
+    ])
+    func notOffsets(name: String) {
+        #expect(TimeZoneRules.offsetSpellingProblem(name) == nil)
+    }
+
+    @Test("Foundation reads the spellings refused as offsets east of UTC, the IANA Etc names as west")
+    func foundationReading() throws {
+        let instant = Int64(1_717_243_200)  // 2024-06-01T12:00:00Z
+        #expect(try #require(TimeZoneRules(identifier: "GMT+5")).utcOffset(at: instant) == 18_000)
+        #expect(try #require(TimeZoneRules(identifier: "Etc/GMT+5")).utcOffset(at: instant) == -18_000)
+        #expect(try #require(TimeZoneRules(identifier: "Etc/GMT-5")).utcOffset(at: instant) == 18_000)
+    }
+}

@@ -10,8 +10,9 @@ public import Streaks
 public struct ImportBatch: Sendable {
     /// The sessions, in input order within the batch.
     public var sessions: [Session] = []
-    /// For each session, the line of the event whose place in the input it takes.
-    var places: [Int] = []
+    /// For each session, the line of the event whose place in the input it takes, in the stream of
+    /// every input read as one (so that sessions of several batches sort into input order).
+    package var places: [Int] = []
     /// When sessions are only counted (`SessionNeeds` without `.sessions`), their counted form;
     /// `sessions` is then empty.
     package var counted: [CountedSession] = []

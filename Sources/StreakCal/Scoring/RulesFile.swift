@@ -21,6 +21,11 @@ public import Streaks
 /// `--period-goal`, `--skip`, `--freezes`, `--habit`), and habits keep the file's order. A key the
 /// file does not know is an error, so that a typo never goes unnoticed.
 ///
+/// A file is at most ``maximumBytes`` long, holds at most ``maximumEntries`` texts in each of
+/// `schedule`, `skip` and `skipCategories` and at most ``maximumHabits`` habits, each filter at
+/// most `SessionFilter.maximumTextLength` long and `SessionFilter.maximumDepth` deep; past a
+/// limit, the error points at the first entry too many.
+///
 /// ```swift
 /// let rules = try RulesFile(parsing: #"{"required": 30, "freezes": "2"}"#, file: "rules.json")
 /// print(rules.rules.schedule.defaultPoints, rules.rules.freezes.budget)
@@ -33,6 +38,13 @@ public struct RulesFile: Sendable {
     public var habits: [Habit]
     /// Whether the file names `required` (which then is the schedule's default).
     public var namesRequiredPoints: Bool
+
+    /// The longest rules file, in bytes.
+    public static let maximumBytes = 4 << 20
+    /// The most texts each of `schedule`, `skip` and `skipCategories` may hold.
+    public static let maximumEntries = 10_000
+    /// The most habits a file (and a command line with it) may name.
+    public static let maximumHabits = 50
 
     /// The keys a rules file may have.
     public static let keys = [
@@ -47,104 +59,36 @@ public struct RulesFile: Sendable {
     ///   - file: The file's name, for errors.
     /// - Throws: `RulesFileError`, with the line and column of the problem.
     public init(parsing text: String, file: String) throws(RulesFileError) {
+        guard text.utf8.count <= Self.maximumBytes else {
+            throw RulesFileError(file: file, line: 1, column: 1, "a rules file is at most \(Self.maximumBytes) bytes (4 MiB)")
+        }
         var reader = LocatedJSONReader(Array(text.utf8), file: file)
         let root = try reader.document()
         guard case .object(let members) = root.value else {
             throw RulesFileError(file: file, line: root.line, column: root.column, "a rules file is a JSON object, such as {\"required\": 60}")
         }
-        var rules = StreakRules()
-        var habits: [Habit] = []
-        var namesRequired = false
-        var weekStarts = Weekday.monday
-        var periodText: LocatedJSON?
-        for (key, value) in members {
-            func error(_ message: String, offset: Int = 0) -> RulesFileError {
-                RulesFileError(file: file, line: value.line, column: value.column + offset, message)
-            }
-            switch key.text {
-            case "required":
-                guard case .number(let number) = value.value, let points = Int(exactly: number), (1...GoalSchedule.maximumPoints).contains(points) else {
-                    throw error("\"required\" is a whole number of points from 1 to \(GoalSchedule.maximumPoints)")
-                }
-                rules.schedule.defaultPoints = points
-                namesRequired = true
-            case "schedule":
-                for item in try Self.strings(value, key: "schedule", file: file) {
-                    do { try rules.schedule.add(parsing: item.text) } catch {
-                        throw RulesFileError(file: file, line: item.line, column: item.column + 1 + error.offset, error.message)
-                    }
-                }
-            case "periodGoal":
-                periodText = value
-            case "weekStarts":
-                guard case .string(let name) = value.value, let weekday = Weekday(name: name) else {
-                    throw error("\"weekStarts\" is a weekday, such as \"mon\"")
-                }
-                weekStarts = weekday
-            case "skip":
-                for item in try Self.strings(value, key: "skip", file: file) {
-                    guard let range = SkipRange(item.text) else {
-                        throw RulesFileError(file: file, line: item.line, column: item.column,
-                                             "\"\(item.text)\" is not a day or a range of days (YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD, in order)")
-                    }
-                    rules.skippedDays.append(range.days)
-                }
-            case "skipCategories":
-                for item in try Self.strings(value, key: "skipCategories", file: file) {
-                    rules.skipCategories.insert(item.text.lowercased())
-                }
-            case "freezes":
-                guard case .string(let text) = value.value else { throw error("\"freezes\" is a text such as \"2\" or \"every 7, max 2\"") }
-                do { rules.freezes = try FreezePolicy(parsing: text) } catch {
-                    throw RulesFileError(file: file, line: value.line, column: value.column + 1 + error.offset, error.message)
-                }
-            case "todayGrace":
-                guard case .bool(let grace) = value.value else { throw error("\"todayGrace\" is true or false") }
-                rules.todayGrace = grace
-            case "bestStreaks":
-                guard case .number(let number) = value.value, let count = Int(exactly: number), (0...1000).contains(count) else {
-                    throw error("\"bestStreaks\" is a whole number from 0 to 1000")
-                }
-                rules.bestStreakCount = count
-            case "habits":
-                guard case .object(let entries) = value.value else {
-                    throw error("\"habits\" is an object of names and filters, such as {\"Piano\": \"categories:piano\"}")
-                }
-                for (name, filter) in entries {
-                    guard case .string(let text) = filter.value else {
-                        throw RulesFileError(file: file, line: filter.line, column: filter.column, "the filter of habit \"\(name.text)\" is a text, such as \"categories:piano\"")
-                    }
-                    guard !name.text.isEmpty else {
-                        throw RulesFileError(file: file, line: name.line, column: name.column, "a habit needs a name")
-                    }
-                    do { habits.append(Habit(name: name.text, filter: try SessionFilter(parsing: text))) } catch {
-                        throw RulesFileError(file: file, line: filter.line, column: filter.column + 1 + error.offset, error.message)
-                    }
-                }
-            default:
-                throw RulesFileError(
-                    file: file, line: key.line, column: key.column,
-                    "unknown key \"\(key.text)\"; a rules file has \(Self.keys.map { "\"\($0)\"" }.joined(separator: ", "))")
-            }
-        }
-        if let periodText {
-            guard case .string(let text) = periodText.value else {
-                throw RulesFileError(file: file, line: periodText.line, column: periodText.column, "\"periodGoal\" is a text such as \"week:3 days\"")
-            }
-            do { rules.periodGoal = try PeriodGoal(parsing: text, firstWeekday: weekStarts) } catch {
-                throw RulesFileError(file: file, line: periodText.line, column: periodText.column + 1 + error.offset, error.message)
-            }
-        }
-        self.rules = rules
-        self.habits = habits
-        self.namesRequiredPoints = namesRequired
+        var reading = RulesFileReading(file: file)
+        for (key, value) in members { try reading.read(key, value) }
+        try reading.readPeriodGoal()
+        self.rules = reading.rules
+        self.habits = reading.habits
+        self.namesRequiredPoints = reading.namesRequired
     }
 
-    /// A string, or an array of strings, with where each is.
-    private static func strings(_ value: LocatedJSON, key: String, file: String) throws(RulesFileError) -> [(text: String, line: Int, column: Int)] {
+    /// A name as an error shows it: at most 40 characters.
+    static func shown(_ name: String) -> String {
+        name.count > 40 ? name.prefix(39) + "…" : name
+    }
+
+    /// A string, or an array of at most ``maximumEntries`` strings, with where each is.
+    static func strings(_ value: LocatedJSON, key: String, file: String) throws(RulesFileError) -> [(text: String, line: Int, column: Int)] {
         switch value.value {
         case .string(let text): return [(text, value.line, value.column)]
         case .array(let items):
+            if items.count > maximumEntries {
+                let first = items[maximumEntries]
+                throw RulesFileError(file: file, line: first.line, column: first.column, "\"\(key)\" holds at most \(maximumEntries) texts")
+            }
             var result: [(text: String, line: Int, column: Int)] = []
             for item in items {
                 guard case .string(let text) = item.value else {
@@ -155,6 +99,115 @@ public struct RulesFile: Sendable {
             return result
         default:
             throw RulesFileError(file: file, line: value.line, column: value.column, "\"\(key)\" is a text or an array of texts")
+        }
+    }
+}
+
+/// A rules file's members read one at a time into rules and habits, each key by its own step.
+private struct RulesFileReading {
+    let file: String
+    var rules = StreakRules()
+    var habits: [Habit] = []
+    var namesRequired = false
+    var weekStarts = Weekday.monday
+    /// `periodGoal` is read last, once `weekStarts` is known.
+    var periodText: LocatedJSON?
+
+    init(file: String) {
+        self.file = file
+    }
+
+    private func error(_ message: String, at value: LocatedJSON, offset: Int = 0) -> RulesFileError {
+        RulesFileError(file: file, line: value.line, column: value.column + offset, message)
+    }
+
+    mutating func read(_ key: LocatedString, _ value: LocatedJSON) throws(RulesFileError) {
+        switch key.text {
+        case "required":
+            guard case .number(let number) = value.value, let points = Int(exactly: number), (1...GoalSchedule.maximumPoints).contains(points) else {
+                throw error("\"required\" is a whole number of points from 1 to \(GoalSchedule.maximumPoints)", at: value)
+            }
+            rules.schedule.defaultPoints = points
+            namesRequired = true
+        case "schedule": try readSchedule(value)
+        case "periodGoal": periodText = value
+        case "weekStarts":
+            guard case .string(let name) = value.value, let weekday = Weekday(name: name) else {
+                throw error("\"weekStarts\" is a weekday, such as \"mon\"", at: value)
+            }
+            weekStarts = weekday
+        case "skip": try readSkip(value)
+        case "skipCategories":
+            for item in try RulesFile.strings(value, key: "skipCategories", file: file) {
+                rules.skipCategories.insert(item.text.lowercased())
+            }
+        case "freezes":
+            guard case .string(let text) = value.value else { throw error("\"freezes\" is a text such as \"2\" or \"every 7, max 2\"", at: value) }
+            do { rules.freezes = try FreezePolicy(parsing: text) } catch { throw self.error(error.message, at: value, offset: 1 + error.offset) }
+        case "todayGrace":
+            guard case .bool(let grace) = value.value else { throw error("\"todayGrace\" is true or false", at: value) }
+            rules.todayGrace = grace
+        case "bestStreaks":
+            guard case .number(let number) = value.value, let count = Int(exactly: number), (0...1000).contains(count) else {
+                throw error("\"bestStreaks\" is a whole number from 0 to 1000", at: value)
+            }
+            rules.bestStreakCount = count
+        case "habits": try readHabits(value)
+        default:
+            throw RulesFileError(
+                file: file, line: key.line, column: key.column,
+                "unknown key \"\(key.text)\"; a rules file has \(RulesFile.keys.map { "\"\($0)\"" }.joined(separator: ", "))")
+        }
+    }
+
+    private mutating func readSchedule(_ value: LocatedJSON) throws(RulesFileError) {
+        for item in try RulesFile.strings(value, key: "schedule", file: file) {
+            do { try rules.schedule.add(parsing: item.text) } catch {
+                throw RulesFileError(file: file, line: item.line, column: item.column + 1 + error.offset, error.message)
+            }
+        }
+    }
+
+    private mutating func readSkip(_ value: LocatedJSON) throws(RulesFileError) {
+        for item in try RulesFile.strings(value, key: "skip", file: file) {
+            guard let range = SkipRange(item.text) else {
+                throw RulesFileError(file: file, line: item.line, column: item.column,
+                                     "\"\(item.text)\" is not a day or a range of days (YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD, in order)")
+            }
+            rules.skippedDays.append(range.days)
+        }
+    }
+
+    private mutating func readHabits(_ value: LocatedJSON) throws(RulesFileError) {
+        guard case .object(let entries) = value.value else {
+            throw error("\"habits\" is an object of names and filters, such as {\"Piano\": \"categories:piano\"}", at: value)
+        }
+        if entries.count > RulesFile.maximumHabits {
+            let first = entries[RulesFile.maximumHabits].key
+            throw RulesFileError(file: file, line: first.line, column: first.column, "a rules file names at most \(RulesFile.maximumHabits) habits")
+        }
+        for (name, filter) in entries {
+            guard case .string(let text) = filter.value else {
+                throw RulesFileError(file: file, line: filter.line, column: filter.column, "the filter of habit \"\(name.text)\" is a text, such as \"categories:piano\"")
+            }
+            guard !name.text.isEmpty else {
+                throw RulesFileError(file: file, line: name.line, column: name.column, "a habit needs a name")
+            }
+            do { habits.append(Habit(name: name.text, filter: try SessionFilter(parsing: text))) } catch {
+                throw RulesFileError(
+                    file: file, line: filter.line, column: filter.column + 1 + error.offset,
+                    "habit \"\(RulesFile.shown(name.text))\": \(error.message)")
+            }
+        }
+    }
+
+    mutating func readPeriodGoal() throws(RulesFileError) {
+        guard let periodText else { return }
+        guard case .string(let text) = periodText.value else {
+            throw error("\"periodGoal\" is a text such as \"week:3 days\"", at: periodText)
+        }
+        do { rules.periodGoal = try PeriodGoal(parsing: text, firstWeekday: weekStarts) } catch {
+            throw self.error(error.message, at: periodText, offset: 1 + error.offset)
         }
     }
 }

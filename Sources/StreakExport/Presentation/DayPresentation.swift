@@ -337,11 +337,16 @@ public struct DayPresentationRules: Sendable {
         func probe(_ status: DayStatus, points: Int) -> DayPresentation {
             presentation(for: DayTotal(date: day, points: points, sessions: points == 0 ? 0 : 1, status: status, required: 6))
         }
-        var wanted = Set(report.days.map(presentation(for:)))
+        // Gathered day by day, without an array of every day's presentation (a long window has millions).
+        var wanted: Set<DayPresentation> = []
+        var present = Set(report.periods.map(\.status))
+        for total in report.days {
+            wanted.insert(presentation(for: total))
+            present.insert(total.status)
+        }
         for (points, status) in [(0, DayStatus.none), (1, .partial), (3, .partial), (5, .partial), (6, .met)] {
             wanted.insert(probe(status, points: points))
         }
-        let present = Set(report.days.map(\.status)).union(report.periods.map(\.status))
         let presentStatuses = DayStatus.allCases.filter(present.contains).map { probe($0, points: $0 == .none || $0 == .rest ? 0 : 3) }
         wanted.formUnion(presentStatuses)
         var shown = legend.filter(wanted.contains)

@@ -45,27 +45,38 @@ public struct CSVReport: Sendable {
     /// The header's fields.
     public static let columns = ["date", "points", "sessions", "status"]
 
-    /// The CSV text, each line (the last too) ending with ``lineEnding``.
+    /// The CSV text, each line (the last too) ending with ``lineEnding``: written row by row into
+    /// one string, so that a report of millions of days costs about its own size.
     public func render() -> String {
         let extended = !report.rules.isSimple || !habits.isEmpty
         var header = CSVReport.columns
         if extended { header += ["required", "fraction"] }
         if !habits.isEmpty { header.append("habit") }
-        var rows = [header]
-        rows.reserveCapacity(report.days.count * (1 + habits.count) + 1)
+        let end = lineEnding.text
+        var text = header.map(CSVReport.field).joined(separator: ",") + end
+        text.reserveCapacity((report.days.count + 1) * (1 + habits.count) * (extended ? 36 : 24))
         for (name, part) in [(nil as String?, report)] + habits.map({ ($0.habit.name, $0.report) }) {
+            // Dates, numbers and statuses are plain fields; only a habit's name is text from outside.
+            let habitField = habits.isEmpty ? nil : "," + CSVReport.field(name ?? "")
             for day in part.days {
-                var row = [day.date.description, String(day.points), String(day.sessions), day.status.rawValue]
+                text += day.date.description
+                text += ","
+                text += String(day.points)
+                text += ","
+                text += String(day.sessions)
+                text += ","
+                text += day.status.rawValue
                 if extended {
-                    row.append(String(day.required))
-                    row.append(day.fraction.map { String(JSONReport.rounded($0)) } ?? "")
+                    text += ","
+                    text += String(day.required)
+                    text += ","
+                    if let fraction = day.fraction { text += String(JSONReport.rounded(fraction)) }
                 }
-                if !habits.isEmpty { row.append(name ?? "") }
-                rows.append(row)
+                if let habitField { text += habitField }
+                text += end
             }
         }
-        let end = lineEnding.text
-        return rows.map { $0.map(CSVReport.field).joined(separator: ",") + end }.joined()
+        return text
     }
 
     /// `value` as one RFC 4180 field: unchanged, or in double quotes with its quotes doubled when it
@@ -73,15 +84,24 @@ public struct CSVReport: Sendable {
     /// hold and which would act on a terminal showing the file (ESC, C1, bidi overrides, ...), are
     /// shown as `\u{XX}` (`String.escapingControlCharacters`); tab stays.
     ///
+    /// A value that a spreadsheet would read as a formula — it starts with `=`, `+`, `-`, `@`, tab
+    /// or CR (OWASP's CSV injection list) — gets a `'` in front, which spreadsheets show as text;
+    /// quoting alone does not stop them. Every text field of a CSV report goes through here.
+    ///
     /// ```swift
     /// print(CSVReport.field("plain"))
     /// print(CSVReport.field("a, \"b\""))
+    /// print(CSVReport.field("=SUM(A1)"))
     /// // Prints:
     /// // plain
     /// // "a, ""b"""
+    /// // '=SUM(A1)
     /// ```
     public static func field(_ value: String) -> String {
         var value = value
+        if let first = value.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) {
+            value = "'" + value
+        }
         if value.unicodeScalars.contains(where: { $0.isTerminalControl() && $0 != "\r" && $0 != "\n" }) {
             var visible = ""
             for scalar in value.unicodeScalars {
@@ -96,5 +116,20 @@ public struct CSVReport: Sendable {
         let needsQuotes = value.unicodeScalars.contains { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" }
         guard needsQuotes else { return value }
         return "\"" + value.replacing("\"", with: "\"\"") + "\""
+    }
+}
+
+/// The CSV format: ``CSVReport``, the habits' rows after the calendar's.
+public struct CSVReportRenderer: ReportRenderer {
+    public static let needsSessions = false
+    public static let drawsDays = false
+    public var presentation: ReportPresentation
+
+    public init(presentation: ReportPresentation = ReportPresentation()) {
+        self.presentation = presentation
+    }
+
+    public func render(_ content: ReportContent) -> String {
+        CSVReport(report: content.report, habits: content.habits).render()
     }
 }

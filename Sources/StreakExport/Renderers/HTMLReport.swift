@@ -105,6 +105,9 @@ public struct HTMLReport: Sendable {
         html.append(contentsOf: ["</style>", "</head>", "<body>", "<main class=\"\(year ? "long" : "short")\">"])
         html.append("<h1>\(Markup.escape(heading.subject.map { "Streak report: \($0)" } ?? "Streak report"))</h1>")
         html.append(contentsOf: figures(of: report, sources: sources))
+        if let note = ReportView.drawingNote(for: report) {
+            html.append("<p class=\"hint\">\(HTMLReport.markingDates(in: Markup.escape("Note: " + note + ".")))</p>")
+        }
         html.append(contentsOf: diagnosticList())
         if let periodGoal = report.rules.periodGoal {
             html.append("<h2 id=\"periods\">Periods (\(Markup.escape(periodGoal.description)))</h2>")
@@ -171,7 +174,7 @@ public struct HTMLReport: Sendable {
             html.append("<h2 id=\"\(idPrefix)calendar\">Calendar</h2>")
             html.append(contentsOf: legend(rules.legend(for: report), styles: styles))
             html.append("<div class=\"months\">")
-            for month in report.months {
+            for month in ReportView.drawnMonths(of: report) {
                 html.append(contentsOf: monthTable(month, of: report, idPrefix: idPrefix, styles: styles, daysWithCards: daysWithCards, compact: false))
             }
             html.append("</div>")
@@ -188,14 +191,18 @@ public struct HTMLReport: Sendable {
         }
         html.append("<ul class=\"legend\" aria-label=\"Legend\">" + items.joined() + "</ul>")
         html.append("<p class=\"scale\">" + scale.map { "\(Markup.escape(String($0.mark))) \(Markup.escape($0.label))" }.joined(separator: " · ") + "</p>")
-        for year in report.years {
+        let years = ReportView.drawnYears(of: report)
+        for year in years {
             html.append(contentsOf: heatmap(year, of: report, idPrefix: idPrefix, styles: styles, daysWithCards: daysWithCards))
         }
         html.append("<h2 id=\"\(idPrefix)months\">Months</h2>")
-        let monthsByYear = Dictionary(grouping: report.months, by: \.year)
-        for year in report.years {
+        let monthsByYear = Dictionary(grouping: ReportView.drawnMonths(of: report), by: \.year)
+        // Met days counted per year in one pass over the days (once per year, it was quadratic in the window).
+        var metByYear: [Int: Int] = [:]
+        for day in report.days where day.status == .met { metByYear[day.date.year, default: 0] += 1 }
+        for year in years {
             let months = monthsByYear[year] ?? []
-            let met = report.days.filter { $0.date.components.year == year && $0.status == .met }.count
+            let met = metByYear[year] ?? 0
             html.append("<details class=\"year-months\"><summary>\(year): \(months.count) \(months.count == 1 ? "month" : "months"), \(met) \(met == 1 ? "day" : "days") met</summary>")
             html.append("<div class=\"months\">")
             for month in months {
@@ -569,5 +576,24 @@ extension String {
         var result = self
         while result.last == " " { result.removeLast() }
         return result
+    }
+}
+
+/// The HTML format: ``HTMLReport``, with a section per habit and the sessions' cards, which is why
+/// it needs the sessions themselves; at most ``ReportView/maximumDrawnYears`` years are drawn.
+public struct HTMLReportRenderer: ReportRenderer {
+    public static let needsSessions = true
+    public static let drawsDays = true
+    public var presentation: ReportPresentation
+
+    public init(presentation: ReportPresentation = ReportPresentation()) {
+        self.presentation = presentation
+    }
+
+    public func render(_ content: ReportContent) -> String {
+        HTMLReport(
+            report: content.report, sessions: content.sessions, rules: presentation.rules, firstWeekday: presentation.firstWeekday,
+            habits: content.habits, sources: content.sources, diagnostics: content.diagnostics,
+            view: presentation.view ?? .automatic(for: content.report), today: content.today, palette: presentation.palette).render()
     }
 }

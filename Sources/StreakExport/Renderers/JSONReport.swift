@@ -193,103 +193,91 @@ public struct JSONReport: Encodable, Sendable {
                 json.integer(member.value)
             }
             json.close("}", indent: indent, empty: members.isEmpty)
-        case .days(let days, let extended):
-            json.open("[")
-            let inner = indent + 4
-            for (index, day) in days.enumerated() {
-                json.element(indent: indent + 2, first: index == 0)
-                json.open("{")
-                json.key("date", indent: inner, first: true)
-                json.date(day.date)
-                if extended {
-                    json.key("fraction", indent: inner)
-                    json.optional(day.fraction) { $0.number(rounded($1)) }
-                }
-                json.key("points", indent: inner)
-                json.integer(day.points)
-                if extended {
-                    json.key("required", indent: inner)
-                    json.integer(day.required)
-                }
-                json.key("sessions", indent: inner)
-                json.integer(day.sessions)
-                json.key("status", indent: inner)
-                json.string(day.status.rawValue)
-                json.close("}", indent: indent + 2, empty: false)
-            }
-            json.close("]", indent: indent, empty: days.isEmpty)
-        case .periods(let periods):
-            json.open("[")
-            let inner = indent + 4
-            for (index, period) in periods.enumerated() {
-                json.element(indent: indent + 2, first: index == 0)
-                json.open("{")
-                json.key("end", indent: inner, first: true)
-                json.date(period.days.upperBound)
-                json.key("fraction", indent: inner)
-                json.number(rounded(period.fraction))
-                json.key("metDays", indent: inner)
-                json.integer(period.metDays)
-                json.key("points", indent: inner)
-                json.integer(period.points)
-                json.key("start", indent: inner)
-                json.date(period.days.lowerBound)
-                json.key("status", indent: inner)
-                json.string(period.status.rawValue)
-                json.key("target", indent: inner)
-                switch period.target {
-                case .points(let points): json.integerObject([("points", points)], indent: inner)
-                case .metDays(let days): json.integerObject([("days", days)], indent: inner)
-                }
-                json.close("}", indent: indent + 2, empty: false)
-            }
-            json.close("]", indent: indent, empty: periods.isEmpty)
-        case .diagnostics(let diagnostics):
-            json.open("[")
-            let inner = indent + 4
-            for (index, diagnostic) in diagnostics.enumerated() {
-                json.element(indent: indent + 2, first: index == 0)
-                json.open("{")
-                json.key("code", indent: inner, first: true)
-                json.string(diagnostic.code.rawValue)
-                json.key("column", indent: inner)
-                json.integer(diagnostic.location.column)
-                json.key("file", indent: inner)
-                json.string(diagnostic.location.file)
-                json.key("line", indent: inner)
-                json.integer(diagnostic.location.line)
-                json.key("message", indent: inner)
-                json.string(diagnostic.message)
-                json.key("severity", indent: inner)
-                json.string(diagnostic.severity.rawValue)
-                if let sourceLine = diagnostic.sourceLine {
-                    json.key("sourceLine", indent: inner)
-                    json.string(sourceLine)
-                }
-                json.close("}", indent: indent + 2, empty: false)
-            }
-            json.close("]", indent: indent, empty: diagnostics.isEmpty)
+        case .days(let days, let extended): writeArray(days, into: &json, indent: indent) { writeDay($1, extended: extended, into: &$0, indent: $2) }
+        case .periods(let periods): writeArray(periods, into: &json, indent: indent, writePeriod)
+        case .diagnostics(let diagnostics): writeArray(diagnostics, into: &json, indent: indent, writeDiagnostic)
         case .sources(let sources):
-            json.open("[")
-            for (index, source) in sources.enumerated() {
-                json.element(indent: indent + 2, first: index == 0)
-                json.open("{")
-                json.key("file", indent: indent + 4, first: true)
+            writeArray(sources, into: &json, indent: indent) { json, source, inner in
+                json.key("file", indent: inner, first: true)
                 json.string(source.file)
-                json.key("name", indent: indent + 4)
+                json.key("name", indent: inner)
                 json.string(source.name)
-                json.close("}", indent: indent + 2, empty: false)
             }
-            json.close("]", indent: indent, empty: sources.isEmpty)
         case .habits(let habits, _):
-            json.open("[")
-            for (index, habit) in habits.enumerated() {
-                json.element(indent: indent + 2, first: index == 0)
-                json.open("{")
-                write(habitMembers(habit), into: &json, indent: indent + 4)
-                json.close("}", indent: indent + 2, empty: false)
-            }
-            json.close("]", indent: indent, empty: habits.isEmpty)
+            writeArray(habits, into: &json, indent: indent) { json, habit, inner in write(habitMembers(habit), into: &json, indent: inner) }
+        }
+    }
+
+    /// An array of objects, one per element, each written by `members` at the members' indent.
+    private static func writeArray<Element>(
+        _ elements: [Element], into json: inout PrettyJSON, indent: Int,
+        _ members: (inout PrettyJSON, Element, Int) -> Void
+    ) {
+        json.open("[")
+        for (index, element) in elements.enumerated() {
+            json.element(indent: indent + 2, first: index == 0)
+            json.open("{")
+            members(&json, element, indent + 4)
+            json.close("}", indent: indent + 2, empty: false)
+        }
+        json.close("]", indent: indent, empty: elements.isEmpty)
+    }
+
+    private static func writeDay(_ day: DayTotal, extended: Bool, into json: inout PrettyJSON, indent inner: Int) {
+        json.key("date", indent: inner, first: true)
+        json.date(day.date)
+        if extended {
+            json.key("fraction", indent: inner)
+            json.optional(day.fraction) { $0.number(rounded($1)) }
+        }
+        json.key("points", indent: inner)
+        json.integer(day.points)
+        if extended {
+            json.key("required", indent: inner)
+            json.integer(day.required)
+        }
+        json.key("sessions", indent: inner)
+        json.integer(day.sessions)
+        json.key("status", indent: inner)
+        json.string(day.status.rawValue)
+    }
+
+    private static func writePeriod(_ json: inout PrettyJSON, _ period: PeriodTotal, _ inner: Int) {
+        json.key("end", indent: inner, first: true)
+        json.date(period.days.upperBound)
+        json.key("fraction", indent: inner)
+        json.number(rounded(period.fraction))
+        json.key("metDays", indent: inner)
+        json.integer(period.metDays)
+        json.key("points", indent: inner)
+        json.integer(period.points)
+        json.key("start", indent: inner)
+        json.date(period.days.lowerBound)
+        json.key("status", indent: inner)
+        json.string(period.status.rawValue)
+        json.key("target", indent: inner)
+        switch period.target {
+        case .points(let points): json.integerObject([("points", points)], indent: inner)
+        case .metDays(let days): json.integerObject([("days", days)], indent: inner)
+        }
+    }
+
+    private static func writeDiagnostic(_ json: inout PrettyJSON, _ diagnostic: Diagnostic, _ inner: Int) {
+        json.key("code", indent: inner, first: true)
+        json.string(diagnostic.code.rawValue)
+        json.key("column", indent: inner)
+        json.integer(diagnostic.location.column)
+        json.key("file", indent: inner)
+        json.string(diagnostic.location.file)
+        json.key("line", indent: inner)
+        json.integer(diagnostic.location.line)
+        json.key("message", indent: inner)
+        json.string(diagnostic.message)
+        json.key("severity", indent: inner)
+        json.string(diagnostic.severity.rawValue)
+        if let sourceLine = diagnostic.sourceLine {
+            json.key("sourceLine", indent: inner)
+            json.string(sourceLine)
         }
     }
 
@@ -562,3 +550,20 @@ extension [UInt8] {
 }
 
 private let jsonHexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+/// The JSON format: ``JSONReport``, with a section per habit.
+public struct JSONReportRenderer: ReportRenderer {
+    public static let needsSessions = false
+    public static let drawsDays = false
+    public var presentation: ReportPresentation
+
+    public init(presentation: ReportPresentation = ReportPresentation()) {
+        self.presentation = presentation
+    }
+
+    public func render(_ content: ReportContent) throws -> String {
+        try JSONReport(
+            report: content.report, diagnostics: content.diagnostics, habits: content.habits,
+            unmatchedSessions: content.unmatchedSessions, sources: content.sources).render()
+    }
+}

@@ -47,31 +47,36 @@ public struct MarkdownReport: Sendable {
         self.diagnostics = diagnostics
     }
 
-    /// The Markdown text, ending with a newline.
+    /// The Markdown text, ending with a newline: written line by line into one string, so that
+    /// a long window's thousands of month tables cost about their own size.
     public func render() -> String {
+        var text = ""
+        func write(_ lines: [String]) {
+            for line in lines {
+                text += line
+                text += "\n"
+            }
+        }
         let heading = ReportHeading(sources: sources, report: report)
-        var lines = ["# " + MarkdownReport.escape(heading.subject.map { "Streak report: \($0)" } ?? "Streak report"), "", "| Figure | Value |", "| --- | --- |"]
+        write(["# " + MarkdownReport.escape(heading.subject.map { "Streak report: \($0)" } ?? "Streak report"), "", "| Figure | Value |", "| --- | --- |"])
         for row in ReportFigures(report, sources: sources).rows {
-            lines.append("| \(row.name) | \(MarkdownReport.escape(row.value)) |")
+            write(["| \(row.name) | \(MarkdownReport.escape(row.value)) |"])
         }
         if let periodGoal = report.rules.periodGoal {
-            lines += ["", "## Periods (\(MarkdownReport.escape(periodGoal.description)))", "", "| Period | Progress | Status |", "| --- | --- | --- |"]
+            write(["", "## Periods (\(MarkdownReport.escape(periodGoal.description)))", "", "| Period | Progress | Status |", "| --- | --- | --- |"])
             for period in ReportFigures.periodRows(report) {
                 let mark = MarkdownReport.escape(String(DayPresentation.standard(for: period.status).mark))
-                lines.append("| \(period.days) | \(period.progress) | \(mark) \(period.status.rawValue) |")
+                write(["| \(period.days) | \(period.progress) | \(mark) \(period.status.rawValue) |"])
             }
         }
         for month in report.months {
-            lines.append("")
-            lines.append("## \(CalendarNames.title(of: month))")
-            lines.append("")
-            lines.append(contentsOf: monthTable(month))
+            write(["", "## \(CalendarNames.title(of: month))", ""])
+            write(monthTable(month))
         }
-        lines.append("")
         let legend = rules.legend(for: report).map { "\(MarkdownReport.escape(String($0.mark))) \(MarkdownReport.escape($0.label))" }
-        lines.append("Marks: " + legend.joined(separator: "; ") + ".")
-        lines += diagnosticSection()
-        return lines.joined(separator: "\n") + "\n"
+        write(["", "Marks: " + legend.joined(separator: "; ") + "."])
+        write(diagnosticSection())
+        return text
     }
 
     /// `## Diagnostics`: the count, then one item per diagnostic (`file:line:column: severity:
@@ -124,5 +129,33 @@ public struct MarkdownReport: Sendable {
             }
         }
         return result
+    }
+}
+
+/// The Markdown format: ``MarkdownReport`` for the calendar, then a section per habit (its
+/// headings one level down) with its filter, and the count of sessions no habit took.
+public struct MarkdownReportRenderer: ReportRenderer {
+    public static let needsSessions = false
+    public static let drawsDays = false
+    public var presentation: ReportPresentation
+
+    public init(presentation: ReportPresentation = ReportPresentation()) {
+        self.presentation = presentation
+    }
+
+    public func render(_ content: ReportContent) -> String {
+        let (rules, firstWeekday) = (presentation.rules, presentation.firstWeekday)
+        var markdown = MarkdownReport(
+            report: content.report, rules: rules, firstWeekday: firstWeekday, sources: content.sources,
+            diagnostics: content.diagnostics).render()
+        for habit in content.habits {
+            let section = MarkdownReport(report: habit.report, rules: rules, firstWeekday: firstWeekday).render()
+            let filter = habit.habit.filter.description.replacing("`", with: "'")
+            markdown += "\n## Habit: \(MarkdownReport.escape(habit.habit.name))\n\nFilter: `\(filter)`\n\n"
+            markdown += section.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { $0.hasPrefix("#") ? "#" + $0 : String($0) }.joined(separator: "\n")
+        }
+        if !content.habits.isEmpty { markdown += "\nSessions no habit took: \(content.unmatchedSessions).\n" }
+        return markdown
     }
 }

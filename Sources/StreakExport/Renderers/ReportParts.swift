@@ -1,4 +1,5 @@
 import CalendarDiagnostics
+public import CalendarLayout
 public import Streaks
 
 /// How a report draws its days: month grids, or a year heatmap (a column per week, a row per
@@ -20,6 +21,35 @@ public enum ReportView: String, Hashable, Sendable, CaseIterable {
     /// `year` for windows longer than ``longestMonthWindow`` days, `month` for shorter ones.
     public static func automatic(for report: StreakReport) -> ReportView {
         report.days.count > longestMonthWindow ? .year : .month
+    }
+}
+
+extension ReportView {
+    /// The most calendar years SVG and HTML draw day by day: the last ones of the window. A
+    /// picture of 0001–9999 would be hundreds of megabytes; its figures still count every day.
+    public static let maximumDrawnYears = 100
+
+    /// The calendar years a picture draws: the window's, at most the last ``maximumDrawnYears``.
+    public static func drawnYears(of report: StreakReport) -> [Int] {
+        Array(report.years.suffix(maximumDrawnYears))
+    }
+
+    /// The months a picture draws: those of ``drawnYears(of:)`` the window touches.
+    public static func drawnMonths(of report: StreakReport) -> [CalendarMonth] {
+        guard let first = drawnYears(of: report).first else { return [] }
+        return report.months.filter { $0.year >= first }
+    }
+
+    /// What a picture says when it draws fewer years than its window has; `nil` when it draws them all.
+    ///
+    /// ```swift
+    /// print(ReportView.drawingNote(for: report) ?? "")
+    /// // Prints "the days of 1925 to 2024 are drawn (at most 100 years); the figures count every day from 1900-01-01"
+    /// ```
+    public static func drawingNote(for report: StreakReport) -> String? {
+        let drawn = drawnYears(of: report)
+        guard let first = drawn.first, let last = drawn.last, report.years.count > drawn.count else { return nil }
+        return "the days of \(first) to \(last) are drawn (at most \(maximumDrawnYears) years); the figures count every day from \(report.from)"
     }
 }
 

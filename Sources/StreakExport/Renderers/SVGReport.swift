@@ -87,11 +87,11 @@ public struct SVGReport: Sendable {
     }
 
     private mutating func draw() -> String {
-        let months = report.months
+        let months = ReportView.drawnMonths(of: report)
         let columns = max(1, min(monthsPerRow, months.count))
         var contentWidth = max(SVGReport.minimumContentWidth, columns * monthWidth + (columns - 1) * SVGReport.gap)
         if resolvedView == .year {
-            let widest = report.years.map { YearGrid(year: $0, firstWeekday: firstWeekday).weekCount }.max() ?? 53
+            let widest = ReportView.drawnYears(of: report).map { YearGrid(year: $0, firstWeekday: firstWeekday).weekCount }.max() ?? 53
             contentWidth = max(SVGReport.minimumContentWidth, SVGReport.yearLabelWidth + widest * (SVGReport.yearCell + SVGReport.yearGap) - SVGReport.yearGap)
         }
         let heading = ReportHeading(sources: sources, report: report)
@@ -134,7 +134,9 @@ public struct SVGReport: Sendable {
     private func patternDefinitions() -> [String] {
         var fills: [RGBColor] = []
         for report in [report] + habits.map(\.report) {
-            for presentation in Set(report.days.map(rules.presentation(for:))) + rules.legend(for: report)
+            var used: Set<DayPresentation> = []
+            for total in report.days { used.insert(rules.presentation(for: total)) }
+            for presentation in Array(used) + rules.legend(for: report)
             where presentation.pattern == .hatched && !fills.contains(presentation.fill) {
                 fills.append(presentation.fill)
             }
@@ -186,10 +188,14 @@ public struct SVGReport: Sendable {
             y += 22
             body.append(text(cut(line, size: 14), x: x0, y: y, size: 14))
         }
+        if let note = ReportView.drawingNote(for: report) {
+            y += 22
+            body.append(text(cut("Note: " + note + ".", size: 14), x: x0, y: y, size: 14, color: "\(page.secondaryText)"))
+        }
         y += 18
         if resolvedView == .year {
             y = yearLegend(for: report, top: y, into: &body) + 20
-            for year in report.years {
+            for year in ReportView.drawnYears(of: report) {
                 y = drawYear(year, of: report, idPrefix: idPrefix, top: y, into: &body)
             }
             return y
@@ -197,7 +203,7 @@ public struct SVGReport: Sendable {
         y = monthLegend(for: report, top: y, into: &body) + 20
 
         // The months, `columns` to a row.
-        let months = report.months
+        let months = ReportView.drawnMonths(of: report)
         var rowTop = y
         var first = 0
         while first < months.count {
@@ -414,5 +420,24 @@ public struct SVGReport: Sendable {
     /// A generous estimate of a text's width: 0.6 em per character.
     static func estimatedWidth(of text: String, size: Int) -> Int {
         (text.count * size * 60 + 99) / 100
+    }
+}
+
+/// The SVG format: ``SVGReport``, with a section per habit; at most
+/// ``ReportView/maximumDrawnYears`` years are drawn.
+public struct SVGReportRenderer: ReportRenderer {
+    public static let needsSessions = false
+    public static let drawsDays = true
+    public var presentation: ReportPresentation
+
+    public init(presentation: ReportPresentation = ReportPresentation()) {
+        self.presentation = presentation
+    }
+
+    public func render(_ content: ReportContent) -> String {
+        SVGReport(
+            report: content.report, rules: presentation.rules, firstWeekday: presentation.firstWeekday, habits: content.habits,
+            sources: content.sources, diagnostics: content.diagnostics, view: presentation.view ?? .automatic(for: content.report),
+            today: content.today, palette: presentation.palette).render()
     }
 }

@@ -290,3 +290,36 @@ public struct TextReport: Sendable {
     ]
     static let weekdayNames = ["Su", "Mo", "Tu", "We", "Th", "Fr", "Sa"]
 }
+
+/// The text format: ``TextReport`` for the calendar, then a section per habit, each with its
+/// filter, and the count of sessions no habit took.
+///
+/// ```swift
+/// print(TextReportRenderer().render(ReportContent(report: report)))
+/// ```
+public struct TextReportRenderer: ReportRenderer {
+    public static let needsSessions = false
+    public static let drawsDays = false
+    public var presentation: ReportPresentation
+
+    public init(presentation: ReportPresentation = ReportPresentation()) {
+        self.presentation = presentation
+    }
+
+    public func render(_ content: ReportContent) -> String {
+        // The habits take the calendar's view, so that their days line up with its.
+        let view = presentation.view ?? .automatic(for: content.report)
+        let (colors, firstWeekday, rules, today) = (presentation.terminalColors, presentation.firstWeekday, presentation.rules, content.today)
+        var text = TextReport(
+            report: content.report, colors: colors, firstWeekday: firstWeekday, rules: rules, sources: content.sources,
+            diagnostics: content.diagnostics, view: view, today: today).render()
+        for habit in content.habits {
+            text += "\nHabit: \(habit.habit.name.escapingControlCharacters()) (\(habit.habit.filter.description.escapingControlCharacters()))\n"
+            text += TextReport(report: habit.report, colors: colors, firstWeekday: firstWeekday, rules: rules, view: view, today: today).render()
+        }
+        if !content.habits.isEmpty {
+            text += "\nSessions no habit took: \(content.unmatchedSessions)\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,185 @@
+import ICalendar
+import Streaks
+
+/// Sessions scored toward a report one at a time, as both `ReportSettings.scored` paths give them
+/// (a whole import, or batches as they are read): chooses the report's zone at the first session,
+/// reads floating times in it, matches each session with the habits once, and totals the days of
+/// the calendar and of each habit; keeps the sessions only when the rendering lists them.
+///
+/// The import is asked for what the report needs (`needs`) instead of its sessions whole: only
+/// times and points when nothing reads more, which it then hands on as counted sessions.
+struct ReportAccumulator {
+    let settings: ReportSettings
+    /// Whether the sessions themselves are kept (floating times read in the report's zone).
+    let keepsSessions: Bool
+    private let filters: [CompiledSessionFilter]
+    /// The calendar's totals: of every session or, with habits, of those some habit took (and
+    /// skip markers); `nil` until the zone is chosen.
+    private var totals: DayTotals?
+    private var habitTotals: [DayTotals] = []
+    private(set) var unmatchedSessions = 0
+    private(set) var sessions: [Session] = []
+    /// For each kept session, its place in the input (`ImportBatch.places`): a series held until its
+    /// group is complete comes in a later batch, and is put back where its event stands.
+    private var places: [Int] = []
+    /// The warning about an unknown declared zone, made when the zone is chosen.
+    private(set) var zoneWarning: Diagnostic?
+    /// Where warnings about the whole input point: the first session's file, at the earliest
+    /// line of that file that has a session.
+    private(set) var firstSession: SourceLocation?
+
+    init(settings: ReportSettings, keepingSessions: Bool) {
+        self.settings = settings
+        self.keepsSessions = keepingSessions
+        self.filters = settings.habits.map { $0.filter.compiled() }
+    }
+
+    /// What the import must give: descriptions for habit filters and skip categories, every
+    /// instance's id for kept sessions, and otherwise no `Session` at all.
+    var needs: SessionNeeds {
+        var needs: SessionNeeds = []
+        if !settings.habits.isEmpty || !settings.streakRules.skipCategories.isEmpty { needs.formUnion(.descriptions) }
+        if keepsSessions { needs.formUnion(.everything) }
+        return needs
+    }
+
+    /// Chooses the report's zone, once: the requested one, else the calendar's declared one (known
+    /// at its first session, as X-WR-TIMEZONE comes before the events), else the system's.
+    mutating func chooseZone(declared: String?, firstSession: SourceLocation?) {
+        guard totals == nil else { return }
+        let (zone, warning) = CalendarImport.reportZone(requested: settings.timeZone, declared: declared, firstSession: firstSession)
+        zoneWarning = warning
+        let goal = StreakGoal(requiredPoints: settings.requiredPoints, timeZone: zone, dayStart: settings.dayStart)
+        totals = DayTotals(goal: goal, rules: settings.streakRules)
+        habitTotals = settings.habits.map { _ in DayTotals(goal: goal, rules: settings.streakRules) }
+    }
+
+    /// Notes where a session stands, for `firstSession`.
+    mutating func note(_ location: SourceLocation) {
+        guard let known = firstSession else {
+            firstSession = location
+            return
+        }
+        if location.line < known.line, location.file == known.file { firstSession = location }
+    }
+
+    /// Counts sessions (as imported: floating times not read yet) toward the calendar and the
+    /// habits that take each; the zone must be chosen.
+    mutating func add(_ sessions: [Session]) {
+        guard var counting = totals else { preconditionFailure("the zone is chosen before the first session") }
+        // Counted in a local, taken out of the optional so that the totals are not copied.
+        totals = nil
+        defer { totals = counting }
+        let zone = counting.goal.timeZone
+        guard keepsSessions || !filters.isEmpty else {
+            // Every session counts toward the one total, where it is unless it floats.
+            for index in sessions.indices {
+                if Self.floats(sessions[index].start) || Self.floats(sessions[index].end) {
+                    counting.add(sessions[index].readingFloatingTimes(in: zone, pointsRule: settings.pointsRule))
+                } else {
+                    counting.add(sessions[index])
+                }
+            }
+            return
+        }
+        for session in sessions {
+            let read = session.readingFloatingTimes(in: zone, pointsRule: settings.pointsRule)
+            if keepsSessions { self.sessions.append(read) }
+            if filters.isEmpty || settings.streakRules.isSkipMarker(read) {
+                // Skip markers skip the days of every habit.
+                counting.add(read)
+                for index in habitTotals.indices { habitTotals[index].add(read) }
+                continue
+            }
+            var matched = false
+            for (index, filter) in filters.enumerated() where filter.matches(read) {
+                habitTotals[index].add(read)
+                matched = true
+            }
+            if matched { counting.add(read) } else { unmatchedSessions += 1 }
+        }
+    }
+
+    /// Whether a time is a floating wall-clock time, which a report reads in its zone.
+    private static func floats(_ time: SessionTime) -> Bool {
+        if case .floating = time { return true }
+        return false
+    }
+
+    /// Counts counted sessions (`SessionNeeds` without `.sessions`: no habit, no skip category, no
+    /// session kept), as `add(_:)` counts the sessions they stand for.
+    mutating func add(_ sessions: [CountedSession]) {
+        guard var counting = totals else { preconditionFailure("the zone is chosen before the first session") }
+        totals = nil
+        defer { totals = counting }
+        let zone = counting.goal.timeZone
+        for session in sessions {
+            let read = session.floats ? session.readingFloatingTimes(in: zone, pointsRule: settings.pointsRule) : session
+            counting.add(points: read.points, startingAt: read.start)
+        }
+    }
+
+    /// The scored calendar: `imported` (its sessions replaced by the kept ones) with the zone's
+    /// warning, the missing-points warning when `warnsOfMissingPoints` (a whole import has said it
+    /// already), and the window's note added; the report over the window, and each habit's over
+    /// the same days.
+    func scored(_ imported: CalendarImport, warnsOfMissingPoints: Bool, now: Int64) -> ScoredCalendar {
+        var imported = imported
+        imported.sessions = places.count == sessions.count
+            ? zip(places, sessions).enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element.1)
+            : sessions
+        imported.diagnostics += zoneWarning.map { [$0] } ?? []
+        if warnsOfMissingPoints, let warning = CalendarImport.missingPointsWarning(
+            pointsRule: settings.pointsRule, sessionsWithPointsProperty: imported.sessionsWithPointsProperty, firstSession: firstSession) {
+            imported.diagnostics.append(warning)
+        }
+        let totals = totals ?? DayTotals(
+            goal: StreakGoal(
+                requiredPoints: settings.requiredPoints,
+                timeZone: CalendarImport.reportZone(requested: settings.timeZone, declared: imported.declaredTimeZone, firstSession: nil).zone,
+                dayStart: settings.dayStart),
+            rules: settings.streakRules)
+        let last = settings.to ?? totals.goal.day(containing: now)
+        let report = totals.report(from: settings.from, to: last)
+        imported.diagnostics += ReportSettings.windowNote(from: settings.from, earliest: totals.earliestDay, to: last, at: firstSession)
+        let habitTotals = self.habitTotals.isEmpty ? settings.habits.map { _ in DayTotals(goal: totals.goal, rules: settings.streakRules) } : self.habitTotals
+        // Every habit covers the calendar's window, so that their days line up.
+        let habits = zip(settings.habits, habitTotals).map { habit, totals in
+            HabitReport(habit: habit, report: totals.report(from: report.from, to: report.to))
+        }
+        return ScoredCalendar(
+            imported: imported, report: report, habits: habits, unmatchedSessions: unmatchedSessions,
+            today: totals.goal.day(containing: now))
+    }
+}
+
+extension ReportAccumulator {
+    /// Counts a batch of the stream: its counted sessions or its sessions, choosing the zone at
+    /// the first one (with the declared zone read so far) and noting where each stands.
+    mutating func take(_ batch: ImportBatch, declaredTimeZone: String?) {
+        if let first = batch.counted.first {
+            let location = SourceLocation(file: batch.sources[first.input].file, line: first.line)
+            chooseZone(declared: declaredTimeZone, firstSession: location)
+            note(location)
+            // The earliest line of the first session's file, found by input index (the inputs of
+            // that file) without a location per session.
+            let known = firstSession!
+            let inputsOfFile = batch.sources.indices.filter { batch.sources[$0].file == known.file }
+            var earliest = known.line
+            for session in batch.counted where session.line < earliest && inputsOfFile.contains(session.input) {
+                earliest = session.line
+            }
+            if earliest < known.line { firstSession = SourceLocation(file: known.file, line: earliest) }
+            add(batch.counted)
+        }
+        guard let first = batch.sessions.first else { return }
+        // Held sessions come later in the stream: the first in input order is where whole-input
+        // warnings point, as in a whole import.
+        for index in batch.sessions.indices {
+            if let source = batch.sessions[index].source { note(source) }
+        }
+        chooseZone(declared: declaredTimeZone, firstSession: first.source)
+        if keepsSessions { places += batch.places }
+        add(batch.sessions)
+    }
+}

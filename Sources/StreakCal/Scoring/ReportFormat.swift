@@ -1,0 +1,63 @@
+public import StreakExport
+
+/// The formats a report can be rendered in, as `streakcal report --format` and `batch --format` name them.
+///
+/// ```swift
+/// print(ReportFormat.md.fileExtension)
+/// // Prints "md"
+/// ```
+public enum ReportFormat: String, Hashable, Sendable, Codable, CaseIterable {
+    case text, json, csv, md, svg, html
+
+    /// The extension of a file in this format, without the dot (`txt` for text).
+    public var fileExtension: String {
+        switch self {
+        case .text: "txt"
+        case .json: "json"
+        case .csv: "csv"
+        case .md: "md"
+        case .svg: "svg"
+        case .html: "html"
+        }
+    }
+
+    /// The renderer of the format (``StreakExport/ReportRenderer``).
+    public var rendererType: any ReportRenderer.Type {
+        switch self {
+        case .text: TextReportRenderer.self
+        case .json: JSONReportRenderer.self
+        case .csv: CSVReportRenderer.self
+        case .md: MarkdownReportRenderer.self
+        case .svg: SVGReportRenderer.self
+        case .html: HTMLReportRenderer.self
+        }
+    }
+
+    /// Whether the format lists sessions one by one, so that scoring keeps them (HTML's session
+    /// cards); the others need only the days' totals.
+    ///
+    /// ```swift
+    /// print(ReportFormat.allCases.filter(\.needsSessions))
+    /// // Prints "[StreakCal.ReportFormat.html]"
+    /// ```
+    public var needsSessions: Bool { rendererType.needsSessions }
+
+    /// Whether the format draws every day (SVG, HTML): at most ``StreakExport/ReportView/maximumDrawnYears`` years of them.
+    public var drawsDays: Bool { rendererType.drawsDays }
+
+    /// The format's renderer with `presentation`.
+    public func renderer(_ presentation: ReportPresentation) -> any ReportRenderer {
+        rendererType.init(presentation: presentation)
+    }
+
+    /// A scored calendar in this format, with the settings' presentation (first weekday, rules);
+    /// `terminalColors` colours a text report for a terminal (its marks stay).
+    ///
+    /// ```swift
+    /// let scored = try settings.scored([.file("work.ics")])
+    /// print(try ReportFormat.csv.render(scored, with: settings))
+    /// ```
+    public func render(_ scored: ScoredCalendar, with settings: ReportSettings, terminalColors: Bool = false) throws -> String {
+        try renderer(settings.presentation(terminalColors: terminalColors)).render(scored.content)
+    }
+}
