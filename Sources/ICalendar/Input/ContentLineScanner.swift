@@ -245,9 +245,10 @@ struct ContentLineScanner {
                     logical!.append(contentsOf: bytes[following])
                 }
             }
-            if !nameIsWhole, let unfolded = logical {
-                // The name is known now that the line is unfolded.
-                let name = unfolded.withUnsafeBufferPointer { Self.name(of: $0) }
+            if !nameIsWhole {
+                // The name is known now that the line is unfolded (or known to have no fold).
+                let name = logical.map { unfolded in unfolded.withUnsafeBufferPointer { Self.name(of: $0) } }
+                    ?? Self.name(of: bytes, in: current)
                 isBoundary = name == "BEGIN" || name == "END"
                 if unreadLinesSkipped, !careful, !isBoundary, !keptNames.contains(name) { continue }
             }

@@ -274,7 +274,7 @@ struct ComponentReader {
         for property in component.properties {
             if property.isError {
                 let message = property.errorMessage
-                let index = errorLineIndex(message, in: own, cursor: cursor)
+                let index = errorLineIndex(message, in: own, cursor: cursor, rejected: rejected)
                 if let index, index > cursor { rejected.insert(index) }
                 report(libicalError: message, line: index.map { own[$0] } ?? lines.begin)
                 continue
@@ -313,12 +313,14 @@ struct ComponentReader {
     /// The line an `X-LIC-ERROR` is about. libical puts the error where the line it rejected stood
     /// (just after the last property it kept) or, when it keeps the property, just after it; the
     /// text the message quotes, or the property it names, decides between the nearby lines.
-    private func errorLineIndex(_ message: String, in lines: [ContentLine], cursor: Int) -> Int? {
+    private func errorLineIndex(_ message: String, in lines: [ContentLine], cursor: Int, rejected: Set<Int>) -> Int? {
         guard !lines.isEmpty else { return nil }
-        let next = min(cursor + 1, lines.count - 1)
+        // The first line after the cursor that no earlier error took.
+        var next = min(cursor + 1, lines.count - 1)
+        while rejected.contains(next), next + 1 < lines.count { next += 1 }
         var candidates = [next]
         if cursor >= 0 { candidates.append(cursor) }
-        candidates += stride(from: cursor + 2, to: min(lines.count, cursor + 9), by: 1)
+        candidates += stride(from: next + 1, to: min(lines.count, next + 8), by: 1)
         if let colon = message.range(of: ": ", options: .backwards) {
             let quoted = String(message[colon.upperBound...]).trimmingSpaces
             if !quoted.isEmpty, let index = candidates.first(where: { lines[$0].text.contains(quoted) }) {
