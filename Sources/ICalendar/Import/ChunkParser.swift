@@ -7,8 +7,10 @@ struct WorkerSettings: Sendable {
     let pointsProperty: String
     /// Properties kept for habit filters, uppercased.
     let keptProperties: Set<String>
-    /// The property names a VEVENT keeps (the cutter steps over the others).
-    let eventProperties: Set<String>
+    /// The property names a VEVENT keeps (the cutter steps over the others); `nil` keeps every line.
+    let eventProperties: Set<String>?
+    /// How a VEVENT's properties are read.
+    let eventReading: ComponentParsing.EventReading
     /// The session properties' roles, made once for every worker's reader.
     let sessionLineRoles: PropertyNameTable<ComponentParsing.SessionLineRole>
     let outline: InputOutline
@@ -22,7 +24,8 @@ struct WorkerSettings: Sendable {
         keptProperties = Set(importer.keptProperties.map { $0.uppercased() })
         sessionLineRoles = ComponentParsing.sessionLineRoles(
             pointsProperty: pointsProperty, kept: keptProperties, describing: importer.needs.contains(.descriptions))
-        eventProperties = ComponentParsing.sessionProperties(pointsProperty: pointsProperty, kept: keptProperties)
+        eventProperties = importer.readsThroughLibical ? nil : ComponentParsing.sessionProperties(pointsProperty: pointsProperty, kept: keptProperties)
+        eventReading = importer.readsThroughLibical ? .reference : .sessionProperties
         self.outline = outline
         self.zones = zones
         expansion = importer.expansion
@@ -114,7 +117,7 @@ struct ChunkParser {
     }
 
     private mutating func parseEvent(_ lines: ComponentLines, calendar: Int, method: String?, into result: inout ChunkResult) {
-        guard let record = ComponentParsing.parseEvent(lines, reader: &reader, reading: .sessionProperties) else {
+        guard let record = ComponentParsing.parseEvent(lines, reader: &reader, reading: settings.eventReading) else {
             result.items.append(.unparsable(name: lines.name, begin: lines.begin))
             return
         }

@@ -73,6 +73,11 @@ public struct SessionImporter: Sendable {
     /// Properties whose first value each session carries in `Session.properties` (names in any
     /// case), for habit filters (`SessionFilter.propertyNames`); none by default.
     public var keptProperties: Set<String> = []
+    /// Whether every line of a VEVENT is kept (none stepped over as the scanner cuts) and every
+    /// property a session uses is read by libical's parser (`ComponentParsing.EventReading.reference`):
+    /// the general path, which the session path must agree with on every input (a fuzz target holds
+    /// them equal, Fuzz/README.md). Slower; for tests.
+    package var readsThroughLibical = false
     /// Bytes read from a file at a time (tests make it small to put chunk edges everywhere).
     var readChunkSize = InputBytes.defaultChunkSize
     /// What the caller needs of each session; everything by default. A report that only counts

@@ -21,6 +21,10 @@ enum ComponentParsing {
         /// status) and lines that are not well-formed (so libical diagnoses them); the text
         /// properties sessions use (`textProperties`) are read by `TextValue`, the rest not at all.
         case sessionProperties
+        /// The properties a session uses, all read by libical's parser and `ComponentReader`, the
+        /// text ones too (RDATE, EXDATE and the revision are StreakCal's in every reading): the
+        /// general path the session path is held equal to (`SessionImporter.readsThroughLibical`).
+        case reference
     }
 
     /// Properties whose free text no session uses; a VEVENT's are not handed to libical (nor are its
@@ -90,6 +94,15 @@ enum ComponentParsing {
                 guard line.valueColumn != nil, !libicalProperties.contains(line.name) else { return false }
                 text.append(line)
                 return true
+            }
+        case .reference:
+            let used = sessionProperties(pointsProperty: reader.pointsProperty, kept: reader.keptProperties)
+            needed.properties.removeAll { line in
+                if dateListProperties.contains(line.name) || revisionProperties.contains(line.name), line.valueColumn != nil {
+                    text.append(line)
+                    return true
+                }
+                return !used.contains(line.name)
             }
         }
         guard let parsed = ParsedComponent(parsing: needed.icalendarText) else { return nil }
