@@ -349,18 +349,6 @@ struct BatchReportTests {
         #expect(reports[2].result.diagnostics == DiagnosticCounts(errors: 1, warnings: 5, notes: 0))
     }
 
-    @Test("libical's set-up begun early, and more than once, leaves a batch's results as they were")
-    func setUpBegunEarly() throws {
-        BatchReport.beginSettingUpLibical()
-        BatchReport.beginSettingUpLibical()
-        BatchReport.setUpLibical()
-        let sources = try ["tutorial-sample.ics", "folding.ics"].map { try source($0) }
-        let reports = BatchReport(sources: sources, settings: settings, format: .json, jobs: 2).render()
-        #expect(reports.map(\.result.error) == [nil, nil])
-        #expect(reports[0].result.sessions == 5)
-        #expect(reports[0].result.daysMet == 3)
-    }
-
     @Test("One, two or eight workers give the same results in input order", arguments: [1, 2, 8])
     func deterministic(jobs: Int) throws {
         let names = ["tutorial-sample.ics", "folding.ics", "recurring-weekly-across-dst.ics", "bad-properties.ics",

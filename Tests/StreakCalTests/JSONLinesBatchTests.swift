@@ -138,20 +138,25 @@ struct JSONLinesBatchTests {
         let batch = JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now)
         let line = "{\"id\": 1, \"path\": \"\(fixture("tutorial-sample.ics"))\"}"
         let written = Collected<String>()
+        // The first record is written only once the reader has read a whole window ahead: the
+        // reader must not wait for records to be written before then, nor read further.
+        let windowRead = DispatchSemaphore(value: 0)
         var read = 0
         var mostAhead = 0
         let tally = try batch.run(nextLine: { () throws(CalendarReadError) -> JSONLinesBatch.InputLine? in
             guard read < 200 else { return nil }
             mostAhead = max(mostAhead, read - written.count)
             read += 1
+            if read == batch.window { windowRead.signal() }
             return .text(line)
         }, emit: { line in
-            Thread.sleep(forTimeInterval: 0.001)  // a slow reader downstream
+            if written.count == 0 { windowRead.wait() }
             written.append(line)
         })
         #expect(tally.records == 200)
+        #expect(written.count == 200)
         #expect(mostAhead <= batch.window, "\(mostAhead) lines read ahead, window \(batch.window)")
-        #expect(mostAhead >= 2, "workers were kept busy")
+        #expect(mostAhead >= batch.window - 1, "the reader went on while no record was written")
     }
 
     @Test("A failed write stops the run: the error comes back, no more lines are read")

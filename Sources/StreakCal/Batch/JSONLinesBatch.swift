@@ -127,15 +127,21 @@ public struct JSONLinesBatch: Sendable {
     }
 
     /// The run itself: `nextLine` gives the input lines (`nil` at the end).
+    ///
+    /// The calling thread reads; `jobs` workers, started on Dispatch's pool for this run and waited
+    /// for before it returns, take the requests in order and hand their records to the emitter.
     func run(nextLine: () throws(CalendarReadError) -> InputLine?, emit: @escaping @Sendable (String) throws -> Void) throws -> Tally {
-        // libical's process-wide set-up happens on its first parse: do one before any concurrency.
-        BatchReport.setUpLibical()
         let emitter = RecordEmitter(order: order, emit: emit)
-        let slots = DispatchSemaphore(value: window)
-        let workers = DispatchSemaphore(value: jobs)
-        let group = DispatchGroup()
+        let queue = RequestQueue(window: window, workers: jobs)
+        let workers = DispatchGroup()
+        for _ in 0..<jobs {
+            DispatchQueue.global().async(group: workers) {
+                while let (position, request) = queue.take() {
+                    queue.release(emitter.finish(position, record: self.record(for: request)))
+                }
+            }
+        }
         var number = 0
-        var index = 0
         var readError: CalendarReadError?
         while !emitter.stopped {
             let line: InputLine?
@@ -148,20 +154,10 @@ public struct JSONLinesBatch: Sendable {
             guard let line else { break }
             number += 1
             if case .text(let text) = line, !text.contains(where: { !$0.isWhitespace }) { continue }
-            let request = Request(line: line, number: number)
-            let position = index
-            index += 1
-            slots.wait()
-            group.enter()
-            DispatchQueue.global().async {
-                workers.wait()
-                let record = self.record(for: request)
-                workers.signal()
-                emitter.finish(position, record: record, release: slots)
-                group.leave()
-            }
+            queue.put(Request(line: line, number: number))
         }
-        group.wait()
+        queue.close()
+        workers.wait()
         if let failure = emitter.failure { throw failure }
         if let readError { throw readError }
         return emitter.tally
@@ -372,17 +368,83 @@ public struct JSONLinesBatch: Sendable {
     }
 }
 
-/// Writes records in the batch's order, one at a time, and frees a window slot for each written.
-final class RecordEmitter: @unchecked Sendable {
-    private let lock = NSLock()
+/// The requests read and not yet written: the reader puts them in while fewer than `window` are in
+/// flight, workers take them in order, and each record written frees its place.
+final class RequestQueue: Sendable {
+    private struct State {
+        var waiting: [(position: Int, request: JSONLinesBatch.Request)] = []
+        var next = 0
+        var inFlight = 0
+        var isClosed = false
+    }
+
+    private let state = Locked(State())
+    private let window: Int
+    private let workers: Int
+    /// Signalled once per request put and once per worker at the close: a worker waits here for work.
+    private let work = DispatchSemaphore(value: 0)
+    /// Signalled once per place freed: the reader waits here while the window is full.
+    private let freed = DispatchSemaphore(value: 0)
+
+    init(window: Int, workers: Int) {
+        self.window = window
+        self.workers = workers
+    }
+
+    /// Adds a request once fewer than `window` are in flight (waiting until then).
+    func put(_ request: JSONLinesBatch.Request) {
+        while !state.withLock({ state in
+            guard state.inFlight < window else { return false }
+            state.inFlight += 1
+            state.waiting.append((state.next, request))
+            state.next += 1
+            return true
+        }) {
+            freed.wait()
+        }
+        work.signal()
+    }
+
+    /// The oldest request not taken, with its position in the stream; `nil` once the queue is closed
+    /// and empty (waiting until one of them).
+    func take() -> (position: Int, request: JSONLinesBatch.Request)? {
+        while true {
+            work.wait()
+            let taken = state.withLock { state -> (position: Int, request: JSONLinesBatch.Request)?? in
+                if !state.waiting.isEmpty { return state.waiting.removeFirst() }
+                return state.isClosed ? .some(nil) : nil
+            }
+            if let taken { return taken }
+        }
+    }
+
+    /// Frees the places of `count` records written (or dropped).
+    func release(_ count: Int) {
+        guard count > 0 else { return }
+        state.withLock { $0.inFlight -= count }
+        for _ in 0..<count { freed.signal() }
+    }
+
+    /// No more requests come: each worker gets `nil` once the rest are taken.
+    func close() {
+        state.withLock { $0.isClosed = true }
+        for _ in 0..<workers { work.signal() }
+    }
+}
+
+/// Writes records in the batch's order, one at a time.
+final class RecordEmitter: Sendable {
+    private struct State {
+        var waiting: [Int: JSONLinesBatch.Record] = [:]
+        var nextToWrite = 0
+        var stopped = false
+        var failure: (any Error)?
+        var tally = JSONLinesBatch.Tally()
+    }
+
+    private let state = Locked(State())
     private let order: JSONLinesBatch.Order
     private let emit: @Sendable (String) throws -> Void
-    // Guarded by `lock`.
-    private var waiting: [Int: JSONLinesBatch.Record] = [:]
-    private var nextToWrite = 0
-    private var stoppedFlag = false
-    private(set) var failure: (any Error)?
-    private var counts = JSONLinesBatch.Tally()
 
     init(order: JSONLinesBatch.Order, emit: @escaping @Sendable (String) throws -> Void) {
         self.order = order
@@ -390,39 +452,44 @@ final class RecordEmitter: @unchecked Sendable {
     }
 
     /// Whether a write failed: no more input is read.
-    var stopped: Bool { lock.withLock { stoppedFlag } }
+    var stopped: Bool { state.withLock { $0.stopped } }
 
-    var tally: JSONLinesBatch.Tally { lock.withLock { counts } }
+    /// What a write threw, if one failed.
+    var failure: (any Error)? { state.withLock { $0.failure } }
+
+    var tally: JSONLinesBatch.Tally { state.withLock { $0.tally } }
 
     /// Takes the record of input `position`; writes it, and any waiting for it, when their turn
-    /// comes, signalling `release` once per record written (or dropped after a failed write).
-    func finish(_ position: Int, record: JSONLinesBatch.Record, release: DispatchSemaphore) {
-        lock.withLock {
+    /// comes. Returns how many records were written (or dropped after a failed write).
+    func finish(_ position: Int, record: JSONLinesBatch.Record) -> Int {
+        state.withLock { state in
             switch order {
             case .completion:
-                write(record)
-                release.signal()
+                write(record, in: &state)
+                return 1
             case .input:
-                waiting[position] = record
-                while let next = waiting.removeValue(forKey: nextToWrite) {
-                    write(next)
-                    nextToWrite += 1
-                    release.signal()
+                state.waiting[position] = record
+                var written = 0
+                while let next = state.waiting.removeValue(forKey: state.nextToWrite) {
+                    write(next, in: &state)
+                    state.nextToWrite += 1
+                    written += 1
                 }
+                return written
             }
         }
     }
 
     /// Writes one record (under the lock); after a failure, records are dropped.
-    private func write(_ record: JSONLinesBatch.Record) {
-        guard !stoppedFlag else { return }
+    private func write(_ record: JSONLinesBatch.Record, in state: inout State) {
+        guard !state.stopped else { return }
         do {
             try emit(record.json)
-            counts.records += 1
-            if record.error != nil { counts.failed += 1 }
+            state.tally.records += 1
+            if record.error != nil { state.tally.failed += 1 }
         } catch {
-            failure = error
-            stoppedFlag = true
+            state.failure = error
+            state.stopped = true
         }
     }
 }

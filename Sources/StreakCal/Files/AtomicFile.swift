@@ -265,11 +265,9 @@ func describeFileType(_ kind: mode_t) -> String {
 /// (`SystemRandomNumberGenerator`), then one more for each name. Names never repeat within the
 /// process, and another process starts from bits of its own; Foundation's `UUID()` opened and read
 /// `/dev/urandom` for every name, three system calls for each file of a batch.
-final class TemporaryNames: @unchecked Sendable {
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var high: UInt64
-    private var low: UInt64
+final class TemporaryNames: Sendable {
+    /// The next name's number, as two halves of 128 bits.
+    private let number: Locked<(high: UInt64, low: UInt64)>
 
     convenience init() {
         var generator = SystemRandomNumberGenerator()
@@ -278,18 +276,17 @@ final class TemporaryNames: @unchecked Sendable {
 
     /// Names from the 128-bit number `high`, `low` on.
     init(high: UInt64, low: UInt64) {
-        self.high = high
-        self.low = low
+        number = Locked((high, low))
     }
 
     /// The next name, as a UUID string (36 characters).
     func next() -> String {
-        let number: (high: UInt64, low: UInt64) = lock.withLock {
+        let number = self.number.withLock { number in
             defer {
-                self.low &+= 1
-                if self.low == 0 { self.high &+= 1 }
+                number.low &+= 1
+                if number.low == 0 { number.high &+= 1 }
             }
-            return (self.high, self.low)
+            return number
         }
         var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &uuid) { bytes in
