@@ -191,9 +191,9 @@ public struct BatchSummary: Hashable, Sendable {
 
     /// `value` as `%.2f` writes it: rounded to hundredths, half to even, on the value's exact
     /// binary expansion (so 0.125 is "0.12" and 0.135, just above, is "0.14"), worked out in
-    /// integers. C's `vsnprintf` through `withVaList` (or `String(format:)`) looked up the
-    /// argument's conformances at run time: 0.9M instructions at the end of every batch. Values of
-    /// 10^15 and more still go to `vsnprintf`.
+    /// integers rather than through C's `vsnprintf` and `withVaList` (or `String(format:)`), which
+    /// look up the argument's conformances at run time. Values of 10^15 and more still go to
+    /// `vsnprintf`.
     static func twoDecimals(_ value: Double) -> String {
         guard value.isFinite else { return value.isNaN ? (value.sign == .minus ? "-nan" : "nan") : (value < 0 ? "-inf" : "inf") }
         let magnitude = value.magnitude
