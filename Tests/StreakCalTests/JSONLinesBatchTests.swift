@@ -1,5 +1,6 @@
 import Foundation
 @testable import StreakCal
+import StreakExport
 import Testing
 
 private let root = URL(fileURLWithPath: #filePath)
@@ -224,17 +225,17 @@ struct JSONLinesBatchTests {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
         for sample in samples {
-            var json = CompactJSON()
+            var json = JSONWriter(layout: .compact)
             json.string(sample)
             #expect(json.text == String(decoding: try encoder.encode(sample), as: UTF8.self), "\(sample.prefix(40).debugDescription)")
         }
-        var json = CompactJSON()
+        var json = JSONWriter(layout: .compact)
         json.open("[")
-        json.element()
+        json.element(indent: 2, first: true)
         json.string("a\nb")
-        json.element()
+        json.element(indent: 2, first: false)
         json.string("c")
-        json.close("]")
+        json.close("]", indent: 0, empty: false)
         #expect(json.text == #"["a\nb","c"]"#)
     }
 

@@ -331,38 +331,38 @@ public struct JSONLinesBatch: Sendable {
 
         /// The record as one line of JSON (keys sorted), without its line end.
         var json: String {
-            var json = CompactJSON()
+            var json = JSONWriter(layout: .compact)
             json.open("{")
-            json.key("currentStreak")
-            json.optional(result?.currentStreak) { $0.streak($1) }
-            json.key("days")
+            json.key("currentStreak", indent: 2, first: true)
+            json.optional(result?.currentStreak) { $0.streak($1, indent: 2) }
+            json.key("days", indent: 2)
             json.optional(result?.days) { $0.integer($1) }
-            json.key("daysMet")
+            json.key("daysMet", indent: 2)
             json.optional(result?.daysMet) { $0.integer($1) }
-            json.key("diagnostics")
-            json.diagnostics(diagnostics)
-            json.key("error")
+            json.key("diagnostics", indent: 2)
+            json.diagnostics(diagnostics, indent: 2)
+            json.key("error", indent: 2)
             json.optional(error) { $0.string($1) }
-            json.key("id")
+            json.key("id", indent: 2)
             switch id {
             case .string(let text)?: json.string(text)
-            case .integer(let value)?: json.raw(String(value))
-            case .number(let value)?: json.raw(value.isFinite ? "\(value)" : "null")
-            case nil: json.raw("null")
+            case .integer(let value)?: json.integer(Int(value))
+            case .number(let value)?: json.number(text: value.isFinite ? "\(value)" : "null")
+            case nil: json.null()
             }
-            json.key("line")
+            json.key("line", indent: 2)
             json.integer(line)
-            json.key("longestStreak")
-            json.optional(result?.longestStreak) { $0.streak($1) }
-            json.key("name")
+            json.key("longestStreak", indent: 2)
+            json.optional(result?.longestStreak) { $0.streak($1, indent: 2) }
+            json.key("name", indent: 2)
             json.optional(name) { $0.string($1) }
-            json.key("points")
+            json.key("points", indent: 2)
             json.optional(result?.points) { $0.integer($1) }
-            json.key("report")
+            json.key("report", indent: 2)
             json.optional(report) { $0.string($1) }
-            json.key("sessions")
+            json.key("sessions", indent: 2)
             json.optional(result?.sessions) { $0.integer($1) }
-            json.close("}")
+            json.close("}", indent: 0, empty: false)
             return json.text
         }
     }
@@ -563,99 +563,5 @@ struct LineReader {
         let length = dropped + end - start
         guard dropped == 0, length <= longest else { return .tooLong(length) }
         return .text(String(decoding: buffer[start..<end], as: UTF8.self))
-    }
-}
-
-/// Compact JSON text (no spaces, no line breaks) with `JSONEncoder`'s escapes, for JSON Lines.
-struct CompactJSON {
-    private(set) var bytes: [UInt8] = []
-    private var first = true
-
-    var text: String { String(decoding: bytes, as: UTF8.self) }
-
-    mutating func open(_ bracket: UInt8) {
-        bytes.append(bracket)
-        first = true
-    }
-
-    mutating func open(_ bracket: Character) {
-        open(bracket.asciiValue ?? 0x7B)
-    }
-
-    mutating func close(_ bracket: Character) {
-        bytes.append(bracket.asciiValue ?? 0x7D)
-        first = false
-    }
-
-    mutating func key(_ name: String) {
-        if !first { bytes.append(0x2C) }
-        first = false
-        string(name)
-        bytes.append(0x3A)
-    }
-
-    /// An array element's separator.
-    mutating func element() {
-        if !first { bytes.append(0x2C) }
-        first = false
-    }
-
-    mutating func raw(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
-        first = false
-    }
-
-    mutating func integer(_ value: Int) {
-        raw(String(value))
-    }
-
-    mutating func optional<Value>(_ value: Value?, _ write: (inout CompactJSON, Value) -> Void) {
-        if let value { write(&self, value) } else { raw("null") }
-    }
-
-    mutating func streak(_ streak: Streak) {
-        open("{")
-        key("end")
-        optional(streak.end) { $0.string($1.description) }
-        key("length")
-        integer(streak.length)
-        key("start")
-        optional(streak.start) { $0.string($1.description) }
-        close("}")
-    }
-
-    /// Diagnostics as the report JSON has them: `code`, `column`, `file`, `line`, `message`,
-    /// `severity` and, when there is one, `sourceLine`.
-    mutating func diagnostics(_ diagnostics: [Diagnostic]) {
-        open("[")
-        for diagnostic in diagnostics {
-            element()
-            open("{")
-            key("code")
-            string(diagnostic.code.rawValue)
-            key("column")
-            integer(diagnostic.location.column)
-            key("file")
-            string(diagnostic.location.file)
-            key("line")
-            integer(diagnostic.location.line)
-            key("message")
-            string(diagnostic.message)
-            key("severity")
-            string(diagnostic.severity.rawValue)
-            if let sourceLine = diagnostic.sourceLine {
-                key("sourceLine")
-                string(sourceLine)
-            }
-            close("}")
-        }
-        close("]")
-    }
-
-    /// A string with `JSONEncoder`'s escapes (slashes kept; `appendJSONString`): a line break
-    /// inside is `\n`, so a record is always one line.
-    mutating func string(_ value: String) {
-        bytes.appendJSONString(value)
-        first = false
     }
 }
