@@ -101,6 +101,46 @@ struct JSONLinesBatchTests {
         #expect(records[12]["name"] as? String == "12.5")
     }
 
+    @Test("A key given twice: the last counts (as Python's json reads it); numeric ids come back exactly as written (repro jsonl-id-and-duplicate-keys.sh)")
+    func duplicateKeysAndNumericIDs() throws {
+        let calendar = "BEGIN:VCALENDAR\\r\\nBEGIN:VEVENT\\r\\nUID:a\\r\\nDTSTART:20240220T080000Z\\r\\nX-POINTS:100\\r\\nEND:VEVENT\\r\\nEND:VCALENDAR\\r\\n"
+        let input = [
+            "{\"id\": \"first\", \"ics\": \"nothing\", \"id\": \"second\", \"ics\": \"\(calendar)\"}",
+            "{\"id\": 12345678901234567890123, \"ics\": \"\(calendar)\"}",
+            "{\"id\": -0, \"ics\": \"\(calendar)\"}",
+            "{\"id\": 1.50, \"ics\": \"\(calendar)\"}",
+            "{\"id\": 2E+3, \"id\": null, \"ics\": \"\(calendar)\"}",
+            "{\"id\": 7, \"icsBase64\": \"QkVH\", \"icsBase64\": 5}",
+            "{\"id\": 8, \"extra\": [\(String(repeating: "[", count: 40))]}",
+        ]
+        let lines = Collected<String>()
+        _ = try JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now).run(lines: input) { lines.append($0) }
+        let records = lines.values
+        #expect(records.count == 7)
+        // The id as the output line has it, byte for byte.
+        #expect(records.map { record in record.firstMatch(of: /"id":([^,]*),/).map { String($0.1) } } == [
+            "\"second\"", "12345678901234567890123", "-0", "1.50", "null", "7", "null",
+        ])
+        let objects = try records.map(object)
+        #expect(objects[0]["sessions"] as? Int == 1 && objects[0]["error"] is NSNull, "the second ics, the first's text is passed over")
+        #expect(objects[1]["name"] as? String == "12345678901234567890123")
+        #expect(objects[3]["name"] as? String == "1.50")
+        #expect(objects[4]["error"] as? String == "line 5: no \"id\": each line needs one, a string or a number")
+        #expect(objects[5]["error"] as? String == "line 6: \"icsBase64\" must be a string")
+        #expect(objects[6]["error"] as? String == "line 7: the JSON is nested more than 32 deep")
+    }
+
+    @Test("A line of many small values is refused as one record before its values take more than the line")
+    func manyValues() throws {
+        let zeros = Array(repeating: "0", count: 200_000).joined(separator: ",")
+        let line = "{\"id\": 1, \"extra\": [\(zeros)]}"
+        let lines = Collected<String>()
+        _ = try JSONLinesBatch(settings: settings, format: .csv, jobs: 1, now: now).run(lines: [line]) { lines.append($0) }
+        let record = try object(try #require(lines.values.first))
+        #expect(record["error"] as? String == "line 1: the JSON's values take more than \(line.utf8.count) bytes")
+        #expect(record["id"] is NSNull)
+    }
+
     @Test("icsBase64: a calendar's exact bytes (Latin-1, UTF-16), named by its id, report as the file's")
     func base64() throws {
         let lines = Collected<String>()
@@ -256,7 +296,7 @@ struct JSONLinesBatchTests {
         #expect(Set(parsed.keys) == [
             "currentStreak", "days", "daysMet", "diagnostics", "error", "id", "line", "longestStreak", "name", "points", "report", "sessions",
         ])
-        record.id = .integer(-42)
+        record.id = .number("-42")
         #expect(try object(record.json)["id"] as? Int == -42)
         record.id = nil
         #expect(try object(record.json)["id"] is NSNull)

@@ -167,14 +167,14 @@ public struct JSONLinesBatch: Sendable {
     func record(for request: Request) -> Record {
         var record = Record(line: request.number)
         let source: CalendarSource
-        switch request.parsed() {
+        switch request.parsed().flatMap({ parsed in request.source(parsed.calendar, id: parsed.id).map { (parsed.id, $0) } }) {
         case .failure(let problem):
             record.id = problem.id
             record.error = "line \(request.number): \(problem.reason)"
             return record
-        case .success(let parsed):
-            record.id = parsed.id
-            source = parsed.source
+        case .success(let (id, calendar)):
+            record.id = id
+            source = calendar
         }
         var result = BatchFileResult(input: source.name)
         do {
@@ -195,124 +195,6 @@ public struct JSONLinesBatch: Sendable {
         }
         record.result = result
         return record
-    }
-
-    /// An input line, parsed when a worker takes it.
-    struct Request: Sendable {
-        var line: InputLine
-        var number: Int
-
-        /// What a line can be wrong with, and the `id` it gave, if any.
-        struct Problem: Error {
-            var id: RecordID?
-            var reason: String
-        }
-
-        func parsed() -> Result<(id: RecordID, source: CalendarSource), Problem> {
-            let text: String
-            switch line {
-            case .text(let line): text = line
-            case .tooLong(let bytes):
-                return .failure(Problem(reason: "\(bytes) bytes, longer than a line may be (\(JSONLinesBatch.longestLine >> 20) MiB): give such a calendar by \"path\""))
-            }
-            let fields: Fields
-            do {
-                fields = try JSONDecoder().decode(Fields.self, from: Data(text.utf8))
-            } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
-                return .failure(Problem(reason: "not a JSON object"))
-            } catch {
-                return .failure(Problem(reason: "not JSON"))
-            }
-            guard let id = fields.id else {
-                return .failure(Problem(reason: fields.hasID
-                    ? "\"id\" must be a string or a number" : "no \"id\": each line needs one, a string or a number"))
-            }
-            let given = [fields.path, fields.ics, fields.icsBase64].filter { if case .absent = $0 { false } else { true } }.count
-            guard given == 1 else {
-                return .failure(Problem(id: id, reason: given == 0
-                    ? "none of \"path\", \"ics\" and \"icsBase64\": give one" : "more than one of \"path\", \"ics\" and \"icsBase64\": give one"))
-            }
-            switch (fields.path, fields.ics, fields.icsBase64) {
-            case (.string(let path), _, _):
-                guard !path.isEmpty else { return .failure(Problem(id: id, reason: "\"path\" is empty")) }
-                return .success((id, .file(path)))
-            case (_, .string(let text), _):
-                return .success((id, .string(text, name: id.fileName)))
-            case (_, _, .string(let encoded)):
-                guard let bytes = Data(base64Encoded: encoded, options: [.ignoreUnknownCharacters]) else {
-                    return .failure(Problem(id: id, reason: "\"icsBase64\" is not base64"))
-                }
-                return .success((id, .bytes(Array(bytes), name: id.fileName)))
-            case (.notString, _, _):
-                return .failure(Problem(id: id, reason: "\"path\" must be a string"))
-            case (_, .notString, _):
-                return .failure(Problem(id: id, reason: "\"ics\" must be a string"))
-            default:
-                return .failure(Problem(id: id, reason: "\"icsBase64\" must be a string"))
-            }
-        }
-
-        /// The members a line may have; others are passed over.
-        private struct Fields: Decodable {
-            enum Text { case absent, string(String), notString }
-            private enum Key: String, CodingKey { case id, path, ics, icsBase64 }
-
-            /// The id, when it is a string or a number.
-            var id: RecordID?
-            /// Whether the line has an `id` that is not `null`.
-            var hasID = false
-            var path = Text.absent
-            var ics = Text.absent
-            var icsBase64 = Text.absent
-
-            init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: Key.self)
-                if container.contains(.id), try !container.decodeNil(forKey: .id) {
-                    hasID = true
-                    id = RecordID(try container.superDecoder(forKey: .id).singleValueContainer())
-                }
-                path = Self.text(container, .path)
-                ics = Self.text(container, .ics)
-                icsBase64 = Self.text(container, .icsBase64)
-            }
-
-            private static func text(_ container: KeyedDecodingContainer<Key>, _ key: Key) -> Text {
-                guard container.contains(key) else { return .absent }
-                guard let text = try? container.decode(String.self, forKey: key) else { return .notString }
-                return .string(text)
-            }
-        }
-    }
-
-    /// An input's `id`: a string or a number, given back as it came.
-    enum RecordID: Sendable, Hashable {
-        case string(String)
-        case integer(Int64)
-        case number(Double)
-
-        /// A string or a number (not a Boolean, an array or an object).
-        init?(_ value: any SingleValueDecodingContainer) {
-            if let text = try? value.decode(String.self) {
-                self = .string(text)
-            } else if (try? value.decode(Bool.self)) != nil {
-                return nil
-            } else if let integer = try? value.decode(Int64.self) {
-                self = .integer(integer)
-            } else if let number = try? value.decode(Double.self) {
-                self = .number(number)
-            } else {
-                return nil
-            }
-        }
-
-        /// The name a calendar given as text goes by in diagnostics: its id.
-        var fileName: String {
-            switch self {
-            case .string(let text): text.isEmpty ? "<empty id>" : text
-            case .integer(let value): String(value)
-            case .number(let value): String(value)
-            }
-        }
     }
 
     /// One output line's content.
@@ -346,8 +228,7 @@ public struct JSONLinesBatch: Sendable {
             json.key("id", indent: 2)
             switch id {
             case .string(let text)?: json.string(text)
-            case .integer(let value)?: json.integer(Int(value))
-            case .number(let value)?: json.number(text: value.isFinite ? "\(value)" : "null")
+            case .number(let text)?: json.number(text: text)
             case nil: json.null()
             }
             json.key("line", indent: 2)
