@@ -308,3 +308,34 @@ struct BatchJSONLinesCommandTests {
         #expect(Set(records.compactMap { $0["report"] as? String }).count == 1)
     }
 }
+
+@Suite("streakcal batch --jsonl: memory")
+struct BatchJSONLinesMemoryTests {
+    /// GNU time, which reports a child's peak resident memory (`-f %M`). The kernel's figure for a
+    /// child the test process starts itself would count the test process's own memory too, as the
+    /// child shares it until it runs `streakcal`.
+    private static let time = "/usr/bin/time"
+
+    @Test("An inline ics record is held at no more than twice its size (repro jsonl-inline-record-memory.sh: 5 times before)",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: time), "needs GNU time at /usr/bin/time"))
+    func inlineRecord() throws {
+        let size = 96 << 20
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("big-record-\(UUID().uuidString).jsonl").path
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(atPath: path + ".out")
+        }
+        var lines = Data(#"{"id":"big","ics":"BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:20240101T090000Z\r\nX-POINTS:100\r\nDESCRIPTION:"#.utf8)
+        lines.append(Data(repeating: UInt8(ascii: "A"), count: size))
+        lines.append(Data(#"\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"}"#.utf8 + [0x0A]))
+        try lines.write(to: URL(fileURLWithPath: path))
+        let options = ["batch", "--jsonl", "--tz", "UTC", "--from", "2024-01-01", "--to", "2024-01-01", "--format", "csv"]
+        let result = try run("/bin/sh", ["-c", "exec \(Self.time) -f %M \"$0\" \"$@\" < '\(path)' > '\(path).out'", try streakcalPath()] + options)
+        #expect(result.status == 0)
+        let kilobytes = try #require(result.standardError.split(separator: "\n").last.flatMap { Int($0) })
+        #expect(kilobytes * 1024 <= 2 * size, "peak \(kilobytes >> 10) MiB for a record of \(size >> 20) MiB")
+        // The record itself: the calendar read, its one session counted.
+        let record = try jsonObject(try String(contentsOfFile: path + ".out", encoding: .utf8))
+        #expect(record["id"] as? String == "big" && record["sessions"] as? Int == 1 && record["error"] is NSNull)
+    }
+}

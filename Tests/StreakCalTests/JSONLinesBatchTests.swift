@@ -189,7 +189,7 @@ struct JSONLinesBatchTests {
             mostAhead = max(mostAhead, read - written.count)
             read += 1
             if read == batch.window { windowRead.signal() }
-            return .text(line)
+            return .text(Array(line.utf8))
         }, emit: { line in
             if written.count == 0 { windowRead.wait() }
             written.append(line)
@@ -198,6 +198,74 @@ struct JSONLinesBatchTests {
         #expect(written.count == 200)
         #expect(mostAhead <= batch.window, "\(mostAhead) lines read ahead, window \(batch.window)")
         #expect(mostAhead >= batch.window - 1, "the reader went on while no record was written")
+    }
+
+    @Test("Bytes in flight are bounded too: a line waits until the lines before it leave room, a longer one goes alone")
+    func bytesInFlight() throws {
+        var batch = JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now)
+        batch.byteBudget = 100_000
+        let padding = String(repeating: "x", count: 30_000)
+        let line = Array("{\"id\": 1, \"pad\": \"\(padding)\", \"path\": \"\(fixture("tutorial-sample.ics"))\"}".utf8)
+        let huge = Array("{\"id\": 2, \"pad\": \"\(String(repeating: padding, count: 5))\", \"path\": \"x\"}".utf8)
+        let written = Collected<String>()
+        // The first record is written once the reader has read a fourth line: three fit in 100,000 bytes.
+        let fourthRead = DispatchSemaphore(value: 0)
+        var read = 0
+        var mostAhead = 0
+        let tally = try batch.run(nextLine: { () throws(CalendarReadError) -> JSONLinesBatch.InputLine? in
+            guard read < 40 else { return nil }
+            mostAhead = max(mostAhead, read - written.count)
+            read += 1
+            if read == 4 { fourthRead.signal() }
+            return .text(read % 10 == 0 ? huge : line)
+        }, emit: { line in
+            if written.count == 0 { fourthRead.wait() }
+            written.append(line)
+        })
+        #expect(tally.records == 40)
+        #expect(mostAhead == 3, "\(mostAhead) lines of \(line.count) bytes in flight, budget 100,000")
+        #expect(try written.values.map { try object($0)["id"] as? Int } == (1...40).map { $0 % 10 == 0 ? 2 : 1 })
+    }
+
+    @Test("A long ics text is decoded into a temporary file the import reads as a file; the records are those of the text decoded in memory")
+    func longTextThroughAFile() throws {
+        var lines: [[UInt8]] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Fixtures").path).sorted() where name.hasSuffix(".ics") {
+            guard let text = String(validating: try Data(contentsOf: URL(fileURLWithPath: fixture(name))), as: UTF8.self) else { continue }
+            let encoder = JSONEncoder()
+            lines.append(Array("{\"id\": \"\(name)\", \"ics\": ".utf8) + (try encoder.encode(text)) + [0x7D])
+        }
+        // Escapes, surrogate pairs and bytes that are not UTF-8 (raw, in the line) decode alike both ways.
+        let odd = "BEGIN:VEVENT\\r\\nUID:a\\r\\nDTSTART:20240220T080000Z\\r\\nX-POINTS:50\\r\\nSUMMARY:\\u00e9 \\ud83c\\udfb9 é "
+        lines.append(Array("{\"id\": 1, \"ics\": \"\(odd)".utf8) + [0xFF, 0xE2, 0x82, 0x41, 0x80] + Array("\\r\\nEND:VEVENT\\r\\n\"}".utf8))
+        var records: [[String]] = []
+        for limit in [JSONLinesBatch.longestTextInMemory, 0] {
+            var batch = JSONLinesBatch(settings: settings, format: .json, jobs: 2, now: now)
+            batch.textInMemoryLimit = limit
+            let written = Collected<String>()
+            var remaining = lines[...]
+            _ = try batch.run(nextLine: { () throws(CalendarReadError) -> JSONLinesBatch.InputLine? in
+                remaining.popFirst().map { .text($0) }
+            }, emit: { written.append($0) })
+            records.append(written.values)
+        }
+        #expect(records[0].count == lines.count)
+        #expect(records[0] == records[1])
+        let last = try object(try #require(records[1].last))
+        #expect(last["sessions"] as? Int == 1 && last["error"] is NSNull)
+
+        // Taken from the line: in memory as bytes, or as a file that stays open while it is read.
+        let line = lines[0]
+        let (id, calendar) = try JSONLinesBatch.Request.parse(line).get()
+        let inMemory = try JSONLinesBatch.Request.take(calendar, from: line, id: id, textInMemoryLimit: line.count).get()
+        let spooled = try JSONLinesBatch.Request.take(calendar, from: line, id: id, textInMemoryLimit: 0).get()
+        guard case .bytes(let bytes) = inMemory.calendar.content, case .file(let path) = spooled.calendar.content else {
+            Issue.record("\(inMemory.calendar.content), \(spooled.calendar.content)")
+            return
+        }
+        #expect(inMemory.file == nil && spooled.file != nil)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(bytes))
+        #expect(spooled.calendar.name == inMemory.calendar.name)
     }
 
     @Test("A failed write stops the run: the error comes back, no more lines are read")
@@ -209,7 +277,7 @@ struct JSONLinesBatchTests {
         #expect(throws: Closed.self) {
             _ = try batch.run(nextLine: { () throws(CalendarReadError) -> JSONLinesBatch.InputLine? in
                 read += 1
-                return read <= 10_000 ? .text(line) : nil
+                return read <= 10_000 ? .text(Array(line.utf8)) : nil
             }, emit: { _ in throw Closed() })
         }
         #expect(read < 100)
@@ -230,7 +298,7 @@ struct JSONLinesBatchTests {
         var lines: [String] = []
         while let line = try reader.next() {
             switch line {
-            case .text(let text): lines.append("text:" + text)
+            case .text(let text): lines.append("text:" + String(decoding: text, as: UTF8.self))
             case .tooLong(let bytes): lines.append("long:\(bytes)")
             }
         }

@@ -97,6 +97,20 @@ public struct JSONLinesBatch: Sendable {
     /// again waiting, so that workers never wait for input, and memory stays bounded.
     public var window: Int { max(8, 4 * jobs) }
 
+    /// The most bytes of input lines in flight (512 MiB): a line that would go past it waits until
+    /// the lines before it are written, and a longer line goes alone.
+    public static let bytesInFlight = 512 << 20
+
+    /// ``bytesInFlight``, for this batch (tests make it small).
+    var byteBudget = JSONLinesBatch.bytesInFlight
+
+    /// An `ics` text longer than this (1 MiB) is decoded into an unlinked temporary file, which the
+    /// import reads a chunk at a time as it reads a file, rather than into memory.
+    static let longestTextInMemory = 1 << 20
+
+    /// ``longestTextInMemory``, for this batch (tests make it small).
+    var textInMemoryLimit = JSONLinesBatch.longestTextInMemory
+
     /// Runs the batch over the JSON Lines of a file descriptor, read to its end (standard input,
     /// by default), writing each record with `emit` (without its line end; called one record at a
     /// time).
@@ -111,7 +125,7 @@ public struct JSONLinesBatch: Sendable {
     /// Runs the batch over lines already in memory (see ``run(reading:emit:)``).
     public func run(lines: [String], emit: @escaping @Sendable (String) throws -> Void) throws -> Tally {
         var iterator = lines.makeIterator()
-        return try run(nextLine: { () throws(CalendarReadError) -> InputLine? in iterator.next().map(InputLine.text) }, emit: emit)
+        return try run(nextLine: { () throws(CalendarReadError) -> InputLine? in iterator.next().map { .text(Array($0.utf8)) } }, emit: emit)
     }
 
     /// The longest input line kept (512 MiB): a longer one is read through without being kept and
@@ -121,9 +135,29 @@ public struct JSONLinesBatch: Sendable {
 
     /// An input line as the reader gives it.
     enum InputLine: Sendable {
-        case text(String)
+        /// The line's bytes, without its end.
+        case text([UInt8])
         /// A line longer than ``longestLine``, with its length in bytes.
         case tooLong(Int)
+
+        /// The bytes the line holds in memory.
+        var byteCount: Int {
+            if case .text(let bytes) = self { bytes.count } else { 0 }
+        }
+
+        /// Whether the line is empty or white space only (as `Character.isWhitespace` tells).
+        var isBlank: Bool {
+            guard case .text(let bytes) = self else { return false }
+            var isASCII = true
+            for byte in bytes {
+                switch byte {
+                case 0x09...0x0D, 0x20: continue
+                case 0x80...: isASCII = false
+                default: return false
+                }
+            }
+            return isASCII || String(decoding: bytes, as: UTF8.self).allSatisfy(\.isWhitespace)
+        }
     }
 
     /// The run itself: `nextLine` gives the input lines (`nil` at the end).
@@ -132,12 +166,13 @@ public struct JSONLinesBatch: Sendable {
     /// for before it returns, take the requests in order and hand their records to the emitter.
     func run(nextLine: () throws(CalendarReadError) -> InputLine?, emit: @escaping @Sendable (String) throws -> Void) throws -> Tally {
         let emitter = RecordEmitter(order: order, emit: emit)
-        let queue = RequestQueue(window: window, workers: jobs)
+        let queue = RequestQueue(window: window, byteBudget: byteBudget, workers: jobs)
         let workers = DispatchGroup()
         for _ in 0..<jobs {
             DispatchQueue.global().async(group: workers) {
-                while let (position, request) = queue.take() {
-                    queue.release(emitter.finish(position, record: self.record(for: request)))
+                while var taken = queue.take() {
+                    let record = self.record(taking: &taken.request)
+                    queue.release(emitter.finish(taken.position, record: record))
                 }
             }
         }
@@ -153,7 +188,7 @@ public struct JSONLinesBatch: Sendable {
             }
             guard let line else { break }
             number += 1
-            if case .text(let text) = line, !text.contains(where: { !$0.isWhitespace }) { continue }
+            if line.isBlank { continue }
             queue.put(Request(line: line, number: number))
         }
         queue.close()
@@ -165,17 +200,29 @@ public struct JSONLinesBatch: Sendable {
 
     /// One input line's record: the calendar read, scored and rendered, or why not.
     func record(for request: Request) -> Record {
+        var request = request
+        return record(taking: &request)
+    }
+
+    /// ``record(for:)``, letting go of the request's line as soon as its calendar is taken from it
+    /// (before the calendar is read), so that a long line is not held while it is worked on.
+    func record(taking request: inout Request) -> Record {
         var record = Record(line: request.number)
-        let source: CalendarSource
-        switch request.parsed().flatMap({ parsed in request.source(parsed.calendar, id: parsed.id).map { (parsed.id, $0) } }) {
+        let calendar = request.calendar(textInMemoryLimit: textInMemoryLimit)
+        request.line = .tooLong(0)
+        switch calendar {
         case .failure(let problem):
             record.id = problem.id
             record.error = "line \(request.number): \(problem.reason)"
-            return record
-        case .success(let (id, calendar)):
+        case .success(let (id, source)):
             record.id = id
-            source = calendar
+            score(source.calendar, into: &record)
         }
+        return record
+    }
+
+    /// Reads, scores and renders a calendar into its record.
+    private func score(_ source: CalendarSource, into record: inout Record) {
         var result = BatchFileResult(input: source.name)
         do {
             var settings = settings
@@ -194,7 +241,6 @@ public struct JSONLinesBatch: Sendable {
             record.error = String(describing: error)
         }
         record.result = result
-        return record
     }
 
     /// One output line's content.
@@ -246,203 +292,5 @@ public struct JSONLinesBatch: Sendable {
             json.close("}", indent: 0, empty: false)
             return json.text
         }
-    }
-}
-
-/// The requests read and not yet written: the reader puts them in while fewer than `window` are in
-/// flight, workers take them in order, and each record written frees its place.
-final class RequestQueue: Sendable {
-    private struct State {
-        var waiting: [(position: Int, request: JSONLinesBatch.Request)] = []
-        var next = 0
-        var inFlight = 0
-        var isClosed = false
-    }
-
-    private let state = Locked(State())
-    private let window: Int
-    private let workers: Int
-    /// Signalled once per request put and once per worker at the close: a worker waits here for work.
-    private let work = DispatchSemaphore(value: 0)
-    /// Signalled once per place freed: the reader waits here while the window is full.
-    private let freed = DispatchSemaphore(value: 0)
-
-    init(window: Int, workers: Int) {
-        self.window = window
-        self.workers = workers
-    }
-
-    /// Adds a request once fewer than `window` are in flight (waiting until then).
-    func put(_ request: JSONLinesBatch.Request) {
-        while !state.withLock({ state in
-            guard state.inFlight < window else { return false }
-            state.inFlight += 1
-            state.waiting.append((state.next, request))
-            state.next += 1
-            return true
-        }) {
-            freed.wait()
-        }
-        work.signal()
-    }
-
-    /// The oldest request not taken, with its position in the stream; `nil` once the queue is closed
-    /// and empty (waiting until one of them).
-    func take() -> (position: Int, request: JSONLinesBatch.Request)? {
-        while true {
-            work.wait()
-            let taken = state.withLock { state -> (position: Int, request: JSONLinesBatch.Request)?? in
-                if !state.waiting.isEmpty { return state.waiting.removeFirst() }
-                return state.isClosed ? .some(nil) : nil
-            }
-            if let taken { return taken }
-        }
-    }
-
-    /// Frees the places of `count` records written (or dropped).
-    func release(_ count: Int) {
-        guard count > 0 else { return }
-        state.withLock { $0.inFlight -= count }
-        for _ in 0..<count { freed.signal() }
-    }
-
-    /// No more requests come: each worker gets `nil` once the rest are taken.
-    func close() {
-        state.withLock { $0.isClosed = true }
-        for _ in 0..<workers { work.signal() }
-    }
-}
-
-/// Writes records in the batch's order, one at a time.
-final class RecordEmitter: Sendable {
-    private struct State {
-        var waiting: [Int: JSONLinesBatch.Record] = [:]
-        var nextToWrite = 0
-        var stopped = false
-        var failure: (any Error)?
-        var tally = JSONLinesBatch.Tally()
-    }
-
-    private let state = Locked(State())
-    private let order: JSONLinesBatch.Order
-    private let emit: @Sendable (String) throws -> Void
-
-    init(order: JSONLinesBatch.Order, emit: @escaping @Sendable (String) throws -> Void) {
-        self.order = order
-        self.emit = emit
-    }
-
-    /// Whether a write failed: no more input is read.
-    var stopped: Bool { state.withLock { $0.stopped } }
-
-    /// What a write threw, if one failed.
-    var failure: (any Error)? { state.withLock { $0.failure } }
-
-    var tally: JSONLinesBatch.Tally { state.withLock { $0.tally } }
-
-    /// Takes the record of input `position`; writes it, and any waiting for it, when their turn
-    /// comes. Returns how many records were written (or dropped after a failed write).
-    func finish(_ position: Int, record: JSONLinesBatch.Record) -> Int {
-        state.withLock { state in
-            switch order {
-            case .completion:
-                write(record, in: &state)
-                return 1
-            case .input:
-                state.waiting[position] = record
-                var written = 0
-                while let next = state.waiting.removeValue(forKey: state.nextToWrite) {
-                    write(next, in: &state)
-                    state.nextToWrite += 1
-                    written += 1
-                }
-                return written
-            }
-        }
-    }
-
-    /// Writes one record (under the lock); after a failure, records are dropped.
-    private func write(_ record: JSONLinesBatch.Record, in state: inout State) {
-        guard !state.stopped else { return }
-        do {
-            try emit(record.json)
-            state.tally.records += 1
-            if record.error != nil { state.tally.failed += 1 }
-        } catch {
-            state.failure = error
-            state.stopped = true
-        }
-    }
-}
-
-/// Lines of a file descriptor, read a chunk at a time: LF or CRLF ends a line; a last line
-/// without an end counts too. Lines are decoded as UTF-8 (invalid bytes become U+FFFD, which the
-/// JSON reader then refuses with a record of its own). Each byte is looked at once, however long
-/// the line; a line longer than `longest` is read through without being kept.
-struct LineReader {
-    private let descriptor: Int32
-    private let longest: Int
-    private var buffer: [UInt8] = []
-    /// Where the current line starts in `buffer`, and how far it has been searched for its end.
-    private var start = 0
-    private var searched = 0
-    /// Bytes of the current line already dropped because it is too long.
-    private var dropped = 0
-    private var atEnd = false
-
-    init(descriptor: Int32, longest: Int = JSONLinesBatch.longestLine) {
-        self.descriptor = descriptor
-        self.longest = longest
-    }
-
-    mutating func next() throws(CalendarReadError) -> JSONLinesBatch.InputLine? {
-        while true {
-            if let newline = buffer[searched...].firstIndex(of: 0x0A) {
-                var end = newline
-                if end > start, buffer[end - 1] == 0x0D { end -= 1 }
-                let line = finish(end: end)
-                start = newline + 1
-                searched = start
-                return line
-            }
-            searched = buffer.count
-            if atEnd {
-                guard start < buffer.count || dropped > 0 else { return nil }
-                let line = finish(end: buffer.count)
-                start = buffer.count
-                searched = start
-                return line
-            }
-            // Keep only the current line; drop it too once it is too long.
-            if start > 0 {
-                buffer.removeSubrange(0..<start)
-                searched -= start
-                start = 0
-            }
-            if buffer.count > longest || dropped > 0 {
-                dropped += buffer.count
-                buffer.removeAll(keepingCapacity: true)
-                searched = 0
-            }
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            let count = chunk.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw CalendarReadError(path: descriptor == STDIN_FILENO ? "-" : "input", reason: String(cString: strerror(errno)))
-            }
-            if count == 0 {
-                atEnd = true
-            } else {
-                buffer.append(contentsOf: chunk[0..<count])
-            }
-        }
-    }
-
-    /// The current line, ending at `end`: its text, or its length when it was too long.
-    private mutating func finish(end: Int) -> JSONLinesBatch.InputLine {
-        defer { dropped = 0 }
-        let length = dropped + end - start
-        guard dropped == 0, length <= longest else { return .tooLong(length) }
-        return .text(String(decoding: buffer[start..<end], as: UTF8.self))
     }
 }

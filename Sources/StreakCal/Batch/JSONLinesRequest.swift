@@ -17,21 +17,33 @@ extension JSONLinesBatch {
         enum Calendar {
             /// A file, by `path`.
             case path(String)
-            /// Its text, `ics`: a string of the line, decoded when the calendar is read.
+            /// Its text, `ics`: a string of the line, decoded when the calendar is taken.
             case text(JSONString)
-            /// Its bytes, `icsBase64`: a string of the line, decoded when the calendar is read.
+            /// Its bytes, `icsBase64`: a string of the line, decoded when the calendar is taken.
             case base64(JSONString)
         }
 
-        /// The line's `id` and calendar (last-wins for a key given twice), or what is wrong with it.
-        func parsed() -> Result<(id: RecordID, calendar: Calendar), Problem> {
-            let bytes: [UInt8]
-            switch line {
-            case .text(let text): bytes = Array(text.utf8)
-            case .tooLong(let length):
+        /// A calendar taken from its line: the source the import reads, and the file it is in
+        /// when it was written out (kept open while the source is read).
+        struct TakenCalendar {
+            var calendar: CalendarSource
+            var file: OpenFile?
+        }
+
+        /// The line's `id` and calendar, taken out of the line so that the line can go.
+        func calendar(textInMemoryLimit: Int) -> Result<(id: RecordID, source: TakenCalendar), Problem> {
+            guard case .text(let bytes) = line else {
+                guard case .tooLong(let length) = line else { return .failure(Problem(reason: "no line")) }
                 return .failure(Problem(reason: "\(length) bytes, longer than a line may be (\(JSONLinesBatch.longestLine >> 20) MiB): give such a calendar by \"path\""))
             }
-            var reader = JSONReader(bytes, maximumBytes: Self.valueBytes(forLine: bytes.count))
+            return Self.parse(bytes).flatMap { id, calendar in
+                Self.take(calendar, from: bytes, id: id, textInMemoryLimit: textInMemoryLimit).map { (id, $0) }
+            }
+        }
+
+        /// The `id` and calendar a line names (last-wins for a key given twice), or what is wrong with it.
+        static func parse(_ bytes: [UInt8]) -> Result<(id: RecordID, calendar: Calendar), Problem> {
+            var reader = JSONReader(bytes, maximumBytes: valueBytes(forLine: bytes.count))
             let root: JSONReader.Value
             do {
                 root = try reader.document()
@@ -47,8 +59,8 @@ extension JSONLinesBatch {
             default: return .failure(Problem(reason: "\"id\" must be a string or a number"))
             }
             let given = [("path", root.member("path")), ("ics", root.member("ics")), ("icsBase64", root.member("icsBase64"))]
-                .filter { $0.1 != nil }
-            guard given.count == 1, let (key, value) = given.first, let value else {
+                .compactMap { key, value in value.map { (key, $0) } }
+            guard given.count == 1, let (key, value) = given.first else {
                 return .failure(Problem(id: id, reason: given.isEmpty
                     ? "none of \"path\", \"ics\" and \"icsBase64\": give one" : "more than one of \"path\", \"ics\" and \"icsBase64\": give one"))
             }
@@ -70,19 +82,53 @@ extension JSONLinesBatch {
             max(64 << 10, length)
         }
 
-        /// The calendar a parsed line names, as the import reads it.
-        func source(_ calendar: Calendar, id: RecordID) -> Result<CalendarSource, Problem> {
-            guard case .text(let text) = line else { return .failure(Problem(id: id, reason: "no text")) }
-            let bytes = Array(text.utf8)
+        /// The calendar a parsed line names, as the import reads it: a file where it is, a text
+        /// decoded into memory or (longer than `textInMemoryLimit`) into a temporary file, bytes
+        /// decoded from base64.
+        static func take(_ calendar: Calendar, from bytes: [UInt8], id: RecordID, textInMemoryLimit: Int) -> Result<TakenCalendar, Problem> {
             switch calendar {
-            case .path(let path): return .success(.file(path))
-            case .text(let string): return .success(.bytes(string.decoded(in: bytes), name: id.fileName))
+            case .path(let path):
+                return .success(TakenCalendar(calendar: .file(path)))
+            case .text(let string) where string.range.count > textInMemoryLimit:
+                return spool(string, from: bytes, id: id)
+            case .text(let string):
+                return .success(TakenCalendar(calendar: .bytes(string.decoded(in: bytes), name: id.fileName)))
             case .base64(let string):
-                guard let decoded = Data(base64Encoded: Data(string.decoded(in: bytes)), options: [.ignoreUnknownCharacters]) else {
-                    return .failure(Problem(id: id, reason: "\"icsBase64\" is not base64"))
-                }
-                return .success(.bytes(Array(decoded), name: id.fileName))
+                guard let decoded = base64Decoded(string, in: bytes) else { return .failure(Problem(id: id, reason: "\"icsBase64\" is not base64")) }
+                return .success(TakenCalendar(calendar: .bytes(decoded, name: id.fileName)))
             }
+        }
+
+        /// A long text decoded a piece at a time into a temporary file, read by the import as a file.
+        private static func spool(_ string: JSONString, from bytes: [UInt8], id: RecordID) -> Result<TakenCalendar, Problem> {
+            let reason = { (code: Int32) in "cannot keep the calendar in a temporary file: \(String(cString: strerror(code)))" }
+            let file: OpenFile
+            do {
+                file = try OpenFile.temporary()
+            } catch {
+                return .failure(Problem(id: id, reason: reason(error.code.rawValue)))
+            }
+            struct WriteFailure: Error { var code: Int32 }
+            do {
+                try string.decode(in: bytes) { piece in
+                    if let code = file.write(piece) { throw WriteFailure(code: code) }
+                }
+            } catch {
+                return .failure(Problem(id: id, reason: reason((error as? WriteFailure)?.code ?? EIO)))
+            }
+            return .success(TakenCalendar(calendar: CalendarSource(name: id.fileName, content: .file(path: file.path)), file: file))
+        }
+
+        /// The bytes a base64 string stands for (characters outside base64 passed over), decoded
+        /// from the line in place when the string has no escapes.
+        private static func base64Decoded(_ string: JSONString, in bytes: [UInt8]) -> [UInt8]? {
+            let decode = { (text: UnsafeRawBufferPointer) -> [UInt8]? in
+                guard let base = text.baseAddress else { return [] }
+                let view = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: text.count, deallocator: .none)
+                return Data(base64Encoded: view, options: [.ignoreUnknownCharacters]).map { [UInt8]($0) }
+            }
+            guard !string.hasEscapes else { return string.decoded(in: bytes).withUnsafeBytes(decode) }
+            return bytes.withUnsafeBytes { decode(UnsafeRawBufferPointer(rebasing: $0[string.range])) }
         }
     }
 

@@ -324,8 +324,8 @@ struct JSONString {
         return UTF8Repair.repaired(result)
     }
 
-    /// The text's UTF-8 bytes, given to `body` a piece at a time (each at most `pieceSize` bytes
-    /// and never cutting a character).
+    /// The text's UTF-8 bytes, given to `body` a piece at a time (each from `pieceSize` bytes of
+    /// the unescaped text, never cutting a character).
     func decode(in bytes: [UInt8], pieceSize: Int = 1 << 16, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         var repair = UTF8Repair(pieceSize: pieceSize)
         var failure: (any Error)?
@@ -339,43 +339,44 @@ struct JSONString {
 
     /// Gives the unescaped bytes to `body` in runs: the text between escapes as it stands, each
     /// escape as what it stands for.
-    private func unescape(in bytes: [UInt8], _ body: (UnsafeRawBufferPointer) -> Void) {
-        bytes.withUnsafeBytes { all in
+    private func unescape(in bytes: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        bytes.withUnsafeBufferPointer { all in
             var index = range.lowerBound
             while index < range.upperBound {
                 var end = range.upperBound
                 if hasEscapes, let found = memchr(all.baseAddress! + index, 0x5C, range.upperBound - index) {
-                    end = all.baseAddress!.distance(to: UnsafeRawPointer(found))
+                    end = UnsafeRawPointer(all.baseAddress!).distance(to: UnsafeRawPointer(found))
                 }
-                if end > index { body(UnsafeRawBufferPointer(rebasing: all[index..<end])) }
+                if end > index { body(UnsafeBufferPointer(rebasing: all[index..<end])) }
                 index = end
                 guard index < range.upperBound else { break }
-                var scalar: Unicode.Scalar
-                switch all[index + 1] {
-                case UInt8(ascii: "n"): scalar = "\n"
-                case UInt8(ascii: "t"): scalar = "\t"
-                case UInt8(ascii: "r"): scalar = "\r"
-                case UInt8(ascii: "b"): scalar = "\u{8}"
-                case UInt8(ascii: "f"): scalar = "\u{C}"
-                case UInt8(ascii: "u"):
-                    let unit = Self.hexUnit(in: bytes, at: index + 2) ?? 0xFFFD
-                    if (0xD800...0xDBFF).contains(unit), let low = Self.hexUnit(in: bytes, at: index + 8) {
-                        scalar = Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)) ?? "\u{FFFD}"
-                        index += 6
-                    } else {
-                        scalar = Unicode.Scalar(unit) ?? "\u{FFFD}"
-                    }
-                    index += 4
-                case let other: scalar = Unicode.Scalar(other)  // `"`, `\`, `/`
-                }
-                index += 2
+                let (scalar, length) = Self.escape(in: bytes, at: index)
+                index += length
                 var utf8: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
                 withUnsafeMutableBytes(of: &utf8) { buffer in
                     var count = 0
                     UTF8.encode(scalar) { buffer[count] = $0; count += 1 }
-                    body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                    body(UnsafeBufferPointer(rebasing: buffer.bindMemory(to: UInt8.self)[0..<count]))
                 }
             }
+        }
+    }
+
+    /// What the escape at `index` (a backslash, checked when read) stands for, and its length.
+    private static func escape(in bytes: [UInt8], at index: Int) -> (Unicode.Scalar, Int) {
+        switch bytes[index + 1] {
+        case UInt8(ascii: "n"): return ("\n", 2)
+        case UInt8(ascii: "t"): return ("\t", 2)
+        case UInt8(ascii: "r"): return ("\r", 2)
+        case UInt8(ascii: "b"): return ("\u{8}", 2)
+        case UInt8(ascii: "f"): return ("\u{C}", 2)
+        case UInt8(ascii: "u"):
+            let unit = hexUnit(in: bytes, at: index + 2) ?? 0xFFFD
+            if (0xD800...0xDBFF).contains(unit), let low = hexUnit(in: bytes, at: index + 8) {
+                return (Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)) ?? "\u{FFFD}", 12)
+            }
+            return (Unicode.Scalar(unit) ?? "\u{FFFD}", 6)
+        case let other: return (Unicode.Scalar(other), 2)  // `"`, `\`, `/`
         }
     }
 
@@ -426,7 +427,7 @@ struct JSONString {
 
 /// Bytes made UTF-8 as `String(decoding:as:)` makes them (every ill-formed sequence one U+FFFD),
 /// a piece at a time: a piece is cut only before a byte that starts a character, so that each
-/// piece is repaired as the whole would be.
+/// piece is repaired as the whole would be. ASCII, nearly every calendar, goes through as it is.
 struct UTF8Repair {
     private let pieceSize: Int
     private var pending: [UInt8] = []
@@ -436,32 +437,40 @@ struct UTF8Repair {
         pending.reserveCapacity(self.pieceSize)
     }
 
-    /// `bytes` repaired: themselves when they are ASCII (nearly always) or already UTF-8.
+    /// `bytes` repaired: themselves when they are ASCII or already UTF-8.
     static func repaired(_ bytes: [UInt8]) -> [UInt8] {
-        guard !isASCII(bytes) else { return bytes }
+        guard bytes.withUnsafeBufferPointer({ asciiPrefix(of: $0) }) < bytes.count else { return bytes }
         let text = String(decoding: bytes, as: UTF8.self)
         return text.utf8.count == bytes.count && text.utf8.elementsEqual(bytes) ? bytes : Array(text.utf8)
     }
 
-    static func isASCII(_ bytes: some Collection<UInt8>) -> Bool {
-        bytes.withContiguousStorageIfAvailable { buffer in
-            let raw = UnsafeRawBufferPointer(buffer)
-            var index = 0
-            while index + 8 <= raw.count {
-                if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
-                index += 8
-            }
-            return raw[index...].allSatisfy { $0 < 0x80 }
-        } ?? bytes.allSatisfy { $0 < 0x80 }
+    /// How many bytes at the start of `bytes` are ASCII (looked at eight at a time).
+    static func asciiPrefix(of bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        var index = 0
+        while index + 8 <= bytes.count, raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+            index += 8
+        }
+        while index < bytes.count, bytes[index] < 0x80 { index += 1 }
+        return index
     }
 
     /// Takes `run`, giving `body` each piece that is full.
-    mutating func append(_ run: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
-        var rest = run[...]
-        while !rest.isEmpty {
-            let taken = rest.prefix(pieceSize - pending.count)
-            pending.append(contentsOf: taken)
-            rest = rest.dropFirst(taken.count)
+    mutating func append(_ run: UnsafeBufferPointer<UInt8>, _ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        var offset = 0
+        if pending.isEmpty {
+            // Whole pieces of ASCII go out from where they are.
+            let ascii = Self.asciiPrefix(of: run)
+            while ascii - offset >= pieceSize {
+                try body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(run)[offset..<offset + pieceSize]))
+                offset += pieceSize
+            }
+        }
+        while offset < run.count {
+            let taken = min(pieceSize - pending.count, run.count - offset)
+            pending.append(contentsOf: UnsafeBufferPointer(rebasing: run[offset..<offset + taken]))
+            offset += taken
             if pending.count == pieceSize { try flush(keepingTail: true, body) }
         }
     }
@@ -481,8 +490,12 @@ struct UTF8Repair {
                 break
             }
         }
-        let piece = Self.repaired(Array(pending[..<cut]))
-        try piece.withUnsafeBytes { if !$0.isEmpty { try body($0) } }
+        let isASCII = pending.withUnsafeBufferPointer { Self.asciiPrefix(of: UnsafeBufferPointer(rebasing: $0[..<cut])) } == cut
+        if isASCII {
+            try pending.withUnsafeBytes { if cut > 0 { try body(UnsafeRawBufferPointer(rebasing: $0[..<cut])) } }
+        } else {
+            try Self.repaired(Array(pending[..<cut])).withUnsafeBytes { try body($0) }
+        }
         pending.removeSubrange(..<cut)
     }
 }
