@@ -19,11 +19,13 @@ extension StreakCalCommand {
 
                 With --jsonl, batch is a streaming map step instead (for Spark's RDD.pipe, Hadoop \
                 Streaming, GNU parallel): it reads JSON Lines on standard input, each naming one \
-                calendar ({"id": ..., "path": FILE} or {"id": ..., "ics": TEXT}), and writes one JSON \
-                Line per input line as each calendar is done ({"id", "line", "name", "report", \
-                "diagnostics", "error", and the figures of summary.json}), in input order or, with \
-                --order completion, as they finish. A bad line is an error record, never the end of \
-                the stream; the exit status is 0 once every line has its record.
+                calendar ({"id": ..., "ics": TEXT}, {"id": ..., "icsBase64": BYTES} or {"id": ..., \
+                "path": FILE}), and writes one JSON Line per input line as each calendar is done \
+                ({"id", "line", "name", "report", "diagnostics", "error", and the figures of \
+                summary.json}), in input order or, with --order completion, as they finish. A "path" \
+                is read only under a folder given with --root (links resolved), only if it is a \
+                regular file that starts with BEGIN:, and is refused otherwise. A bad line is an error \
+                record, never the end of the stream; the exit status is 0 once every line has its record.
                 """)
 
         @Argument(help: "iCalendar files and folders (searched at any depth for *.ics); none with --jsonl.", completion: .file())
@@ -38,6 +40,11 @@ extension StreakCalCommand {
 
         @Option(help: "With --jsonl: write the records in input order, or as each calendar is done (completion).")
         var order: JSONLinesBatch.Order = .input
+
+        @Option(name: .customLong("root"), help: ArgumentHelp(
+            "With --jsonl: a folder whose files \"path\" records may name (repeatable); without one, \"path\" records are refused.",
+            valueName: "dir"), completion: .directory)
+        var roots: [String] = []
 
         @Option(parsing: .unconditional, help: ArgumentHelp(
             "How many files to work on at once, \(OptionRange.text(OptionRange.jobs)); no more than the processors run at once (default: the number of processors).",
@@ -71,8 +78,15 @@ extension StreakCalCommand {
                     throw ValidationError("--jsonl reads the calendars named on standard input: give no paths (put them in the lines' \"path\").")
                 }
                 guard out == nil else { throw ValidationError("--jsonl writes its records to standard output: give no --out.") }
+                for root in roots {
+                    var isFolder: ObjCBool = false
+                    guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), isFolder.boolValue else {
+                        throw ValidationError("--root \(root.escapingControlCharacters()): not a folder.")
+                    }
+                }
                 return
             }
+            guard roots.isEmpty else { throw ValidationError("--root is for --jsonl's \"path\" records: give it with --jsonl.") }
             guard !paths.isEmpty else { throw ValidationError("Name at least one iCalendar file or folder (or give --jsonl).") }
             guard !paths.contains("-") else { throw ValidationError("batch reads files and folders, not standard input (-); --jsonl reads JSON Lines there.") }
             guard let out, !out.isEmpty else { throw ValidationError("--out needs a folder.") }
@@ -99,7 +113,7 @@ extension StreakCalCommand {
         private func runJSONLines() throws {
             let batch = JSONLinesBatch(
                 settings: try settings(), format: format, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                strict: strict, order: order)
+                strict: strict, order: order, roots: roots)
             _ = try batch.run { line in try StandardStream.output.write(line + "\n") }
         }
 

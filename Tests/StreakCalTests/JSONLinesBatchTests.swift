@@ -13,6 +13,8 @@ private func fixture(_ name: String) -> String {
 private let settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 12, day: 31)!)
 /// A fixed "today", so that reports do not depend on the day the tests run.
 private let now: Int64 = 1_735_603_200
+/// The folder `path` records may name.
+private let fixtures = [root.appendingPathComponent("Fixtures").path]
 
 private func object(_ line: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -33,7 +35,7 @@ struct JSONLinesBatchTests {
     func sameAsBatch(format: ReportFormat) throws {
         let requests = try fixtureRequests()
         let lines = Collected<String>()
-        let tally = try JSONLinesBatch(settings: settings, format: format, jobs: 3, now: now)
+        let tally = try JSONLinesBatch(settings: settings, format: format, jobs: 3, now: now, roots: fixtures)
             .run(lines: requests.map(\.line)) { lines.append($0) }
         #expect(tally.records == requests.count)
         let batch = BatchReport(paths: requests.map { fixture($0.name) }, settings: settings, format: format, jobs: 2, recordsElapsedTime: false, now: now)
@@ -72,11 +74,11 @@ struct JSONLinesBatchTests {
             "{\"id\": 8, \"path\": \"a\", \"ics\": \"b\"}",
             "{\"id\": 9, \"path\": 12}",
             "{\"id\": 10, \"ics\": {\"x\": 1}}",
-            "{\"id\": \"gone\", \"path\": \"/no/such/file.ics\"}",
+            "{\"id\": \"gone\", \"path\": \"\(fixture("no-such-file.ics"))\"}",
             "{\"id\": 12.5, \"ics\": \"BEGIN:VCALENDAR\\r\\nBEGIN:VEVENT\\r\\nUID:a\\r\\nDTSTART:20240220T080000Z\\r\\nX-POINTS:100\\r\\nEND:VEVENT\\r\\nEND:VCALENDAR\\r\\n\", \"extra\": \"ignored\"}",
             "{\"id\": \"\", \"path\": \"\"}",
         ]
-        let tally = try JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now).run(lines: input) { lines.append($0) }
+        let tally = try JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now, roots: fixtures).run(lines: input) { lines.append($0) }
         let records = try lines.values.map(object)
         #expect(tally.records == 14 && records.count == 14)
         #expect(records.map { $0["line"] as? Int } == [1, 2, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16])
@@ -89,7 +91,7 @@ struct JSONLinesBatchTests {
             "line 10: none of \"path\", \"ics\" and \"icsBase64\": give one",
             "line 11: more than one of \"path\", \"ics\" and \"icsBase64\": give one",
             "line 12: \"path\" must be a string", "line 13: \"ics\" must be a string",
-            "cannot read /no/such/file.ics: no such file", nil, "line 16: \"path\" is empty",
+            "cannot read \(fixture("no-such-file.ics")): no such file", nil, "line 16: \"path\" is empty",
         ])
         #expect(tally.failed == 12)
         #expect(records[7]["id"] as? Int == 7 && records[11]["id"] as? String == "gone" && records[13]["id"] as? String == "")
@@ -151,7 +153,7 @@ struct JSONLinesBatchTests {
             input.append("{\"id\": \"\(fixture(name))\", \"path\": \"\(fixture(name))\"}")
         }
         input.append("{\"id\": 1, \"icsBase64\": \"@@not base64@@\"}")
-        _ = try JSONLinesBatch(settings: settings, format: .json, jobs: 2, now: now).run(lines: input) { lines.append($0) }
+        _ = try JSONLinesBatch(settings: settings, format: .json, jobs: 2, now: now, roots: fixtures).run(lines: input) { lines.append($0) }
         let records = try lines.values.map(object)
         #expect(records.count == 7)
         for pair in stride(from: 0, to: 6, by: 2) {
@@ -167,7 +169,7 @@ struct JSONLinesBatchTests {
     func completionOrder() throws {
         let requests = try fixtureRequests()
         let lines = Collected<String>()
-        _ = try JSONLinesBatch(settings: settings, format: .json, jobs: 4, order: .completion, now: now)
+        _ = try JSONLinesBatch(settings: settings, format: .json, jobs: 4, order: .completion, now: now, roots: fixtures)
             .run(lines: requests.map(\.line)) { lines.append($0) }
         let records = try lines.values.map(object)
         #expect(records.compactMap { $0["line"] as? Int }.sorted() == Array(1...requests.count))
@@ -176,7 +178,7 @@ struct JSONLinesBatchTests {
 
     @Test("Memory stays bounded: no more lines are read ahead than the window, however slowly records are taken")
     func window() throws {
-        let batch = JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now)
+        let batch = JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now, roots: fixtures)
         let line = "{\"id\": 1, \"path\": \"\(fixture("tutorial-sample.ics"))\"}"
         let written = Collected<String>()
         // The first record is written only once the reader has read a whole window ahead: the
@@ -202,7 +204,7 @@ struct JSONLinesBatchTests {
 
     @Test("Bytes in flight are bounded too: a line waits until the lines before it leave room, a longer one goes alone")
     func bytesInFlight() throws {
-        var batch = JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now)
+        var batch = JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now, roots: fixtures)
         batch.byteBudget = 100_000
         let padding = String(repeating: "x", count: 30_000)
         let line = Array("{\"id\": 1, \"pad\": \"\(padding)\", \"path\": \"\(fixture("tutorial-sample.ics"))\"}".utf8)
@@ -257,8 +259,8 @@ struct JSONLinesBatchTests {
         // Taken from the line: in memory as bytes, or as a file that stays open while it is read.
         let line = lines[0]
         let (id, calendar) = try JSONLinesBatch.Request.parse(line).get()
-        let inMemory = try JSONLinesBatch.Request.take(calendar, from: line, id: id, textInMemoryLimit: line.count).get()
-        let spooled = try JSONLinesBatch.Request.take(calendar, from: line, id: id, textInMemoryLimit: 0).get()
+        let inMemory = try JSONLinesBatch.Request.take(calendar, from: line, id: id, files: ConfinedFiles(roots: []), textInMemoryLimit: line.count).get()
+        let spooled = try JSONLinesBatch.Request.take(calendar, from: line, id: id, files: ConfinedFiles(roots: []), textInMemoryLimit: 0).get()
         guard case .bytes(let bytes) = inMemory.calendar.content, case .file(let path) = spooled.calendar.content else {
             Issue.record("\(inMemory.calendar.content), \(spooled.calendar.content)")
             return
@@ -271,7 +273,7 @@ struct JSONLinesBatchTests {
     @Test("A failed write stops the run: the error comes back, no more lines are read")
     func failedWrite() throws {
         struct Closed: Error {}
-        let batch = JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now)
+        let batch = JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now, roots: fixtures)
         let line = "{\"id\": 1, \"path\": \"\(fixture("tutorial-sample.ics"))\"}"
         var read = 0
         #expect(throws: Closed.self) {

@@ -7,10 +7,11 @@ import Streaks
 /// out, as each is done — what `streakcal batch --jsonl` runs, and what Spark's `RDD.pipe`, Hadoop
 /// Streaming and GNU parallel expect of a program.
 ///
-/// Each input line is a JSON object naming one calendar by `path` (a file, read where it is),
-/// giving its text in `ics`, or its bytes exactly as stored in `icsBase64` (base64: for bytes that
-/// are not UTF-8, such as a Latin-1 or UTF-16 file read from HDFS or S3), with an `id` (a string
-/// or a number) to find it by:
+/// Each input line is a JSON object naming one calendar by `path` (a file, read where it is, and
+/// only under one of ``roots``), giving its text in `ics`, or its bytes exactly as stored in
+/// `icsBase64` (base64: for bytes that are not UTF-8, such as a Latin-1 or UTF-16 file read from
+/// HDFS or S3), with an `id` (a string or a number) to find it by. A key given twice counts once,
+/// the last:
 ///
 /// ```json
 /// {"id": "alice", "path": "calendars/alice.ics"}
@@ -20,6 +21,11 @@ import Streaks
 ///
 /// A calendar given as text or bytes is named by its `id` in diagnostics and in its report (so an
 /// `id` that is the file's path gives the same report as the file).
+///
+/// Records come from elsewhere, so a `path` is read only if it resolves (links followed) inside one
+/// of ``roots``, is a regular file (never a device, a named pipe or a socket, which could block or
+/// never end), and starts as a calendar does (`BEGIN:`); otherwise its record says why, and no byte
+/// of the file is shown (`ConfinedFiles`).
 ///
 /// Each output line is one JSON object (keys sorted, no line breaks inside), for every input line
 /// that is not blank:
@@ -32,8 +38,8 @@ import Streaks
 /// - `report` is the report in the batch's format, as a string: exactly the bytes `streakcal batch`
 ///   writes to the calendar's file (`null` when the calendar failed).
 /// - `diagnostics` are what the import said (as in the report JSON), `error` why the calendar
-///   failed (`null` if it did not): unreadable, not JSON, no `id`, not exactly one of `path`, `ics`
-///   and `icsBase64`, or, with `strict`, problems in the input.
+///   failed (`null` if it did not): unreadable or refused, not JSON, no `id`, not exactly one of
+///   `path`, `ics` and `icsBase64`, or, with `strict`, problems in the input.
 /// - `line` is the input line's number (1-based), `id` its `id` as given (`null` when the line has
 ///   none), `name` the calendar's name (`X-WR-CALNAME`, else the file's or the id's), and the
 ///   figures those of `summary.json`.
@@ -41,10 +47,10 @@ import Streaks
 /// A bad line is an error record for that line, never the end of the stream. Calendars are worked
 /// on `jobs` at a time; lines come out in input order (``Order/input``) or as each calendar is done
 /// (``Order/completion``, tagged by `id` and `line`). Memory holds at most ``window`` calendars in
-/// flight and their reports, whatever the length of the stream.
+/// flight (and ``bytesInFlight`` of their lines) and their reports, whatever the length of the stream.
 ///
 /// ```swift
-/// let batch = JSONLinesBatch(settings: ReportSettings(timeZone: "UTC"), format: .json, jobs: 2)
+/// let batch = JSONLinesBatch(settings: ReportSettings(timeZone: "UTC"), format: .json, jobs: 2, roots: ["Fixtures"])
 /// let tally = try batch.run(lines: ["{\"id\": 1, \"path\": \"Fixtures/tutorial-sample.ics\"}"]) { line in
 ///     print(line.prefix(40))
 /// }
@@ -80,10 +86,18 @@ public struct JSONLinesBatch: Sendable {
     public var order: Order
     /// The instant "today" is taken from for every calendar, in seconds since 1970.
     public var now: Int64
+    /// The folders whose files `path` records may name (`--root`), resolved when given; without
+    /// any, `path` records are refused.
+    public var roots: [String] {
+        didSet { files = ConfinedFiles(roots: roots) }
+    }
+    /// How `path` records are opened: under ``roots`` only.
+    private(set) var files: ConfinedFiles
 
     public init(
         settings: ReportSettings = ReportSettings(), format: ReportFormat = .json,
-        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, strict: Bool = false, order: Order = .input, now: Int64? = nil
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, strict: Bool = false, order: Order = .input, now: Int64? = nil,
+        roots: [String] = []
     ) {
         self.settings = settings
         self.format = format
@@ -91,7 +105,12 @@ public struct JSONLinesBatch: Sendable {
         self.strict = strict
         self.order = order
         self.now = now ?? ReportSettings.now()
+        self.roots = roots
+        files = ConfinedFiles(roots: roots)
     }
+
+    /// Why a `path` record is refused when no root is given.
+    static let pathNeedsRoot = "a \"path\" is read only under a folder given with --root: pass --root DIR, or give the calendar's text as \"ics\" or its bytes as \"icsBase64\""
 
     /// The most calendars read ahead of the oldest one not yet written: each worker's, and as many
     /// again waiting, so that workers never wait for input, and memory stays bounded.
@@ -208,12 +227,17 @@ public struct JSONLinesBatch: Sendable {
     /// (before the calendar is read), so that a long line is not held while it is worked on.
     func record(taking request: inout Request) -> Record {
         var record = Record(line: request.number)
-        let calendar = request.calendar(textInMemoryLimit: textInMemoryLimit)
+        let calendar = request.calendar(files: files, textInMemoryLimit: textInMemoryLimit)
         request.line = .tooLong(0)
         switch calendar {
         case .failure(let problem):
             record.id = problem.id
-            record.error = "line \(request.number): \(problem.reason)"
+            if let file = problem.file {
+                record.name = ReportSource.name(ofFile: file)
+                record.error = problem.reason
+            } else {
+                record.error = "line \(request.number): \(problem.reason)"
+            }
         case .success(let (id, source)):
             record.id = id
             score(source.calendar, into: &record)

@@ -11,6 +11,9 @@ extension JSONLinesBatch {
         struct Problem: Error {
             var id: RecordID?
             var reason: String
+            /// The file a `path` names, when it is the file that could not be read (the reason then
+            /// names it, and the line is not blamed).
+            var file: String?
         }
 
         /// Where a line's calendar is.
@@ -31,13 +34,13 @@ extension JSONLinesBatch {
         }
 
         /// The line's `id` and calendar, taken out of the line so that the line can go.
-        func calendar(textInMemoryLimit: Int) -> Result<(id: RecordID, source: TakenCalendar), Problem> {
+        func calendar(files: ConfinedFiles, textInMemoryLimit: Int) -> Result<(id: RecordID, source: TakenCalendar), Problem> {
             guard case .text(let bytes) = line else {
                 guard case .tooLong(let length) = line else { return .failure(Problem(reason: "no line")) }
                 return .failure(Problem(reason: "\(length) bytes, longer than a line may be (\(JSONLinesBatch.longestLine >> 20) MiB): give such a calendar by \"path\""))
             }
             return Self.parse(bytes).flatMap { id, calendar in
-                Self.take(calendar, from: bytes, id: id, textInMemoryLimit: textInMemoryLimit).map { (id, $0) }
+                Self.take(calendar, from: bytes, id: id, files: files, textInMemoryLimit: textInMemoryLimit).map { (id, $0) }
             }
         }
 
@@ -82,13 +85,21 @@ extension JSONLinesBatch {
             max(64 << 10, length)
         }
 
-        /// The calendar a parsed line names, as the import reads it: a file where it is, a text
-        /// decoded into memory or (longer than `textInMemoryLimit`) into a temporary file, bytes
-        /// decoded from base64.
-        static func take(_ calendar: Calendar, from bytes: [UInt8], id: RecordID, textInMemoryLimit: Int) -> Result<TakenCalendar, Problem> {
+        /// The calendar a parsed line names, as the import reads it: a file under one of the roots
+        /// (`ConfinedFiles`), a text decoded into memory or (longer than `textInMemoryLimit`) into a
+        /// temporary file, bytes decoded from base64.
+        static func take(
+            _ calendar: Calendar, from bytes: [UInt8], id: RecordID, files: ConfinedFiles, textInMemoryLimit: Int
+        ) -> Result<TakenCalendar, Problem> {
             switch calendar {
             case .path(let path):
-                return .success(TakenCalendar(calendar: .file(path)))
+                guard !files.isEmpty else { return .failure(Problem(id: id, reason: JSONLinesBatch.pathNeedsRoot)) }
+                switch files.open(path) {
+                case .success(let file):
+                    return .success(TakenCalendar(calendar: CalendarSource(name: path, content: .file(path: file.path)), file: file))
+                case .failure(let refusal):
+                    return .failure(Problem(id: id, reason: "cannot read \(path): \(refusal.reason)", file: path))
+                }
             case .text(let string) where string.range.count > textInMemoryLimit:
                 return spool(string, from: bytes, id: id)
             case .text(let string):
