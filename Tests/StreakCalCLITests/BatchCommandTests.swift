@@ -162,6 +162,32 @@ struct BatchCommandTests {
         #expect(result.standardError.contains("2 of 2 files failed"))
     }
 
+    @Test("Links planted in --out (repro batch-out-writes-through-symlink.sh): refused and left as they are, nothing outside written or created")
+    func plantedLinks() throws {
+        let folder = try BatchFolder()
+        try FileManager.default.createDirectory(atPath: folder.path("out"), withIntermediateDirectories: true)
+        try "precious\n".write(toFile: folder.path("victim.txt"), atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: folder.path("out/x.csv"), withDestinationPath: "../victim.txt")
+        try FileManager.default.createSymbolicLink(atPath: folder.path("out/summary.json"), withDestinationPath: folder.path("created-outside.json"))
+        let result = try streakcal(["batch", folder.path("in/a"), "--out", folder.path("out"), "--format", "csv"] + reportOptions)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("streakcal: error: cannot write \(folder.path("out/summary.json")): a symbolic link, not a regular file; it is left as it is"))
+        #expect(try String(contentsOfFile: folder.path("victim.txt"), encoding: .utf8) == "precious\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("created-outside.json")))
+        #expect(try folder.listing("out") == ["summary.json", "x.csv"])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.path("out/x.csv")) == "../victim.txt")
+        #expect(try folder.listing("") == ["in", "out", "victim.txt"])
+
+        // Without the summary's link, the run ends: the report over a link fails alone.
+        try FileManager.default.removeItem(atPath: folder.path("out/summary.json"))
+        try FileManager.default.createSymbolicLink(atPath: folder.path("out/a__x.csv"), withDestinationPath: "../victim.txt")
+        let second = try streakcal(["batch", folder.path("in/a"), folder.path("in/b"), "--out", folder.path("out"), "--format", "csv"] + reportOptions)
+        #expect(second.status == 1)
+        #expect(second.standardOutput.contains("cannot write \(folder.path("out/a__x.csv")): a symbolic link, not a regular file; it is left as it is"))
+        #expect(second.standardError.contains("streakcal: error: 1 of 3 files failed"))
+        #expect(try String(contentsOfFile: folder.path("victim.txt"), encoding: .utf8) == "precious\n")
+    }
+
     @Test("Usage errors and an output folder that is a file")
     func errors() throws {
         let folder = try BatchFolder()

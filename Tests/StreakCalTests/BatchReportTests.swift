@@ -78,9 +78,9 @@ struct BatchOutputNameTests {
         let folders = ["out", "out/", "./out", "/", "", "/tmp/x/../y", "a b", "caf\u{E9}/r\u{E9}sum\u{E9}", "/dev/shm/sb//"]
         let names = ["a.json", "a b.json", "a%20b.json", "\u{FC}.json", "x:y.json", "#.json", "?.json", ".hidden.json", "a__b__c-2.csv"]
         for folder in folders {
-            let output = BatchReport.OutputFolder(folder)
+            let prefix = OutputDirectory.prefix(for: folder)
             for name in names {
-                #expect(output.path(of: name) == URL(fileURLWithPath: folder).appendingPathComponent(name).path, "\(folder) \(name)")
+                #expect(prefix + name == URL(fileURLWithPath: folder).appendingPathComponent(name).path, "\(folder) \(name)")
             }
         }
     }

@@ -104,20 +104,14 @@ public struct BatchReport: Sendable {
     ///   - directory: The output folder.
     ///   - progress: Called after each calendar (and once before the first), one call at a time.
     public func write(to directory: String, progress: (@Sendable (BatchProgress) -> Void)? = nil) throws(AtomicFile.WriteError) -> BatchSummary {
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            let exists = FileManager.default.fileExists(atPath: directory)
-            throw AtomicFile.WriteError(path: directory, reason: exists ? "not a folder" : "cannot create the folder")
-        }
+        let folder = try OutputDirectory(opening: directory, creating: true)
         let clock = ContinuousClock()
         let start = clock.now
-        let folder = OutputFolder(directory)
         let reports = run(into: folder, progress: progress)
         var summary = BatchSummary(format: format, files: reports.map(\.result), skipped: skipped)
         if recordsElapsedTime { summary.elapsedSeconds = Self.seconds(clock.now - start) }
         let json = summary.jsonBytes(entries: reports.compactMap(\.summaryEntry))
-        try AtomicFile.write(json, to: folder.path(of: Self.summaryFileName))
+        try folder.write(json, named: Self.summaryFileName)
         return summary
     }
 
@@ -144,31 +138,19 @@ public struct BatchReport: Sendable {
         }
     }
 
-    /// One calendar: read, score, render, and write if there is a folder. Runs in one worker.
+    /// One calendar: read, score, render, and write if there is a folder (which must exist).
     public func report(_ input: BatchInput, writingTo directory: String? = nil) -> RenderedReport {
-        report(input, into: directory.map(OutputFolder.init))
-    }
-
-    /// The folder reports go to: what `URL(fileURLWithPath:).appendingPathComponent(_:).path` puts
-    /// before a name (it looks at the file system for that), worked out once a batch rather than
-    /// once a file.
-    struct OutputFolder {
-        /// The path of a file in the folder, up to its name (an absolute path that ends with `/`).
-        var prefix: String
-
-        init(_ directory: String) {
-            let sample = URL(fileURLWithPath: directory).appendingPathComponent("x").path
-            prefix = String(sample.dropLast())
-        }
-
-        /// The path of `name` in the folder, as `URL` gives it, for a name without `/` (a report's
-        /// name, `BatchInput.safeFileName`).
-        func path(of name: String) -> String {
-            prefix + name
+        guard let directory else { return report(input, into: nil) }
+        do {
+            return report(input, into: try OutputDirectory(opening: directory, creating: false))
+        } catch {
+            var result = BatchFileResult(input: input.name)
+            result.error = String(describing: error)
+            return RenderedReport(result: result, text: nil)
         }
     }
 
-    private func report(_ input: BatchInput, into folder: OutputFolder?) -> RenderedReport {
+    private func report(_ input: BatchInput, into folder: OutputDirectory?) -> RenderedReport {
         let clock = ContinuousClock()
         let start = clock.now
         var result = BatchFileResult(input: input.name)
@@ -189,7 +171,7 @@ public struct BatchReport: Sendable {
             let rendered = try format.render(scored, with: settings)
             let fileName = outputFileName(of: input)
             if let folder {
-                try AtomicFile.write(rendered, to: folder.path(of: fileName))
+                try folder.write(rendered, named: fileName)
             } else {
                 text = rendered
             }
@@ -212,7 +194,7 @@ public struct BatchReport: Sendable {
     ///
     /// The workers are `concurrentPerform`'s, the calling thread one of them; each takes the next
     /// input from the ledger until none is left, so the results do not depend on how many run at once.
-    private func run(into folder: OutputFolder?, progress: (@Sendable (BatchProgress) -> Void)?) -> [RenderedReport] {
+    private func run(into folder: OutputDirectory?, progress: (@Sendable (BatchProgress) -> Void)?) -> [RenderedReport] {
         let count = inputs.count
         let ledger = BatchLedger(count: count, progress: progress)
         guard count > 0 else { return [] }
