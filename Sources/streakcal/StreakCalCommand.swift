@@ -13,7 +13,28 @@ struct StreakCalCommand: ParsableCommand {
 
     static func main() {
         AllocatorSettings.apply()
-        main(nil)
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exit(showing: error)
+        }
+    }
+
+    /// Ends the process as `exit(withError:)` does, but with the message's control characters
+    /// shown as `\u{XX}` (`String.escapingControlCharacters`), as every other line the command
+    /// prints for people shows them: ArgumentParser's messages quote the values it refuses
+    /// (`--from`, `--format`, an unknown option...) as they were typed. Help, the version and
+    /// completion scripts (exit status 0) are printed by ArgumentParser itself.
+    static func exit(showing error: any Error) -> Never {
+        let code = exitCode(for: error)
+        guard code != .success else { exit(withError: error) }
+        let message = fullMessage(for: error)
+        if !message.isEmpty {
+            StandardError.print(message.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { $0.description.escapingControlCharacters() }.joined(separator: "\n"))
+        }
+        Foundation.exit(code.rawValue)
     }
 }
 
