@@ -196,6 +196,7 @@ struct JSONLinesBatchTests {
             if written.count == 0 { windowRead.wait() }
             written.append(line)
         })
+        #expect(batch.window == 8 && JSONLinesBatch(jobs: 3).window == 12, "docs/robustness.md's figure: max(8, 4 × jobs)")
         #expect(tally.records == 200)
         #expect(written.count == 200)
         #expect(mostAhead <= batch.window, "\(mostAhead) lines read ahead, window \(batch.window)")
@@ -224,6 +225,7 @@ struct JSONLinesBatchTests {
             if written.count == 0 { fourthRead.wait() }
             written.append(line)
         })
+        #expect(JSONLinesBatch.bytesInFlight == 512 << 20, "docs/robustness.md's figure")
         #expect(tally.records == 40)
         #expect(mostAhead == 3, "\(mostAhead) lines of \(line.count) bytes in flight, budget 100,000")
         #expect(try written.values.map { try object($0)["id"] as? Int } == (1...40).map { $0 % 10 == 0 ? 2 : 1 })
@@ -251,6 +253,7 @@ struct JSONLinesBatchTests {
             }, emit: { written.append($0) })
             records.append(written.values)
         }
+        #expect(JSONLinesBatch.longestTextInMemory == 1 << 20, "docs/robustness.md's figure")
         #expect(records[0].count == lines.count)
         #expect(records[0] == records[1])
         let last = try object(try #require(records[1].last))
