@@ -240,7 +240,8 @@ public struct JSONLinesBatch: Sendable {
             }
         case .success(let (id, source)):
             record.id = id
-            score(source.calendar, into: &record)
+            // The import opens the file by its descriptor's path: the descriptor stays open until it is done.
+            withExtendedLifetime(source.file) { score(source.calendar, into: &record) }
         }
         return record
     }
