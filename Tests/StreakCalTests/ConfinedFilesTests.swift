@@ -85,6 +85,8 @@ struct ConfinedFilesTests {
                 var checked = stat()
                 #expect(stat(file.path, &opened) == 0 && fstat(file.descriptor, &checked) == 0)
                 #expect(opened.st_ino == checked.st_ino && opened.st_dev == checked.st_dev)
+                // What is open is where the path leads: the check made once the file is open.
+                #expect(ConfinedFiles.linkTarget(file.path) == ConfinedFiles.realPath(path))
             case .failure(let refusal):
                 #expect(refusal.reason == reason, "\(path)")
             }

@@ -181,17 +181,21 @@ public struct JSONLinesBatch: Sendable {
 
     /// The run itself: `nextLine` gives the input lines (`nil` at the end).
     ///
-    /// The calling thread reads; `jobs` workers, started on Dispatch's pool for this run and waited
-    /// for before it returns, take the requests in order and hand their records to the emitter.
+    /// The calling thread reads; `jobs` workers take the requests in order and hand each record to
+    /// a writer, a serial queue that writes them in the batch's order, so that a worker goes on to
+    /// its next calendar while its last record is written. The workers and the writer are started
+    /// on Dispatch's pool for this run, and the run waits for all of them before it returns.
     func run(nextLine: () throws(CalendarReadError) -> InputLine?, emit: @escaping @Sendable (String) throws -> Void) throws -> Tally {
         let emitter = RecordEmitter(order: order, emit: emit)
         let queue = RequestQueue(window: window, byteBudget: byteBudget, workers: jobs)
         let workers = DispatchGroup()
+        let writer = DispatchQueue(label: "streakcal.jsonl-writer")
         for _ in 0..<jobs {
             DispatchQueue.global().async(group: workers) {
                 while var taken = queue.take() {
                     let record = self.record(taking: &taken.request)
-                    queue.release(emitter.finish(taken.position, record: record))
+                    let position = taken.position
+                    writer.async(group: workers) { queue.release(emitter.finish(position, record: record)) }
                 }
             }
         }

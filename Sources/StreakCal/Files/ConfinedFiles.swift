@@ -47,7 +47,7 @@ struct ConfinedFiles: Sendable {
         // Looked at again as it is open: the path may have been changed since.
         guard fstat(descriptor, &status) == 0 else { return .failure(Refusal(reason: String(cString: strerror(errno)))) }
         guard status.st_mode & S_IFMT == S_IFREG else { return .failure(Self.notRegular(status.st_mode)) }
-        if let opened = Self.realPath(file.path), !contains(opened) { return .failure(Refusal(reason: Self.outside)) }
+        if let opened = Self.linkTarget(file.path), !contains(opened) { return .failure(Refusal(reason: Self.outside)) }
         switch CalendarSniff.startsLikeACalendar(file.descriptor) {
         case .success(true): return .success(file)
         case .success(false): return .failure(Refusal(reason: "not an iCalendar file (its text does not start with BEGIN:)"))
@@ -75,6 +75,15 @@ struct ConfinedFiles: Sendable {
         roots.contains { root in
             root == "/" || resolved == root || (resolved.hasPrefix(root) && resolved.utf8.dropFirst(root.utf8.count).first == UInt8(ascii: "/"))
         }
+    }
+
+    /// What a link holds: for a descriptor's link (`/proc/self/fd/N`), the real path of the file
+    /// open there, in one call; `nil` where there is no such link.
+    static func linkTarget(_ path: String) -> String? {
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = buffer.withUnsafeMutableBufferPointer { readlink(path, UnsafeMutableRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), $0.count - 1) }
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[..<length], as: UTF8.self)
     }
 
     /// The path with every link, `.` and `..` resolved, from the current folder if relative.
