@@ -13,10 +13,12 @@ import Foundation
 /// - Numbers keep their text, so that an id of any size comes back exactly as written.
 ///
 /// ```swift
-/// var reader = JSONReader(Array(#"{"id": 12345678901234567890123, "id": "x", "n": [1.50]}"#.utf8))
+/// var reader = JSONReader(Array(#"{"id": 12345678901234567890123, "id": "x", "n": 1.50}"#.utf8))
 /// let document = try reader.document()
-/// print(document.member("id")?.kind, document.member("n")?.kind)
-/// // Prints "Optional(string) Optional(array([1.50]))" (in substance)
+/// if case .string(let id)? = document.member("id")?.kind, case .number(let n)? = document.member("n")?.kind {
+///     print(id.text(in: reader.bytes), n)
+/// }
+/// // Prints "x 1.50"
 /// ```
 struct JSONReader {
     /// A value, with the line and column (1-based, in bytes) where it starts.

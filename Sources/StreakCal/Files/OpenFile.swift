@@ -8,7 +8,7 @@ import Foundation
 /// let file = try OpenFile.temporary()
 /// _ = file.write(Array("BEGIN:VCALENDAR\r\n".utf8))
 /// print(file.path)
-/// // Prints "/proc/self/fd/7"
+/// // Prints "/proc/self/fd/7" (the descriptor's number)
 /// ```
 final class OpenFile: Sendable {
     let descriptor: Int32
