@@ -32,8 +32,6 @@ let package = Package(
             pkgConfig: "libical",
             providers: [.apt(["libical-dev"])]
         ),
-        // C: threads started on processors other than their creator's (a batch's workers and start-up work).
-        .target(name: "CThreads"),
         // C: the allocator's settings for the command (jemalloc's options, when build-release links it in).
         .target(name: "CAllocatorSettings"),
         // Pure Swift: days, weekdays and wall-clock times, as integers.
@@ -51,7 +49,7 @@ let package = Package(
         .target(name: "StreakExport", dependencies: ["Streaks", "CalendarDiagnostics", "ICalendar", "CalendarLayout"], swiftSettings: strictImports),
         // The application layer, and the umbrella: settings, scoring, batches, files.
         .target(
-            name: "StreakCal", dependencies: ["CalendarDays", "Streaks", "ICalendar", "StreakExport", "CalendarLayout", "CThreads"],
+            name: "StreakCal", dependencies: ["CalendarDays", "Streaks", "ICalendar", "StreakExport", "CalendarLayout"],
             swiftSettings: strictImports),
         .executableTarget(
             name: "streakcal",

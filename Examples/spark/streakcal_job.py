@@ -9,7 +9,8 @@ as JSON Lines and as Parquet, and a summary of the whole run.
         --input calendars/ --output out/ -- --format json --tz UTC --to 2024-12-31
 
 Everything after `--` goes to `streakcal batch --jsonl` as report options (format, zone, window,
-rules, ...). The records are the `batch --jsonl` contract: `id`, `line`, `name`, `report` (the
+rules, ...); with `--send path`, the job adds a `--root` for each input folder, as streakcal reads
+a `path` only under the folders given so. The records are the `batch --jsonl` contract: `id`, `line`, `name`, `report` (the
 report, exactly the bytes `streakcal batch` writes for the calendar), `diagnostics`, `error` and
 the figures of summary.json; see the README beside this file.
 
@@ -83,11 +84,12 @@ def without_file_scheme(column):
     return F.regexp_replace(column, "^file:(//)?", "")
 
 
-def requests(spark: SparkSession, args: argparse.Namespace) -> DataFrame:
-    """A one-column DataFrame (`value`) of `batch --jsonl` request lines, one per calendar."""
+def requests(spark: SparkSession, args: argparse.Namespace) -> tuple[DataFrame, list[str]]:
+    """A one-column DataFrame (`value`) of `batch --jsonl` request lines, one per calendar, and the
+    folders `path` requests name files in (for `--root`: streakcal reads a path only under them)."""
     if args.table:
         frame = spark.read.format(args.table_format).option("header", "true").load(args.table)
-        return frame.select(F.to_json(F.struct(F.col("id").cast("string").alias("id"), F.col("ics").cast("string").alias("ics"))).alias("value"))
+        return frame.select(F.to_json(F.struct(F.col("id").cast("string").alias("id"), F.col("ics").cast("string").alias("ics"))).alias("value")), []
     send = args.send
     if send == "auto":
         send = "path" if all(is_local(uri) for uri in args.input) else "bytes"
@@ -99,22 +101,35 @@ def requests(spark: SparkSession, args: argparse.Namespace) -> DataFrame:
         files = (spark.read.format("binaryFile").option("recursiveFileLookup", "true").load(args.input)
                  .where(F.lower(F.col("path")).endswith(".ics")))
         return files.select(F.to_json(F.struct(
-            without_file_scheme(F.col("path")).alias("id"), F.base64(F.col("content")).alias("icsBase64"))).alias("value"))
+            without_file_scheme(F.col("path")).alias("id"), F.base64(F.col("content")).alias("icsBase64"))).alias("value")), []
     files = local_calendars([local_path(uri) for uri in args.input])
     if send == "path":
-        # Only the paths travel: each executor reads its files itself (local disks, NFS).
+        # Only the paths travel: each executor reads its files itself (local disks, NFS), and only
+        # under the folders the job was given (`--root`), whatever a request names.
         listed = spark.createDataFrame([(path,) for path, _ in files], "path string")
-        return listed.select(F.to_json(F.struct(F.col("path").alias("id"), F.col("path"))).alias("value"))
+        return listed.select(F.to_json(F.struct(F.col("path").alias("id"), F.col("path"))).alias("value")), \
+            local_roots([local_path(uri) for uri in args.input])
     # The bytes travel, base64: Spark reads the files; empty ones, which its binaryFile source
     # passes over, are sent as empty.
     empty = spark.createDataFrame([(path,) for path, size in files if size == 0], "id string").select(
         F.to_json(F.struct(F.col("id"), F.lit("").alias("icsBase64"))).alias("value"))
     full = [path for path, size in files if size > 0]
     if not full:
-        return empty
+        return empty, []
     contents = spark.read.format("binaryFile").load(full).select(
         F.to_json(F.struct(without_file_scheme(F.col("path")).alias("id"), F.base64(F.col("content")).alias("icsBase64"))).alias("value"))
-    return contents.unionByName(empty)
+    return contents.unionByName(empty), []
+
+
+def local_roots(inputs: list[str]) -> list[str]:
+    """The folders of local inputs (folders, files, globs), as absolute paths: a folder itself, a
+    file's folder."""
+    roots: set[str] = set()
+    for pattern in inputs:
+        for match in sorted(glob.glob(pattern)) or [pattern]:
+            folder = match if os.path.isdir(match) else os.path.dirname(match) or "."
+            roots.add(os.path.abspath(folder))
+    return sorted(roots)
 
 
 def local_calendars(inputs: list[str]) -> list[tuple[str, int]]:
@@ -159,7 +174,8 @@ def main(argv: list[str]) -> int:
     args, report_options = parse_arguments(argv)
     options = ["--jobs", str(max(1, args.jobs))] + report_options
     spark = SparkSession.builder.appName("streakcal").getOrCreate()
-    lines = requests(spark, args)
+    lines, roots = requests(spark, args)
+    options = [part for root in roots for part in ("--root", root)] + options
     if args.partitions:
         lines = lines.repartition(args.partitions)
     # The JVM's RDD.pipe: one `streakcal batch --jsonl` per partition, lines in, records out.

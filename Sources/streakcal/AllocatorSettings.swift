@@ -10,16 +10,13 @@ import Glibc
 /// With glibc's allocator (`swift build`, `swift run`, the tests), one setting is made here.
 ///
 /// glibc gives memory freed at the top of a heap back to the kernel as soon as more than 128 KB is
-/// free there. An import frees its buffers after each calendar and a batch imports thousands, so
-/// the same pages went back and were faulted in again, zeroed, for every calendar; with two
-/// workers each return also interrupts the other core to flush its TLB. Keeping 16 MB spare past
-/// each top when memory is returned makes those round trips rare: `batch --jobs 1` on 400
-/// calendars of 40 KB ran 216 ms instead of 239 ms, `--jobs 2` 118 ms instead of 137 ms, and a
-/// report of a 1 GiB calendar 5.3 s instead of 6.4 s. It costs a little memory at the peak: setting
-/// it also fixes glibc's threshold for mapping large blocks at 128 KB, so large buffers are mapped
-/// afresh rather than taken from freed heap (a 1 GiB calendar peaked at 45 MB instead of 43 MB, a
-/// 4 MB VTIMEZONE of 200,000 rules at 71 MB instead of 62 MB; 4 MB of padding costs no memory but
-/// a little of the batch gain). This is set here, for the command, not by the library for its callers.
+/// free there. An import frees its buffers after each calendar and a batch imports many, so the
+/// same pages would go back and be faulted in again, zeroed, for every calendar (and, with several
+/// workers, each return interrupts the other processors to flush their TLBs). Keeping 16 MB spare
+/// past each top when memory is returned makes those round trips rare. Setting it also fixes
+/// glibc's threshold for mapping large blocks at 128 KB, so large buffers are mapped afresh rather
+/// than taken from freed heap, which raises the peak a little.
+/// This is set here, for the command, not by the library for its callers.
 enum AllocatorSettings {
     /// Bytes kept past the top of a heap when memory is returned to the kernel (glibc).
     static let topPad: Int32 = 16 << 20

@@ -19,11 +19,13 @@ extension StreakCalCommand {
 
                 With --jsonl, batch is a streaming map step instead (for Spark's RDD.pipe, Hadoop \
                 Streaming, GNU parallel): it reads JSON Lines on standard input, each naming one \
-                calendar ({"id": ..., "path": FILE} or {"id": ..., "ics": TEXT}), and writes one JSON \
-                Line per input line as each calendar is done ({"id", "line", "name", "report", \
-                "diagnostics", "error", and the figures of summary.json}), in input order or, with \
-                --order completion, as they finish. A bad line is an error record, never the end of \
-                the stream; the exit status is 0 once every line has its record.
+                calendar ({"id": ..., "ics": TEXT}, {"id": ..., "icsBase64": BYTES} or {"id": ..., \
+                "path": FILE}), and writes one JSON Line per input line as each calendar is done \
+                ({"id", "line", "name", "report", "diagnostics", "error", and the figures of \
+                summary.json}), in input order or, with --order completion, as they finish. A "path" \
+                is read only under a folder given with --root (links resolved), only if it is a \
+                regular file that starts with BEGIN:, and is refused otherwise. A bad line is an error \
+                record, never the end of the stream; the exit status is 0 once every line has its record.
                 """)
 
         @Argument(help: "iCalendar files and folders (searched at any depth for *.ics); none with --jsonl.", completion: .file())
@@ -38,6 +40,11 @@ extension StreakCalCommand {
 
         @Option(help: "With --jsonl: write the records in input order, or as each calendar is done (completion).")
         var order: JSONLinesBatch.Order = .input
+
+        @Option(name: .customLong("root"), help: ArgumentHelp(
+            "With --jsonl: a folder whose files \"path\" records may name (repeatable); without one, \"path\" records are refused.",
+            valueName: "dir"), completion: .directory)
+        var roots: [String] = []
 
         @Option(parsing: .unconditional, help: ArgumentHelp(
             "How many files to work on at once, \(OptionRange.text(OptionRange.jobs)); no more than the processors run at once (default: the number of processors).",
@@ -71,8 +78,15 @@ extension StreakCalCommand {
                     throw ValidationError("--jsonl reads the calendars named on standard input: give no paths (put them in the lines' \"path\").")
                 }
                 guard out == nil else { throw ValidationError("--jsonl writes its records to standard output: give no --out.") }
+                for root in roots {
+                    var isFolder: ObjCBool = false
+                    guard FileManager.default.fileExists(atPath: root, isDirectory: &isFolder), isFolder.boolValue else {
+                        throw ValidationError("--root \(root.escapingControlCharacters()): not a folder.")
+                    }
+                }
                 return
             }
+            guard roots.isEmpty else { throw ValidationError("--root is for --jsonl's \"path\" records: give it with --jsonl.") }
             guard !paths.isEmpty else { throw ValidationError("Name at least one iCalendar file or folder (or give --jsonl).") }
             guard !paths.contains("-") else { throw ValidationError("batch reads files and folders, not standard input (-); --jsonl reads JSON Lines there.") }
             guard let out, !out.isEmpty else { throw ValidationError("--out needs a folder.") }
@@ -95,68 +109,11 @@ extension StreakCalCommand {
             return settings
         }
 
-        /// Begins the walk over the paths `arguments` (the command line after `batch`) names, for
-        /// the format it names, before ArgumentParser parses them (`BatchReport.beginWalking`):
-        /// the batch takes the walk if the parsed paths and format are the same, and walks again if not.
-        static func beginWalking(_ arguments: ArraySlice<String>) {
-            guard let (paths, format) = pathsAndFormat(in: arguments), !paths.isEmpty else { return }
-            BatchReport.beginWalking(paths: paths, format: format)
-        }
-
-        /// The paths and the report format in `arguments` (the command line after `batch`), read
-        /// as ArgumentParser reads a command line it parses without an error: `--` ends the
-        /// options, an option in `optionsTakingValues` takes the next argument (or what follows
-        /// its `=`), the last `--format` counts. `nil` for a short option (only `-h` exists) or
-        /// a format or value missing, which ArgumentParser answers itself.
-        static func pathsAndFormat(in arguments: ArraySlice<String>) -> (paths: [String], format: ReportFormat)? {
-            var paths: [String] = []
-            var format = ReportFormat.text
-            var index = arguments.startIndex
-            while index < arguments.endIndex {
-                let argument = arguments[index]
-                index += 1
-                if argument == "--" {
-                    paths += arguments[index...]
-                    break
-                }
-                guard argument.utf8.first == UInt8(ascii: "-"), argument != "-" else {
-                    paths.append(argument)
-                    continue
-                }
-                guard argument.utf8.starts(with: "--".utf8) else { return nil }
-                let name = argument.dropFirst(2).prefix { $0 != "=" }
-                guard optionsTakingValues.contains(String(name)) else { continue }
-                let value: Substring
-                if name.endIndex < argument.endIndex {
-                    value = argument[argument.index(after: name.endIndex)...]
-                } else {
-                    guard index < arguments.endIndex else { return nil }
-                    value = Substring(arguments[index])
-                    index += 1
-                }
-                if name == "format" {
-                    guard let named = ReportFormat(argument: String(value)) else { return nil }
-                    format = named
-                }
-            }
-            return (paths, format)
-        }
-
-        /// The long names of `batch`'s options that take a value, its own and its groups';
-        /// every other option is a flag. A test holds it to ArgumentParser's description of the command.
-        static let optionsTakingValues: Set<String> = [
-            "out", "order", "jobs", "format", "view",
-            "required", "points", "points-property", "tz", "day-start", "max-instances",
-            "rules", "schedule", "period-goal", "week-starts", "skip", "skip-category", "freezes", "best-streaks", "habit",
-            "from", "to",
-            "first-weekday", "palette", "met-color", "partial-color", "none-color",
-        ]
-
         /// `--jsonl`: JSON Lines in, a JSON Line per calendar out.
         private func runJSONLines() throws {
             let batch = JSONLinesBatch(
                 settings: try settings(), format: format, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                strict: strict, order: order)
+                strict: strict, order: order, roots: roots)
             _ = try batch.run { line in try StandardStream.output.write(line + "\n") }
         }
 
@@ -198,16 +155,15 @@ extension StreakCalCommand {
 /// A one-line progress bar on standard error: files done / total, rate and time left.
 ///
 /// The batch calls it one call at a time; the lock only makes that visible to the compiler.
-final class ProgressBar: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lastDrawn: ContinuousClock.Instant?  // Guarded by `lock`.
+final class ProgressBar: Sendable {
+    private let lastDrawn = Locked<ContinuousClock.Instant?>(nil)
     private let clock = ContinuousClock()
     static let width = 24
 
     /// Draws `progress`, at most ten times a second (always the first and the last time).
     func show(_ progress: BatchProgress) {
         let now = clock.now
-        let due = lock.withLock { () -> Bool in
+        let due = lastDrawn.withLock { lastDrawn -> Bool in
             let finished = progress.completed == progress.total
             guard finished || lastDrawn.map({ now - $0 >= .milliseconds(100) }) ?? true else { return false }
             lastDrawn = now
@@ -240,5 +196,3 @@ final class ProgressBar: @unchecked Sendable {
         return hours > 0 ? "\(hours):" + String(format: "%02d", minutes) + ":" + tail : "\(minutes):" + tail
     }
 }
-
-extension JSONLinesBatch.Order: OptionChoice {}

@@ -8,8 +8,8 @@ extension StreakCalCommand {
             commandName: "layout",
             abstract: "Prints month layouts: grids of weeks with cell frames for a width, optionally coloured by a calendar.")
 
-        enum Format: String, OptionChoice { case text, json, svg }
-        enum Mode: String, OptionChoice { case month, week }
+        enum Format: String, CaseIterable, ExpressibleByArgument { case text, json, svg }
+        enum Mode: String, CaseIterable, ExpressibleByArgument { case month, week }
 
         @Option(help: ArgumentHelp("The first month, YYYY-MM.", valueName: "yyyy-mm"))
         var month: CalendarMonth
@@ -106,5 +106,3 @@ extension StreakCalCommand {
         }
     }
 }
-
-extension RowPolicy: OptionChoice {}

@@ -2,21 +2,21 @@ import ArgumentParser
 import StreakCal
 
 /// The first column of month grids, as the CLI spells it.
-enum FirstWeekday: String, OptionChoice {
+enum FirstWeekday: String, CaseIterable, ExpressibleByArgument {
     case sunday, monday, tuesday, wednesday, thursday, friday, saturday
 
     var weekday: Weekday { Weekday.allCases[Self.allCases.firstIndex(of: self) ?? 0] }
 }
 
 /// `--palette`: the colours of reports and layouts.
-enum PaletteName: String, OptionChoice {
+enum PaletteName: String, CaseIterable, ExpressibleByArgument {
     case standard, github, highContrast = "high-contrast", tutorial
 
     var palette: ReportPalette { ReportPalette.named(rawValue) ?? .standard }
 }
 
 /// `--view`: month grids or year heatmaps.
-enum ViewChoice: String, OptionChoice {
+enum ViewChoice: String, CaseIterable, ExpressibleByArgument {
     case auto, month, year
 
     /// The library's view: `nil` chooses by the window's length.

@@ -13,41 +13,28 @@ struct StreakCalCommand: ParsableCommand {
 
     static func main() {
         AllocatorSettings.apply()
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        // The walk needs only the paths, and libical's set-up nothing from the arguments: both
-        // overlap the parsing (the walk first, as the batch needs it first).
-        if arguments.first == Batch._commandName {
-            Batch.beginWalking(arguments.dropFirst())
-            BatchReport.beginSettingUpLibical()
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exit(showing: error)
         }
-        if var command = namedSubcommand(arguments) {
-            do {
-                try command.run()
-            } catch {
-                exit(withError: error)
-            }
-            return
-        }
-        main(arguments)
     }
 
-    /// The subcommand named first on the command line (`streakcal batch ...`), parsed by itself;
-    /// nil when the command line goes through the whole tree of commands, as `main` does.
-    ///
-    /// Parsing from the root, ArgumentParser builds the argument sets of the named subcommand
-    /// twice and of the default one (`report`) once, reflecting their types and looking up their
-    /// conformances (each first lookup scans the binary's 5,900 conformance records): 11M of the
-    /// 49M instructions of a one-calendar batch, about 1 ms of every start. The root has no
-    /// options and the subcommands no subcommands, so a subcommand that takes the rest of the
-    /// command line by itself is what the tree gives it. Anything it does not take — help, the
-    /// version, a completion script, a usage or validation error, `help` as an argument — gives
-    /// nil, and the whole tree then parses and answers as it always did.
-    static func namedSubcommand(_ arguments: [String]) -> (any ParsableCommand)? {
-        guard let first = arguments.first,
-              let subcommand = configuration.subcommands.first(where: { $0._commandName == first }),
-              let parsed = try? subcommand.parseAsRoot(Array(arguments.dropFirst())),
-              type(of: parsed) == subcommand else { return nil }
-        return parsed
+    /// Ends the process as `exit(withError:)` does, but with the message's control characters
+    /// shown as `\u{XX}` (`String.escapingControlCharacters`), as every other line the command
+    /// prints for people shows them: ArgumentParser's messages quote the values it refuses
+    /// (`--from`, `--format`, an unknown option...) as they were typed. Help, the version and
+    /// completion scripts (exit status 0) are printed by ArgumentParser itself.
+    static func exit(showing error: any Error) -> Never {
+        let code = exitCode(for: error)
+        guard code != .success else { exit(withError: error) }
+        let message = fullMessage(for: error)
+        if !message.isEmpty {
+            StandardError.print(message.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { $0.description.escapingControlCharacters() }.joined(separator: "\n"))
+        }
+        Foundation.exit(code.rawValue)
     }
 }
 
@@ -109,22 +96,14 @@ extension CalendarMonth: ExpressibleByArgument {
     }
 }
 
-/// An option whose values are a closed set of names: the cases' raw values.
-///
-/// ArgumentParser lists such values (for help and completion scripts) by mapping `allCases` through
-/// the key path `\.rawValue.defaultValueDescription`, which the runtime instantiates anew on every
-/// call: up to 88,000 instructions each time, several times per option type at every start (0.9M
-/// of a one-calendar batch's). The same names, without a key path.
-protocol OptionChoice: ExpressibleByArgument, CaseIterable, RawRepresentable where RawValue == String {}
+extension ReportFormat: ExpressibleByArgument {}
 
-extension OptionChoice {
-    public static var allValueStrings: [String] { allCases.map { $0.rawValue } }
-}
+extension JSONLinesBatch.Order: ExpressibleByArgument {}
 
-extension ReportFormat: OptionChoice {}
+extension RowPolicy: ExpressibleByArgument {}
 
 /// Where points come from, as the CLI spells it.
-enum PointsOption: String, OptionChoice {
+enum PointsOption: String, CaseIterable, ExpressibleByArgument {
     case xPoints = "x-points"
     case minutes
     case count
@@ -270,7 +249,7 @@ var standardOutputTakesColors: Bool {
 }
 
 /// `--color`: when the text report is coloured.
-enum ColorChoice: String, OptionChoice {
+enum ColorChoice: String, CaseIterable, ExpressibleByArgument {
     /// On a terminal, unless `NO_COLOR` is set (to anything but the empty string) or `TERM` is `dumb`.
     case auto
     /// Always, also into files and pipes.

@@ -162,6 +162,32 @@ struct BatchCommandTests {
         #expect(result.standardError.contains("2 of 2 files failed"))
     }
 
+    @Test("Links planted in --out (repro batch-out-writes-through-symlink.sh): refused and left as they are, nothing outside written or created")
+    func plantedLinks() throws {
+        let folder = try BatchFolder()
+        try FileManager.default.createDirectory(atPath: folder.path("out"), withIntermediateDirectories: true)
+        try "precious\n".write(toFile: folder.path("victim.txt"), atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: folder.path("out/x.csv"), withDestinationPath: "../victim.txt")
+        try FileManager.default.createSymbolicLink(atPath: folder.path("out/summary.json"), withDestinationPath: folder.path("created-outside.json"))
+        let result = try streakcal(["batch", folder.path("in/a"), "--out", folder.path("out"), "--format", "csv"] + reportOptions)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("streakcal: error: cannot write \(folder.path("out/summary.json")): a symbolic link, not a regular file; it is left as it is"))
+        #expect(try String(contentsOfFile: folder.path("victim.txt"), encoding: .utf8) == "precious\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("created-outside.json")))
+        #expect(try folder.listing("out") == ["summary.json", "x.csv"])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder.path("out/x.csv")) == "../victim.txt")
+        #expect(try folder.listing("") == ["in", "out", "victim.txt"])
+
+        // Without the summary's link, the run ends: the report over a link fails alone.
+        try FileManager.default.removeItem(atPath: folder.path("out/summary.json"))
+        try FileManager.default.createSymbolicLink(atPath: folder.path("out/a__x.csv"), withDestinationPath: "../victim.txt")
+        let second = try streakcal(["batch", folder.path("in/a"), folder.path("in/b"), "--out", folder.path("out"), "--format", "csv"] + reportOptions)
+        #expect(second.status == 1)
+        #expect(second.standardOutput.contains("cannot write \(folder.path("out/a__x.csv")): a symbolic link, not a regular file; it is left as it is"))
+        #expect(second.standardError.contains("streakcal: error: 1 of 3 files failed"))
+        #expect(try String(contentsOfFile: folder.path("victim.txt"), encoding: .utf8) == "precious\n")
+    }
+
     @Test("Usage errors and an output folder that is a file")
     func errors() throws {
         let folder = try BatchFolder()
@@ -203,8 +229,8 @@ struct BatchNamedPipeTests {
         let folder = try PipeFolder()
         let result = try streakcal(
             ["batch", folder.path("in"), "--out", folder.path("out"), "--no-timings", "--tz", "UTC", "--to", "2024-02-29"],
-            timeLimit: .seconds(15))
-        #expect(!result.timedOut, "batch still blocked on the named pipe after 15 s")
+            timeLimit: .seconds(120))
+        #expect(!result.timedOut, "batch still blocked on the named pipe after 120 s")
         #expect(result.status == 0)
         #expect(result.standardError.contains(
             "streakcal: note: skipped \(folder.path("in/b.ics")): a named pipe (FIFO), not a regular file\n"))
@@ -242,8 +268,8 @@ struct BatchNamedPipeTests {
         }
         let result = try streakcal(
             ["batch", pipe, "--out", folder.path("out"), "--no-timings", "--tz", "UTC", "--to", "2024-02-29"],
-            timeLimit: .seconds(15))
-        if written.wait(timeout: .now() + 5) == .timedOut {
+            timeLimit: .seconds(120))
+        if written.wait(timeout: .now() + 120) == .timedOut {
             // streakcal never opened the pipe: open it for reading to release the writer, then fail.
             close(open(pipe, O_RDONLY | O_NONBLOCK))
             Issue.record("streakcal did not read the named pipe")
@@ -267,7 +293,7 @@ struct BatchJSONLinesCommandTests {
         let files = ["in/a/x.ics", "in/b/x.ics", "in/b/deep/Bad.ICS"]
         let input = files.enumerated().map { "{\"id\": \($0.offset), \"path\": \"\(folder.path($0.element))\"}" }
             + ["oops", "{\"id\": \"inline\", \"ics\": \"BEGIN:VEVENT\\nUID:z\\nDTSTART:20240301T090000Z\\nX-POINTS:100\\nEND:VEVENT\"}"]
-        let result = try streakcal(["batch", "--jsonl", "--format", "md", "--jobs", "2"] + reportOptions, input: input.joined(separator: "\n") + "\n")
+        let result = try streakcal(["batch", "--jsonl", "--root", folder.path("in"), "--format", "md", "--jobs", "2"] + reportOptions, input: input.joined(separator: "\n") + "\n")
         #expect(result.status == 0)
         #expect(result.standardError.isEmpty)
         let records = try result.standardOutput.split(separator: "\n").map { try jsonObject(String($0)) }
@@ -302,9 +328,138 @@ struct BatchJSONLinesCommandTests {
         let empty = try streakcal(["batch", "--jsonl"], input: "")
         #expect(empty.status == 0 && empty.standardOutput.isEmpty)
         let lines = (1...12).map { "{\"id\": \($0), \"path\": \"\(fixture("tutorial-sample.ics"))\"}" }.joined(separator: "\r\n")
-        let completion = try streakcal(["batch", "--jsonl", "--order", "completion", "--format", "csv"] + reportOptions, input: lines)
+        let completion = try streakcal(["batch", "--jsonl", "--root", fixture(""), "--order", "completion", "--format", "csv"] + reportOptions, input: lines)
         let records = try completion.standardOutput.split(separator: "\n").map { try jsonObject(String($0)) }
         #expect(records.compactMap { $0["id"] as? Int }.sorted() == Array(1...12))
         #expect(Set(records.compactMap { $0["report"] as? String }).count == 1)
+    }
+}
+
+@Suite("streakcal batch --jsonl: path records from elsewhere")
+struct BatchJSONLinesPathTests {
+    private let options = ["--tz", "UTC", "--from", "2024-01-01", "--to", "2024-01-01", "--format", "csv"]
+    private let calendar = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:20240101T090000Z\r\nX-POINTS:5\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+
+    /// A folder holding `a.ics`, removed when `body` returns.
+    private func withRoot<T>(_ body: (String) throws -> T) throws -> T {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("jsonl-root-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try calendar.write(toFile: root + "/a.ics", atomically: false, encoding: .utf8)
+        return try body(root)
+    }
+
+    private func parsed(_ output: String) throws -> [[String: Any]] {
+        try output.split(separator: "\n").map { try jsonObject(String($0)) }
+    }
+
+    @Test("Devices, a named pipe and a link to a device (repro jsonl-path-device-hangs.sh): an error record each at once, the records after them not held back")
+    func devices() throws {
+        try withRoot { (root: String) throws -> Void in
+            #expect(mkfifo(root + "/pipe.ics", 0o644) == 0)
+            try FileManager.default.createSymbolicLink(atPath: root + "/zero.ics", withDestinationPath: "/dev/zero")
+            let input = [("ok1", root + "/a.ics"), ("zero", "/dev/zero"), ("pipe", root + "/pipe.ics"), ("link", root + "/zero.ics"), ("ok2", root + "/a.ics")]
+                .map { "{\"id\":\"\($0.0)\",\"path\":\"\($0.1)\"}" }.joined(separator: "\n")
+            for roots in [[root], ["/", root]] {
+                let result = try streakcal(["batch", "--jsonl"] + roots.flatMap { ["--root", $0] } + options, input: input, timeLimit: .seconds(120))
+                #expect(!result.timedOut, "still reading a device or a pipe")
+                #expect(result.status == 0)
+                let records = try parsed(result.standardOutput)
+                #expect(records.map { $0["id"] as? String } == ["ok1", "zero", "pipe", "link", "ok2"])
+                let device = roots.count == 2 ? "a character device, not a regular file" : "outside the folders given with --root"
+                #expect(records.map { $0["error"] as? String } == [
+                    nil, "cannot read /dev/zero: \(device)", "cannot read \(root)/pipe.ics: a named pipe (FIFO), not a regular file",
+                    "cannot read \(root)/zero.ics: \(device)", nil,
+                ])
+                #expect(records.map { $0["sessions"] as? Int } == [1, nil, nil, nil, 1])
+            }
+        }
+    }
+
+    @Test("Files outside the roots and files that are not calendars (repro jsonl-path-reads-any-file.sh): refused, nothing of them shown")
+    func outsideAndNotCalendars() throws {
+        try withRoot { (root: String) throws -> Void in
+            try "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/usr/sbin/nologin\n".write(toFile: root + "/passwd.ics", atomically: false, encoding: .utf8)
+            try FileManager.default.createSymbolicLink(atPath: root + "/environ.ics", withDestinationPath: "/proc/self/environ")
+            let folderName = URL(fileURLWithPath: root).lastPathComponent
+            let paths: [String] = ["/etc/passwd", "/proc/self/environ", root + "/../" + folderName + "/a.ics",
+                                   root + "/../../etc/passwd", root + "/passwd.ics", root + "/environ.ics", "a.ics"]
+            var lines: [String] = []
+            for (index, path) in paths.enumerated() { lines.append("{\"id\":\(index),\"path\":\"\(path)\"}") }
+            let input = lines.joined(separator: "\n")
+            let result = try streakcal(["batch", "--jsonl", "--root", root] + options, input: input, environment: ["LEAK_ME": "hunter2"])
+            #expect(result.status == 0)
+            #expect(!result.standardOutput.contains("hunter2") && !result.standardOutput.contains("root:x") && !result.standardOutput.contains("sourceLine"))
+            let records = try parsed(result.standardOutput)
+            #expect(records.map { $0["error"] as? String } == [
+                "cannot read /etc/passwd: outside the folders given with --root",
+                "cannot read /proc/self/environ: outside the folders given with --root",
+                nil,
+                "cannot read \(root)/../../etc/passwd: outside the folders given with --root",
+                "cannot read \(root)/passwd.ics: not an iCalendar file (its text does not start with BEGIN:)",
+                "cannot read \(root)/environ.ics: outside the folders given with --root",
+                "cannot read a.ics: outside the folders given with --root",
+            ])
+            #expect(records.allSatisfy { ($0["diagnostics"] as? [Any])?.isEmpty == true })
+            // A relative path is read from the current folder: inside the root when that is the root.
+            let relative = try run("/bin/sh", ["-c", "cd \"$0\" && \"$1\" batch --jsonl --root . --tz UTC --from 2024-01-01 --to 2024-01-01 --format csv", root, try streakcalPath()],
+                                   input: "{\"id\":1,\"path\":\"a.ics\"}\n")
+            #expect(try parsed(relative.standardOutput).first?["sessions"] as? Int == 1)
+        }
+    }
+
+    @Test("Without --root a path record says to pass it; --root must be a folder, and only with --jsonl")
+    func rootOption() throws {
+        try withRoot { (root: String) throws -> Void in
+            let record = "{\"id\":1,\"path\":\"\(root)/a.ics\"}\n{\"id\":2,\"ics\":\"\(calendar.replacingOccurrences(of: "\r\n", with: "\\r\\n"))\"}\n"
+            let without = try streakcal(["batch", "--jsonl"] + options, input: record)
+            #expect(without.status == 0)
+            let records = try parsed(without.standardOutput)
+            #expect((records[0]["error"] as? String)?.hasPrefix("line 1: a \"path\" is read only under a folder given with --root: pass --root DIR") == true)
+            #expect(records[1]["sessions"] as? Int == 1)
+            for (arguments, message) in [
+                (["--jsonl", "--root", root + "/missing"], "--root \(root)/missing: not a folder."),
+                (["--jsonl", "--root", root + "/a.ics"], "--root \(root)/a.ics: not a folder."),
+                (["--jsonl", "--root", "x\u{1B}[2J"], "--root x\\u{1B}[2J: not a folder."),
+                ([root, "--out", root + "/out", "--root", root], "--root is for --jsonl's \"path\" records"),
+            ] {
+                let result = try streakcal(["batch"] + arguments, input: "")
+                #expect(result.status == 64, "\(arguments)")
+                #expect(result.standardError.contains(message), "\(result.standardError)")
+            }
+            let help = try streakcal(["batch", "--help"])
+            #expect(help.standardOutput.contains("--root <dir>"))
+        }
+    }
+}
+
+@Suite("streakcal batch --jsonl: memory")
+struct BatchJSONLinesMemoryTests {
+    /// GNU time, which reports a child's peak resident memory (`-f %M`). The kernel's figure for a
+    /// child the test process starts itself would count the test process's own memory too, as the
+    /// child shares it until it runs `streakcal`.
+    private static let time = "/usr/bin/time"
+
+    @Test("An inline ics record is held at no more than twice its size (repro jsonl-inline-record-memory.sh: 5 times before)",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: time), "needs GNU time at /usr/bin/time"))
+    func inlineRecord() throws {
+        let size = 96 << 20
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("big-record-\(UUID().uuidString).jsonl").path
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(atPath: path + ".out")
+        }
+        var lines = Data(#"{"id":"big","ics":"BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:a\r\nDTSTART:20240101T090000Z\r\nX-POINTS:100\r\nDESCRIPTION:"#.utf8)
+        lines.append(Data(repeating: UInt8(ascii: "A"), count: size))
+        lines.append(Data(#"\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"}"#.utf8 + [0x0A]))
+        try lines.write(to: URL(fileURLWithPath: path))
+        let options = ["batch", "--jsonl", "--tz", "UTC", "--from", "2024-01-01", "--to", "2024-01-01", "--format", "csv"]
+        let result = try run("/bin/sh", ["-c", "exec \(Self.time) -f %M \"$0\" \"$@\" < '\(path)' > '\(path).out'", try streakcalPath()] + options)
+        #expect(result.status == 0)
+        let kilobytes = try #require(result.standardError.split(separator: "\n").last.flatMap { Int($0) })
+        #expect(kilobytes * 1024 <= 2 * size, "peak \(kilobytes >> 10) MiB for a record of \(size >> 20) MiB")
+        // The record itself: the calendar read, its one session counted.
+        let record = try jsonObject(try String(contentsOfFile: path + ".out", encoding: .utf8))
+        #expect(record["id"] as? String == "big" && record["sessions"] as? Int == 1 && record["error"] is NSNull)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StreakCal
 import Testing
 
 /// Clears the screen, makes a hyperlink (OSC 8) and starts a red CSI sequence with the C1 control
@@ -114,5 +115,37 @@ struct TerminalEscapeTests {
         for result in [unreadable, unwritable, badZone] {
             #expect(isInert(result.standardError))
         }
+    }
+
+    @Test("Values ArgumentParser refuses (repro argparse-error-echoes-escapes.sh) are shown as \\u{XX}; the exit status stays 64", arguments: [
+        ["report", "x.ics", "--from", "2024-01-01\u{1B}[2J"], ["report", "x.ics", "--to", "\u{1B}]8;;http://evil\u{1B}\\2024"],
+        ["report", "x.ics", "--required", "5\u{1B}[2J"], ["report", "x.ics", "--format", "json\u{9B}31m"],
+        ["report", "x.ics", "--day-start", "04:00\u{7}"], ["report", "x.ics", "--points", "count\u{1B}[2J"],
+        ["report", "x.ics", "--view", "year\u{202E}"], ["report", "x.ics", "--color", "always\u{1B}c"],
+        ["sessions", "x.ics", "--on", "2024-01-01\u{1B}[2J"], ["layout", "--month", "2024-02\u{1B}[2J"],
+        ["layout", "--month", "2024-02", "--width", "7\u{1B}[2J"], ["batch", "--jsonl", "--order", "input\u{1B}[2J"],
+        ["report", "x.ics", "--bogus\u{1B}]8;;http://evil\u{1B}\\"], ["bogus\u{1B}[2J.ics", "--nonsense\u{1B}[2J"],
+        ["batch", "--jobs", "2\u{1B}[2J", "--jsonl"],
+    ])
+    func refusedValues(arguments: [String]) throws {
+        let result = try streakcal(arguments)
+        #expect(result.status == 64)
+        #expect(result.standardError.hasPrefix("Error: "))
+        #expect(isInert(result.standardError), "\(result.standardError.debugDescription)")
+        #expect(result.standardError.contains("\\u{"), "the control character is shown: \(result.standardError.debugDescription)")
+        #expect(result.standardError.hasSuffix("\n") && !result.standardError.hasSuffix("\n\n"))
+    }
+
+    @Test("Help, the version and usage without controls are printed as ArgumentParser prints them")
+    func unchangedMessages() throws {
+        let help = try streakcal(["report", "--help"])
+        #expect(help.status == 0 && help.standardOutput.hasPrefix("OVERVIEW: ") && help.standardError.isEmpty)
+        let version = try streakcal(["--version"])
+        #expect(version.status == 0 && version.standardOutput == StreakCalVersion.current + "\n")
+        let plain = try streakcal(["report", "x.ics", "--from", "yesterday"])
+        #expect(plain.status == 64)
+        #expect(plain.standardError.hasPrefix("Error: The value 'yesterday' is invalid for '--from <yyyy-mm-dd>'"))
+        #expect(plain.standardError.contains("\nUsage: streakcal report "))
+        #expect(plain.standardError.hasSuffix("\n  See 'streakcal report --help' for more information.\n"))
     }
 }

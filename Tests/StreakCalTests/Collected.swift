@@ -1,12 +1,11 @@
-import Foundation
+@testable import StreakCal
 
-/// Values appended by concurrent callers (a batch's workers, its progress calls, placed threads),
-/// read once they are done.
-final class Collected<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [Value] = []  // Guarded by `lock`.
+/// Values appended by concurrent callers (a batch's workers, its progress calls), read once they
+/// are done.
+final class Collected<Value: Sendable>: Sendable {
+    private let storage = Locked<[Value]>([])
 
-    func append(_ value: Value) { lock.withLock { storage.append(value) } }
-    var values: [Value] { lock.withLock { storage } }
-    var count: Int { lock.withLock { storage.count } }
+    func append(_ value: Value) { storage.withLock { $0.append(value) } }
+    var values: [Value] { storage.withLock { $0 } }
+    var count: Int { storage.withLock { $0.count } }
 }

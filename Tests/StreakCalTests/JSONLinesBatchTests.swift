@@ -1,5 +1,6 @@
 import Foundation
 @testable import StreakCal
+import StreakExport
 import Testing
 
 private let root = URL(fileURLWithPath: #filePath)
@@ -12,6 +13,8 @@ private func fixture(_ name: String) -> String {
 private let settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 12, day: 31)!)
 /// A fixed "today", so that reports do not depend on the day the tests run.
 private let now: Int64 = 1_735_603_200
+/// The folder `path` records may name.
+private let fixtures = [root.appendingPathComponent("Fixtures").path]
 
 private func object(_ line: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -32,7 +35,7 @@ struct JSONLinesBatchTests {
     func sameAsBatch(format: ReportFormat) throws {
         let requests = try fixtureRequests()
         let lines = Collected<String>()
-        let tally = try JSONLinesBatch(settings: settings, format: format, jobs: 3, now: now)
+        let tally = try JSONLinesBatch(settings: settings, format: format, jobs: 3, now: now, roots: fixtures)
             .run(lines: requests.map(\.line)) { lines.append($0) }
         #expect(tally.records == requests.count)
         let batch = BatchReport(paths: requests.map { fixture($0.name) }, settings: settings, format: format, jobs: 2, recordsElapsedTime: false, now: now)
@@ -71,11 +74,11 @@ struct JSONLinesBatchTests {
             "{\"id\": 8, \"path\": \"a\", \"ics\": \"b\"}",
             "{\"id\": 9, \"path\": 12}",
             "{\"id\": 10, \"ics\": {\"x\": 1}}",
-            "{\"id\": \"gone\", \"path\": \"/no/such/file.ics\"}",
+            "{\"id\": \"gone\", \"path\": \"\(fixture("no-such-file.ics"))\"}",
             "{\"id\": 12.5, \"ics\": \"BEGIN:VCALENDAR\\r\\nBEGIN:VEVENT\\r\\nUID:a\\r\\nDTSTART:20240220T080000Z\\r\\nX-POINTS:100\\r\\nEND:VEVENT\\r\\nEND:VCALENDAR\\r\\n\", \"extra\": \"ignored\"}",
             "{\"id\": \"\", \"path\": \"\"}",
         ]
-        let tally = try JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now).run(lines: input) { lines.append($0) }
+        let tally = try JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now, roots: fixtures).run(lines: input) { lines.append($0) }
         let records = try lines.values.map(object)
         #expect(tally.records == 14 && records.count == 14)
         #expect(records.map { $0["line"] as? Int } == [1, 2, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16])
@@ -88,7 +91,7 @@ struct JSONLinesBatchTests {
             "line 10: none of \"path\", \"ics\" and \"icsBase64\": give one",
             "line 11: more than one of \"path\", \"ics\" and \"icsBase64\": give one",
             "line 12: \"path\" must be a string", "line 13: \"ics\" must be a string",
-            "cannot read /no/such/file.ics: no such file", nil, "line 16: \"path\" is empty",
+            "cannot read \(fixture("no-such-file.ics")): no such file", nil, "line 16: \"path\" is empty",
         ])
         #expect(tally.failed == 12)
         #expect(records[7]["id"] as? Int == 7 && records[11]["id"] as? String == "gone" && records[13]["id"] as? String == "")
@@ -98,6 +101,46 @@ struct JSONLinesBatchTests {
         #expect((records[12]["report"] as? String)?.hasPrefix("date,points,sessions,status\r\n2024-02-20,100,1,met\r\n") == true)
         #expect(records[12]["sessions"] as? Int == 1)
         #expect(records[12]["name"] as? String == "12.5")
+    }
+
+    @Test("A key given twice: the last counts (as Python's json reads it); numeric ids come back exactly as written (repro jsonl-id-and-duplicate-keys.sh)")
+    func duplicateKeysAndNumericIDs() throws {
+        let calendar = "BEGIN:VCALENDAR\\r\\nBEGIN:VEVENT\\r\\nUID:a\\r\\nDTSTART:20240220T080000Z\\r\\nX-POINTS:100\\r\\nEND:VEVENT\\r\\nEND:VCALENDAR\\r\\n"
+        let input = [
+            "{\"id\": \"first\", \"ics\": \"nothing\", \"id\": \"second\", \"ics\": \"\(calendar)\"}",
+            "{\"id\": 12345678901234567890123, \"ics\": \"\(calendar)\"}",
+            "{\"id\": -0, \"ics\": \"\(calendar)\"}",
+            "{\"id\": 1.50, \"ics\": \"\(calendar)\"}",
+            "{\"id\": 2E+3, \"id\": null, \"ics\": \"\(calendar)\"}",
+            "{\"id\": 7, \"icsBase64\": \"QkVH\", \"icsBase64\": 5}",
+            "{\"id\": 8, \"extra\": [\(String(repeating: "[", count: 40))]}",
+        ]
+        let lines = Collected<String>()
+        _ = try JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now).run(lines: input) { lines.append($0) }
+        let records = lines.values
+        #expect(records.count == 7)
+        // The id as the output line has it, byte for byte.
+        #expect(records.map { record in record.firstMatch(of: /"id":([^,]*),/).map { String($0.1) } } == [
+            "\"second\"", "12345678901234567890123", "-0", "1.50", "null", "7", "null",
+        ])
+        let objects = try records.map(object)
+        #expect(objects[0]["sessions"] as? Int == 1 && objects[0]["error"] is NSNull, "the second ics, the first's text is passed over")
+        #expect(objects[1]["name"] as? String == "12345678901234567890123")
+        #expect(objects[3]["name"] as? String == "1.50")
+        #expect(objects[4]["error"] as? String == "line 5: no \"id\": each line needs one, a string or a number")
+        #expect(objects[5]["error"] as? String == "line 6: \"icsBase64\" must be a string")
+        #expect(objects[6]["error"] as? String == "line 7: the JSON is nested more than 32 deep")
+    }
+
+    @Test("A line of many small values is refused as one record before its values take more than the line")
+    func manyValues() throws {
+        let zeros = Array(repeating: "0", count: 200_000).joined(separator: ",")
+        let line = "{\"id\": 1, \"extra\": [\(zeros)]}"
+        let lines = Collected<String>()
+        _ = try JSONLinesBatch(settings: settings, format: .csv, jobs: 1, now: now).run(lines: [line]) { lines.append($0) }
+        let record = try object(try #require(lines.values.first))
+        #expect(record["error"] as? String == "line 1: the JSON's values take more than \(line.utf8.count) bytes")
+        #expect(record["id"] is NSNull)
     }
 
     @Test("icsBase64: a calendar's exact bytes (Latin-1, UTF-16), named by its id, report as the file's")
@@ -110,7 +153,7 @@ struct JSONLinesBatchTests {
             input.append("{\"id\": \"\(fixture(name))\", \"path\": \"\(fixture(name))\"}")
         }
         input.append("{\"id\": 1, \"icsBase64\": \"@@not base64@@\"}")
-        _ = try JSONLinesBatch(settings: settings, format: .json, jobs: 2, now: now).run(lines: input) { lines.append($0) }
+        _ = try JSONLinesBatch(settings: settings, format: .json, jobs: 2, now: now, roots: fixtures).run(lines: input) { lines.append($0) }
         let records = try lines.values.map(object)
         #expect(records.count == 7)
         for pair in stride(from: 0, to: 6, by: 2) {
@@ -126,7 +169,7 @@ struct JSONLinesBatchTests {
     func completionOrder() throws {
         let requests = try fixtureRequests()
         let lines = Collected<String>()
-        _ = try JSONLinesBatch(settings: settings, format: .json, jobs: 4, order: .completion, now: now)
+        _ = try JSONLinesBatch(settings: settings, format: .json, jobs: 4, order: .completion, now: now, roots: fixtures)
             .run(lines: requests.map(\.line)) { lines.append($0) }
         let records = try lines.values.map(object)
         #expect(records.compactMap { $0["line"] as? Int }.sorted() == Array(1...requests.count))
@@ -135,35 +178,111 @@ struct JSONLinesBatchTests {
 
     @Test("Memory stays bounded: no more lines are read ahead than the window, however slowly records are taken")
     func window() throws {
-        let batch = JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now)
+        let batch = JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now, roots: fixtures)
         let line = "{\"id\": 1, \"path\": \"\(fixture("tutorial-sample.ics"))\"}"
         let written = Collected<String>()
+        // The first record is written only once the reader has read a whole window ahead: the
+        // reader must not wait for records to be written before then, nor read further.
+        let windowRead = DispatchSemaphore(value: 0)
         var read = 0
         var mostAhead = 0
         let tally = try batch.run(nextLine: { () throws(CalendarReadError) -> JSONLinesBatch.InputLine? in
             guard read < 200 else { return nil }
             mostAhead = max(mostAhead, read - written.count)
             read += 1
-            return .text(line)
+            if read == batch.window { windowRead.signal() }
+            return .text(Array(line.utf8))
         }, emit: { line in
-            Thread.sleep(forTimeInterval: 0.001)  // a slow reader downstream
+            if written.count == 0 { windowRead.wait() }
             written.append(line)
         })
+        #expect(batch.window == 8 && JSONLinesBatch(jobs: 3).window == 12, "docs/robustness.md's figure: max(8, 4 × jobs)")
         #expect(tally.records == 200)
+        #expect(written.count == 200)
         #expect(mostAhead <= batch.window, "\(mostAhead) lines read ahead, window \(batch.window)")
-        #expect(mostAhead >= 2, "workers were kept busy")
+        #expect(mostAhead >= batch.window - 1, "the reader went on while no record was written")
+    }
+
+    @Test("Bytes in flight are bounded too: a line waits until the lines before it leave room, a longer one goes alone")
+    func bytesInFlight() throws {
+        var batch = JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now, roots: fixtures)
+        batch.byteBudget = 100_000
+        let padding = String(repeating: "x", count: 30_000)
+        let line = Array("{\"id\": 1, \"pad\": \"\(padding)\", \"path\": \"\(fixture("tutorial-sample.ics"))\"}".utf8)
+        let huge = Array("{\"id\": 2, \"pad\": \"\(String(repeating: padding, count: 5))\", \"path\": \"x\"}".utf8)
+        let written = Collected<String>()
+        // The first record is written once the reader has read a fourth line: three fit in 100,000 bytes.
+        let fourthRead = DispatchSemaphore(value: 0)
+        var read = 0
+        var mostAhead = 0
+        let tally = try batch.run(nextLine: { () throws(CalendarReadError) -> JSONLinesBatch.InputLine? in
+            guard read < 40 else { return nil }
+            mostAhead = max(mostAhead, read - written.count)
+            read += 1
+            if read == 4 { fourthRead.signal() }
+            return .text(read % 10 == 0 ? huge : line)
+        }, emit: { line in
+            if written.count == 0 { fourthRead.wait() }
+            written.append(line)
+        })
+        #expect(JSONLinesBatch.bytesInFlight == 512 << 20, "docs/robustness.md's figure")
+        #expect(tally.records == 40)
+        #expect(mostAhead == 3, "\(mostAhead) lines of \(line.count) bytes in flight, budget 100,000")
+        #expect(try written.values.map { try object($0)["id"] as? Int } == (1...40).map { $0 % 10 == 0 ? 2 : 1 })
+    }
+
+    @Test("A long ics text is decoded into a temporary file the import reads as a file; the records are those of the text decoded in memory")
+    func longTextThroughAFile() throws {
+        var lines: [[UInt8]] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Fixtures").path).sorted() where name.hasSuffix(".ics") {
+            guard let text = String(validating: try Data(contentsOf: URL(fileURLWithPath: fixture(name))), as: UTF8.self) else { continue }
+            let encoder = JSONEncoder()
+            lines.append(Array("{\"id\": \"\(name)\", \"ics\": ".utf8) + (try encoder.encode(text)) + [0x7D])
+        }
+        // Escapes, surrogate pairs and bytes that are not UTF-8 (raw, in the line) decode alike both ways.
+        let odd = "BEGIN:VEVENT\\r\\nUID:a\\r\\nDTSTART:20240220T080000Z\\r\\nX-POINTS:50\\r\\nSUMMARY:\\u00e9 \\ud83c\\udfb9 é "
+        lines.append(Array("{\"id\": 1, \"ics\": \"\(odd)".utf8) + [0xFF, 0xE2, 0x82, 0x41, 0x80] + Array("\\r\\nEND:VEVENT\\r\\n\"}".utf8))
+        var records: [[String]] = []
+        for limit in [JSONLinesBatch.longestTextInMemory, 0] {
+            var batch = JSONLinesBatch(settings: settings, format: .json, jobs: 2, now: now)
+            batch.textInMemoryLimit = limit
+            let written = Collected<String>()
+            var remaining = lines[...]
+            _ = try batch.run(nextLine: { () throws(CalendarReadError) -> JSONLinesBatch.InputLine? in
+                remaining.popFirst().map { .text($0) }
+            }, emit: { written.append($0) })
+            records.append(written.values)
+        }
+        #expect(JSONLinesBatch.longestTextInMemory == 1 << 20, "docs/robustness.md's figure")
+        #expect(records[0].count == lines.count)
+        #expect(records[0] == records[1])
+        let last = try object(try #require(records[1].last))
+        #expect(last["sessions"] as? Int == 1 && last["error"] is NSNull)
+
+        // Taken from the line: in memory as bytes, or as a file that stays open while it is read.
+        let line = lines[0]
+        let (id, calendar) = try JSONLinesBatch.Request.parse(line).get()
+        let inMemory = try JSONLinesBatch.Request.take(calendar, from: line, id: id, files: ConfinedFiles(roots: []), textInMemoryLimit: line.count).get()
+        let spooled = try JSONLinesBatch.Request.take(calendar, from: line, id: id, files: ConfinedFiles(roots: []), textInMemoryLimit: 0).get()
+        guard case .bytes(let bytes) = inMemory.calendar.content, case .file(let path) = spooled.calendar.content else {
+            Issue.record("\(inMemory.calendar.content), \(spooled.calendar.content)")
+            return
+        }
+        #expect(inMemory.file == nil && spooled.file != nil)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(bytes))
+        #expect(spooled.calendar.name == inMemory.calendar.name)
     }
 
     @Test("A failed write stops the run: the error comes back, no more lines are read")
     func failedWrite() throws {
         struct Closed: Error {}
-        let batch = JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now)
+        let batch = JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now, roots: fixtures)
         let line = "{\"id\": 1, \"path\": \"\(fixture("tutorial-sample.ics"))\"}"
         var read = 0
         #expect(throws: Closed.self) {
             _ = try batch.run(nextLine: { () throws(CalendarReadError) -> JSONLinesBatch.InputLine? in
                 read += 1
-                return read <= 10_000 ? .text(line) : nil
+                return read <= 10_000 ? .text(Array(line.utf8)) : nil
             }, emit: { _ in throw Closed() })
         }
         #expect(read < 100)
@@ -184,7 +303,7 @@ struct JSONLinesBatchTests {
         var lines: [String] = []
         while let line = try reader.next() {
             switch line {
-            case .text(let text): lines.append("text:" + text)
+            case .text(let text): lines.append("text:" + String(decoding: text, as: UTF8.self))
             case .tooLong(let bytes): lines.append("long:\(bytes)")
             }
         }
@@ -219,17 +338,17 @@ struct JSONLinesBatchTests {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
         for sample in samples {
-            var json = CompactJSON()
+            var json = JSONWriter(layout: .compact)
             json.string(sample)
             #expect(json.text == String(decoding: try encoder.encode(sample), as: UTF8.self), "\(sample.prefix(40).debugDescription)")
         }
-        var json = CompactJSON()
+        var json = JSONWriter(layout: .compact)
         json.open("[")
-        json.element()
+        json.element(indent: 2, first: true)
         json.string("a\nb")
-        json.element()
+        json.element(indent: 2, first: false)
         json.string("c")
-        json.close("]")
+        json.close("]", indent: 0, empty: false)
         #expect(json.text == #"["a\nb","c"]"#)
     }
 
@@ -250,7 +369,7 @@ struct JSONLinesBatchTests {
         #expect(Set(parsed.keys) == [
             "currentStreak", "days", "daysMet", "diagnostics", "error", "id", "line", "longestStreak", "name", "points", "report", "sessions",
         ])
-        record.id = .integer(-42)
+        record.id = .number("-42")
         #expect(try object(record.json)["id"] as? Int == -42)
         record.id = nil
         #expect(try object(record.json)["id"] is NSNull)

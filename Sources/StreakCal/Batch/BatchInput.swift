@@ -84,16 +84,7 @@ extension BatchInput {
     }
 
     /// ``discover(_:reserving:fileExtension:)``, also returning the entries of folders it passed over.
-    ///
-    /// Takes the result of a walk begun ahead with the same arguments
-    /// (``beginWalking(_:reserving:fileExtension:)``) when there is one.
     public static func walk(_ paths: [String], reserving: Set<String> = [], fileExtension: String = "") -> BatchDiscovery {
-        WalkAhead.take(paths, reserving: reserving, fileExtension: fileExtension)
-            ?? walkNow(paths, reserving: reserving, fileExtension: fileExtension)
-    }
-
-    /// `walk`, here and now.
-    static func walkNow(_ paths: [String], reserving: Set<String>, fileExtension: String) -> BatchDiscovery {
         var walk = CalendarWalk()
         for path in paths { walk.add(path) }
         let names = outputNames(for: walk.found.map(\.name), reserving: reserving, fileExtension: fileExtension)
@@ -178,7 +169,7 @@ extension BatchInput {
     /// A name as `distinct` compares it: `lowercased()`, its ASCII letters lowered a byte at a
     /// time when it is all ASCII (nearly every name; Unicode's case tables only for the rest).
     static func caseFolded(_ name: String) -> String {
-        // Read in place: the UTF-8 view's own iteration costs about 20 instructions a byte.
+        // Read in place when the string is contiguous, rather than through the UTF-8 view.
         name.utf8.withContiguousStorageIfAvailable { caseFolded(name, utf8: $0) } ?? caseFolded(name, utf8: name.utf8)
     }
 
@@ -196,7 +187,7 @@ extension BatchInput {
 
     /// Whether a file name ends in `.ics`, in any case of its ASCII letters.
     static func hasCalendarExtension(_ name: String) -> Bool {
-        // Read in place: the generic walk back through a UTF-8 view costs about 1,000 instructions.
+        // Read in place when the string is contiguous, rather than walking back through the UTF-8 view.
         name.utf8.withContiguousStorageIfAvailable { hasCalendarExtension($0) } ?? hasCalendarExtension(name.utf8)
     }
 
@@ -416,8 +407,7 @@ struct LexicalPath {
         var bytes: [UInt8] = []
         let isRelative = path.utf8.first != UInt8(ascii: "/")
         bytes.reserveCapacity((isRelative ? base.utf8.count + 1 : 0) + path.utf8.count)
-        // Appended from the strings' storage: a UTF-8 view appended byte by byte costs about 20
-        // instructions a byte.
+        // Appended from the strings' storage when contiguous, rather than byte by byte.
         func append(_ text: String) {
             if text.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil { bytes += text.utf8 }
         }
@@ -454,7 +444,7 @@ struct LexicalPath {
 
 /// Whether `lhs` sorts before `rhs` by their UTF-8 bytes, as `lhs.utf8.lexicographicallyPrecedes(rhs.utf8)`
 /// decides, compared in place with `memcmp` (a folder's names mostly share a long prefix, such as
-/// `calendar-02`, which the UTF-8 views compare at about 60 instructions a byte).
+/// `calendar-02`, which a byte-by-byte walk of the UTF-8 views would go through again for each pair).
 func precedesByBytes(_ lhs: String, _ rhs: String) -> Bool {
     let order = lhs.utf8.withContiguousStorageIfAvailable { left in
         rhs.utf8.withContiguousStorageIfAvailable { right -> Bool in

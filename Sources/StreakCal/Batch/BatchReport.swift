@@ -72,7 +72,6 @@ public struct BatchReport: Sendable {
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, strict: Bool = false,
         recordsElapsedTime: Bool = true, now: Int64? = nil
     ) {
-        Self.beginSettingUpLibical()
         let discovery = BatchInput.walk(paths, reserving: [Self.summaryFileName], fileExtension: format.fileExtension)
         self.init(
             named: discovery.inputs, skipped: discovery.skipped,
@@ -105,20 +104,14 @@ public struct BatchReport: Sendable {
     ///   - directory: The output folder.
     ///   - progress: Called after each calendar (and once before the first), one call at a time.
     public func write(to directory: String, progress: (@Sendable (BatchProgress) -> Void)? = nil) throws(AtomicFile.WriteError) -> BatchSummary {
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            let exists = FileManager.default.fileExists(atPath: directory)
-            throw AtomicFile.WriteError(path: directory, reason: exists ? "not a folder" : "cannot create the folder")
-        }
+        let folder = try OutputDirectory(opening: directory, creating: true)
         let clock = ContinuousClock()
         let start = clock.now
-        let folder = OutputFolder(directory)
         let reports = run(into: folder, progress: progress)
         var summary = BatchSummary(format: format, files: reports.map(\.result), skipped: skipped)
         if recordsElapsedTime { summary.elapsedSeconds = Self.seconds(clock.now - start) }
         let json = summary.jsonBytes(entries: reports.compactMap(\.summaryEntry))
-        try AtomicFile.write(json, to: folder.path(of: Self.summaryFileName))
+        try folder.write(json, named: Self.summaryFileName)
         return summary
     }
 
@@ -145,31 +138,19 @@ public struct BatchReport: Sendable {
         }
     }
 
-    /// One calendar: read, score, render, and write if there is a folder. Runs in one worker.
+    /// One calendar: read, score, render, and write if there is a folder (which must exist).
     public func report(_ input: BatchInput, writingTo directory: String? = nil) -> RenderedReport {
-        report(input, into: directory.map(OutputFolder.init))
-    }
-
-    /// The folder reports go to: what `URL(fileURLWithPath:).appendingPathComponent(_:).path` puts
-    /// before a name (it looks at the file system for that), worked out once a batch rather than
-    /// once a file.
-    struct OutputFolder {
-        /// The path of a file in the folder, up to its name (an absolute path that ends with `/`).
-        var prefix: String
-
-        init(_ directory: String) {
-            let sample = URL(fileURLWithPath: directory).appendingPathComponent("x").path
-            prefix = String(sample.dropLast())
-        }
-
-        /// The path of `name` in the folder, as `URL` gives it, for a name without `/` (a report's
-        /// name, `BatchInput.safeFileName`).
-        func path(of name: String) -> String {
-            prefix + name
+        guard let directory else { return report(input, into: nil) }
+        do {
+            return report(input, into: try OutputDirectory(opening: directory, creating: false))
+        } catch {
+            var result = BatchFileResult(input: input.name)
+            result.error = String(describing: error)
+            return RenderedReport(result: result, text: nil)
         }
     }
 
-    private func report(_ input: BatchInput, into folder: OutputFolder?) -> RenderedReport {
+    private func report(_ input: BatchInput, into folder: OutputDirectory?) -> RenderedReport {
         let clock = ContinuousClock()
         let start = clock.now
         var result = BatchFileResult(input: input.name)
@@ -181,16 +162,16 @@ public struct BatchReport: Sendable {
             let scored: ScoredCalendar
             switch input.content {
             case .file(let path):
-                scored = try settings.scored([.file(path)], keepingSessions: format == .html, now: now)
+                scored = try settings.scored([.file(path)], for: format, now: now)
             case .source(let source):
-                scored = try settings.scored([source], keepingSessions: format == .html, now: now)
+                scored = try settings.scored([source], for: format, now: now)
             case .unreadable(let reason): throw BatchFailure(description: reason)
             }
             result.record(scored)
             let rendered = try format.render(scored, with: settings)
             let fileName = outputFileName(of: input)
             if let folder {
-                try AtomicFile.write(rendered, to: folder.path(of: fileName))
+                try folder.write(rendered, named: fileName)
             } else {
                 text = rendered
             }
@@ -210,63 +191,22 @@ public struct BatchReport: Sendable {
     }
 
     /// Runs every input on at most `jobs` workers; results in input order.
-    private func run(into folder: OutputFolder?, progress: (@Sendable (BatchProgress) -> Void)?) -> [RenderedReport] {
+    ///
+    /// The workers are `concurrentPerform`'s, the calling thread one of them; each takes the next
+    /// input from the ledger until none is left, so the results do not depend on how many run at once.
+    private func run(into folder: OutputDirectory?, progress: (@Sendable (BatchProgress) -> Void)?) -> [RenderedReport] {
         let count = inputs.count
         let ledger = BatchLedger(count: count, progress: progress)
         guard count > 0 else { return [] }
-        // libical's process-wide set-up happens on its first parse: done before any concurrency
-        // (begun while the folders were walked; this waits for it if it is not done).
-        Self.setUpLibical()
         ledger.start()
-        // The calling thread works too; the others start on the other processors, one each: a
-        // thread Dispatch's pool starts or wakes may wait milliseconds on a busy one (PlacedThreads).
         let workers = min(jobs, count, ProcessInfo.processInfo.activeProcessorCount)
-        PlacedThreads.run(count: workers) { _ in
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = ledger.claim() {
                 ledger.finish(index, with: report(inputs[index], into: folder))
             }
         }
         return ledger.takeResults()
     }
-
-    /// Begins the walk ``init(paths:settings:format:jobs:strict:recordsElapsedTime:now:)`` makes
-    /// over `paths` for `format`, on another thread, so that it overlaps what the caller does
-    /// before it makes the batch (``BatchInput/beginWalking(_:reserving:fileExtension:)``):
-    /// `streakcal batch` begins it before it parses the rest of its command line.
-    public static func beginWalking(paths: [String], format: ReportFormat) {
-        BatchInput.beginWalking(paths, reserving: [summaryFileName], fileExtension: format.fileExtension)
-    }
-
-    /// Begins libical's process-wide set-up on another thread, once a process, so that it
-    /// overlaps what the caller does next; the workers wait for it before they start (or do it
-    /// themselves, if it has not begun).
-    ///
-    /// A batch begins it before walking its folders. The set-up takes 0.5–1 ms: a command about to
-    /// run a batch calls this first, as `streakcal batch` does before it parses its arguments. It
-    /// runs on the start-up thread (`StartUpThread`), after the jobs given to it before.
-    public static func beginSettingUpLibical() {
-        _ = settingUpLibical
-    }
-
-    private static let settingUpLibical: Void = StartUpThread.shared.enqueue { setUpLibical() }
-
-    /// Parses `primer` once a process, the first caller doing it and any other waiting for it:
-    /// libical sets up process-wide state on its first parse, which must not happen on two
-    /// threads at once.
-    static func setUpLibical() {
-        _ = libicalSetUp
-    }
-
-    private static let libicalSetUp: Void = {
-        var importer = SessionImporter(expansion: RecurrenceExpansion(through: Day(year: 2024, month: 12, day: 31)!))
-        // Parsed here, as the workers parse each calendar: a parallel import would hand its one
-        // chunk to Dispatch's pool, starting three threads a batch never uses.
-        importer.isParallel = false
-        _ = try? importer.importSessions(from: .string(primer, name: "<primer>"))
-    }()
-
-    /// A one-event calendar, parsed once before the workers start.
-    static let primer = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:primer\r\nDTSTART:20240101T000000Z\r\nDTEND:20240101T010000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
 
     /// A duration in seconds, to the millisecond.
     static func seconds(_ duration: Duration) -> Double {
@@ -335,19 +275,16 @@ struct BatchFailure: Error, CustomStringConvertible {
 }
 
 /// The workers' shared state: the next input to take, results by index, and progress.
-///
-/// An `NSLock` (a pthread mutex) guards it rather than `Synchronization.Mutex`: on Linux the
-/// latter waits in the kernel (a priority-inheritance futex), where ThreadSanitizer cannot see the
-/// hand-over, and reports false races whenever two workers contend.
-final class BatchLedger: @unchecked Sendable {
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var next = 0
-    private var finished: [RenderedReport?]
-    private var completed = 0
-    private var failed = 0
-    private var started: ContinuousClock.Instant
+final class BatchLedger: Sendable {
+    private struct State {
+        var next = 0
+        var finished: [RenderedReport?]
+        var completed = 0
+        var failed = 0
+        var started: ContinuousClock.Instant
+    }
 
+    private let state: Locked<State>
     private let progress: (@Sendable (BatchProgress) -> Void)?
     private let clock = ContinuousClock()
     private let count: Int
@@ -355,46 +292,43 @@ final class BatchLedger: @unchecked Sendable {
     init(count: Int, progress: (@Sendable (BatchProgress) -> Void)?) {
         self.count = count
         self.progress = progress
-        self.finished = Array(repeating: nil, count: count)
-        self.started = clock.now
+        state = Locked(State(finished: Array(repeating: nil, count: count), started: clock.now))
     }
 
     /// Starts the clock and reports that nothing is done yet.
     func start() {
-        lock.withLock {
-            started = clock.now
+        state.withLock { state in
+            state.started = clock.now
             progress?(BatchProgress(completed: 0, total: count, failed: 0, elapsed: .zero))
         }
     }
 
     /// The next input for a worker, or `nil` when all are taken.
     func claim() -> Int? {
-        lock.withLock {
-            guard next < count else { return nil }
-            defer { next += 1 }
-            return next
+        state.withLock { state in
+            guard state.next < count else { return nil }
+            defer { state.next += 1 }
+            return state.next
         }
     }
 
     /// Stores a result and reports progress (under the lock, so reports arrive in order).
     func finish(_ index: Int, with report: RenderedReport) {
-        lock.withLock {
-            finished[index] = report
-            completed += 1
-            if report.result.error != nil { failed += 1 }
-            progress?(BatchProgress(completed: completed, total: count, failed: failed, elapsed: clock.now - started))
+        state.withLock { state in
+            state.finished[index] = report
+            state.completed += 1
+            if report.result.error != nil { state.failed += 1 }
+            progress?(BatchProgress(completed: state.completed, total: count, failed: state.failed, elapsed: clock.now - state.started))
         }
     }
 
-    /// The results in input order, moved out (the ledger keeps none). Copied, each report's
-    /// strings and arrays were retained here and released again with the ledger, on the one
-    /// thread that ends a batch.
+    /// The results in input order, moved out: the ledger keeps none.
     func takeResults() -> [RenderedReport] {
-        lock.withLock {
+        state.withLock { state in
             var results: [RenderedReport] = []
-            results.reserveCapacity(completed)
-            for index in finished.indices {
-                if let report = finished[index].take() { results.append(report) }
+            results.reserveCapacity(state.completed)
+            for index in state.finished.indices {
+                if let report = state.finished[index].take() { results.append(report) }
             }
             return results
         }

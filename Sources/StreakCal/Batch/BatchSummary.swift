@@ -36,9 +36,8 @@ public struct BatchSummary: Hashable, Sendable {
     /// The calendars that failed: unreadable, unwritable, or with problems under `strict`.
     public var failed: [BatchFileResult] { files.filter { $0.error != nil } }
 
-    /// The JSON text, pretty-printed with keys sorted, ending with a newline: what `JSONEncoder`
-    /// (`.prettyPrinted`, `.sortedKeys`, `.withoutEscapingSlashes`) gives for the `Codable` form,
-    /// byte for byte, written directly (a batch of thousands of files waited for the encoder).
+    /// The JSON text, pretty-printed with keys sorted, ending with a newline (`JSONWriter`, in
+    /// `JSONEncoder`'s `.prettyPrinted` layout; the JSON contract lists the keys).
     public func json() -> String {
         json(entries: files.map(Self.jsonEntry))
     }
@@ -53,7 +52,7 @@ public struct BatchSummary: Hashable, Sendable {
     func jsonBytes(entries: [[UInt8]]) -> [UInt8] {
         let entries = entries.count == files.count ? entries : files.map(Self.jsonEntry)
         let totals = self.totals
-        var json = PrettyJSON()
+        var json = JSONWriter(layout: .pretty)
         json.bytes.reserveCapacity(512 + entries.reduce(0) { $0 + $1.count + 6 })
         json.open("{")
         json.key("elapsedSeconds", indent: 2, first: true)
@@ -92,7 +91,7 @@ public struct BatchSummary: Hashable, Sendable {
     /// One file's object in `summary.json`, from its `{` to its `}`, as it stands there (its
     /// members at an indent of 6): the same wherever in the list it goes.
     static func jsonEntry(of file: BatchFileResult) -> [UInt8] {
-        var json = PrettyJSON()
+        var json = JSONWriter(layout: .pretty)
         json.bytes.reserveCapacity(520)
         json.open("{")
         json.key("currentStreak", indent: 6, first: true)
@@ -124,6 +123,15 @@ public struct BatchSummary: Hashable, Sendable {
         json.optional(file.sessions) { $0.integer($1) }
         json.close("}", indent: 4, empty: false)
         return json.bytes
+    }
+
+    /// The sums over the calendars that did not fail to read.
+    private struct Totals {
+        var files: Int
+        var failed: Int
+        var sessions: Int
+        var points: Int
+        var daysMet: Int
     }
 
     /// The sums over the calendars that did not fail to read.
@@ -191,9 +199,9 @@ public struct BatchSummary: Hashable, Sendable {
 
     /// `value` as `%.2f` writes it: rounded to hundredths, half to even, on the value's exact
     /// binary expansion (so 0.125 is "0.12" and 0.135, just above, is "0.14"), worked out in
-    /// integers. C's `vsnprintf` through `withVaList` (or `String(format:)`) looked up the
-    /// argument's conformances at run time: 0.9M instructions at the end of every batch. Values of
-    /// 10^15 and more still go to `vsnprintf`.
+    /// integers rather than through C's `vsnprintf` and `withVaList` (or `String(format:)`), which
+    /// look up the argument's conformances at run time. Values of 10^15 and more still go to
+    /// `vsnprintf`.
     static func twoDecimals(_ value: Double) -> String {
         guard value.isFinite else { return value.isNaN ? (value.sign == .minus ? "-nan" : "nan") : (value < 0 ? "-inf" : "inf") }
         let magnitude = value.magnitude
@@ -231,38 +239,6 @@ public struct BatchSummary: Hashable, Sendable {
     private static func width(_ cell: String) -> Int {
         let isASCII = cell.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? cell.utf8.allSatisfy { $0 < 0x80 }
         return isASCII ? cell.utf8.count : cell.count
-    }
-}
-
-extension BatchSummary: Codable {
-    private enum CodingKeys: String, CodingKey { case format, files, totals, elapsedSeconds, skipped, generator }
-
-    /// The sums over the calendars that did not fail to read.
-    fileprivate struct Totals: Codable {
-        var files: Int
-        var failed: Int
-        var sessions: Int
-        var points: Int
-        var daysMet: Int
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            format: try container.decode(ReportFormat.self, forKey: .format),
-            files: try container.decode([BatchFileResult].self, forKey: .files),
-            elapsedSeconds: try container.decodeIfPresent(Double.self, forKey: .elapsedSeconds),
-            skipped: try container.decodeIfPresent([SkippedInput].self, forKey: .skipped) ?? [])
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(format, forKey: .format)
-        try container.encode(files, forKey: .files)
-        try container.encode(totals, forKey: .totals)
-        try container.encode(elapsedSeconds, forKey: .elapsedSeconds)
-        try container.encode(skipped, forKey: .skipped)
-        try container.encode(StreakCalVersion.generator, forKey: .generator)
     }
 }
 
@@ -314,45 +290,6 @@ public struct BatchFileResult: Hashable, Sendable {
         longestStreak = report.longestStreak
         diagnostics = DiagnosticCounts(scored.imported.diagnostics)
         if let source = scored.sources.first { name = source.name }
-    }
-}
-
-extension BatchFileResult: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case input, name, output, sessions, points, days, daysMet, currentStreak, longestStreak, diagnostics, error, elapsedSeconds
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(input: try container.decode(String.self, forKey: .input))
-        name = try container.decodeIfPresent(String.self, forKey: .name) ?? name
-        output = try container.decodeIfPresent(String.self, forKey: .output)
-        sessions = try container.decodeIfPresent(Int.self, forKey: .sessions)
-        points = try container.decodeIfPresent(Int.self, forKey: .points)
-        days = try container.decodeIfPresent(Int.self, forKey: .days)
-        daysMet = try container.decodeIfPresent(Int.self, forKey: .daysMet)
-        currentStreak = try container.decodeIfPresent(Streak.self, forKey: .currentStreak)
-        longestStreak = try container.decodeIfPresent(Streak.self, forKey: .longestStreak)
-        diagnostics = try container.decode(DiagnosticCounts.self, forKey: .diagnostics)
-        error = try container.decodeIfPresent(String.self, forKey: .error)
-        elapsedSeconds = try container.decodeIfPresent(Double.self, forKey: .elapsedSeconds)
-    }
-
-    /// Every key, `null` where there is no value, so each entry has the same shape.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(input, forKey: .input)
-        try container.encode(name, forKey: .name)
-        try container.encode(output, forKey: .output)
-        try container.encode(sessions, forKey: .sessions)
-        try container.encode(points, forKey: .points)
-        try container.encode(days, forKey: .days)
-        try container.encode(daysMet, forKey: .daysMet)
-        try container.encode(currentStreak, forKey: .currentStreak)
-        try container.encode(longestStreak, forKey: .longestStreak)
-        try container.encode(diagnostics, forKey: .diagnostics)
-        try container.encode(error, forKey: .error)
-        try container.encode(elapsedSeconds, forKey: .elapsedSeconds)
     }
 }
 

@@ -7,10 +7,11 @@ import Streaks
 /// out, as each is done — what `streakcal batch --jsonl` runs, and what Spark's `RDD.pipe`, Hadoop
 /// Streaming and GNU parallel expect of a program.
 ///
-/// Each input line is a JSON object naming one calendar by `path` (a file, read where it is),
-/// giving its text in `ics`, or its bytes exactly as stored in `icsBase64` (base64: for bytes that
-/// are not UTF-8, such as a Latin-1 or UTF-16 file read from HDFS or S3), with an `id` (a string
-/// or a number) to find it by:
+/// Each input line is a JSON object naming one calendar by `path` (a file, read where it is, and
+/// only under one of ``roots``), giving its text in `ics`, or its bytes exactly as stored in
+/// `icsBase64` (base64: for bytes that are not UTF-8, such as a Latin-1 or UTF-16 file read from
+/// HDFS or S3), with an `id` (a string or a number) to find it by. A key given twice counts once,
+/// the last:
 ///
 /// ```json
 /// {"id": "alice", "path": "calendars/alice.ics"}
@@ -20,6 +21,11 @@ import Streaks
 ///
 /// A calendar given as text or bytes is named by its `id` in diagnostics and in its report (so an
 /// `id` that is the file's path gives the same report as the file).
+///
+/// Records come from elsewhere, so a `path` is read only if it resolves (links followed) inside one
+/// of ``roots``, is a regular file (never a device, a named pipe or a socket, which could block or
+/// never end), and starts as a calendar does (`BEGIN:`); otherwise its record says why, and no byte
+/// of the file is shown (`ConfinedFiles`).
 ///
 /// Each output line is one JSON object (keys sorted, no line breaks inside), for every input line
 /// that is not blank:
@@ -32,8 +38,8 @@ import Streaks
 /// - `report` is the report in the batch's format, as a string: exactly the bytes `streakcal batch`
 ///   writes to the calendar's file (`null` when the calendar failed).
 /// - `diagnostics` are what the import said (as in the report JSON), `error` why the calendar
-///   failed (`null` if it did not): unreadable, not JSON, no `id`, not exactly one of `path`, `ics`
-///   and `icsBase64`, or, with `strict`, problems in the input.
+///   failed (`null` if it did not): unreadable or refused, not JSON, no `id`, not exactly one of
+///   `path`, `ics` and `icsBase64`, or, with `strict`, problems in the input.
 /// - `line` is the input line's number (1-based), `id` its `id` as given (`null` when the line has
 ///   none), `name` the calendar's name (`X-WR-CALNAME`, else the file's or the id's), and the
 ///   figures those of `summary.json`.
@@ -41,10 +47,10 @@ import Streaks
 /// A bad line is an error record for that line, never the end of the stream. Calendars are worked
 /// on `jobs` at a time; lines come out in input order (``Order/input``) or as each calendar is done
 /// (``Order/completion``, tagged by `id` and `line`). Memory holds at most ``window`` calendars in
-/// flight and their reports, whatever the length of the stream.
+/// flight (and ``bytesInFlight`` of their lines) and their reports, whatever the length of the stream.
 ///
 /// ```swift
-/// let batch = JSONLinesBatch(settings: ReportSettings(timeZone: "UTC"), format: .json, jobs: 2)
+/// let batch = JSONLinesBatch(settings: ReportSettings(timeZone: "UTC"), format: .json, jobs: 2, roots: ["Fixtures"])
 /// let tally = try batch.run(lines: ["{\"id\": 1, \"path\": \"Fixtures/tutorial-sample.ics\"}"]) { line in
 ///     print(line.prefix(40))
 /// }
@@ -80,10 +86,18 @@ public struct JSONLinesBatch: Sendable {
     public var order: Order
     /// The instant "today" is taken from for every calendar, in seconds since 1970.
     public var now: Int64
+    /// The folders whose files `path` records may name (`--root`), resolved when given; without
+    /// any, `path` records are refused.
+    public var roots: [String] {
+        didSet { files = ConfinedFiles(roots: roots) }
+    }
+    /// How `path` records are opened: under ``roots`` only.
+    private(set) var files: ConfinedFiles
 
     public init(
         settings: ReportSettings = ReportSettings(), format: ReportFormat = .json,
-        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, strict: Bool = false, order: Order = .input, now: Int64? = nil
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, strict: Bool = false, order: Order = .input, now: Int64? = nil,
+        roots: [String] = []
     ) {
         self.settings = settings
         self.format = format
@@ -91,11 +105,30 @@ public struct JSONLinesBatch: Sendable {
         self.strict = strict
         self.order = order
         self.now = now ?? ReportSettings.now()
+        self.roots = roots
+        files = ConfinedFiles(roots: roots)
     }
+
+    /// Why a `path` record is refused when no root is given.
+    static let pathNeedsRoot = "a \"path\" is read only under a folder given with --root: pass --root DIR, or give the calendar's text as \"ics\" or its bytes as \"icsBase64\""
 
     /// The most calendars read ahead of the oldest one not yet written: each worker's, and as many
     /// again waiting, so that workers never wait for input, and memory stays bounded.
     public var window: Int { max(8, 4 * jobs) }
+
+    /// The most bytes of input lines in flight (512 MiB): a line that would go past it waits until
+    /// the lines before it are written, and a longer line goes alone.
+    public static let bytesInFlight = 512 << 20
+
+    /// ``bytesInFlight``, for this batch (tests make it small).
+    var byteBudget = JSONLinesBatch.bytesInFlight
+
+    /// An `ics` text longer than this (1 MiB) is decoded into an unlinked temporary file, which the
+    /// import reads a chunk at a time as it reads a file, rather than into memory.
+    static let longestTextInMemory = 1 << 20
+
+    /// ``longestTextInMemory``, for this batch (tests make it small).
+    var textInMemoryLimit = JSONLinesBatch.longestTextInMemory
 
     /// Runs the batch over the JSON Lines of a file descriptor, read to its end (standard input,
     /// by default), writing each record with `emit` (without its line end; called one record at a
@@ -111,7 +144,7 @@ public struct JSONLinesBatch: Sendable {
     /// Runs the batch over lines already in memory (see ``run(reading:emit:)``).
     public func run(lines: [String], emit: @escaping @Sendable (String) throws -> Void) throws -> Tally {
         var iterator = lines.makeIterator()
-        return try run(nextLine: { () throws(CalendarReadError) -> InputLine? in iterator.next().map(InputLine.text) }, emit: emit)
+        return try run(nextLine: { () throws(CalendarReadError) -> InputLine? in iterator.next().map { .text(Array($0.utf8)) } }, emit: emit)
     }
 
     /// The longest input line kept (512 MiB): a longer one is read through without being kept and
@@ -121,21 +154,52 @@ public struct JSONLinesBatch: Sendable {
 
     /// An input line as the reader gives it.
     enum InputLine: Sendable {
-        case text(String)
+        /// The line's bytes, without its end.
+        case text([UInt8])
         /// A line longer than ``longestLine``, with its length in bytes.
         case tooLong(Int)
+
+        /// The bytes the line holds in memory.
+        var byteCount: Int {
+            if case .text(let bytes) = self { bytes.count } else { 0 }
+        }
+
+        /// Whether the line is empty or white space only (as `Character.isWhitespace` tells).
+        var isBlank: Bool {
+            guard case .text(let bytes) = self else { return false }
+            var isASCII = true
+            for byte in bytes {
+                switch byte {
+                case 0x09...0x0D, 0x20: continue
+                case 0x80...: isASCII = false
+                default: return false
+                }
+            }
+            return isASCII || String(decoding: bytes, as: UTF8.self).allSatisfy(\.isWhitespace)
+        }
     }
 
     /// The run itself: `nextLine` gives the input lines (`nil` at the end).
+    ///
+    /// The calling thread reads; `jobs` workers take the requests in order and hand each record to
+    /// a writer, a serial queue that writes them in the batch's order, so that a worker goes on to
+    /// its next calendar while its last record is written. The workers and the writer are started
+    /// on Dispatch's pool for this run, and the run waits for all of them before it returns.
     func run(nextLine: () throws(CalendarReadError) -> InputLine?, emit: @escaping @Sendable (String) throws -> Void) throws -> Tally {
-        // libical's process-wide set-up happens on its first parse: do one before any concurrency.
-        BatchReport.setUpLibical()
         let emitter = RecordEmitter(order: order, emit: emit)
-        let slots = DispatchSemaphore(value: window)
-        let workers = DispatchSemaphore(value: jobs)
-        let group = DispatchGroup()
+        let queue = RequestQueue(window: window, byteBudget: byteBudget, workers: jobs)
+        let workers = DispatchGroup()
+        let writer = DispatchQueue(label: "streakcal.jsonl-writer")
+        for _ in 0..<jobs {
+            DispatchQueue.global().async(group: workers) {
+                while var taken = queue.take() {
+                    let record = self.record(taking: &taken.request)
+                    let position = taken.position
+                    writer.async(group: workers) { queue.release(emitter.finish(position, record: record)) }
+                }
+            }
+        }
         var number = 0
-        var index = 0
         var readError: CalendarReadError?
         while !emitter.stopped {
             let line: InputLine?
@@ -147,21 +211,11 @@ public struct JSONLinesBatch: Sendable {
             }
             guard let line else { break }
             number += 1
-            if case .text(let text) = line, !text.contains(where: { !$0.isWhitespace }) { continue }
-            let request = Request(line: line, number: number)
-            let position = index
-            index += 1
-            slots.wait()
-            group.enter()
-            DispatchQueue.global().async {
-                workers.wait()
-                let record = self.record(for: request)
-                workers.signal()
-                emitter.finish(position, record: record, release: slots)
-                group.leave()
-            }
+            if line.isBlank { continue }
+            queue.put(Request(line: line, number: number))
         }
-        group.wait()
+        queue.close()
+        workers.wait()
         if let failure = emitter.failure { throw failure }
         if let readError { throw readError }
         return emitter.tally
@@ -169,22 +223,40 @@ public struct JSONLinesBatch: Sendable {
 
     /// One input line's record: the calendar read, scored and rendered, or why not.
     func record(for request: Request) -> Record {
+        var request = request
+        return record(taking: &request)
+    }
+
+    /// ``record(for:)``, letting go of the request's line as soon as its calendar is taken from it
+    /// (before the calendar is read), so that a long line is not held while it is worked on.
+    func record(taking request: inout Request) -> Record {
         var record = Record(line: request.number)
-        let source: CalendarSource
-        switch request.parsed() {
+        let calendar = request.calendar(files: files, textInMemoryLimit: textInMemoryLimit)
+        request.line = .tooLong(0)
+        switch calendar {
         case .failure(let problem):
             record.id = problem.id
-            record.error = "line \(request.number): \(problem.reason)"
-            return record
-        case .success(let parsed):
-            record.id = parsed.id
-            source = parsed.source
+            if let file = problem.file {
+                record.name = ReportSource.name(ofFile: file)
+                record.error = problem.reason
+            } else {
+                record.error = "line \(request.number): \(problem.reason)"
+            }
+        case .success(let (id, source)):
+            record.id = id
+            // The import opens the file by its descriptor's path: the descriptor stays open until it is done.
+            withExtendedLifetime(source.file) { score(source.calendar, into: &record) }
         }
+        return record
+    }
+
+    /// Reads, scores and renders a calendar into its record.
+    private func score(_ source: CalendarSource, into record: inout Record) {
         var result = BatchFileResult(input: source.name)
         do {
             var settings = settings
             settings.isParallel = false
-            let scored = try settings.scored([source], keepingSessions: format == .html, now: now)
+            let scored = try settings.scored([source], for: format, now: now)
             result.record(scored)
             record.name = scored.sources.first?.name ?? result.name
             record.diagnostics = scored.imported.diagnostics
@@ -198,125 +270,6 @@ public struct JSONLinesBatch: Sendable {
             record.error = String(describing: error)
         }
         record.result = result
-        return record
-    }
-
-    /// An input line, parsed when a worker takes it.
-    struct Request: Sendable {
-        var line: InputLine
-        var number: Int
-
-        /// What a line can be wrong with, and the `id` it gave, if any.
-        struct Problem: Error {
-            var id: RecordID?
-            var reason: String
-        }
-
-        func parsed() -> Result<(id: RecordID, source: CalendarSource), Problem> {
-            let text: String
-            switch line {
-            case .text(let line): text = line
-            case .tooLong(let bytes):
-                return .failure(Problem(reason: "\(bytes) bytes, longer than a line may be (\(JSONLinesBatch.longestLine >> 20) MiB): give such a calendar by \"path\""))
-            }
-            let fields: Fields
-            do {
-                fields = try JSONDecoder().decode(Fields.self, from: Data(text.utf8))
-            } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
-                return .failure(Problem(reason: "not a JSON object"))
-            } catch {
-                return .failure(Problem(reason: "not JSON"))
-            }
-            guard let id = fields.id else {
-                return .failure(Problem(reason: fields.hasID
-                    ? "\"id\" must be a string or a number" : "no \"id\": each line needs one, a string or a number"))
-            }
-            let given = [fields.path, fields.ics, fields.icsBase64].filter { if case .absent = $0 { false } else { true } }.count
-            guard given == 1 else {
-                return .failure(Problem(id: id, reason: given == 0
-                    ? "none of \"path\", \"ics\" and \"icsBase64\": give one" : "more than one of \"path\", \"ics\" and \"icsBase64\": give one"))
-            }
-            switch (fields.path, fields.ics, fields.icsBase64) {
-            case (.string(let path), _, _):
-                guard !path.isEmpty else { return .failure(Problem(id: id, reason: "\"path\" is empty")) }
-                return .success((id, .file(path)))
-            case (_, .string(let text), _):
-                return .success((id, .string(text, name: id.fileName)))
-            case (_, _, .string(let encoded)):
-                guard let bytes = Data(base64Encoded: encoded, options: [.ignoreUnknownCharacters]) else {
-                    return .failure(Problem(id: id, reason: "\"icsBase64\" is not base64"))
-                }
-                return .success((id, .bytes(Array(bytes), name: id.fileName)))
-            case (.notString, _, _):
-                return .failure(Problem(id: id, reason: "\"path\" must be a string"))
-            case (_, .notString, _):
-                return .failure(Problem(id: id, reason: "\"ics\" must be a string"))
-            default:
-                return .failure(Problem(id: id, reason: "\"icsBase64\" must be a string"))
-            }
-        }
-
-        /// The members a line may have; others are passed over.
-        private struct Fields: Decodable {
-            enum Text { case absent, string(String), notString }
-            private enum Key: String, CodingKey { case id, path, ics, icsBase64 }
-
-            /// The id, when it is a string or a number.
-            var id: RecordID?
-            /// Whether the line has an `id` that is not `null`.
-            var hasID = false
-            var path = Text.absent
-            var ics = Text.absent
-            var icsBase64 = Text.absent
-
-            init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: Key.self)
-                if container.contains(.id), try !container.decodeNil(forKey: .id) {
-                    hasID = true
-                    id = RecordID(try container.superDecoder(forKey: .id).singleValueContainer())
-                }
-                path = Self.text(container, .path)
-                ics = Self.text(container, .ics)
-                icsBase64 = Self.text(container, .icsBase64)
-            }
-
-            private static func text(_ container: KeyedDecodingContainer<Key>, _ key: Key) -> Text {
-                guard container.contains(key) else { return .absent }
-                guard let text = try? container.decode(String.self, forKey: key) else { return .notString }
-                return .string(text)
-            }
-        }
-    }
-
-    /// An input's `id`: a string or a number, given back as it came.
-    enum RecordID: Sendable, Hashable {
-        case string(String)
-        case integer(Int64)
-        case number(Double)
-
-        /// A string or a number (not a Boolean, an array or an object).
-        init?(_ value: any SingleValueDecodingContainer) {
-            if let text = try? value.decode(String.self) {
-                self = .string(text)
-            } else if (try? value.decode(Bool.self)) != nil {
-                return nil
-            } else if let integer = try? value.decode(Int64.self) {
-                self = .integer(integer)
-            } else if let number = try? value.decode(Double.self) {
-                self = .number(number)
-            } else {
-                return nil
-            }
-        }
-
-        /// The name a calendar given as text goes by in diagnostics: its id.
-        var fileName: String {
-            switch self {
-            case .string(let text): text.isEmpty ? "<empty id>" : text
-            case .integer(let value): String(value)
-            case .number(let value): String(value)
-            }
-        }
     }
 
     /// One output line's content.
@@ -335,260 +288,38 @@ public struct JSONLinesBatch: Sendable {
 
         /// The record as one line of JSON (keys sorted), without its line end.
         var json: String {
-            var json = CompactJSON()
+            var json = JSONWriter(layout: .compact)
             json.open("{")
-            json.key("currentStreak")
-            json.optional(result?.currentStreak) { $0.streak($1) }
-            json.key("days")
+            json.key("currentStreak", indent: 2, first: true)
+            json.optional(result?.currentStreak) { $0.streak($1, indent: 2) }
+            json.key("days", indent: 2)
             json.optional(result?.days) { $0.integer($1) }
-            json.key("daysMet")
+            json.key("daysMet", indent: 2)
             json.optional(result?.daysMet) { $0.integer($1) }
-            json.key("diagnostics")
-            json.diagnostics(diagnostics)
-            json.key("error")
+            json.key("diagnostics", indent: 2)
+            json.diagnostics(diagnostics, indent: 2)
+            json.key("error", indent: 2)
             json.optional(error) { $0.string($1) }
-            json.key("id")
+            json.key("id", indent: 2)
             switch id {
             case .string(let text)?: json.string(text)
-            case .integer(let value)?: json.raw(String(value))
-            case .number(let value)?: json.raw(value.isFinite ? "\(value)" : "null")
-            case nil: json.raw("null")
+            case .number(let text)?: json.number(text: text)
+            case nil: json.null()
             }
-            json.key("line")
+            json.key("line", indent: 2)
             json.integer(line)
-            json.key("longestStreak")
-            json.optional(result?.longestStreak) { $0.streak($1) }
-            json.key("name")
+            json.key("longestStreak", indent: 2)
+            json.optional(result?.longestStreak) { $0.streak($1, indent: 2) }
+            json.key("name", indent: 2)
             json.optional(name) { $0.string($1) }
-            json.key("points")
+            json.key("points", indent: 2)
             json.optional(result?.points) { $0.integer($1) }
-            json.key("report")
+            json.key("report", indent: 2)
             json.optional(report) { $0.string($1) }
-            json.key("sessions")
+            json.key("sessions", indent: 2)
             json.optional(result?.sessions) { $0.integer($1) }
-            json.close("}")
+            json.close("}", indent: 0, empty: false)
             return json.text
         }
-    }
-}
-
-/// Writes records in the batch's order, one at a time, and frees a window slot for each written.
-final class RecordEmitter: @unchecked Sendable {
-    private let lock = NSLock()
-    private let order: JSONLinesBatch.Order
-    private let emit: @Sendable (String) throws -> Void
-    // Guarded by `lock`.
-    private var waiting: [Int: JSONLinesBatch.Record] = [:]
-    private var nextToWrite = 0
-    private var stoppedFlag = false
-    private(set) var failure: (any Error)?
-    private var counts = JSONLinesBatch.Tally()
-
-    init(order: JSONLinesBatch.Order, emit: @escaping @Sendable (String) throws -> Void) {
-        self.order = order
-        self.emit = emit
-    }
-
-    /// Whether a write failed: no more input is read.
-    var stopped: Bool { lock.withLock { stoppedFlag } }
-
-    var tally: JSONLinesBatch.Tally { lock.withLock { counts } }
-
-    /// Takes the record of input `position`; writes it, and any waiting for it, when their turn
-    /// comes, signalling `release` once per record written (or dropped after a failed write).
-    func finish(_ position: Int, record: JSONLinesBatch.Record, release: DispatchSemaphore) {
-        lock.withLock {
-            switch order {
-            case .completion:
-                write(record)
-                release.signal()
-            case .input:
-                waiting[position] = record
-                while let next = waiting.removeValue(forKey: nextToWrite) {
-                    write(next)
-                    nextToWrite += 1
-                    release.signal()
-                }
-            }
-        }
-    }
-
-    /// Writes one record (under the lock); after a failure, records are dropped.
-    private func write(_ record: JSONLinesBatch.Record) {
-        guard !stoppedFlag else { return }
-        do {
-            try emit(record.json)
-            counts.records += 1
-            if record.error != nil { counts.failed += 1 }
-        } catch {
-            failure = error
-            stoppedFlag = true
-        }
-    }
-}
-
-/// Lines of a file descriptor, read a chunk at a time: LF or CRLF ends a line; a last line
-/// without an end counts too. Lines are decoded as UTF-8 (invalid bytes become U+FFFD, which the
-/// JSON reader then refuses with a record of its own). Each byte is looked at once, however long
-/// the line; a line longer than `longest` is read through without being kept.
-struct LineReader {
-    private let descriptor: Int32
-    private let longest: Int
-    private var buffer: [UInt8] = []
-    /// Where the current line starts in `buffer`, and how far it has been searched for its end.
-    private var start = 0
-    private var searched = 0
-    /// Bytes of the current line already dropped because it is too long.
-    private var dropped = 0
-    private var atEnd = false
-
-    init(descriptor: Int32, longest: Int = JSONLinesBatch.longestLine) {
-        self.descriptor = descriptor
-        self.longest = longest
-    }
-
-    mutating func next() throws(CalendarReadError) -> JSONLinesBatch.InputLine? {
-        while true {
-            if let newline = buffer[searched...].firstIndex(of: 0x0A) {
-                var end = newline
-                if end > start, buffer[end - 1] == 0x0D { end -= 1 }
-                let line = finish(end: end)
-                start = newline + 1
-                searched = start
-                return line
-            }
-            searched = buffer.count
-            if atEnd {
-                guard start < buffer.count || dropped > 0 else { return nil }
-                let line = finish(end: buffer.count)
-                start = buffer.count
-                searched = start
-                return line
-            }
-            // Keep only the current line; drop it too once it is too long.
-            if start > 0 {
-                buffer.removeSubrange(0..<start)
-                searched -= start
-                start = 0
-            }
-            if buffer.count > longest || dropped > 0 {
-                dropped += buffer.count
-                buffer.removeAll(keepingCapacity: true)
-                searched = 0
-            }
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            let count = chunk.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw CalendarReadError(path: descriptor == STDIN_FILENO ? "-" : "input", reason: String(cString: strerror(errno)))
-            }
-            if count == 0 {
-                atEnd = true
-            } else {
-                buffer.append(contentsOf: chunk[0..<count])
-            }
-        }
-    }
-
-    /// The current line, ending at `end`: its text, or its length when it was too long.
-    private mutating func finish(end: Int) -> JSONLinesBatch.InputLine {
-        defer { dropped = 0 }
-        let length = dropped + end - start
-        guard dropped == 0, length <= longest else { return .tooLong(length) }
-        return .text(String(decoding: buffer[start..<end], as: UTF8.self))
-    }
-}
-
-/// Compact JSON text (no spaces, no line breaks) with `JSONEncoder`'s escapes, for JSON Lines.
-struct CompactJSON {
-    private(set) var bytes: [UInt8] = []
-    private var first = true
-
-    var text: String { String(decoding: bytes, as: UTF8.self) }
-
-    mutating func open(_ bracket: UInt8) {
-        bytes.append(bracket)
-        first = true
-    }
-
-    mutating func open(_ bracket: Character) {
-        open(bracket.asciiValue ?? 0x7B)
-    }
-
-    mutating func close(_ bracket: Character) {
-        bytes.append(bracket.asciiValue ?? 0x7D)
-        first = false
-    }
-
-    mutating func key(_ name: String) {
-        if !first { bytes.append(0x2C) }
-        first = false
-        string(name)
-        bytes.append(0x3A)
-    }
-
-    /// An array element's separator.
-    mutating func element() {
-        if !first { bytes.append(0x2C) }
-        first = false
-    }
-
-    mutating func raw(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
-        first = false
-    }
-
-    mutating func integer(_ value: Int) {
-        raw(String(value))
-    }
-
-    mutating func optional<Value>(_ value: Value?, _ write: (inout CompactJSON, Value) -> Void) {
-        if let value { write(&self, value) } else { raw("null") }
-    }
-
-    mutating func streak(_ streak: Streak) {
-        open("{")
-        key("end")
-        optional(streak.end) { $0.string($1.description) }
-        key("length")
-        integer(streak.length)
-        key("start")
-        optional(streak.start) { $0.string($1.description) }
-        close("}")
-    }
-
-    /// Diagnostics as the report JSON has them: `code`, `column`, `file`, `line`, `message`,
-    /// `severity` and, when there is one, `sourceLine`.
-    mutating func diagnostics(_ diagnostics: [Diagnostic]) {
-        open("[")
-        for diagnostic in diagnostics {
-            element()
-            open("{")
-            key("code")
-            string(diagnostic.code.rawValue)
-            key("column")
-            integer(diagnostic.location.column)
-            key("file")
-            string(diagnostic.location.file)
-            key("line")
-            integer(diagnostic.location.line)
-            key("message")
-            string(diagnostic.message)
-            key("severity")
-            string(diagnostic.severity.rawValue)
-            if let sourceLine = diagnostic.sourceLine {
-                key("sourceLine")
-                string(sourceLine)
-            }
-            close("}")
-        }
-        close("]")
-    }
-
-    /// A string with `JSONEncoder`'s escapes (slashes kept; `appendJSONString`): a line break
-    /// inside is `\n`, so a record is always one line.
-    mutating func string(_ value: String) {
-        bytes.appendJSONString(value)
-        first = false
     }
 }

@@ -109,7 +109,7 @@ public enum AtomicFile {
 
     /// Gives the file open at `descriptor` the owner, group and permission bits of the file it
     /// replaces; the error (`errno`) if the permission bits could not be set.
-    fileprivate static func keepOwnerAndMode(of existing: stat, on descriptor: Int32) -> Int32? {
+    static func keepOwnerAndMode(of existing: stat, on descriptor: Int32) -> Int32? {
         // Owner and group first: changing them clears set-user-ID and set-group-ID bits.
         if existing.st_uid != geteuid() || existing.st_gid != getegid() {
             _ = fchown(descriptor, existing.st_uid, existing.st_gid)  // Where permitted; else the writer's.
@@ -120,7 +120,7 @@ public enum AtomicFile {
     }
 
     /// `fsync`, again when interrupted; the error (`errno`) if it failed.
-    fileprivate static func sync(_ descriptor: Int32) -> Int32? {
+    static func sync(_ descriptor: Int32) -> Int32? {
         while fsync(descriptor) != 0 {
             if errno == EINTR { continue }
             if errno == EINVAL { return nil }  // A file system that cannot sync has nothing to sync.
@@ -168,6 +168,37 @@ public enum AtomicFile {
             guard name(temporary) == 0 else { return false }
             guard rename(temporary, target) == 0 else {
                 unlink(temporary)
+                return false
+            }
+            return true
+        }
+
+        /// Writes and syncs `bytes` in a new file with no name in the folder open at `folder`
+        /// (`OutputDirectory`); nil, with nothing left behind, as `init(writing:in:)`.
+        init?(writing bytes: UnsafeRawBufferPointer, inFolder folder: Int32) {
+            descriptor = openat(folder, ".", O_WRONLY | O_CLOEXEC | Self.openUnnamed, 0o666)
+            guard descriptor >= 0 else { return nil }
+            guard FileDescriptorOutput.write(bytes, to: descriptor) == nil, AtomicFile.sync(descriptor) == nil else {
+                close()
+                return nil
+            }
+        }
+
+        /// Gives the file the name `name` in the folder open at `folder` if nothing has it (a link
+        /// there included, which `linkat` never follows): 0, or the error (`errno`).
+        func name(_ name: String, inFolder folder: Int32) -> Int32 {
+            linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", folder, name, AT_SYMLINK_FOLLOW) == 0 ? 0 : errno
+        }
+
+        /// Puts the file in place of the regular file `name` in the folder open at `folder`,
+        /// keeping `existing`'s owner and mode, by a temporary name and `renameat` (which replaces
+        /// the name, never following it); false, with nothing left behind, if that fails.
+        func replace(_ name: String, inFolder folder: Int32, keeping existing: stat) -> Bool {
+            guard AtomicFile.keepOwnerAndMode(of: existing, on: descriptor) == nil, AtomicFile.sync(descriptor) == nil else { return false }
+            let temporary = AtomicFile.temporaryName(for: name)
+            guard self.name(temporary, inFolder: folder) == 0 else { return false }
+            guard renameat(folder, temporary, folder, name) == 0 else {
+                unlinkat(folder, temporary, 0)
                 return false
             }
             return true
@@ -230,6 +261,12 @@ public enum AtomicFile {
     static func temporaryPath(for target: String) -> String {
         let utf8 = target.utf8
         let name = utf8.lastIndex(of: UInt8(ascii: "/")).map { String(decoding: utf8[utf8.index(after: $0)...], as: UTF8.self) } ?? target
+        let folder = folder(of: target)
+        return (folder == "/" ? "/" : folder + "/") + temporaryName(for: name)
+    }
+
+    /// The hidden temporary name for the file `name` (one name, no `/`): `.name.UUID.tmp`, cut to 255 bytes.
+    static func temporaryName(for name: String) -> String {
         let suffix = "." + temporaryNames.next() + ".tmp"
         var kept = name
         if 1 + name.utf8.count + suffix.utf8.count > 255 {
@@ -242,8 +279,7 @@ public enum AtomicFile {
             }
             kept = String(scalars)
         }
-        let folder = folder(of: target)
-        return (folder == "/" ? "/" : folder + "/") + "." + kept + suffix
+        return "." + kept + suffix
     }
 }
 
@@ -265,11 +301,9 @@ func describeFileType(_ kind: mode_t) -> String {
 /// (`SystemRandomNumberGenerator`), then one more for each name. Names never repeat within the
 /// process, and another process starts from bits of its own; Foundation's `UUID()` opened and read
 /// `/dev/urandom` for every name, three system calls for each file of a batch.
-final class TemporaryNames: @unchecked Sendable {
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var high: UInt64
-    private var low: UInt64
+final class TemporaryNames: Sendable {
+    /// The next name's number, as two halves of 128 bits.
+    private let number: Locked<(high: UInt64, low: UInt64)>
 
     convenience init() {
         var generator = SystemRandomNumberGenerator()
@@ -278,18 +312,17 @@ final class TemporaryNames: @unchecked Sendable {
 
     /// Names from the 128-bit number `high`, `low` on.
     init(high: UInt64, low: UInt64) {
-        self.high = high
-        self.low = low
+        number = Locked((high, low))
     }
 
     /// The next name, as a UUID string (36 characters).
     func next() -> String {
-        let number: (high: UInt64, low: UInt64) = lock.withLock {
+        let number = self.number.withLock { number in
             defer {
-                self.low &+= 1
-                if self.low == 0 { self.high &+= 1 }
+                number.low &+= 1
+                if number.low == 0 { number.high &+= 1 }
             }
-            return (self.high, self.low)
+            return number
         }
         var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &uuid) { bytes in

@@ -272,163 +272,49 @@ struct LocatedString: Sendable {
     var column: Int
 }
 
-/// Reads JSON (RFC 8259) keeping where each value is, for errors that point into a rules file.
-/// Nesting is limited (`maximumDepth`), so no input can exhaust the stack.
+/// Reads a rules file's JSON (`JSONReader`) into located values, for errors that point into the
+/// file; a key given twice in one object is an error, so that a typo never goes unnoticed.
 struct LocatedJSONReader {
-    private let bytes: [UInt8]
+    private var reader: JSONReader
     private let file: String
-    private var index = 0
-    private var line = 1
-    private var lineStart = 0
-    private var depth = 0
-    static let maximumDepth = 32
 
     init(_ bytes: [UInt8], file: String) {
-        self.bytes = bytes
+        reader = JSONReader(bytes)
         self.file = file
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3; lineStart = 3 }
-    }
-
-    private var column: Int { index - lineStart + 1 }
-
-    private func error(_ message: String) -> RulesFileError {
-        RulesFileError(file: file, line: line, column: column, message)
     }
 
     mutating func document() throws(RulesFileError) -> LocatedJSON {
-        skipSpace()
-        let value = try readValue()
-        skipSpace()
-        guard index == bytes.count else { throw error("unexpected text after the JSON value") }
-        return value
-    }
-
-    private mutating func skipSpace() {
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x09, 0x0D: index += 1
-            case 0x0A:
-                index += 1
-                line += 1
-                lineStart = index
-            default: return
-            }
+        let root: JSONReader.Value
+        do {
+            root = try reader.document()
+        } catch {
+            throw RulesFileError(file: file, line: error.line, column: error.column, error.message)
         }
+        return try located(root)
     }
 
-    private mutating func readValue() throws(RulesFileError) -> LocatedJSON {
-        guard index < bytes.count else { throw error("the file ends where a value is expected") }
-        let (startLine, startColumn) = (line, column)
-        func located(_ value: LocatedJSON.Value) -> LocatedJSON { LocatedJSON(value: value, line: startLine, column: startColumn) }
-        switch bytes[index] {
-        case UInt8(ascii: "{"):
-            depth += 1
-            defer { depth -= 1 }
-            guard depth <= Self.maximumDepth else { throw error("the JSON is nested more than \(Self.maximumDepth) deep") }
-            index += 1
-            var members: [(key: LocatedString, value: LocatedJSON)] = []
-            skipSpace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return located(.object(members))
-            }
-            while true {
-                skipSpace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("a key in double quotes is expected here") }
-                let (keyLine, keyColumn) = (line, column)
-                let key = try readString()
-                if members.contains(where: { $0.key.text == key }) {
-                    throw RulesFileError(file: file, line: keyLine, column: keyColumn, "the key \"\(key)\" is given twice")
+    private func located(_ value: JSONReader.Value) throws(RulesFileError) -> LocatedJSON {
+        let kind: LocatedJSON.Value
+        switch value.kind {
+        case .object(let members):
+            var keys = Set<String>()
+            var located: [(key: LocatedString, value: LocatedJSON)] = []
+            for member in members {
+                guard keys.insert(member.key).inserted else {
+                    throw RulesFileError(file: file, line: member.line, column: member.column, "the key \"\(member.key)\" is given twice")
                 }
-                skipSpace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("':' is expected after a key") }
-                index += 1
-                skipSpace()
-                members.append((LocatedString(text: key, line: keyLine, column: keyColumn), try readValue()))
-                skipSpace()
-                guard index < bytes.count else { throw error("the file ends inside an object: '}' is missing") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "}") { index += 1; return located(.object(members)) }
-                throw error("',' or '}' is expected here")
+                located.append((LocatedString(text: member.key, line: member.line, column: member.column), try self.located(member.value)))
             }
-        case UInt8(ascii: "["):
-            depth += 1
-            defer { depth -= 1 }
-            guard depth <= Self.maximumDepth else { throw error("the JSON is nested more than \(Self.maximumDepth) deep") }
-            index += 1
-            var items: [LocatedJSON] = []
-            skipSpace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                return located(.array(items))
-            }
-            while true {
-                skipSpace()
-                items.append(try readValue())
-                skipSpace()
-                guard index < bytes.count else { throw error("the file ends inside an array: ']' is missing") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "]") { index += 1; return located(.array(items)) }
-                throw error("',' or ']' is expected here")
-            }
-        case UInt8(ascii: "\""):
-            return located(.string(try readString()))
-        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-            for (word, value) in [("true", LocatedJSON.Value.bool(true)), ("false", .bool(false)), ("null", .null)]
-            where bytes[index...].starts(with: word.utf8) {
-                index += word.utf8.count
-                return located(value)
-            }
-            throw error("a value is expected here (a text in double quotes, a number, true, false, an array or an object)")
-        default:
-            let start = index
-            while index < bytes.count, "+-0123456789.eE".utf8.contains(bytes[index]) { index += 1 }
-            guard index > start, let number = Double(String(decoding: bytes[start..<index], as: UTF8.self)) else {
-                index = start
-                throw error("a value is expected here (a text in double quotes, a number, true, false, an array or an object)")
-            }
-            return located(.number(number))
+            kind = .object(located)
+        case .array(let items):
+            var located: [LocatedJSON] = []
+            for item in items { located.append(try self.located(item)) }
+            kind = .array(located)
+        case .string(let string): kind = .string(string.text(in: reader.bytes))
+        case .number(let text): kind = .number(Double(text) ?? .nan)
+        case .bool(let flag): kind = .bool(flag)
+        case .null: kind = .null
         }
-    }
-
-    private mutating func readString() throws(RulesFileError) -> String {
-        index += 1  // the opening quote
-        var text: [UInt8] = []
-        while index < bytes.count {
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "\""):
-                index += 1
-                return String(decoding: text, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                guard index + 1 < bytes.count else { throw error("the file ends inside a text") }
-                let escaped = bytes[index + 1]
-                index += 2
-                switch escaped {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escaped)
-                case UInt8(ascii: "n"): text.append(0x0A)
-                case UInt8(ascii: "t"): text.append(0x09)
-                case UInt8(ascii: "r"): text.append(0x0D)
-                case UInt8(ascii: "b"): text.append(0x08)
-                case UInt8(ascii: "f"): text.append(0x0C)
-                case UInt8(ascii: "u"):
-                    guard index + 4 <= bytes.count, let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16) else {
-                        index -= 2
-                        throw error("\\u takes four hex digits")
-                    }
-                    index += 4
-                    text.append(contentsOf: String(Unicode.Scalar(code).map(Character.init) ?? "\u{FFFD}").utf8)
-                default:
-                    index -= 2
-                    throw error("'\\\(Character(Unicode.Scalar(escaped)))' is not a JSON escape")
-                }
-            case 0x00..<0x20:
-                throw error(byte == 0x0A ? "a text does not end on its line: '\"' is missing" : "a control character inside a text must be escaped")
-            default:
-                text.append(byte)
-                index += 1
-            }
-        }
-        throw error("the file ends inside a text: '\"' is missing")
+        return LocatedJSON(value: kind, line: value.line, column: value.column)
     }
 }

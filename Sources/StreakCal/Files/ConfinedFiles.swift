@@ -1,0 +1,156 @@
+import Foundation
+
+/// Files read only under given folders, and only when they are regular files that look like
+/// calendars: how `batch --jsonl` reads the `path` of a record that came from elsewhere.
+///
+/// A path is resolved (symbolic links and `..` followed, relative to the current folder) and must
+/// end inside one of the roots, resolved the same way, once. The file is opened without following
+/// a last link and without waiting (`O_NOFOLLOW`, `O_NONBLOCK`), and what is open is looked at
+/// through its descriptor: a regular file (never a device, a named pipe, a socket or a folder,
+/// which could block or never end), still inside a root (so that a folder swapped for a link on
+/// the way does not lead out), whose first text, after a byte order mark and blank lines, is
+/// `BEGIN:` in any case. Whatever fails is refused before a byte of the file reaches the import,
+/// so that nothing of a file that is not a calendar is ever shown.
+///
+/// ```swift
+/// let files = ConfinedFiles(roots: ["/data/calendars"])
+/// print(files.open("/etc/passwd"))
+/// // Prints "failure(ConfinedFiles.Refusal(reason: "outside the folders given with --root"))"
+/// ```
+struct ConfinedFiles: Sendable {
+    /// Why a path is not read.
+    struct Refusal: Error, Equatable {
+        var reason: String
+    }
+
+    /// The roots' real paths (those that could be resolved), each ending without `/` but `/` itself.
+    let roots: [String]
+
+    init(roots: [String]) {
+        self.roots = roots.compactMap(Self.realPath)
+    }
+
+    /// Whether there is any root to read under.
+    var isEmpty: Bool { roots.isEmpty }
+
+    /// The file at `path`, open for reading, if it may be read.
+    func open(_ path: String) -> Result<OpenFile, Refusal> {
+        guard let resolved = Self.realPath(path) else { return .failure(missing(path)) }
+        guard contains(resolved) else { return .failure(Refusal(reason: Self.outside)) }
+        var status = stat()
+        guard stat(resolved, &status) == 0 else { return .failure(Refusal(reason: String(cString: strerror(errno)))) }
+        // Looked at before it is opened: opening a device can act on it.
+        guard status.st_mode & S_IFMT == S_IFREG else { return .failure(Self.notRegular(status.st_mode)) }
+        let descriptor = Foundation.open(resolved, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { return .failure(Refusal(reason: errno == ELOOP ? "a symbolic link that changed" : String(cString: strerror(errno)))) }
+        let file = OpenFile(descriptor: descriptor)
+        // Looked at again as it is open: the path may have been changed since.
+        guard fstat(descriptor, &status) == 0 else { return .failure(Refusal(reason: String(cString: strerror(errno)))) }
+        guard status.st_mode & S_IFMT == S_IFREG else { return .failure(Self.notRegular(status.st_mode)) }
+        if let opened = Self.linkTarget(file.path), !contains(opened) { return .failure(Refusal(reason: Self.outside)) }
+        switch CalendarSniff.startsLikeACalendar(file.descriptor) {
+        case .success(true): return .success(file)
+        case .success(false): return .failure(Refusal(reason: "not an iCalendar file (its text does not start with BEGIN:)"))
+        case .failure(let error): return .failure(Refusal(reason: String(cString: strerror(error.code.rawValue))))
+        }
+    }
+
+    static let outside = "outside the folders given with --root"
+
+    private static func notRegular(_ mode: mode_t) -> Refusal {
+        Refusal(reason: "\(describeFileType(mode & S_IFMT)), not a regular file")
+    }
+
+    /// Why a path that cannot be resolved is not read: that it does not exist only when the folder
+    /// it would be in is inside a root (so that no one learns what exists outside them).
+    private func missing(_ path: String) -> Refusal {
+        let code = errno
+        let folder = AtomicFile.folder(of: path)
+        guard let resolved = Self.realPath(folder), contains(resolved) else { return Refusal(reason: Self.outside) }
+        return Refusal(reason: code == ENOENT ? "no such file" : String(cString: strerror(code)))
+    }
+
+    /// Whether a real path is a root or inside one.
+    func contains(_ resolved: String) -> Bool {
+        roots.contains { root in
+            root == "/" || resolved == root || (resolved.hasPrefix(root) && resolved.utf8.dropFirst(root.utf8.count).first == UInt8(ascii: "/"))
+        }
+    }
+
+    /// What a link holds: for a descriptor's link (`/proc/self/fd/N`), the real path of the file
+    /// open there, in one call; `nil` where there is no such link.
+    static func linkTarget(_ path: String) -> String? {
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = buffer.withUnsafeMutableBufferPointer { readlink(path, UnsafeMutableRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), $0.count - 1) }
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[..<length], as: UTF8.self)
+    }
+
+    /// The path with every link, `.` and `..` resolved, from the current folder if relative.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
+
+/// Whether a file starts as iCalendar text does (RFC 5545 section 3.4: a stream is components,
+/// each `BEGIN:`): after a byte order mark (UTF-8, or UTF-16 either way) and white space, the
+/// letters `BEGIN:` in any case. An empty or blank file passes: it has no line to show.
+enum CalendarSniff {
+    /// Reads `descriptor` from its start (with `pread`, leaving its offset) as far as its first
+    /// text that is not white space.
+    static func startsLikeACalendar(_ descriptor: Int32) -> Result<Bool, POSIXError> {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        var count = 0
+        var next = 0
+        var offset = 0
+        var failure: POSIXError?
+        let verdict = startsLikeACalendar {
+            if next == count {
+                guard failure == nil else { return nil }
+                repeat {
+                    count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
+                } while count < 0 && errno == EINTR
+                guard count > 0 else {
+                    if count < 0 { failure = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                    return nil
+                }
+                offset += count
+                next = 0
+            }
+            defer { next += 1 }
+            return chunk[next]
+        }
+        if let failure { return .failure(failure) }
+        return .success(verdict)
+    }
+
+    /// The verdict on the bytes `nextByte` gives (`nil` at the end), reading no further than needed.
+    static func startsLikeACalendar(_ nextByte: () -> UInt8?) -> Bool {
+        var head: [UInt8] = []
+        while head.count < 3, let byte = nextByte() { head.append(byte) }
+        // UTF-16 by its byte order mark (and in which order), else UTF-8 with or without one.
+        let utf16Order: Bool? = head.starts(with: [0xFF, 0xFE]) ? true : head.starts(with: [0xFE, 0xFF]) ? false : nil
+        var pending = utf16Order != nil ? head.dropFirst(2) : head == [0xEF, 0xBB, 0xBF] ? [] : head[...]
+        func byte() -> UInt8? { pending.popFirst() ?? nextByte() }
+        func nextUnit() -> UInt16? {
+            guard let littleEndian = utf16Order else { return byte().map(UInt16.init) }
+            guard let first = byte(), let second = byte() else { return nil }
+            return littleEndian ? UInt16(first) | UInt16(second) << 8 : UInt16(first) << 8 | UInt16(second)
+        }
+        var unit = nextUnit()
+        while let current = unit, [0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C].contains(current) { unit = nextUnit() }
+        guard unit != nil else { return true }
+        let word = Array("BEGIN:".utf16)
+        for (index, expected) in word.enumerated() {
+            guard let current = unit, lowered(current) == lowered(expected) else { return false }
+            if index < word.count - 1 { unit = nextUnit() }
+        }
+        return true
+    }
+
+    private static func lowered(_ unit: UInt16) -> UInt16 {
+        (0x41...0x5A).contains(unit) ? unit | 0x20 : unit
+    }
+}
