@@ -172,6 +172,33 @@ struct AnnotateCommandTests {
         }
     }
 
+    @Test("annotate-rewrites-bad-escapes.sh: the copy reports what the input reports, and each bad escape is said where it is")
+    func badEscapes() throws {
+        try withFolder { folder in
+            let input = folder.appendingPathComponent("escapes.ics").path
+            try [
+                "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//adv//EN",
+                "BEGIN:VEVENT", "UID:run\\", "DTSTART:20240701T060000Z", "X-POINTS:10", "END:VEVENT",
+                "BEGIN:VEVENT", "UID:run", "DTSTART:20240702T060000Z", "X-POINTS:20", "END:VEVENT",
+                "BEGIN:VEVENT", "UID:q\\x", "DTSTART:20240703T060000Z", "X-POINTS:30", "SUMMARY:s\\x\\qz", "END:VEVENT",
+                "END:VCALENDAR",
+            ].joined(separator: "\n").write(toFile: input, atomically: false, encoding: .utf8)
+            let arguments = ["--tz", "UTC", "--from", "2024-07-01", "--to", "2024-07-03"]
+            let annotated = try streakcal(["annotate", input] + arguments)
+            #expect(annotated.status == 0)
+            #expect(annotated.standardOutput.contains("UID:run\\\\\r\n"))
+            #expect(annotated.standardOutput.contains("UID:q\\\\x\r\n"))
+            #expect(annotated.standardOutput.contains("SUMMARY:s\\\\x\\\\qz\r\n"))
+            #expect(annotated.standardError.contains("escapes.ics:5:8: warning: UID ends in a lone backslash"))
+            #expect(annotated.standardError.contains("escapes.ics:15:6: warning: UID has \\x, which is no escape of RFC 5545 (3.3.11)"))
+            #expect(annotated.standardError.contains("escapes.ics:18:10: warning: SUMMARY has \\x, which is no escape of RFC 5545 (3.3.11)"))
+            let report = ["report", "--format", "csv"] + arguments
+            let original = try streakcal(report + [input])
+            #expect(original.standardOutput == "date,points,sessions,status\r\n2024-07-01,10,1,partial\r\n2024-07-02,20,1,partial\r\n2024-07-03,30,1,partial\r\n")
+            #expect(try streakcal(report + ["-"], input: annotated.standardOutput).standardOutput == original.standardOutput)
+        }
+    }
+
     @Test("--uid-domain replaces the domain of the UIDs")
     func uidDomain() throws {
         let run = try streakcal(["annotate", fixture("tutorial-sample.ics"), "--tz", "UTC", "--from", "2024-02-20", "--to", "2024-02-20",

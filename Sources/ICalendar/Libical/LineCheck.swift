@@ -11,6 +11,12 @@ import Streaks
 /// into lines of at most `valuesPerLine` values first, since libical keeps no more than 500 of one
 /// line. What libical cannot read, a date that does not exist and a duration that cannot be
 /// counted are left out.
+///
+/// A TEXT value (RFC 5545 3.3.11) must read the same in the copy as StreakCal read it in the input
+/// (`TextValue`: UID, SUMMARY, CATEGORIES, the points property, X- properties): where libical's
+/// reading would change it (a backslash before a character TEXT does not escape, which libical
+/// makes a space; a lone backslash at the end, which it drops; an escaped comma inside one of
+/// several CATEGORIES), the value is written from StreakCal's own reading, escaped again.
 enum LineCheck {
     /// Lines longer than this are not handed to libical, whose line reader takes time in the square
     /// of a line's length; only a line whose value is text can be that long and still be copied.
@@ -132,7 +138,7 @@ enum LineCheck {
     }
 
     /// A line read back by libical: a list property's values in groups, one by one when libical
-    /// rejects one of a group.
+    /// rejects one of a group, a TEXT value as StreakCal reads it (`keepingTextReading`).
     private static func checked(_ line: ContentLine) -> (written: [String], problems: [Problem]) {
         let head = String(decoding: line.text.utf8.prefix(line.text.utf8.count - line.value.utf8.count), as: UTF8.self)
         if line.value.trimmingSpaces.isEmpty, valueIsText(line.name) {
@@ -142,6 +148,7 @@ enum LineCheck {
         }
         var written: [String] = []
         var problems: [String] = []
+        var rewritten = false
         for group in valueLists(line) {
             let texts = group.enumerated().map { $0.offset == 0 ? head + $0.element : String($0.element) }
             var (lines, found) = readBack(texts)
@@ -152,18 +159,61 @@ enum LineCheck {
                     $0.0 += $1.0
                     $0.1 += $1.1
                 }
+            } else if found.isEmpty, let kept = keepingTextReading(line.name, value: group.joined(separator: ","), written: lines) {
+                lines = [WrittenParts(head: kept.head, value: kept.value, isText: true)]
+                rewritten = true
             }
             written += lines.map { $0.head + ":" + $0.value }
             problems += found
         }
         if written.isEmpty, problems.isEmpty { problems.append("libical cannot read this line") }
-        return (written, problems.map { Problem(message: $0 + "; not copied") })
+        var result = problems.map { Problem(message: $0 + "; not copied") }
+        if rewritten, let escape = invalidEscape(in: line) { result.append(escape) }
+        return (written, result)
     }
 
-    /// A line as libical writes it back: its name and parameters, and its value.
+    /// For a TEXT value (as libical reads it: a TEXT property's, or an X- property's without
+    /// another VALUE type), the line to write instead of libical's `written` when StreakCal would
+    /// read those otherwise than `value` (`TextValue`): libical's head, and the value as StreakCal
+    /// reads it, escaped again (RFC 5545 3.3.11). `nil` when libical's lines read the same.
+    private static func keepingTextReading(
+        _ name: String, value: String, written: [WrittenParts]
+    ) -> (head: String, value: String)? {
+        guard let first = written.first, written.allSatisfy(\.isText) else { return nil }
+        if isTextList(name) {
+            // Each CATEGORIES value counts (`EventRecord`): the values, empty ones aside.
+            let values = TextValue.decodeList(Substring(value))
+            let writtenValues = written.flatMap { TextValue.decodeList(Substring($0.value)) }
+            if values.filter({ !$0.isEmpty }) == writtenValues.filter({ !$0.isEmpty }) { return nil }
+            return (first.head, values.map(escapedText).joined(separator: ","))
+        }
+        let reading = TextValue.decode(Substring(value))
+        if written.count == 1, TextValue.decode(Substring(first.value)) == reading { return nil }
+        return (first.head, escapedText(reading))
+    }
+
+    /// The warning for the first backslash in a TEXT value that RFC 5545 (3.3.11) does not allow:
+    /// one before anything but `\\`, `;`, `,`, `n` and `N`, or a lone one at the end.
+    private static func invalidEscape(in line: ContentLine) -> Problem? {
+        guard let (offset, escaped) = firstInvalidEscape(in: line.value) else { return nil }
+        let column = (line.valueColumn ?? 1) + line.value.unicodeScalars.prefix(offset).count
+        guard let escaped else {
+            return Problem(
+                message: "\(line.name) ends in a lone backslash, which RFC 5545 (3.3.11) does not allow: StreakCal reads it as a backslash, and the copy is written to read so (\\\\)",
+                column: column)
+        }
+        let shown = escaped.properties.generalCategory == .control || escaped.value == 0xFFFD ? "U+\(String(escaped.value, radix: 16, uppercase: true))" : String(escaped)
+        return Problem(
+            message: "\(line.name) has \\\(shown), which is no escape of RFC 5545 (3.3.11): StreakCal reads it as a backslash and \(shown), and the copy is written to read so (\\\\\(shown))",
+            column: column)
+    }
+
+    /// A line as libical writes it back: its name and parameters, its value, and whether libical
+    /// read the value as TEXT (or as an X- property's value, which it keeps as text).
     private struct WrittenParts {
         var head: String
         var value: String
+        var isText: Bool
     }
 
     /// The lines libical writes back for a list of values (one value, or the line as it is, in
@@ -179,7 +229,7 @@ enum LineCheck {
             } else if property.kind == ICAL_RDATE_PROPERTY, property.recurrenceDate == nil, property.hasPeriodValue {
                 problems.append("RDATE \(property.encodedValueText) is not a real period")
             } else {
-                written.append(WrittenParts(head: property.contentLineHead, value: property.encodedValueText))
+                written.append(WrittenParts(head: property.contentLineHead, value: property.encodedValueText, isText: property.hasTextValue))
             }
         }
         return (written, problems)
@@ -209,6 +259,7 @@ enum LineCheck {
         guard let long = LongTextLine(line, head: head) else { return ([], [unreadableParameters(line.name)]) }
         var problems: [Problem] = []
         if headHasControls || line.value.unicodeScalars.contains(where: isControl) { problems.append(controlCharacters(line.name)) }
+        if long.form != .asWritten, let escape = invalidEscape(in: line) { problems.append(escape) }
         return ([.long(long)], problems)
     }
 
@@ -267,6 +318,29 @@ enum LineCheck {
         return icalproperty_kind_to_value_kind(kind) == ICAL_TEXT_VALUE
     }
 
+    /// Whether the property is a list of TEXT values (RFC 5545 3.8.1.2, 3.8.1.10): each value is
+    /// escaped on its own, and an unescaped comma separates two.
+    fileprivate static func isTextList(_ name: String) -> Bool {
+        name == "CATEGORIES" || name == "RESOURCES"
+    }
+
+    /// The first backslash of a value that RFC 5545 (3.3.11) does not allow in TEXT, as its offset
+    /// in Unicode scalars, with the character after it (`nil` for a lone backslash at the end).
+    private static func firstInvalidEscape(in value: Substring) -> (offset: Int, escaped: Unicode.Scalar?)? {
+        var escaped = false
+        var offset = 0
+        for scalar in value.unicodeScalars {
+            defer { offset += 1 }
+            if escaped {
+                escaped = false
+                if !["\\", ";", ",", "n", "N"].contains(scalar) { return (offset - 1, scalar) }
+            } else if scalar == "\\" {
+                escaped = true
+            }
+        }
+        return escaped ? (offset - 1, nil) : nil
+    }
+
     /// TEXT escaping (RFC 5545 3.3.11): backslash, semicolon, comma and line breaks.
     static func escapedText(_ text: String) -> String {
         var result = ""
@@ -315,6 +389,14 @@ extension PropertyView {
         return line
     }
 
+    /// Whether libical reads the value as TEXT, or keeps it as an X- property's text (no VALUE
+    /// type of another kind).
+    var hasTextValue: Bool {
+        guard let value = icalproperty_get_value(pointer) else { return false }
+        let kind = icalvalue_isa(value)
+        return kind == ICAL_TEXT_VALUE || kind == ICAL_X_VALUE
+    }
+
     /// Whether the value is a PERIOD (an RDATE may be one).
     var hasPeriodValue: Bool {
         guard let value = icalproperty_get_value(pointer) else { return false }
@@ -333,6 +415,8 @@ struct LongTextLine {
         case asWritten
         /// As `TextValue.decode` reads it, escaped again.
         case text
+        /// Each value as `TextValue.decodeList` reads it, escaped again, joined by commas.
+        case textList
     }
 
     /// The name and parameters as libical writes them, with the colon.
@@ -354,7 +438,7 @@ struct LongTextLine {
         guard let written else { return nil }
         self.head = written + ":"
         self.line = line
-        form = LineCheck.isText(line.name) ? .text : .asWritten
+        form = LineCheck.isText(line.name) ? (LineCheck.isTextList(line.name) ? .textList : .text) : .asWritten
     }
 
     /// The line whole.
@@ -374,21 +458,44 @@ struct LongTextLine {
         let valueStart = text.utf8.count - line.value.utf8.count
         try text.withUTF8 { bytes in
             let value = UnsafeBufferPointer(rebasing: bytes[valueStart...])
-            let window = form == .asWritten ? 0..<Int.max : Self.trimmedWindow(of: value)
-            try Self.walk(value, decoding: form != .asWritten) { byte, decodedIndex in
-                guard window.contains(decodedIndex) else { return }
-                let (count, first, second): (Int, UInt8, UInt8) = form == .asWritten ? (1, byte, 0) : Self.escaped(byte)
-                for offset in 0..<count {
-                    let out = offset == 0 ? first : second
-                    if piece.count >= Self.pieceSize, out & 0xC0 != 0x80 {
-                        try piece.withUnsafeBufferPointer(body)
-                        piece.removeAll(keepingCapacity: true)
+            for (index, part) in parts(of: value).enumerated() {
+                if index > 0 { piece.append(0x2C) }
+                let window = form == .asWritten ? 0..<Int.max : Self.trimmedWindow(of: part)
+                try Self.walk(part, decoding: form != .asWritten) { byte, decodedIndex in
+                    guard window.contains(decodedIndex) else { return }
+                    let (count, first, second): (Int, UInt8, UInt8) = form == .asWritten ? (1, byte, 0) : Self.escaped(byte)
+                    for offset in 0..<count {
+                        let out = offset == 0 ? first : second
+                        if piece.count >= Self.pieceSize, out & 0xC0 != 0x80 {
+                            try piece.withUnsafeBufferPointer(body)
+                            piece.removeAll(keepingCapacity: true)
+                        }
+                        piece.append(out)
                     }
-                    piece.append(out)
                 }
             }
         }
         if !piece.isEmpty { try piece.withUnsafeBufferPointer(body) }
+    }
+
+    /// The value's parts: each value of a list (split at unescaped commas), else the value whole.
+    private func parts(of value: UnsafeBufferPointer<UInt8>) -> [UnsafeBufferPointer<UInt8>] {
+        guard form == .textList else { return [value] }
+        var parts: [UnsafeBufferPointer<UInt8>] = []
+        var start = 0
+        var escaped = false
+        for (index, byte) in value.enumerated() {
+            if escaped {
+                escaped = false
+            } else if byte == 0x5C {
+                escaped = true
+            } else if byte == 0x2C {
+                parts.append(UnsafeBufferPointer(rebasing: value[start..<index]))
+                start = index + 1
+            }
+        }
+        parts.append(UnsafeBufferPointer(rebasing: value[start...]))
+        return parts
     }
 
     /// Calls `visit` with each byte of the value as written (control characters made U+FFFD) or,

@@ -203,10 +203,10 @@ extension CalendarCopy {
     }
 
     /// The marks of a single VEVENT (no RRULE, RDATE or RECURRENCE-ID: one that stands for one
-    /// day), by its UID.
+    /// day), by its UID as the import reads it (`TextValue`).
     private func extraProperties(of lines: ComponentLines, marks: [String: [WrittenProperty]]) -> [WrittenProperty] {
-        guard !marks.isEmpty, lines.name == "VEVENT", let uid = lines.property(named: "UID")?.value.trimmingSpaces,
-              let marked = marks[uid],
+        guard !marks.isEmpty, lines.name == "VEVENT", let uid = lines.property(named: "UID"),
+              let marked = marks[TextValue.decode(uid.value)],
               !lines.properties.contains(where: { ["RRULE", "RDATE", "RECURRENCE-ID"].contains($0.name) })
         else { return [] }
         return marked
