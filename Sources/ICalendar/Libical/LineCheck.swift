@@ -159,7 +159,7 @@ enum LineCheck {
                     $0.0 += $1.0
                     $0.1 += $1.1
                 }
-            } else if found.isEmpty, let kept = keepingTextReading(line.name, value: group.joined(separator: ","), written: lines) {
+            } else if found.isEmpty, let kept = keepingTextReading(line.name, values: group, written: lines) {
                 lines = [WrittenParts(head: kept.head, value: kept.value, isText: true)]
                 rewritten = true
             }
@@ -177,9 +177,13 @@ enum LineCheck {
     /// read those otherwise than `value` (`TextValue`): libical's head, and the value as StreakCal
     /// reads it, escaped again (RFC 5545 3.3.11). `nil` when libical's lines read the same.
     private static func keepingTextReading(
-        _ name: String, value: String, written: [WrittenParts]
+        _ name: String, values: [Substring], written: [WrittenParts]
     ) -> (head: String, value: String)? {
-        guard let first = written.first, written.allSatisfy(\.isText) else { return nil }
+        guard let first = written.first else { return nil }
+        // Most values come back as they were written, and read the same by any reading.
+        if values.count == 1, written.count == 1, first.value == values[0] { return nil }
+        guard written.allSatisfy(\.isText) else { return nil }
+        let value = values.joined(separator: ",")
         if isTextList(name) {
             // Each CATEGORIES value counts (`EventRecord`): the values, empty ones aside.
             let values = TextValue.decodeList(Substring(value))
