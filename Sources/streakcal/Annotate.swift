@@ -60,12 +60,29 @@ extension StreakCalCommand {
 
         func run() throws {
             try failing {
-                let annotated = try calendar.settings(from: window.from, to: window.to, scoring: scoring, rules: streakRules)
-                    .annotated(
+                let settings = try calendar.settings(from: window.from, to: window.to, scoring: scoring, rules: streakRules)
+                // The file is started first: a path that cannot be written is said before the inputs are read.
+                var file = meansStandardOutput(output) ? nil : try AtomicFileStream(path: output!)
+                let annotated: AnnotatedCalendarCopy
+                do {
+                    annotated = try settings.annotatedCopy(
                         calendar.sources, includingEmptyDays: allDays, markingSessions: markSessions,
                         onlyAnnotations: onlyAnnotations, uidDomain: try UIDDomain(uidDomain))
+                } catch let error as ScratchFileError {
+                    throw CommandFailure(error.description)
+                }
                 let failed = calendar.printDiagnostics(annotated.diagnostics)
-                try emit(annotated.text, to: output)
+                do {
+                    if var stream = file.take() {
+                        try annotated.write(to: &stream)
+                        try stream.commit()
+                    } else {
+                        var standardOutput = StandardStream.output
+                        try annotated.write(to: &standardOutput)
+                    }
+                } catch let error as ScratchFileError {
+                    throw CommandFailure(error.description)
+                }
                 if failed { throw ExitCode(1) }
             }
         }

@@ -164,6 +164,90 @@ struct CalendarWriterTests {
         #expect(sessions.map(\.id) == ["a", "b"])
     }
 
+    /// TEXT values with every kind of backslash (RFC 5545 3.3.11 allows `\\`, `\;`, `\,`, `\n`, `\N`),
+    /// spaces, commas and non-ASCII text, as written in an input.
+    static let trickyTextValues = [
+        "run\\", "q\\x", "s\\x\\qz", "a\\:b", "a\\\"b", "a\\ b", "tab\\\tz", "a\\\\b", "a\\;b\\,c", "a\\nb\\Nc",
+        "  spaced  ", "a,b", "a\\,b", "a\\,b,c", "\\\\\\", "é\\é", "日本\\語", "end\\\\", "x\\\\\\", "1\\x", "Meeting\\, John,Work",
+        " a , b ", "\\\\n",
+    ]
+
+    @Test("annotate-rewrites-bad-escapes.sh: every TEXT value reads in the copy as StreakCal reads it in the input", arguments: trickyTextValues)
+    func textReadsAsInInput(_ value: String) throws {
+        let properties = ["UID", "SUMMARY", "COMMENT", "X-POINTS", "X-NOTE", "CATEGORIES"]
+        let output = write(["BEGIN:VEVENT", "DTSTART:20240305T180000Z"] + properties.map { $0 + ":" + value } + ["END:VEVENT"])
+        let back = reread(output.text)
+        for name in properties {
+            let written = back.filter { $0.name == name }
+            if name == "CATEGORIES" {
+                #expect(written.flatMap { TextValue.decodeList($0.value) }.filter { !$0.isEmpty }
+                        == TextValue.decodeList(Substring(value)).filter { !$0.isEmpty }, "\(name) of \(value)")
+            } else {
+                #expect(written.count == 1, "\(name) of \(value)")
+                #expect(written.first.map { TextValue.decode($0.value) } == TextValue.decode(Substring(value)), "\(name) of \(value)")
+            }
+        }
+        #expect(Libical.parseErrors(in: output.text) == [])
+        // Each bad escape is said once per line, where it is.
+        let backslash = value.unicodeScalars.firstIndex(of: "\\")
+        let bad = value.unicodeScalars.indices.contains { index in
+            guard value.unicodeScalars[index] == "\\" else { return false }
+            let before = value.unicodeScalars[..<index].reversed().prefix { $0 == "\\" }.count
+            guard before % 2 == 0 else { return false }
+            let next = value.unicodeScalars.index(after: index)
+            return next == value.unicodeScalars.endIndex || !"\\;,nN".unicodeScalars.contains(value.unicodeScalars[next])
+        }
+        let escapeWarnings = output.diagnostics.filter { $0.message.contains("RFC 5545 (3.3.11)") }
+        #expect(escapeWarnings.count == (bad ? properties.count : 0), "\(value): \(escapeWarnings.map(\.message))")
+        if bad, let backslash, let uid = escapeWarnings.first(where: { $0.message.hasPrefix("UID") }) {
+            #expect(uid.location.line == 6)
+            #expect(uid.location.column >= 5 + value.unicodeScalars.distance(from: value.unicodeScalars.startIndex, to: backslash))
+        }
+    }
+
+    @Test("The reproducer's bad escapes: written escaped, said with what was done")
+    func reproducerEscapes() {
+        let output = write([
+            "BEGIN:VEVENT", "UID:run\\", "DTSTART:20240701T060000Z", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:q\\x", "DTSTART:20240703T060000Z", "SUMMARY:s\\x\\qz", "END:VEVENT",
+        ])
+        #expect(output.text.contains("UID:run\\\\\r\n"))
+        #expect(output.text.contains("UID:q\\\\x\r\n"))
+        #expect(output.text.contains("SUMMARY:s\\\\x\\\\qz\r\n"))
+        #expect(output.diagnostics.map { "\($0.location.line):\($0.location.column): \($0.message)" } == [
+            "5:8: UID ends in a lone backslash, which RFC 5545 (3.3.11) does not allow: StreakCal reads it as a backslash, and the copy is written to read so (\\\\)",
+            "9:6: UID has \\x, which is no escape of RFC 5545 (3.3.11): StreakCal reads it as a backslash and x, and the copy is written to read so (\\\\x)",
+            "11:10: SUMMARY has \\x, which is no escape of RFC 5545 (3.3.11): StreakCal reads it as a backslash and x, and the copy is written to read so (\\\\x)",
+        ])
+    }
+
+    @Test("Valid escapes libical reads as StreakCal does are written as libical writes them; CATEGORIES keep their escaped commas")
+    func validEscapes() {
+        let output = write([
+            "BEGIN:VEVENT", "UID:a", "DTSTART:20240701T060000Z", "SUMMARY:a\\;b\\,c\\Nd", "CATEGORIES:d,e", "CATEGORIES:Meeting\\, John,Work",
+            "X-FLOAT;VALUE=FLOAT:10.35", "END:VEVENT",
+        ])
+        #expect(output.text.contains("SUMMARY:a\\;b\\,c\\nd\r\nCATEGORIES:d\r\nCATEGORIES:e\r\nCATEGORIES:Meeting\\, John,Work\r\n"))
+        // A value libical reads as another type than TEXT is written as libical writes it.
+        #expect(output.text.contains("X-FLOAT;VALUE=FLOAT:10.350000\r\n"))
+        #expect(output.diagnostics.isEmpty)
+    }
+
+    @Test("A long line: TEXT written from StreakCal's reading, value by value for CATEGORIES; an X- value as written")
+    func longTextForms() {
+        let many = String(repeating: "a\\,b,", count: 20_000)
+        let note = String(repeating: "x\\y;", count: 20_000)
+        let output = write(["BEGIN:VEVENT", "UID:a", "DTSTART:20240701T060000Z", "CATEGORIES:" + many + "q\\", "X-NOTE:" + note + "\u{01}", "END:VEVENT"])
+        let back = reread(output.text)
+        let categories = try? #require(back.first { $0.name == "CATEGORIES" })
+        #expect(categories.map { TextValue.decodeList($0.value) } == Array(repeating: "a,b", count: 20_000) + ["q\\"])
+        #expect(back.first { $0.name == "X-NOTE" }?.value == Substring(note + "\u{FFFD}"))
+        #expect(output.diagnostics.map(\.message) == [
+            "CATEGORIES ends in a lone backslash, which RFC 5545 (3.3.11) does not allow: StreakCal reads it as a backslash, and the copy is written to read so (\\\\)",
+            "X-NOTE has control characters, which iCalendar does not allow; they are written as U+FFFD",
+        ])
+    }
+
     @Test("Folding counts octets and never splits a character", arguments: [
         (String(repeating: "a", count: 75), [75]),
         (String(repeating: "a", count: 76), [75, 2]),

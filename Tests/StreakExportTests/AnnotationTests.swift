@@ -112,6 +112,63 @@ struct AnnotationTests {
     }
 }
 
+/// Every fixture that is a calendar.
+private let calendarFixtures = (try? FileManager.default.contentsOfDirectory(atPath: fixtures.path))?
+    .filter { $0.hasSuffix(".ics") }.sorted() ?? []
+
+/// What `streakcal report` reads of a calendar: each session's id, summary and points, and its
+/// day in UTC (floating times read there), in a stable order; and the points of each day.
+private func reportReading(of source: CalendarSource, window: ClosedRange<Day>) throws -> (sessions: [String], days: [Day: Int]) {
+    let imported = try SessionImporter(expansion: RecurrenceExpansion(from: window.lowerBound, through: window.upperBound))
+        .importSessions(from: source).readingFloatingTimes(in: .utc)
+    let sessions = imported.sessions.map { session in
+        "\(session.id) | \(session.summary) | \(session.points) | \(session.day(in: .utc, dayStart: .midnight))"
+    }
+    var days: [Day: Int] = [:]
+    for session in imported.sessions { days[session.day(in: .utc, dayStart: .midnight), default: 0] += session.points }
+    return (sessions.sorted(), days)
+}
+
+@Suite("Annotated calendars read as their inputs")
+struct AnnotationReadingTests {
+    @Test("report of the annotated copy gives the input's sessions: ids, summaries, points per day", arguments: calendarFixtures)
+    func fixtureSessions(_ name: String) throws {
+        let window = Day(year: 1990, month: 1, day: 1)!...Day(year: 2030, month: 12, day: 31)!
+        let source = try CalendarSource.file(fixtures.appendingPathComponent(name).path).inMemory()
+        let (output, _) = try annotate([source], window: window, markSessions: true)
+        let input = try reportReading(of: source, window: window)
+        let copy = try reportReading(of: .string(output.text, name: "annotated.ics"), window: window)
+        #expect(copy.sessions == input.sessions)
+        #expect(copy.days == input.days)
+        #expect(!input.sessions.isEmpty || ["bare-vevent.ics", "no-points-property.ics"].contains(name) || input.days.isEmpty)
+    }
+
+    @Test("annotate-rewrites-bad-escapes.sh: TEXT values with bad and tricky escapes read the same in the copy")
+    func trickyText() throws {
+        let values = [
+            "run\\", "run", "q\\x", "q ", "s\\x\\qz", "a\\:b", "a b", "a\\\"b", "a\\ b", "a\\\\b", "a\\;b\\,c", "a\\nb",
+            "  spaced  ", "a\\,b", "a,,b", "é\\é", "日本\\語", "end\\\\", "x\\\\\\", "Meeting\\, John",
+        ]
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN"]
+        for (index, value) in values.enumerated() {
+            lines += [
+                "BEGIN:VEVENT", "UID:" + value, "DTSTART:202407\(10 + index % 20)T0600\(index < 10 ? "0" : "")\(index)Z",
+                "SUMMARY:" + value, "CATEGORIES:" + value + ",x", "X-POINTS:\(index + 1)", "END:VEVENT",
+            ]
+        }
+        let source = CalendarSource.string((lines + ["END:VCALENDAR"]).joined(separator: "\r\n") + "\r\n", name: "tricky.ics")
+        let window = Day(year: 2024, month: 7, day: 1)!...Day(year: 2024, month: 7, day: 31)!
+        let (output, _) = try annotate([source], window: window, markSessions: true)
+        let input = try reportReading(of: source, window: window)
+        let copy = try reportReading(of: .string(output.text, name: "annotated.ics"), window: window)
+        #expect(input.sessions.count == values.count)
+        #expect(copy.sessions == input.sessions)
+        #expect(copy.days == input.days)
+        // Every session is marked: the mark finds the event by its UID as the import reads it.
+        #expect(output.text.components(separatedBy: "X-STREAKCAL-DAY-STATUS").count - 1 == values.count)
+    }
+}
+
 @Suite("Annotated calendars from damaged inputs")
 struct DamagedAnnotationTests {
     @Test("What cannot be valid iCalendar is left out with a warning: control characters, non-dates, bad names, wrapped durations")

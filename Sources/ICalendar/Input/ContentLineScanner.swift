@@ -244,6 +244,8 @@ struct ContentLineScanner {
                     warnMissingFold(following, line: followingLine, continuing: firstLine)
                     logical!.append(contentsOf: bytes[following])
                 }
+                // What is appended is in `logical`: the buffer need not keep it.
+                current = position..<position
             }
             if !nameIsWhole {
                 // The name is known now that the line is unfolded (or known to have no fold).

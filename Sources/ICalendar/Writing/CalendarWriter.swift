@@ -42,9 +42,14 @@ public struct AllDayEvent: Hashable, Sendable {
 ///
 /// Lines are written as the inputs have them (unfolded, the name uppercased), each checked first:
 /// libical must read it without error, its dates must exist, its durations must be countable,
-/// its name must be an iCalendar name. What fails is left out with a warning. The writer folds the
-/// lines itself, at 75 octets and never inside a UTF-8 character: libical 3.0's own folding joins
-/// the next line to a value of exactly 73 characters.
+/// its name must be an iCalendar name, and a TEXT value must read as StreakCal read it in the
+/// input (`LineCheck`). What fails is left out with a warning. The writer folds the lines itself,
+/// at 75 octets and never inside a UTF-8 character: libical 3.0's own folding joins the next line
+/// to a value of exactly 73 characters.
+///
+/// The inputs are read a component at a time (`copy(_:marks:noticingAnnotation:)`), and the
+/// output is written a piece at a time (`CalendarCopy.write(adding:timestamp:to:)`): memory does
+/// not grow with the inputs. `write(_:adding:marks:timestamp:)` does both into memory.
 ///
 /// ```swift
 /// let writer = CalendarWriter(ownedPropertyPrefix: "X-STREAKCAL-", annotationMarker: "X-STREAKCAL-ANNOTATION")
@@ -74,7 +79,7 @@ public struct CalendarWriter: Sendable {
         public var diagnostics: [Diagnostic]
     }
 
-    /// Copies `sources` into one VCALENDAR, adds `marks` to their events and appends `events`.
+    /// Copies `sources` into one VCALENDAR, adds `marks` to their events and appends `events`, in memory.
     ///
     /// - Parameters:
     ///   - sources: The calendars to copy, in order; their calendar properties merge (the first of a
@@ -88,131 +93,60 @@ public struct CalendarWriter: Sendable {
         _ sources: [CalendarSource], adding events: [AllDayEvent], marks: [String: [WrittenProperty]] = [:],
         timestamp: Int64
     ) throws(CalendarReadError) -> Output {
+        var output = CalendarBytes()
+        do {
+            let copy = try copy(sources, marks: marks, memoryLimit: .max)
+            let diagnostics = copy.diagnostics
+            try copy.write(adding: events, timestamp: timestamp, to: &output)
+            return Output(text: output.text, diagnostics: diagnostics)
+        } catch let error as CalendarReadError {
+            throw error
+        } catch {
+            // A copy held in memory has no file to fail, and memory takes every byte.
+            preconditionFailure("a copy in memory failed: \(error)")
+        }
+    }
+
+    /// Copies `sources`, a component at a time, for `CalendarCopy.write(adding:timestamp:to:)` to
+    /// write out: what the copy holds is at most a megabyte of components (the rest waits in a
+    /// temporary file), the calendar properties, and what the VTIMEZONEs to add need.
+    ///
+    /// ```swift
+    /// let copy = try writer.copy([.file("work.ics")])
+    /// for diagnostic in copy.diagnostics { print(diagnostic) }
+    /// var output = CalendarBytes()
+    /// try copy.write(adding: events, timestamp: 1_709_164_800, to: &output)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - sources: The calendars to copy, in order, as `write(_:adding:marks:timestamp:)` copies them.
+    ///   - marks: Properties to add to an input's non-recurring VEVENT, by its UID.
+    ///   - inMemory: Keep the whole copy in memory, never in a temporary file (for a caller that
+    ///     holds the output in memory anyway).
+    ///   - noticingAnnotation: Called with the UID of each event of this writer's earlier output
+    ///     (which is left out), in input order.
+    /// - Throws: `CalendarReadError` when a source cannot be read, `ScratchFileError` when the
+    ///   temporary file cannot be written.
+    public func copy(
+        _ sources: [CalendarSource], marks: [String: [WrittenProperty]] = [:], inMemory: Bool = false,
+        noticingAnnotation: (String) -> Void = { _ in }
+    ) throws -> CalendarCopy {
+        try copy(
+            sources, marks: marks, memoryLimit: inMemory ? .max : CopySpool.defaultMemoryLimit, noticingAnnotation: noticingAnnotation)
+    }
+
+    /// `copy(_:marks:noticingAnnotation:)`, holding at most `memoryLimit` bytes of components in memory.
+    func copy(
+        _ sources: [CalendarSource], marks: [String: [WrittenProperty]], memoryLimit: Int,
+        noticingAnnotation: (String) -> Void = { _ in }
+    ) throws -> CalendarCopy {
         _ = Libical.ready
-        var properties = FoldedText()
-        // The components in runs of one METHOD (RFC 5546), each run a VCALENDAR: an iTIP message
-        // (a cancellation, a reply) keeps meaning what it meant.
-        var groups: [Group] = []
-        var methodLines: [String: String] = [:]
-        var firstSource: String?
-        var diagnostics: [Diagnostic] = []
-        var calendarProperties: Set<String> = []
-        var copiedLines: Set<String> = []
-        var timeZones: Set<String> = []
-        // The first VTIMEZONE of each TZID, as written, and the TZIDs used in the whole output.
-        var timeZoneTexts: [String: FoldedText] = [:]
-        var zonesUsed = ZoneUses()
+        var copy = CalendarCopy(writer: self, memoryLimit: memoryLimit)
         for source in sources {
-            var methods: [Int: String] = [:]
-            firstSource = firstSource ?? source.name
-            var limit = DiagnosticLimit()
-            var problems: [Diagnostic] = []
-            let sourceMap = InputMap(name: source.name)
-            var cutter = ComponentCutter(scanner: ContentLineScanner(bytes: try source.read()))
-            while let item = cutter.next() {
-                switch item {
-                case .calendarProperty(let line, let calendar):
-                    if line.name == "METHOD" {
-                        let method = String(line.value).trimmingSpaces.uppercased()
-                        if !method.isEmpty, methodLines[method] == nil, let written = LineCheck.check(line).written.first {
-                            methodLines[method] = written
-                        }
-                        if methodLines[method] != nil { methods[calendar] = method }
-                        continue
-                    }
-                    guard !line.name.hasPrefix(ownedPropertyPrefix),
-                          Self.isSingleValued(line.name) ? !calendarProperties.contains(line.name)
-                                                         : !copiedLines.contains(line.text)
-                    else { continue }
-                    let (written, found) = LineCheck.check(line)
-                    for problem in found {
-                        problems.append(Diagnostic(
-                            .warning, .libical, at: line.location(),
-                            "calendar property: \(problem)", sourceLine: line.text))
-                    }
-                    guard !written.isEmpty else { continue }
-                    calendarProperties.insert(line.name)
-                    copiedLines.insert(line.text)
-                    for text in written { properties.append(line: text) }
-                case .component(let lines, let calendar):
-                    if lines.properties.contains(where: { $0.name == annotationMarker }) { continue }
-                    let tzid = lines.name == "VTIMEZONE" ? lines.property(named: "TZID")?.value.trimmingSpaces : nil
-                    if let tzid, !timeZones.insert(tzid).inserted { continue }
-                    var extra: [WrittenProperty] = []
-                    if lines.name == "VEVENT", let uid = lines.property(named: "UID")?.value.trimmingSpaces,
-                       let marked = marks[uid],
-                       !lines.properties.contains(where: { ["RRULE", "RDATE", "RECURRENCE-ID"].contains($0.name) }) {
-                        extra = marked
-                    }
-                    // Consecutive calendars of one METHOD share a VCALENDAR; the order of the components
-                    // stays as it is (the last of equal copies of an event counts).
-                    let method = methods[calendar]
-                    if groups.last.map({ $0.method != method }) ?? true { groups.append(Group(method: method)) }
-                    var written = FoldedText()
-                    var used = ZoneUses()
-                    copy(lines, adding: extra, into: &written, problems: &problems, zones: &used, source: sourceMap)
-                    let index = groups.count - 1
-                    groups[index].components.append(written)
-                    if let tzid {
-                        let defined = TextValue.decode(Substring(tzid))
-                        groups[index].definedZones.insert(defined)
-                        if timeZoneTexts[defined] == nil { timeZoneTexts[defined] = written }
-                    } else {
-                        groups[index].usedZones.merge(used)
-                        zonesUsed.merge(used)
-                    }
-                }
-            }
-            problems += cutter.allDiagnostics.filter { $0.severity > .note }
-            let map = InputMap(name: source.name)
-            diagnostics += (limit.admit(SessionImporter.inSourceOrder(problems)) + limit.notes).compactMap(map.diagnostic)
+            try copy.copy(source, marks: marks, noticingAnnotation: noticingAnnotation)
         }
-        if groups.isEmpty { groups.append(Group(method: nil)) }
-        // Every TZID the output's components use gets a VTIMEZONE in their VCALENDAR: the input's
-        // own (from another VCALENDAR of the output, if need be), else one made from the IANA
-        // rules the import read the times with; a TZID that names no zone is said once.
-        var madeZones: [String: FoldedText?] = [:]
-        for index in groups.indices {
-            var added = FoldedText()
-            for tzid in groups[index].usedZones.order where !groups[index].definedZones.contains(tzid) {
-                if let text = timeZoneTexts[tzid] {
-                    added.append(text)
-                    continue
-                }
-                if madeZones[tzid] == nil, let use = zonesUsed.uses[tzid] {
-                    let made = Self.timeZone(tzid, years: use.years)
-                    madeZones[tzid] = .some(made)
-                    if made == nil { diagnostics.append(use.unknownZoneWarning) }
-                }
-                if let made = madeZones[tzid] ?? nil { added.append(made) }
-            }
-            if !added.bytes.isEmpty {
-                added.append(groups[index].components)
-                groups[index].components = added
-            }
-        }
-        if groups.count > 1, let file = firstSource {
-            diagnostics.append(Diagnostic(
-                .warning, .structure, at: SourceLocation(file: file, line: 1),
-                "the inputs' VCALENDARs have different METHODs (\(Array(Set(groups.map { $0.method ?? "none" })).sorted().joined(separator: ", "))): the annotated calendar keeps a VCALENDAR for each run of one METHOD, so that each keeps its meaning, with the annotations in the first; some calendar apps read only the first"))
-        }
-        var text = FoldedText()
-        for (index, group) in groups.enumerated() {
-            text.append(line: "BEGIN:VCALENDAR")
-            if index > 0 || !calendarProperties.contains("VERSION") { text.append(line: "VERSION:2.0") }
-            if index > 0 || !calendarProperties.contains("PRODID") { text.append(line: "PRODID:" + LineCheck.escapedText(productID)) }
-            if let method = group.method, let line = methodLines[method] { text.append(line: line) }
-            if index == 0 { text.append(properties) }
-            text.append(group.components)
-            if index == 0 {
-                let stamp = SessionResolver.recurrenceIDText(LocalDateTime(secondsSince1970: timestamp), isDate: false, isUTC: true)
-                for event in events {
-                    Self.append(event, stamp: stamp, to: &text)
-                }
-            }
-            text.append(line: "END:VCALENDAR")
-        }
-        return Output(text: text.text, diagnostics: diagnostics)
+        copy.finish()
+        return copy
     }
 
     /// A calendar of `events` alone: VERSION, PRODID, CALSCALE and, given a name, `X-WR-CALNAME`
@@ -229,6 +163,15 @@ public struct CalendarWriter: Sendable {
     ///   - calendarName: The calendar's name, if it has one.
     ///   - timestamp: DTSTAMP of the events, in seconds since 1970 UTC.
     public func write(_ events: [AllDayEvent], calendarName: String?, timestamp: Int64) -> String {
+        var output = CalendarBytes()
+        write(events, calendarName: calendarName, timestamp: timestamp, to: &output)
+        return output.text
+    }
+
+    /// `write(_:calendarName:timestamp:)` to `output`, a piece at a time.
+    public func write<Output: CalendarOutput & ~Copyable>(
+        _ events: some Sequence<AllDayEvent>, calendarName: String?, timestamp: Int64, to output: inout Output
+    ) throws(Output.Failure) {
         var text = FoldedText()
         text.append(line: "BEGIN:VCALENDAR")
         text.append(line: "VERSION:2.0")
@@ -236,9 +179,12 @@ public struct CalendarWriter: Sendable {
         text.append(line: "CALSCALE:GREGORIAN")
         if let calendarName, !calendarName.isEmpty { text.append(line: "X-WR-CALNAME:" + LineCheck.escapedText(calendarName)) }
         let stamp = SessionResolver.recurrenceIDText(LocalDateTime(secondsSince1970: timestamp), isDate: false, isUTC: true)
-        for event in events { Self.append(event, stamp: stamp, to: &text) }
+        for event in events {
+            Self.append(event, stamp: stamp, to: &text)
+            if text.bytes.count >= CopySpool.pieceSize { try text.flush(to: &output) }
+        }
         text.append(line: "END:VCALENDAR")
-        return text.text
+        try text.flush(to: &output)
     }
 
     /// The UIDs of this writer's earlier output in `sources` (events that carry `annotationMarker`),
@@ -253,85 +199,23 @@ public struct CalendarWriter: Sendable {
     /// - Throws: `CalendarReadError` when a source cannot be read.
     public func annotationUIDs(in sources: [CalendarSource]) throws(CalendarReadError) -> [String] {
         var uids: [String] = []
-        let marker = Array(annotationMarker.utf8)
-        for source in sources {
-            let bytes = try source.read()
-            // Most inputs have no annotation: they are not cut into components at all.
-            guard Self.contains(marker, in: bytes) else { continue }
-            var cutter = ComponentCutter(scanner: ContentLineScanner(bytes: bytes))
-            while let item = cutter.next() {
-                guard case .component(let lines, _) = item, lines.properties.contains(where: { $0.name == annotationMarker }),
-                      let uid = lines.property(named: "UID") else { continue }
-                uids.append(TextValue.decode(uid.value).trimmingSpaces)
-            }
-        }
+        try annotationUIDs(in: sources) { uids.append($0) }
         return uids
     }
 
-    /// Whether `bytes` holds `needle` (ASCII upper-case letters, digits and hyphens), in any letter case.
-    private static func contains(_ needle: [UInt8], in bytes: [UInt8]) -> Bool {
-        guard let first = needle.first, bytes.count >= needle.count else { return false }
-        var index = 0
-        let last = bytes.count - needle.count
-        while index <= last {
-            if bytes[index] & 0xDF == first,
-               needle.indices.allSatisfy({ offset in
-                   let byte = bytes[index + offset]
-                   return byte == needle[offset] || (0x61...0x7A).contains(byte) && byte & 0xDF == needle[offset]
-               }) {
-                return true
+    /// Calls `body` with the UID of each event of this writer's earlier output in `sources`, in
+    /// input order, reading each input as it goes (of a VEVENT, only its UID and marker lines are
+    /// decoded: `ComponentCutter`'s `eventProperties`).
+    public func annotationUIDs(in sources: [CalendarSource], _ body: (String) -> Void) throws(CalendarReadError) {
+        for source in sources {
+            var cutter = try CalendarCopy.cutter(for: source, eventProperties: [annotationMarker, "UID"])
+            while let item = cutter.next() {
+                guard case .component(let lines, _) = item, lines.properties.contains(where: { $0.name == annotationMarker }),
+                      let uid = lines.property(named: "UID") else { continue }
+                body(TextValue.decode(uid.value).trimmingSpaces)
             }
-            index += 1
+            if let reason = cutter.readError { throw CalendarReadError(path: source.name, reason: reason) }
         }
-        return false
-    }
-
-    /// Copies a component: its BEGIN and END, the lines that pass `LineCheck` (not the writer's own),
-    /// `extra` after its own properties, and its subcomponents (never deeper than the cutter allows).
-    private func copy(
-        _ lines: ComponentLines, adding extra: [WrittenProperty], into text: inout FoldedText,
-        problems: inout [Diagnostic], zones: inout ZoneUses, source: InputMap
-    ) {
-        guard LineCheck.isName(lines.name) else {
-            problems.append(Diagnostic(
-                .warning, .structure, at: lines.begin.location(),
-                "component name \"\(lines.name)\" is not an iCalendar name; the component is not copied", sourceLine: lines.begin.text))
-            return
-        }
-        if lines.name == "VEVENT", let line = lines.properties.first(where: LineCheck.namesImpossibleTime) {
-            problems.append(Diagnostic(
-                .warning, .libical, at: line.location(),
-                "\(line.name) names a date or time that does not exist, so the event counts for nothing; it is not copied",
-                sourceLine: line.text))
-            return
-        }
-        text.append(line: "BEGIN:" + lines.name)
-        var used = ZoneUses()
-        var lastRuleYear: Int?
-        for line in lines.properties where !line.name.hasPrefix(ownedPropertyPrefix) && line.name != "X-LIC-ERROR" {
-            let (written, found) = LineCheck.check(line)
-            for problem in found {
-                problems.append(Diagnostic(
-                    .warning, .libical, at: line.location(), problem, sourceLine: line.text))
-            }
-            for written in written {
-                text.append(line: written)
-                guard lines.name != "VTIMEZONE" else { continue }
-                if let (tzid, years) = Self.zoneUse(of: written) {
-                    used.note(tzid, years: years, line: line, source: source)
-                } else if line.name == "RRULE" || line.name == "EXRULE" {
-                    lastRuleYear = max(lastRuleYear ?? .min, Self.lastYear(ofRule: written))
-                }
-            }
-        }
-        // A recurring component uses its zones until its rule ends.
-        if let lastRuleYear { used.extend(through: lastRuleYear) }
-        zones.merge(used)
-        for property in extra { text.append(line: property.contentLine) }
-        for child in lines.children {
-            copy(child, adding: [], into: &text, problems: &problems, zones: &zones, source: source)
-        }
-        text.append(line: "END:" + lines.name)
     }
 
     /// The TZID of a written line's times and the years of its DATE-TIME values, if it has both.
@@ -382,18 +266,9 @@ public struct CalendarWriter: Sendable {
             }
             var bytes = line
             let contentLine = bytes.withUTF8 { ContentLineScanner.contentLine($0, line: 0, isLatin1: false) }
-            for written in LineCheck.check(contentLine).written { text.append(line: written) }
+            for written in LineCheck.checkedText(contentLine) { text.append(line: written) }
         }
         return text
-    }
-
-    /// One VCALENDAR of the output: its METHOD, its components as written, the TZIDs they use and
-    /// those its VTIMEZONEs define.
-    private struct Group {
-        var method: String?
-        var components = FoldedText()
-        var usedZones = ZoneUses()
-        var definedZones: Set<String> = []
     }
 
     /// Calendar properties a VCALENDAR has once (RFC 5545 3.7, RFC 7986 5, and Apple's and Google's
@@ -403,7 +278,8 @@ public struct CalendarWriter: Sendable {
             .contains(name) || name.hasPrefix("X-WR-")
     }
 
-    private static func append(_ event: AllDayEvent, stamp: String, to text: inout FoldedText) {
+    /// Appends a new all-day event (RFC 5545 3.6.1: a DATE DTSTART and the next day as DTEND), TRANSPARENT.
+    static func append(_ event: AllDayEvent, stamp: String, to text: inout FoldedText) {
         text.append(line: "BEGIN:VEVENT")
         text.append(line: "UID:" + LineCheck.escapedText(event.uid))
         text.append(line: "DTSTAMP:" + stamp)

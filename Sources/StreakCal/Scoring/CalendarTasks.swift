@@ -1,3 +1,4 @@
+import Foundation
 public import ICalendar
 public import StreakExport
 public import Streaks
@@ -45,13 +46,8 @@ extension ReportSettings {
     }
 
     /// The calendars written back out with each day's status (`CalendarAnnotation`), as
-    /// `streakcal annotate` writes them. Each source is read once: what the import reads is what
-    /// the writer copies (standard input included).
-    ///
-    /// The annotations' UIDs name the calendar by the names of `sources` (`X-WR-CALNAME`, else the
-    /// file's name; `CalendarSlug`), or by the slug the inputs' earlier annotations have, so that an
-    /// annotated calendar keeps its UIDs whatever its file is called. With ``habits``, each habit
-    /// is annotated on its own.
+    /// `streakcal annotate` writes them, in memory (``annotatedCopy(_:includingEmptyDays:markingSessions:onlyAnnotations:uidDomain:now:)``
+    /// writes a piece at a time).
     ///
     /// ```swift
     /// var settings = ReportSettings(requiredPoints: 100, timeZone: "UTC")
@@ -61,38 +57,137 @@ extension ReportSettings {
     /// // Prints "UID:2024-02-20.fscalendar-streaks-tutorial-sample@streakcal.local"
     /// ```
     ///
-    /// - Parameters:
-    ///   - sources: The calendars, read as one.
-    ///   - includingEmptyDays: Annotate every day of the window, not only days with sessions.
-    ///   - markingSessions: Give each single event its day's status too (not with `onlyAnnotations`,
-    ///     which writes no event of the inputs).
-    ///   - onlyAnnotations: Write the annotations alone, in a calendar named after the sources
-    ///     (`Piano (StreakCal)`), for a calendar app that has the sessions already.
-    ///   - uidDomain: The domain of the annotations' UIDs.
-    ///   - now: "Today", and the annotations' DTSTAMP, in seconds since 1970 (default: now).
+    /// - Parameters: As ``annotatedCopy(_:includingEmptyDays:markingSessions:onlyAnnotations:uidDomain:now:)``.
+    /// - Throws: `CalendarReadError` when a source cannot be read.
     public func annotated(
         _ sources: [CalendarSource], includingEmptyDays: Bool = false, markingSessions: Bool = false,
         onlyAnnotations: Bool = false, uidDomain: UIDDomain = .standard, now: Int64? = nil
     ) throws(CalendarReadError) -> AnnotatedCalendar {
-        let now = now ?? Self.now()
-        var inMemory: [CalendarSource] = []
-        for source in sources { inMemory.append(try source.inMemory()) }
-        let scored = scored(try importer(now: now).importSessions(from: inMemory), now: now)
-        let earlier = CalendarAnnotation.calendarSlug(inUIDs: try CalendarAnnotation.writer.annotationUIDs(in: inMemory))
-        let annotation = CalendarAnnotation(
-            report: scored.report, habits: scored.habits, includesEmptyDays: includingEmptyDays,
-            calendar: earlier ?? CalendarSlug(names: scored.sources.map(\.name)), uidDomain: uidDomain)
-        if onlyAnnotations {
-            let name = scored.sources.subject.map { $0 + " (StreakCal)" } ?? "StreakCal"
-            return AnnotatedCalendar(
-                text: annotation.writeAnnotationsOnly(calendarName: name, timestamp: now), report: scored.report,
-                diagnostics: scored.imported.diagnostics)
+        do {
+            let copy = try annotatedCopy(
+                sources, includingEmptyDays: includingEmptyDays, markingSessions: markingSessions,
+                onlyAnnotations: onlyAnnotations, uidDomain: uidDomain, now: now, inMemory: true)
+            let (report, diagnostics) = (copy.report, copy.diagnostics)
+            var output = CalendarBytes()
+            try copy.write(to: &output)
+            return AnnotatedCalendar(text: output.text, report: report, diagnostics: diagnostics)
+        } catch let error as CalendarReadError {
+            throw error
+        } catch {
+            // A copy held in memory has no file to fail, and memory takes every byte.
+            preconditionFailure("an annotated copy in memory failed: \(error)")
         }
-        let written = try annotation.write(inMemory, markingSessions: markingSessions ? scored.imported.sessions : nil, timestamp: now)
+    }
+
+    /// The calendars read, scored and copied for `streakcal annotate`, ready to be written with each
+    /// day's status (`CalendarAnnotation`) by ``AnnotatedCalendarCopy/write(to:)``: what the copy
+    /// holds does not grow with the inputs (`CalendarWriter.copy(_:marks:noticingAnnotation:)`),
+    /// and the diagnostics are known before anything is written.
+    ///
+    /// Each source is opened once and read twice, by the import and by the copy
+    /// (`RereadableSources`): what the import reads is what the writer copies, standard input
+    /// included. The annotations' UIDs name the calendar by the names of `sources`
+    /// (`X-WR-CALNAME`, else the file's name; `CalendarSlug`), or by the slug the inputs' earlier
+    /// annotations have, so that an annotated calendar keeps its UIDs whatever its file is called.
+    /// With ``habits``, each habit is annotated on its own.
+    ///
+    /// ```swift
+    /// let copy = try settings.annotatedCopy([.file("piano.ics")])
+    /// for diagnostic in copy.diagnostics { print(diagnostic) }
+    /// var file = try AtomicFileStream(path: "piano-annotated.ics")
+    /// try copy.write(to: &file)
+    /// try file.commit()
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - sources: The calendars, read as one.
+    ///   - includingEmptyDays: Annotate every day of the window, not only days with sessions.
+    ///   - markingSessions: Give each single event its day's status too (not with `onlyAnnotations`,
+    ///     which writes no event of the inputs); the copy then keeps each session's day.
+    ///   - onlyAnnotations: Write the annotations alone, in a calendar named after the sources
+    ///     (`Piano (StreakCal)`), for a calendar app that has the sessions already.
+    ///   - uidDomain: The domain of the annotations' UIDs.
+    ///   - now: "Today", and the annotations' DTSTAMP, in seconds since 1970 (default: now).
+    /// - Throws: `CalendarReadError` when a source cannot be read, `ScratchFileError` when the
+    ///   copy cannot be kept in its temporary file.
+    public func annotatedCopy(
+        _ sources: [CalendarSource], includingEmptyDays: Bool = false, markingSessions: Bool = false,
+        onlyAnnotations: Bool = false, uidDomain: UIDDomain = .standard, now: Int64? = nil
+    ) throws -> AnnotatedCalendarCopy {
+        try annotatedCopy(
+            sources, includingEmptyDays: includingEmptyDays, markingSessions: markingSessions,
+            onlyAnnotations: onlyAnnotations, uidDomain: uidDomain, now: now, inMemory: false)
+    }
+
+    private func annotatedCopy(
+        _ sources: [CalendarSource], includingEmptyDays: Bool, markingSessions: Bool, onlyAnnotations: Bool,
+        uidDomain: UIDDomain, now: Int64?, inMemory: Bool
+    ) throws -> AnnotatedCalendarCopy {
+        let now = now ?? Self.now()
+        let inputs = try RereadableSources(sources)
+        let scored = try scored(inputs.sources, keepingSessions: markingSessions && !onlyAnnotations, now: now)
+        var annotation = CalendarAnnotation(
+            report: scored.report, habits: scored.habits, includesEmptyDays: includingEmptyDays, uidDomain: uidDomain)
+        var earlier = CalendarAnnotation.EarlierSlugs()
+        if onlyAnnotations {
+            try CalendarAnnotation.writer.annotationUIDs(in: inputs.sources) { earlier.add(uid: $0) }
+            annotation.calendar = earlier.slug ?? CalendarSlug(names: scored.sources.map(\.name))
+            let name = scored.sources.subject.map { $0 + " (StreakCal)" } ?? "StreakCal"
+            return AnnotatedCalendarCopy(
+                annotation: annotation, diagnostics: scored.imported.diagnostics, timestamp: now, body: .annotationsOnly(calendarName: name))
+        }
+        let marks = markingSessions ? annotation.sessionMarks(for: scored.imported.sessions) : [:]
+        let copy = try CalendarAnnotation.writer.copy(inputs.sources, marks: marks, inMemory: inMemory) { earlier.add(uid: $0) }
+        annotation.calendar = earlier.slug ?? CalendarSlug(names: scored.sources.map(\.name))
         // The writer cuts the same text the import read: what both say (a missing END line) is said once.
         let said = Set(scored.imported.diagnostics.map(\.description))
-        return AnnotatedCalendar(
-            text: written.text, report: scored.report,
-            diagnostics: scored.imported.diagnostics + written.diagnostics.filter { !said.contains($0.description) })
+        let diagnostics = scored.imported.diagnostics + copy.diagnostics.filter { !said.contains($0.description) }
+        return AnnotatedCalendarCopy(annotation: annotation, diagnostics: diagnostics, timestamp: now, body: .copied(copy))
+    }
+}
+
+/// An annotated calendar read and copied (``ReportSettings/annotatedCopy(_:includingEmptyDays:markingSessions:onlyAnnotations:uidDomain:now:)``),
+/// ready to be written: its report and diagnostics are known; its text is written a piece at a
+/// time by ``write(to:)``.
+public struct AnnotatedCalendarCopy: ~Copyable {
+    /// What is written: the inputs' copy with the annotations, or the annotations alone.
+    enum Body: ~Copyable {
+        case copied(CalendarCopy)
+        case annotationsOnly(calendarName: String)
+    }
+
+    /// The annotations, of the report the import gave.
+    let annotation: CalendarAnnotation
+    /// The import's diagnostics, then the writer's own (what both say is said once).
+    public let diagnostics: [Diagnostic]
+    /// The annotations' DTSTAMP, in seconds since 1970 UTC.
+    let timestamp: Int64
+    let body: Body
+
+    /// The report the annotations come from.
+    public var report: StreakReport { annotation.report }
+
+    /// Writes the annotated calendar to `output`.
+    ///
+    /// - Throws: What `output` throws, or `ScratchFileError` when the copy cannot be read back
+    ///   from its temporary file.
+    public consuming func write(to output: inout some CalendarOutput & ~Copyable) throws {
+        switch consume body {
+        case .copied(let copy):
+            try annotation.write(copy, timestamp: timestamp, to: &output)
+        case .annotationsOnly(let calendarName):
+            try annotation.writeAnnotationsOnly(calendarName: calendarName, timestamp: timestamp, to: &output)
+        }
+    }
+}
+
+extension AtomicFileStream: CalendarOutput {}
+
+extension StandardStream: CalendarOutput {
+    /// Writes all of `bytes`.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(WriteError) {
+        if let code = FileDescriptorOutput.write(bytes, to: fileDescriptor) {
+            throw WriteError(stream: name, reason: String(cString: strerror(code)))
+        }
     }
 }

@@ -95,16 +95,37 @@ public struct CalendarAnnotation: Sendable {
     /// // Prints "Optional(piano)"
     /// ```
     public static func calendarSlug(inUIDs uids: [String]) -> CalendarSlug? {
-        var found: Set<CalendarSlug> = []
-        for uid in uids {
-            guard let at = uid.lastIndex(of: "@") else { continue }
+        var slugs = EarlierSlugs()
+        for uid in uids { slugs.add(uid: uid) }
+        return slugs.slug
+    }
+
+    /// The calendar slugs earlier annotations' UIDs name, gathered a UID at a time as an input is
+    /// read (`calendarSlug(inUIDs:)`): at most two are kept, since two mean none.
+    ///
+    /// ```swift
+    /// var slugs = CalendarAnnotation.EarlierSlugs()
+    /// slugs.add(uid: "2024-02-20.piano@streakcal.local")
+    /// print(slugs.slug as Any)
+    /// // Prints "Optional(piano)"
+    /// ```
+    public struct EarlierSlugs: Sendable {
+        private var found: Set<CalendarSlug> = []
+
+        public init() {}
+
+        /// Adds the slug an earlier annotation's UID names, if it names one.
+        public mutating func add(uid: String) {
+            guard found.count < 2, let at = uid.lastIndex(of: "@") else { return }
             let local = uid[..<at]
-            guard local.count > 11, Day(String(local.prefix(10))) != nil, local.dropFirst(10).first == "." else { continue }
+            guard local.count > 11, Day(String(local.prefix(10))) != nil, local.dropFirst(10).first == "." else { return }
             let parts = local.dropFirst(11).split(separator: ".", omittingEmptySubsequences: false)
-            guard (1...2).contains(parts.count), let slug = CalendarSlug(verbatim: String(parts[0])) else { continue }
+            guard (1...2).contains(parts.count), let slug = CalendarSlug(verbatim: String(parts[0])) else { return }
             found.insert(slug)
         }
-        return found.count == 1 ? found.first : nil
+
+        /// The one slug the UIDs name; `nil` for none or several.
+        public var slug: CalendarSlug? { found.count == 1 ? found.first : nil }
     }
 
     /// The streak each day of the window ends, counted as `StreakReport` counts: met and frozen
@@ -124,36 +145,45 @@ public struct CalendarAnnotation: Sendable {
     /// One all-day event per annotated day; with habits, per habit and annotated day, in the order
     /// of the habits.
     public func events() -> [AllDayEvent] {
-        guard !habits.isEmpty else { return events(of: report, habit: nil) }
-        return habits.flatMap { events(of: $0.report, habit: $0.habit.name) }
+        Array(lazyEvents)
     }
 
-    private func events(of report: StreakReport, habit: String?) -> [AllDayEvent] {
-        zip(report.days, Self.streakLengths(of: report)).compactMap { day, streak in
-            guard includesEmptyDays || day.sessions > 0 else { return nil }
-            let mark = TextReport.marks[day.status, default: "·"]
-            let required = day.required
-            var summary = switch day.status {
-            case .rest: "\(mark) \(day.points) points, rest day"
-            case .skipped: "\(mark) \(day.points) points, skipped"
-            case .frozen: "\(mark) \(day.points)/\(required) points, frozen"
-            default: "\(mark) \(day.points)/\(required) points"
+    /// The events of `events()`, each made when it is reached: a long window's events are written
+    /// without all being held at once.
+    public var lazyEvents: some Sequence<AllDayEvent> {
+        let reports = habits.isEmpty ? [(report, nil)] : habits.map { ($0.report, Optional($0.habit.name)) }
+        return reports.lazy.flatMap { report, habit in
+            zip(report.days, Self.streakLengths(of: report)).lazy.compactMap { day, streak in
+                self.event(on: day, streak: streak, habit: habit)
             }
-            if streak > 0 { summary += " · streak \(streak)" }
-            if let habit { summary = habit + ": " + summary }
-            var properties = [
-                WrittenProperty(SessionImporter.annotationMarker, "day"),
-                WrittenProperty("X-STREAKCAL-STATUS", day.status.rawValue),
-                WrittenProperty("X-STREAKCAL-POINTS", String(day.points)),
-                WrittenProperty("X-STREAKCAL-REQUIRED", String(required)),
-                WrittenProperty("X-STREAKCAL-STREAK", String(streak)),
-                WrittenProperty("X-STREAKCAL-SESSIONS", String(day.sessions)),
-            ]
-            if let habit { properties.append(WrittenProperty("X-STREAKCAL-HABIT", habit)) }
-            return AllDayEvent(
-                uid: uid(for: day.date, habit: habit), day: day.date, summary: summary,
-                color: Self.colors[day.status], categories: ["StreakCal", day.status.rawValue], properties: properties)
         }
+    }
+
+    /// A day's event, if the day is annotated.
+    private func event(on day: DayTotal, streak: Int, habit: String?) -> AllDayEvent? {
+        guard includesEmptyDays || day.sessions > 0 else { return nil }
+        let mark = TextReport.marks[day.status, default: "·"]
+        let required = day.required
+        var summary = switch day.status {
+        case .rest: "\(mark) \(day.points) points, rest day"
+        case .skipped: "\(mark) \(day.points) points, skipped"
+        case .frozen: "\(mark) \(day.points)/\(required) points, frozen"
+        default: "\(mark) \(day.points)/\(required) points"
+        }
+        if streak > 0 { summary += " · streak \(streak)" }
+        if let habit { summary = habit + ": " + summary }
+        var properties = [
+            WrittenProperty(SessionImporter.annotationMarker, "day"),
+            WrittenProperty("X-STREAKCAL-STATUS", day.status.rawValue),
+            WrittenProperty("X-STREAKCAL-POINTS", String(day.points)),
+            WrittenProperty("X-STREAKCAL-REQUIRED", String(required)),
+            WrittenProperty("X-STREAKCAL-STREAK", String(streak)),
+            WrittenProperty("X-STREAKCAL-SESSIONS", String(day.sessions)),
+        ]
+        if let habit { properties.append(WrittenProperty("X-STREAKCAL-HABIT", habit)) }
+        return AllDayEvent(
+            uid: uid(for: day.date, habit: habit), day: day.date, summary: summary,
+            color: Self.colors[day.status], categories: ["StreakCal", day.status.rawValue], properties: properties)
     }
 
     /// Properties that give each single (non-recurring) session's event its day's status, by UID.
@@ -173,7 +203,7 @@ public struct CalendarAnnotation: Sendable {
         return marks
     }
 
-    /// Writes `sources` with the annotations (and, given `markingSessions`, the sessions' marks).
+    /// Writes `sources` with the annotations (and, given `markingSessions`, the sessions' marks), in memory.
     ///
     /// - Parameters:
     ///   - sources: The calendars to copy, in order.
@@ -184,6 +214,18 @@ public struct CalendarAnnotation: Sendable {
         _ sources: [CalendarSource], markingSessions sessions: [Session]? = nil, timestamp: Int64
     ) throws(CalendarReadError) -> CalendarWriter.Output {
         try Self.writer.write(sources, adding: events(), marks: sessions.map(sessionMarks(for:)) ?? [:], timestamp: timestamp)
+    }
+
+    /// Writes `copy` (calendars copied by ``writer``) with the annotations after its events, to
+    /// `output`, a piece at a time.
+    ///
+    /// ```swift
+    /// let copy = try CalendarAnnotation.writer.copy([.file("piano.ics")])
+    /// var output = CalendarBytes()
+    /// try annotation.write(copy, timestamp: 1_709_164_800, to: &output)
+    /// ```
+    public func write(_ copy: consuming CalendarCopy, timestamp: Int64, to output: inout some CalendarOutput & ~Copyable) throws {
+        try copy.write(adding: lazyEvents, timestamp: timestamp, to: &output)
     }
 
     /// A calendar of the annotations alone, for a calendar app that has the sessions already:
@@ -201,6 +243,13 @@ public struct CalendarAnnotation: Sendable {
     ///   - timestamp: DTSTAMP of the annotations, in seconds since 1970 UTC.
     public func writeAnnotationsOnly(calendarName: String?, timestamp: Int64) -> String {
         Self.writer.write(events(), calendarName: calendarName, timestamp: timestamp)
+    }
+
+    /// `writeAnnotationsOnly(calendarName:timestamp:)` to `output`, a piece at a time.
+    public func writeAnnotationsOnly<Output: CalendarOutput & ~Copyable>(
+        calendarName: String?, timestamp: Int64, to output: inout Output
+    ) throws(Output.Failure) {
+        try Self.writer.write(lazyEvents, calendarName: calendarName, timestamp: timestamp, to: &output)
     }
 
     /// The writer of annotated calendars: StreakCal's properties are its own, the annotation marker

@@ -1,0 +1,75 @@
+import Foundation
+
+/// Calendars opened once to be read twice with the same bytes each time: by the import, then by
+/// the copy that `streakcal annotate` writes, so that the annotations are of what is copied.
+///
+/// Each file stays open, and is read again through its descriptor (`/proc/self/fd/N`, which opens
+/// the file the descriptor has, wherever its path leads by then); standard input and anything else
+/// that is not a regular file is kept in an unlinked temporary file first
+/// (`SessionImporter.openInput(path:)`), never in memory. Bytes in memory stay where they are.
+/// Without `/proc`, an input is read into memory, as `CalendarSource.inMemory()` reads it.
+///
+/// ```swift
+/// let inputs = try RereadableSources([.standardInput])
+/// let imported = try SessionImporter().importSessions(from: inputs.sources)
+/// let copy = try writer.copy(inputs.sources)
+/// ```
+public struct RereadableSources: ~Copyable {
+    /// The sources, each with its name as given, reading its input where it was opened.
+    public let sources: [CalendarSource]
+    /// The descriptors `sources` read through, closed at the end.
+    private let descriptors: [Int32]
+
+    /// Opens `sources` (bytes in memory are taken as they are).
+    ///
+    /// - Throws: `CalendarReadError` when a source cannot be opened or read.
+    public init(_ sources: [CalendarSource]) throws(CalendarReadError) {
+        var opened: [CalendarSource] = []
+        var descriptors: [Int32] = []
+        do throws(CalendarReadError) {
+            for source in sources {
+                let path: String
+                switch source.content {
+                case .bytes: opened.append(source); continue
+                case .file(let file): path = file
+                case .standardInput: path = "-"
+                }
+                let descriptor: Int32
+                do {
+                    descriptor = try SessionImporter.openInput(path: path)
+                } catch {
+                    throw CalendarReadError(path: source.name, reason: error.reason)
+                }
+                descriptors.append(descriptor)
+                let name = Self.name(of: descriptor)
+                guard access(name, R_OK) == 0 else {
+                    opened.append(.bytes(try Self.read(descriptor, name: source.name), name: source.name))
+                    continue
+                }
+                opened.append(CalendarSource(name: source.name, content: .file(path: name)))
+            }
+        } catch {
+            for descriptor in descriptors { close(descriptor) }
+            throw error
+        }
+        self.sources = opened
+        self.descriptors = descriptors
+    }
+
+    deinit {
+        for descriptor in descriptors { close(descriptor) }
+    }
+
+    /// The path that opens what `descriptor` has open (Linux's `/proc`).
+    private static func name(of descriptor: Int32) -> String {
+        "/proc/self/fd/\(descriptor)"
+    }
+
+    /// Everything `descriptor` holds, from its start.
+    private static func read(_ descriptor: Int32, name: String) throws(CalendarReadError) -> [UInt8] {
+        let input = InputBytes(reading: descriptor, from: 0, to: nil)
+        input.readToEnd()
+        if let reason = input.readError { throw CalendarReadError(path: name, reason: reason) }
+        return input.array
+    }
+}
