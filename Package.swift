@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "StreakExport", dependencies: ["Streaks", "CalendarDiagnostics", "ICalendar", "CalendarLayout"], swiftSettings: strictImports),
         // The application layer, and the umbrella: settings, scoring, batches, files.
         .target(
-            name: "StreakCal", dependencies: ["CalendarDays", "Streaks", "ICalendar", "StreakExport", "CalendarLayout"],
+            name: "StreakCal", dependencies: ["CalendarDays", "Streaks", "CalendarDiagnostics", "ICalendar", "StreakExport", "CalendarLayout"],
             swiftSettings: strictImports),
         .executableTarget(
             name: "streakcal",

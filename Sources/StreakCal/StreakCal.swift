@@ -1,4 +1,5 @@
 // The umbrella module: `import StreakCal` gives the whole toolkit.
+@_exported import CalendarDiagnostics
 @_exported import CalendarLayout
 @_exported import ICalendar
 @_exported import StreakExport

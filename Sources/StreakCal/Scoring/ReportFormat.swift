@@ -21,7 +21,7 @@ public enum ReportFormat: String, Hashable, Sendable, Codable, CaseIterable {
         }
     }
 
-    /// The renderer of the format (``StreakExport/ReportRenderer``).
+    /// The renderer of the format (``/StreakExport/ReportRenderer``).
     public var rendererType: any ReportRenderer.Type {
         switch self {
         case .text: TextReportRenderer.self
@@ -42,7 +42,7 @@ public enum ReportFormat: String, Hashable, Sendable, Codable, CaseIterable {
     /// ```
     public var needsSessions: Bool { rendererType.needsSessions }
 
-    /// Whether the format draws every day (SVG, HTML): at most ``StreakExport/ReportView/maximumDrawnYears`` years of them.
+    /// Whether the format draws every day (SVG, HTML): at most ``/StreakExport/ReportView/maximumDrawnYears`` years of them.
     public var drawsDays: Bool { rendererType.drawsDays }
 
     /// The format's renderer with `presentation`.

@@ -191,7 +191,7 @@ public struct ScoredCalendar: Sendable {
     /// The calendars scored, each with its name (`X-WR-CALNAME`, else the file's).
     public var sources: [ReportSource] { imported.sources }
 
-    /// What a renderer shows of it (``StreakExport/ReportRenderer``).
+    /// What a renderer shows of it (``/StreakExport/ReportRenderer``).
     public var content: ReportContent {
         ReportContent(
             report: report, habits: habits, unmatchedSessions: unmatchedSessions, sessions: imported.sessions,
