@@ -138,6 +138,15 @@ struct CalendarWriterTests {
         #expect(output.diagnostics.map(\.message) == ["DTEND names a date or time that does not exist, so the event counts for nothing; it is not copied"])
     }
 
+    @Test("malformed-datetime-accepted.ics: a DTSTART libical would read as something else leaves its event out, as the import skips it")
+    func malformedStart() {
+        let output = write(["BEGIN:VEVENT", "UID:a", "DTSTART:20240701T02000Z", "X-POINTS:5", "END:VEVENT",
+                            "BEGIN:VEVENT", "UID:b", "DTSTART:20240702T090000Z", "X-POINTS:7", "END:VEVENT"])
+        #expect(!output.text.contains("UID:a"))
+        #expect(output.text.contains("UID:b"))
+        #expect(output.diagnostics.map(\.message) == ["DTSTART names a date or time that does not exist, so the event counts for nothing; it is not copied"])
+    }
+
     @Test("A flood of bad lines is cut to 100 of each kind per input, with a count of the rest")
     func diagnosticFlood() {
         let lines = ["BEGIN:VEVENT", "UID:a", "DTSTART:20240101T090000Z"] + Array(repeating: "DTSTAMP:20240230T100000Z", count: 500) + ["END:VEVENT"]

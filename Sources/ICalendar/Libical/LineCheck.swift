@@ -244,9 +244,12 @@ enum LineCheck {
     /// write it without the line, which would make it count.
     static func namesImpossibleTime(_ line: ContentLine) -> Bool {
         guard ["DTSTART", "DTEND", "RECURRENCE-ID"].contains(line.name), line.text.utf8.count <= longLine else { return false }
+        // A value not written as RFC 5545 writes a date or date-time, which libical reads anyway
+        // (`20240701T02000Z` as a floating 02:00), is as impossible to the import (`ComponentReader`).
+        let value = line.text.split(separator: ":", omittingEmptySubsequences: false).last ?? ""
         var impossible = false
         readEach(forWriting(line).0.text) { property in
-            if !property.isError, property.hasDateValue, !property.hasValidTime { impossible = true }
+            if !property.isError, property.hasDateValue, !property.hasValidTime || !ICalTime.isWellFormed(value) { impossible = true }
         }
         return impossible
     }
