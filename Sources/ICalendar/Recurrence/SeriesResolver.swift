@@ -568,56 +568,14 @@ extension SessionResolver {
     }
 
     /// `prefix`, a `/` when `separator`, and the recurrence id: `20240301`, `20240301T090000Z` or
-    /// `20240301T090000` (a year outside 0...9999 as `String(year)` padded to four characters),
-    /// written into one new string (the prefix copied whole).
+    /// `20240301T090000` (a year outside 0...9999 as `String(year)` padded to four characters).
     private static func idText(prefix: String, separator: Bool = false, _ local: LocalDateTime, isDate: Bool, isUTC: Bool) -> String {
         let (year, month, day) = local.day.components
-        guard (0...9999).contains(year) else {
-            let date = pad(year, 4) + pad(month, 2) + pad(day, 2)
-            let (hour, minute, second) = local.timeOfDay
-            let text = isDate ? date : date + "T" + pad(hour, 2) + pad(minute, 2) + pad(second, 2) + (isUTC ? "Z" : "")
-            return prefix + (separator ? "/" : "") + text
-        }
-        var prefix = prefix
-        return prefix.withUTF8 { head in
-            let count = head.count + (separator ? 1 : 0) + (isDate ? 8 : isUTC ? 16 : 15)
-            return String(unsafeUninitializedCapacity: count) { buffer in
-                if let source = head.baseAddress, let target = buffer.baseAddress {
-                    target.initialize(from: source, count: head.count)
-                }
-                var index = head.count
-                if separator {
-                    buffer[index] = 0x2F
-                    index += 1
-                }
-                write(year, 4, to: buffer, at: &index)
-                write(month, 2, to: buffer, at: &index)
-                write(day, 2, to: buffer, at: &index)
-                if !isDate {
-                    let (hour, minute, second) = local.timeOfDay
-                    buffer[index] = 0x54
-                    index += 1
-                    write(hour, 2, to: buffer, at: &index)
-                    write(minute, 2, to: buffer, at: &index)
-                    write(second, 2, to: buffer, at: &index)
-                    if isUTC {
-                        buffer[index] = 0x5A
-                        index += 1
-                    }
-                }
-                return index
-            }
-        }
-    }
-
-    /// Writes `value` in `width` decimal digits (zeros first) at `index`, and moves it on.
-    private static func write(_ value: Int, _ width: Int, to buffer: UnsafeMutableBufferPointer<UInt8>, at index: inout Int) {
-        var value = value
-        for place in stride(from: index + width - 1, through: index, by: -1) {
-            buffer[place] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
-            value /= 10
-        }
-        index += width
+        var text = prefix + (separator ? "/" : "") + pad(year, 4) + pad(month, 2) + pad(day, 2)
+        guard !isDate else { return text }
+        let (hour, minute, second) = local.timeOfDay
+        text += "T" + pad(hour, 2) + pad(minute, 2) + pad(second, 2) + (isUTC ? "Z" : "")
+        return text
     }
 
     private static func pad(_ value: Int, _ width: Int) -> String {
