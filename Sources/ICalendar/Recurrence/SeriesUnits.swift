@@ -31,6 +31,7 @@ extension SessionResolver {
     /// RECURRENCE-ID its instance; other iTIP messages (REPLY, ...) stand for nothing.
     mutating func units(of events: inout [(record: EventRecord, calendar: Int)]) -> [Unit] {
         let kept = mergingCopies(&events)
+        if let units = events.withUnsafeBufferPointer({ Self.unitsOfOneUID(kept, in: $0) }) { return units }
         var overridesByUID: [String: [Int]] = [:]
         var masterUIDs: Set<String> = []
         // (Events are read in place: a record has many fields to retain.)
@@ -61,9 +62,48 @@ extension SessionResolver {
         return units
     }
 
+    /// `units(of:)` when the kept events all have one UID, as an early group's do (a recurring event
+    /// and its overrides): no UID hashed; `nil` when they do not.
+    private static func unitsOfOneUID(
+        _ kept: [Int], in events: UnsafeBufferPointer<(record: EventRecord, calendar: Int)>
+    ) -> [Unit]? {
+        guard let first = kept.first else { return [] }
+        let uid = events[first].record.uid ?? ""
+        var hasMaster = false
+        var overrides: [Int] = []
+        for index in kept {
+            guard (events[index].record.uid ?? "") == uid else { return nil }
+            if events[index].record.recurrenceID != nil {
+                overrides.append(index)
+            } else {
+                hasMaster = true
+            }
+        }
+        var claimed = false
+        var units: [Unit] = []
+        for index in kept {
+            if events[index].record.recurrenceID != nil {
+                if uid.isEmpty || !hasMaster { units.append(.orphan(index)) }  // else: with its series
+                continue
+            }
+            let mine = uid.isEmpty || claimed ? [] : overrides
+            if events[index].record.isRecurring || !mine.isEmpty {
+                claimed = true
+                units.append(.series(master: index, overrides: mine))
+            } else {
+                units.append(.single(index))
+            }
+        }
+        return units
+    }
+
     /// The events that stand for something, in input order: one copy of each event (see
     /// `units(of:)`), cancellations applied, annotations, messages and impossible events left out.
     private mutating func mergingCopies(_ events: inout [(record: EventRecord, calendar: Int)]) -> [Int] {
+        // Nearly always nothing is merged: no event is an iTIP message, and no two are copies.
+        if !methods.values.contains(where: Self.messageMethods.contains), let standing = Self.standingEventsWithoutCopies(events) {
+            return standing
+        }
         struct Key: Hashable {
             var uid: String
             var recurrenceID: ICalTime?
@@ -132,6 +172,47 @@ extension SessionResolver {
         return kept.sorted().filter { index in
             !dropped.contains(index) && !(events[index].record.uid.map(cancelledUIDs.contains) ?? false)
         }
+    }
+
+    /// The events that stand for something when none is an iTIP message (every one but annotations
+    /// and impossible events, in order), if no two with a UID have the same UID and RECURRENCE-ID;
+    /// `nil` when some do (or when too many share a RECURRENCE-ID's time and UID to tell cheaply),
+    /// and copies are merged. UIDs are compared only among events whose RECURRENCE-ID names the
+    /// same wall-clock time, not hashed for every event.
+    static func standingEventsWithoutCopies(_ events: [(record: EventRecord, calendar: Int)]) -> [Int]? {
+        var standing: [Int] = []
+        var keyed: [(time: Int64, index: Int)] = []
+        standing.reserveCapacity(events.count)
+        for index in events.indices where !events[index].record.isAnnotation && !events[index].record.hasImpossibleTime {
+            standing.append(index)
+            guard let uid = events[index].record.uid, !uid.isEmpty else { continue }
+            keyed.append((events[index].record.recurrenceID?.local.secondsSince1970 ?? .min, index))
+        }
+        guard keyed.count > 1 else { return standing }
+        keyed.sort { ($0.time, $0.index) < ($1.time, $1.index) }
+        var start = 0
+        while start < keyed.count {
+            var end = start + 1
+            while end < keyed.count, keyed[end].time == keyed[start].time { end += 1 }
+            if end - start > 1 {
+                // Events of one time: sorted by UID, those of one UID are compared pair by pair.
+                let run = keyed[start..<end].map(\.index).sorted { events[$0].record.uid! < events[$1].record.uid! }
+                var first = 0
+                while first < run.count {
+                    var last = first + 1
+                    while last < run.count, events[run[last]].record.uid == events[run[first]].record.uid { last += 1 }
+                    if last - first > 16 { return nil }
+                    for a in first..<last {
+                        for b in (a + 1)..<last where events[run[a]].record.recurrenceID == events[run[b]].record.recurrenceID {
+                            return nil
+                        }
+                    }
+                    first = last
+                }
+            }
+            start = end
+        }
+        return standing
     }
 
     /// An event's UID, and its RECURRENCE-ID when it names one instance, for notes.
