@@ -400,6 +400,56 @@ struct StreamingImportTests {
         lines.properties.map(\.text) + lines.children.flatMap { ["BEGIN:\($0.name)"] + propertyTexts($0) + ["END:\($0.name)"] }
     }
 
+    @Test("The first pass split into stretches scanned at once finds what one pass finds, on every fixture and corpus file")
+    func splitOutlineEqualsOnePass() throws {
+        var compared = 0
+        for path in Self.fixtures.map(\.path) + Self.allCorpusFiles {
+            let descriptor = open(path, O_RDONLY)
+            guard descriptor >= 0 else { continue }
+            defer { close(descriptor) }
+            let whole = InputOutline.scan(descriptor: descriptor, parts: 1, segmentSize: 1)
+            guard !whole.hasUncertainUIDs else { continue }
+            for (parts, chunkSize) in [(2, 1 << 20), (3, 64), (7, 7)] {
+                let split = InputOutline.scan(descriptor: descriptor, parts: parts, chunkSize: chunkSize, minimumSplitSize: 0, segmentSize: 1)
+                let place = "\(path), \(parts) parts"
+                #expect(split.referencedTimeZoneIDs == whole.referencedTimeZoneIDs, "\(place)")
+                #expect(split.hasUncertainReferences == whole.hasUncertainReferences, "\(place)")
+                #expect(split.hasOverrideWithoutUID == whole.hasOverrideWithoutUID, "\(place)")
+                #expect(split.hasMessageMethod == whole.hasMessageMethod, "\(place)")
+                #expect(split.timeZonePlaces == whole.timeZonePlaces, "\(place)")
+                #expect(split.segmentStarts == whole.segmentStarts, "\(place)")
+                #expect(split.uids.last?.lastLine == whole.uids.last?.lastLine, "\(place)")
+                for (hash, _) in whole.uids[0].repeated {
+                    #expect(split.uids.contains { $0.repeated[hash] != nil || $0.filter.contains(hash) }, "\(place)")
+                }
+            }
+            compared += 1
+        }
+        #expect(compared > 20)
+    }
+
+    @Test("A split between an override and its master, and between a VTIMEZONE and its events, still finds both")
+    func splitOutlineAcrossStretches() throws {
+        var text = "BEGIN:VCALENDAR\r\n"
+        for index in 0..<400 {
+            text += "BEGIN:VEVENT\r\nUID:u\(index)\r\nDTSTART;TZID=Zone/\(index % 5):20250101T090000\r\nEND:VEVENT\r\n"
+        }
+        text += "BEGIN:VEVENT\r\nUID:u3\r\nRECURRENCE-ID:20250101T090000\r\nDTSTART:20250102T090000\r\nEND:VEVENT\r\n"
+        text += "BEGIN:VTIMEZONE\r\nTZID:Zone/2\r\nEND:VTIMEZONE\r\nEND:VCALENDAR\r\n"
+        let path = try Self.temporaryFile(text)
+        defer { unlink(path) }
+        let descriptor = open(path, O_RDONLY)
+        defer { close(descriptor) }
+        for parts in [1, 2, 5, 16] {
+            let outline = InputOutline.scan(descriptor: descriptor, parts: parts, minimumSplitSize: 0)
+            #expect(outline.mayHaveOverrides("u3") && !outline.mayHaveOverrides("u4"), "\(parts) parts")
+            // One stretch knows the override's own line; split, the last stretch's end is as far as it can tell.
+            #expect(outline.lastEventLine(of: "u3") == (parts == 1 ? 1_602 : 1_610), "\(parts) parts")
+            #expect(outline.timeZonePlaces?.map(\.line) == [1_607], "\(parts) parts")
+            #expect(outline.referencedTimeZoneIDs == ["Zone/0", "Zone/1", "Zone/2", "Zone/3", "Zone/4"], "\(parts) parts")
+        }
+    }
+
     @Test("An override far from its master, and a VTIMEZONE far from its events: the first pass finds both")
     func farOutline() throws {
         var text = "BEGIN:VCALENDAR\r\n"

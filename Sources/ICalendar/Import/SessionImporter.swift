@@ -219,7 +219,11 @@ public struct SessionImporter: Sendable {
             close(descriptor)
             return pipeline(bytes: transcoded)
         }
-        let outline = InputOutline.scan(first, segmentSize: isParallel ? segmentSize : nil)
+        let outline = isParallel
+            ? InputOutline.scan(
+                descriptor: descriptor, parts: ProcessInfo.processInfo.activeProcessorCount, chunkSize: readChunkSize,
+                segmentSize: segmentSize)
+            : InputOutline.scan(first)
         let zones = readAhead(outline) { range in Self.read(descriptor, range) }
         return ImportPipeline(
             input: InputBytes(reading: descriptor, owning: true, chunkSize: readChunkSize), outline: outline, zones: zones,

@@ -1,3 +1,4 @@
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -31,8 +32,9 @@ struct InputOutline: Sendable {
     /// Some TZID parameter could not be read for certain (an escape, a control character): every
     /// VTIMEZONE is read, and a TZID the list does not have is looked up when it is met.
     var hasUncertainReferences = false
-    /// The VEVENT UIDs.
-    var uids: UIDIndex
+    /// The VEVENT UIDs of each stretch scanned (`scan(descriptor:parts:...)` scans a large file in
+    /// stretches at once): a UID in two stretches, or repeated in one, may be a copy of another event.
+    var uids: [UIDIndex] = []
     /// The UIDs could not be told for certain (NUL bytes): every event with a UID waits.
     var hasUncertainUIDs = false
     /// A METHOD line names an iTIP message (REPLY, REFRESH, CANCEL, COUNTER, DECLINECOUNTER), whose
@@ -85,17 +87,19 @@ struct InputOutline: Sendable {
         }
     }
 
-    /// The VEVENT UIDs of an input.
+    /// The VEVENT UIDs of one stretch of an input.
     struct UIDIndex: Sendable {
         /// The hashes of its UIDs (`UIDFilter`).
         var filter: UIDFilter
-        /// For each UID seen before (by hash), the line of its last VEVENT.
+        /// For each UID the stretch had before (by hash), the line of its last VEVENT.
         var repeated: [UInt64: Int] = [:]
+        /// The stretch's last line.
+        var lastLine = 0
     }
 
     /// An outline that knows nothing, so everything that might depend on later content waits.
     static let unknown = InputOutline(
-        hasOverrideWithoutUID: true, hasUncertainReferences: true, uids: UIDIndex(filter: UIDFilter(expectedUIDs: 0)),
+        hasOverrideWithoutUID: true, hasUncertainReferences: true,
         hasUncertainUIDs: true, hasMessageMethod: true, timeZonePlaces: nil)
 
     /// Scans an input (UTF-8 or Latin-1; UTF-16 is transcoded before) for its outline, and with
@@ -107,7 +111,109 @@ struct InputOutline: Sendable {
         raw.segmentSize = segmentSize
         // NUL bytes: the scanner removes them from lines, which may join a name together; with
         // such an input (fuzzed or damaged) everything that might depend on later content waits.
-        return raw.scan() ?? .unknown
+        guard let part = raw.scan() else { return .unknown }
+        return merged([part])
+    }
+
+    /// Scans a file for its outline, `parts` stretches of it at once: the file is split at
+    /// `BEGIN:VEVENT` lines near equal offsets (no state of the scan crosses such a line but the
+    /// outline itself), each stretch is scanned on a thread of its own, and the outlines are merged.
+    /// A file smaller than `minimumSplitSize`, or one without such a line near a split, is scanned
+    /// in one pass. Reads with `pread`: the descriptor's offset does not move.
+    static func scan(
+        descriptor: Int32, parts: Int, chunkSize: Int = InputBytes.defaultChunkSize, minimumSplitSize: Int = 4 << 20,
+        segmentSize: Int? = nil
+    ) -> InputOutline {
+        var status = stat()
+        guard parts > 1, fstat(descriptor, &status) == 0, Int(status.st_size) >= minimumSplitSize else {
+            return scan(InputBytes(reading: descriptor, from: 0, to: nil, chunkSize: chunkSize), segmentSize: segmentSize)
+        }
+        let size = Int(status.st_size)
+        var found = [0]
+        for part in 1..<parts {
+            if let start = eventStart(in: descriptor, after: size / parts * part), start > found.last!, start < size {
+                found.append(start)
+            }
+        }
+        let starts = found
+        let ends = Array(starts.dropFirst()).map(Optional.some) + [nil]
+        let results = starts.indices.map { _ in WorkerResult<RawOutlineScan.Part?>() }
+        DispatchQueue.concurrentPerform(iterations: starts.count) { index in
+            let input = InputBytes(reading: descriptor, from: starts[index], to: ends[index], chunkSize: chunkSize)
+            input.buffer(atLeast: 1)
+            let stretch = (ends[index] ?? size) - starts[index]
+            var raw = RawOutlineScan(
+                input: input, expectedUIDs: UIDFilter.expectedUIDs(inputSize: stretch, sample: input.bytes), offset: starts[index])
+            raw.segmentSize = segmentSize
+            results[index].set(raw.scan())
+        }
+        var parts: [RawOutlineScan.Part] = []
+        for result in results {
+            // NUL bytes anywhere make the whole outline cautious, as one pass would.
+            guard let part = result.wait() else { return .unknown }
+            parts.append(part)
+        }
+        return merged(parts)
+    }
+
+    /// The offset of the first line that is exactly `BEGIN:VEVENT` within 64 KiB after `offset`
+    /// (after a line end: LF, or CR for old Mac input), if any.
+    private static func eventStart(in descriptor: Int32, after offset: Int) -> Int? {
+        let marker = Array("BEGIN:VEVENT".utf8)
+        var window = [UInt8](repeating: 0, count: 64 << 10)
+        let got = window.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
+        guard got > marker.count + 1 else { return nil }
+        for index in 0..<(got - marker.count - 1) where window[index] == 0x0A || window[index] == 0x0D {
+            let after = window[index + 1 + marker.count]
+            if window[(index + 1)..<(index + 1 + marker.count)].elementsEqual(marker), after == 0x0D || after == 0x0A {
+                return offset + index + 1
+            }
+        }
+        return nil
+    }
+
+    /// The stretches' outlines as one: lines numbered in the whole input, the TZIDs named in order.
+    private static func merged(_ parts: [RawOutlineScan.Part]) -> InputOutline {
+        var outline = InputOutline()
+        var linesBefore = 0
+        var calendarsBefore = 0
+        var inCalendarBefore = false
+        for part in parts {
+            let scanned = part.outline
+            outline.hasOverrideWithoutUID = outline.hasOverrideWithoutUID || scanned.hasOverrideWithoutUID
+            outline.hasUncertainReferences = outline.hasUncertainReferences || scanned.hasUncertainReferences
+            outline.hasMessageMethod = outline.hasMessageMethod || scanned.hasMessageMethod
+            outline.hasMoreTimeZoneIDs = outline.hasMoreTimeZoneIDs || scanned.hasMoreTimeZoneIDs
+            for tzid in scanned.referencedTimeZoneIDs where !outline.referencedTimeZoneIDSet.contains(tzid) {
+                guard outline.referencedTimeZoneIDs.count < maximumTimeZoneIDs else {
+                    outline.hasMoreTimeZoneIDs = true
+                    break
+                }
+                outline.referencedTimeZoneIDs.append(tzid)
+                outline.referencedTimeZoneIDSet.insert(tzid)
+            }
+            for var stretch in scanned.uids {
+                stretch.repeated = stretch.repeated.mapValues { $0 + linesBefore }
+                stretch.lastLine += linesBefore
+                outline.uids.append(stretch)
+            }
+            if let places = scanned.timeZonePlaces {
+                outline.timeZonePlaces? += places.map { TimeZonePlace(bytes: $0.bytes, line: $0.line + linesBefore, timeZoneID: $0.timeZoneID) }
+            } else {
+                outline.timeZonePlaces = nil
+            }
+            outline.segmentStarts += part.segmentStarts.map { start in
+                SegmentStart(
+                    offset: start.offset, line: start.line + linesBefore,
+                    calendar: ComponentCutter.CalendarState(
+                        index: max(0, calendarsBefore + start.calendarBegins - 1),
+                        isOpen: start.lastCalendarLineIsBegin ?? inCalendarBefore))
+            }
+            calendarsBefore += part.calendarBegins
+            inCalendarBefore = part.lastCalendarLineIsBegin ?? inCalendarBefore
+            linesBefore += part.lines
+        }
+        return outline
     }
 
     /// A VTIMEZONE's TZID as its TZID line's value reads, without surrounding spaces; `nil` for one
@@ -131,14 +237,26 @@ struct InputOutline: Sendable {
     func mayRepeat(_ uid: String?) -> Bool {
         guard let uid, !uid.isEmpty else { return false }
         if hasUncertainUIDs { return true }
-        return uids.repeated[UIDFilter.hash(uid)] != nil
+        let hash = UIDFilter.hash(uid)
+        if uids.count == 1 { return uids[0].repeated[hash] != nil }
+        // In two stretches' filters, or repeated within the one that has it (filters first: they are cheap).
+        var holder: Int?
+        for index in uids.indices where uids[index].filter.contains(hash) {
+            if holder != nil { return true }
+            holder = index
+        }
+        return holder.map { uids[$0].repeated[hash] != nil } ?? false
     }
 
-    /// The BEGIN line of the last VEVENT with `uid` when it occurs more than once; `nil` when that
-    /// cannot be told (NUL bytes) or it occurs once.
+    /// A line on or after the BEGIN of the last VEVENT with `uid` when it occurs more than once
+    /// (the line itself when one stretch had the UID more than once, else the end of the last
+    /// stretch that may have it); `nil` when that cannot be told (NUL bytes) or it occurs once.
     func lastEventLine(of uid: String) -> Int? {
         guard !hasUncertainUIDs else { return nil }
-        return uids.repeated[UIDFilter.hash(uid)]
+        let hash = UIDFilter.hash(uid)
+        if uids.count == 1 { return uids[0].repeated[hash] }
+        guard let stretch = uids.last(where: { $0.filter.contains(hash) }) else { return nil }
+        return stretch.repeated[hash] ?? stretch.lastLine
     }
 
     /// Whether an event with `uid` may be the master of an override elsewhere in the input: an
@@ -178,7 +296,7 @@ private struct RawOutlineScan {
     private var position = 0
     /// The number of the last physical line read (1-based).
     private var physicalLine = 0
-    private var outline: InputOutline
+    private var outline = InputOutline()
     private var inEvent = false
     /// The line of the current VEVENT's BEGIN.
     private var eventLine = 0
@@ -202,15 +320,40 @@ private struct RawOutlineScan {
     private var calendarBegins = 0
     private var lastCalendarLineIsBegin: Bool?
 
-    init(input: InputBytes, expectedUIDs: Int) {
+    /// - Parameter offset: Where the stretch starts in the input.
+    init(input: InputBytes, expectedUIDs: Int, offset: Int = 0) {
         self.input = input
         bytes = input.bytes
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
-        outline = InputOutline(uids: InputOutline.UIDIndex(filter: UIDFilter(expectedUIDs: expectedUIDs)))
+        if offset == 0, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+        dropped = offset
+        uidIndex = InputOutline.UIDIndex(filter: UIDFilter(expectedUIDs: expectedUIDs))
     }
 
-    /// The outline, or `nil` when the input has NUL bytes.
-    mutating func scan() -> InputOutline? {
+    /// The VEVENT UIDs of the stretch.
+    private var uidIndex: InputOutline.UIDIndex
+
+    /// What a stretch's scan finds: its outline (lines numbered from the stretch's first), how many
+    /// lines it has, where it can be cut in segments, and its VCALENDAR lines.
+    struct Part {
+        var outline: InputOutline
+        var lines: Int
+        var segmentStarts: [(offset: Int, line: Int, calendarBegins: Int, lastCalendarLineIsBegin: Bool?)]
+        var calendarBegins: Int
+        var lastCalendarLineIsBegin: Bool?
+    }
+
+    /// The segment starts found, with the VCALENDAR lines before them in this stretch.
+    private var segmentStarts: [(offset: Int, line: Int, calendarBegins: Int, lastCalendarLineIsBegin: Bool?)] = []
+
+    /// The stretch's outline, or `nil` when the input has NUL bytes.
+    mutating func scan() -> Part? {
+        guard let outline = scanOutline() else { return nil }
+        return Part(
+            outline: outline, lines: physicalLine, segmentStarts: segmentStarts, calendarBegins: calendarBegins,
+            lastCalendarLineIsBegin: lastCalendarLineIsBegin)
+    }
+
+    private mutating func scanOutline() -> InputOutline? {
         var pendingStart: (range: Range<Int>, number: Int)?
         while true {
             guard let (line, number) = pendingStart ?? nextPhysicalLine().map({ ($0, physicalLine) }) else { break }
@@ -239,6 +382,8 @@ private struct RawOutlineScan {
         if input.sawNUL { return nil }
         finishEvent()
         if timeZone != nil { outline.timeZonePlaces = nil }  // a VTIMEZONE without its END: the cutter salvages it
+        uidIndex.lastLine = physicalLine
+        outline.uids = [uidIndex]
         return outline
     }
 
@@ -352,11 +497,8 @@ private struct RawOutlineScan {
 
     /// Notes a segment start at a line that is exactly `BEGIN:VEVENT`, when the last is far enough back.
     private mutating func noteSegmentStart(at offset: Int, line: Int) {
-        guard let segmentSize, logical == Self.beginEvent,
-              offset - (outline.segmentStarts.last?.offset ?? 0) >= segmentSize else { return }
-        outline.segmentStarts.append(InputOutline.SegmentStart(
-            offset: offset, line: line,
-            calendar: ComponentCutter.CalendarState(index: max(0, calendarBegins - 1), isOpen: lastCalendarLineIsBegin ?? false)))
+        guard let segmentSize, logical == Self.beginEvent, offset - (segmentStarts.last?.offset ?? 0) >= segmentSize else { return }
+        segmentStarts.append((offset, line, calendarBegins, lastCalendarLineIsBegin))
     }
 
     private static let beginEvent = Array("BEGIN:VEVENT".utf8)
@@ -511,7 +653,7 @@ private struct RawOutlineScan {
 
     private mutating func finishEvent() {
         let hash = inEvent && hasUID ? uidHash : nil
-        if let hash, outline.uids.filter.insert(hash) { outline.uids.repeated[hash] = eventLine }
+        if let hash, uidIndex.filter.insert(hash) { uidIndex.repeated[hash] = eventLine }
         if inEvent, hasRecurrenceID, hash == nil { outline.hasOverrideWithoutUID = true }
         inEvent = false
         nested = NestedComponents()
