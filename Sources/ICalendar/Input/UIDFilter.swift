@@ -11,8 +11,7 @@ import Darwin
 /// A UID that occurs twice is always found; one that occurs once is taken for a repeat only
 /// rarely (its bits were all set by others: about one in 400 when the input holds the UIDs it
 /// was sized for), which only makes its event wait, where copies are compared by their UIDs
-/// themselves. (24 bits a UID, one in 2,000, made the filters of a 1 GiB file 4 MB larger, and
-/// the import no faster.)
+/// themselves. (More bits a UID would take more memory for fewer such waits, which cost little.)
 ///
 /// ```swift
 /// var filter = UIDFilter(expectedUIDs: 1_000)

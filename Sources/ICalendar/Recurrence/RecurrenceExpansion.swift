@@ -114,7 +114,8 @@ struct RuleIterator {
         case misplaced(String)
     }
 
-    /// Steps one rule may take at least: about 40 ms of work, years of a rule that matches rarely.
+    /// Steps one rule may take at least: years of a rule that matches rarely, and little enough work
+    /// that no rule holds a report up.
     static let minimumStepBudget = 2_000_000
 
     /// The starts (wall clock) a rule gives within `window`; with `includesStart` (an RRULE), DTSTART
