@@ -23,7 +23,7 @@ struct HeldGroups {
     private var groups: [String: Group] = [:]
     private var nextNumber = 0
     /// The groups that complete before the end, by the line of their UID's last VEVENT.
-    private var completions = LineHeap()
+    private var completions = MinHeap<(line: Int, uid: String)> { Int64($0.line) }
     /// The UIDs said to have too many events.
     private var overfull: Set<String> = []
     /// The group the last event joined, while no group has been added or removed (its index stands
@@ -51,7 +51,7 @@ struct HeldGroups {
             index = found
         } else {
             groups[key] = Group(completesEarly: lastLine != nil && !uid.isEmpty)
-            if let lastLine, !uid.isEmpty { completions.insert(lastLine, key) }
+            if let lastLine, !uid.isEmpty { completions.insert((lastLine, key)) }
             index = groups.index(forKey: key)!
         }
         last = (key, index)
@@ -85,42 +85,9 @@ struct HeldGroups {
         var numbered: [(number: Int, event: Event)] = []
         for (_, group) in groups { numbered += zip(group.numbers, group.events).map { ($0, $1) } }
         groups = [:]
-        completions = LineHeap()
+        completions = MinHeap { Int64($0.line) }
         last = nil
         numbered.sort { $0.number < $1.number }
         return numbered.map(\.event)
-    }
-}
-
-/// Keys by line, the lowest first: a binary heap.
-struct LineHeap {
-    private var items: [(line: Int, key: String)] = []
-
-    var first: (line: Int, key: String)? { items.first }
-
-    mutating func insert(_ line: Int, _ key: String) {
-        items.append((line, key))
-        var child = items.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard items[child].line < items[parent].line else { break }
-            items.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    mutating func removeFirst() {
-        items.swapAt(0, items.count - 1)
-        items.removeLast()
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1
-            var smallest = parent
-            if left < items.count, items[left].line < items[smallest].line { smallest = left }
-            if left + 1 < items.count, items[left + 1].line < items[smallest].line { smallest = left + 1 }
-            guard smallest != parent else { return }
-            items.swapAt(parent, smallest)
-            parent = smallest
-        }
     }
 }

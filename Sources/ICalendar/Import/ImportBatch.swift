@@ -27,18 +27,9 @@ public struct ImportBatch: Sendable {
 
     /// Appends sessions resolved together (moved whole into a batch that holds none).
     mutating func append(_ made: PlacedSessions) {
-        if sessions.isEmpty {
-            sessions = made.sessions
-            places = made.places
-        } else {
-            sessions += made.sessions
-            places += made.places
-        }
-        if counted.isEmpty {
-            counted = made.counted
-        } else {
-            counted += made.counted
-        }
+        sessions.appendWhole(made.sessions)
+        places.appendWhole(made.places)
+        counted.appendWhole(made.counted)
     }
 }
 
@@ -52,17 +43,15 @@ struct PlacedSessions: Sendable {
 
     /// Appends `other`'s sessions (moving them whole when this holds none).
     mutating func append(_ other: PlacedSessions) {
-        if sessions.isEmpty {
-            sessions = other.sessions
-            places = other.places
-        } else {
-            sessions += other.sessions
-            places += other.places
-        }
-        if counted.isEmpty {
-            counted = other.counted
-        } else {
-            counted += other.counted
-        }
+        sessions.appendWhole(other.sessions)
+        places.appendWhole(other.places)
+        counted.appendWhole(other.counted)
+    }
+}
+
+extension Array {
+    /// Appends `other`, taking its storage whole when this array is empty (no element copied).
+    mutating func appendWhole(_ other: [Element]) {
+        if isEmpty { self = other } else { self += other }
     }
 }

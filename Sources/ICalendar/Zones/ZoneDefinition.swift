@@ -135,8 +135,8 @@ private struct ZoneOnsets {
     private let limit: Int
     private var late: [(instant: Int64, offset: Int)] = []
     private(set) var overflowed = false
-    /// The earlier onsets kept: a min-heap by instant, so that the earliest is dropped first.
-    private var early: [(instant: Int64, offset: Int)] = []
+    /// The earlier onsets kept, the earliest first (it is dropped first).
+    private var early = MinHeap<(instant: Int64, offset: Int)> { $0.instant }
     /// The latest onset dropped from `early`: the offset in force before the first one kept.
     private var lastDropped: (instant: Int64, offset: Int)?
     var droppedEarly: Bool { lastDropped != nil }
@@ -169,41 +169,16 @@ private struct ZoneOnsets {
 
     /// Keeps an onset before the counted years, dropping the earliest kept when there are too many.
     private mutating func keepEarly(_ onset: (instant: Int64, offset: Int)) {
-        guard early.count == ZoneDefinition.maximumEarlyOnsets else {
-            early.append(onset)
-            siftUp(from: early.count - 1)
+        guard early.count == ZoneDefinition.maximumEarlyOnsets, let earliest = early.first else {
+            early.insert(onset)
             return
         }
         var dropped = onset
-        if onset.instant > early[0].instant {
-            dropped = early[0]
-            early[0] = onset
-            siftDown(from: 0)
+        if onset.instant > earliest.instant {
+            dropped = earliest
+            early.replaceFirst(with: onset)
         }
         if lastDropped.map({ dropped.instant > $0.instant }) ?? true { lastDropped = dropped }
-    }
-
-    private mutating func siftUp(from start: Int) {
-        var child = start
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard early[child].instant < early[parent].instant else { return }
-            early.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    private mutating func siftDown(from start: Int) {
-        var parent = start
-        while true {
-            let left = 2 * parent + 1
-            var smallest = parent
-            if left < early.count, early[left].instant < early[smallest].instant { smallest = left }
-            if left + 1 < early.count, early[left + 1].instant < early[smallest].instant { smallest = left + 1 }
-            guard smallest != parent else { return }
-            early.swapAt(parent, smallest)
-            parent = smallest
-        }
     }
 
     /// The rules; with no onset at all, a fixed UTC+00:00.
@@ -211,6 +186,6 @@ private struct ZoneOnsets {
         guard let earliest else { return .fixed(identifier: identifier, offset: 0) }
         // Without its earliest onsets, a zone starts in the offset the last one dropped put in force.
         let initial = lastDropped?.offset ?? earliest.offsetFrom
-        return TimeZoneRules(identifier: identifier, initialOffset: initial, transitions: early + late)
+        return TimeZoneRules(identifier: identifier, initialOffset: initial, transitions: early.elements + late)
     }
 }
