@@ -102,13 +102,22 @@ enum ComponentParsing {
                     text.append(line)
                     return true
                 }
-                return !used.contains(line.name)
+                return isUnread(line, used: used)
             }
         }
         guard let parsed = ParsedComponent(parsing: needed.icalendarText) else { return nil }
         var record = parsed.withView { reader.readEvent($0, lines: needed) }
         reader.readText(text, into: &record)
         return record
+    }
+
+    /// Whether a VEVENT line is one no session reads, which the session path's scanner steps over
+    /// without decoding it: a name (letters, digits, `-`) followed by `;`, `:` or nothing, not one
+    /// of `used`. A line that is not that (no name, other characters in it) is kept, for libical to
+    /// say what it is (`ContentLineScanner.isNamedLine`).
+    static func isUnread(_ line: ContentLine, used: Set<String>) -> Bool {
+        guard !used.contains(line.name), !line.name.isEmpty else { return false }
+        return line.name.utf8.allSatisfy(ContentLineScanner.isNameByte)
     }
 }
 
