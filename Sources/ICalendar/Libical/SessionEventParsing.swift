@@ -247,6 +247,10 @@ extension ComponentParsing {
                 scratch.libicalLines.append(
                     LibicalLine(line: line, kind: kind, name: name, nameEnd: nameEnd, valueStart: valueStart, plainForm: nil))
             case .text(let roles, let name)?:
+                // A text line is read here when libical would read it without a word: with no
+                // parameters or a plain LANGUAGE (as Outlook writes `SUMMARY;LANGUAGE=en-us:`).
+                // Others go the general path's way, where libical says what it makes of them.
+                guard nameEnd + 1 == valueStart || isPlainLanguage(line.bytes, nameEnd + 1..<valueStart - 1) else { return false }
                 scratch.textLines.append(TextLine(line: line, name: name, valueStart: valueStart, roles: roles))
             case .dateList(let name)?:
                 scratch.dateListLines.append(TextLine(line: line, name: name, valueStart: valueStart, roles: []))
@@ -400,6 +404,17 @@ extension ComponentParsing {
         }
         return (valueKind, timeZoneID)
     }
+
+    /// Whether `bytes[parameters]` (between the name's `;` and the value's `:`) is `LANGUAGE=`
+    /// and a plain value, which libical takes as it is.
+    private static func isPlainLanguage(_ bytes: UnsafeBufferPointer<UInt8>, _ parameters: Range<Int>) -> Bool {
+        let equals = parameters.lowerBound + languageName.count
+        guard equals < parameters.upperBound, bytes[equals] == 0x3D,
+              PropertyNameTable<Void>.equalsIgnoringCase(bytes, parameters.lowerBound..<equals, languageName) else { return false }
+        return (equals + 1..<parameters.upperBound).allSatisfy { isPlainParameterByte(bytes[$0]) }
+    }
+
+    private static let languageName = Array("LANGUAGE".utf8)
 
     /// The value type libical gives a property without a VALUE parameter (its own table, searched
     /// linearly, looked up once for the kinds read here).
