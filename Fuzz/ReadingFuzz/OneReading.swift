@@ -21,8 +21,9 @@ struct OneReading {
     init() {
         var importer = SessionImporter(pointsRule: .xPoints, expansion: Self.expansion)
         importer.isParallel = false
-        // A property kept for habit filters, read both ways too.
-        importer.keptProperties = ["LOCATION"]
+        // Properties kept for habit filters, read both ways too: one TEXT, one libical reads as
+        // other than text (and may reject).
+        importer.keptProperties = ["LOCATION", "GEO"]
         sessionPath = importer
         importer.readsThroughLibical = true
         generalPath = importer

@@ -15,23 +15,27 @@ struct OneReadingTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fuzz").appendingPathComponent("regressions")
 
-    /// The fuzz target's settings: LOCATION kept for habits, the points from X-POINTS.
-    private static func importer(throughLibical: Bool) -> SessionImporter {
+    /// The fuzz target's settings: LOCATION and GEO kept for habits, the points from X-POINTS.
+    private static func importer(throughLibical: Bool, kept: Set<String> = ["LOCATION", "GEO"]) -> SessionImporter {
         var importer = SessionImporter(
             pointsRule: .xPoints,
             expansion: RecurrenceExpansion(
                 from: Day(year: 2023, month: 1, day: 1)!, through: Day(year: 2025, month: 12, day: 31)!, maximumInstancesPerRule: 64))
         importer.isParallel = false
-        importer.keptProperties = ["LOCATION"]
+        importer.keptProperties = kept
         importer.readsThroughLibical = throughLibical
         return importer
     }
 
     /// A regression input read both ways; both readings must be the same, which is returned.
     private static func read(_ name: String) throws -> CalendarImport {
-        let bytes = try [UInt8](Data(contentsOf: regressions.appendingPathComponent(name)))
-        let session = try importer(throughLibical: false).importSessions(from: .bytes(bytes, name: "input.ics"))
-        let general = try importer(throughLibical: true).importSessions(from: .bytes(bytes, name: "input.ics"))
+        try read(bytes: [UInt8](Data(contentsOf: regressions.appendingPathComponent(name))))
+    }
+
+    /// Bytes read both ways; both readings must be the same, which is returned.
+    private static func read(bytes: [UInt8], kept: Set<String> = ["LOCATION", "GEO"]) throws -> CalendarImport {
+        let session = try importer(throughLibical: false, kept: kept).importSessions(from: .bytes(bytes, name: "input.ics"))
+        let general = try importer(throughLibical: true, kept: kept).importSessions(from: .bytes(bytes, name: "input.ics"))
         #expect(session.sessions == general.sessions)
         #expect(session.sessionsWithPointsProperty == general.sessionsWithPointsProperty)
         #expect(session.diagnostics.map(\.description) == general.diagnostics.map(\.description))
@@ -95,5 +99,16 @@ struct OneReadingTests {
         ])
         #expect(Self.said(result) == ["7:warning:structure", "11:warning:structure"])
         #expect(result.sessions.map(\.points) == [10, 20])
+    }
+
+    @Test("a kept property libical reads as other than TEXT: its value as written both ways, and libical's warning when it rejects it", arguments: [
+        ("GEO:abc", ["5:warning:libical"]), ("GEO:37.5;-122.1", []), ("GEO;LANGUAGE=en:37.5;-122.1", []), ("PRIORITY:high", []),
+    ])
+    func keptTypedProperty(line: String, said: [String]) throws {
+        let text = ["BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:a", "DTSTART:20240301T090000Z", line, "X-POINTS:10", "END:VEVENT", "END:VCALENDAR"]
+        let result = try Self.read(bytes: Array((text.joined(separator: "\r\n") + "\r\n").utf8), kept: ["GEO", "PRIORITY"])
+        let name = String(line.prefix { $0 != ":" && $0 != ";" })
+        #expect(result.sessions.map(\.properties) == [[name: String(line.split(separator: ":")[1])]])
+        #expect(Self.said(result) == said)
     }
 }
