@@ -21,8 +21,9 @@ struct OneReading {
     init() {
         var importer = SessionImporter(pointsRule: .xPoints, expansion: Self.expansion)
         importer.isParallel = false
-        // A property kept for habit filters, read both ways too.
-        importer.keptProperties = ["LOCATION"]
+        // Properties kept for habit filters, read both ways too: one TEXT, one libical reads as
+        // other than text (and may reject).
+        importer.keptProperties = ["LOCATION", "GEO"]
         sessionPath = importer
         importer.readsThroughLibical = true
         generalPath = importer
@@ -43,9 +44,39 @@ struct OneReading {
         let said = (Self.kinds(fast.diagnostics), Self.kinds(general.diagnostics))
         if said.0 != said.1 {
             return "diagnostics:\n  session path: \(said.0)\n  general path: \(said.1)\n"
-                + (fast.diagnostics + general.diagnostics).map(\.description).joined(separator: "\n")
+                + Self.difference(fast.diagnostics, general.diagnostics)
         }
         return nil
+    }
+
+    /// The diagnostics only one reading gave, in full, each marked with the reading that gave it
+    /// (`-` the session path, `+` the general path): the lines of a shortest edit between the two.
+    private static func difference(_ fast: [Diagnostic], _ general: [Diagnostic]) -> String {
+        let fast = fast.filter { $0.code != .encoding }
+        let general = general.filter { $0.code != .encoding }
+        let (a, b) = (kinds(fast), kinds(general))
+        // Longest common subsequence of the kinds, then a walk that prints what is not in it.
+        var lengths = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in stride(from: a.count - 1, through: 0, by: -1) {
+            for j in stride(from: b.count - 1, through: 0, by: -1) {
+                lengths[i][j] = a[i] == b[j] ? lengths[i + 1][j + 1] + 1 : max(lengths[i + 1][j], lengths[i][j + 1])
+            }
+        }
+        var lines: [String] = []
+        var (i, j) = (0, 0)
+        while i < a.count || j < b.count {
+            if i < a.count, j < b.count, a[i] == b[j] {
+                i += 1
+                j += 1
+            } else if j == b.count || (i < a.count && lengths[i + 1][j] >= lengths[i][j + 1]) {
+                lines.append("- " + fast[i].description)
+                i += 1
+            } else {
+                lines.append("+ " + general[j].description)
+                j += 1
+            }
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// The diagnostics' kinds and lines, in order; the encoding of lines is left out (the session

@@ -201,15 +201,16 @@ struct ContentLineScanner {
                     "continuation line has no content line to continue; ignored", sourceLine: text))
                 continue
             }
-            if unreadLinesSkipped, !careful, !keptFirstBytes[Int(lead)], looksLikeContentLine(first) {
-                skipContinuations(firstLine: firstLine)
-                continue
-            }
             let nameEnd = nameRunEnd(first)
             // A name that runs to the end of its physical line may go on after a fold (RFC 5545 3.1
             // allows a fold anywhere): such a line is unfolded before it is classified.
             let nameIsWhole = nameEnd < first.upperBound
-            if unreadLinesSkipped, !careful, nameIsWhole, !isKept(first.lowerBound..<nameEnd), looksLikeContentLine(first) {
+            // A line is stepped over when it is a name no one reads followed by `;` or `:` (what
+            // `ComponentParsing.isUnread` leaves out of the general path); a name the first physical
+            // line ends in is known only once the line is unfolded, below.
+            if unreadLinesSkipped, !careful, nameIsWhole, looksLikeContentLine(first),
+               !keptFirstBytes[Int(lead)] || !isKept(first.lowerBound..<nameEnd) {
+                lastLogicalLine = firstLine
                 skipContinuations(firstLine: firstLine)
                 continue
             }
@@ -249,10 +250,14 @@ struct ContentLineScanner {
             }
             if !nameIsWhole {
                 // The name is known now that the line is unfolded (or known to have no fold).
-                let name = logical.map { unfolded in unfolded.withUnsafeBufferPointer { Self.name(of: $0) } }
-                    ?? Self.name(of: bytes, in: current)
+                let (name, isNamedLine) = logical.map { unfolded in
+                    unfolded.withUnsafeBufferPointer { (Self.name(of: $0), Self.isNamedLine($0, in: 0..<$0.count)) }
+                } ?? (Self.name(of: bytes, in: current), Self.isNamedLine(bytes, in: current))
                 isBoundary = name == "BEGIN" || name == "END"
-                if unreadLinesSkipped, !careful, !isBoundary, !keptNames.contains(name) { continue }
+                if unreadLinesSkipped, !careful, !isBoundary, isNamedLine, !keptNames.contains(name) {
+                    lastLogicalLine = firstLine
+                    continue
+                }
             }
             let sinks = sinking && !isBoundary
             if logical == nil {
@@ -358,6 +363,8 @@ struct ContentLineScanner {
         if keptFirstBytes[Int(lead)], isKept(start.lowerBound..<nameEnd) { return false }
         let isFreeText = Self.isFreeText(bytes, in: start.lowerBound..<nameEnd)
         let firstLine = skipPhysicalLine()
+        // A line stepped over is a line read, as far as where the input ends is concerned.
+        lastLogicalLine = firstLine
         // Its folds, and for free text the lines a producer forgot to fold, go with it.
         while true {
             let next = peekLine()
@@ -520,6 +527,13 @@ struct ContentLineScanner {
     private static func equal(_ known: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard known.count == bytes.count else { return false }
         return known.withUnsafeBufferPointer { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+    }
+
+    /// Whether an unfolded line is a name followed by `;`, `:` or nothing: a line whose name alone
+    /// says whether anyone reads it (any other line is kept, for libical to say what it is).
+    static func isNamedLine(_ bytes: UnsafeBufferPointer<UInt8>, in range: Range<Int>) -> Bool {
+        let end = nameEnd(of: bytes, in: range)
+        return end > range.lowerBound && (end == range.upperBound || bytes[end] == 0x3A || bytes[end] == 0x3B)
     }
 
     /// Where the name at the start of `bytes[range]` ends (name characters only).

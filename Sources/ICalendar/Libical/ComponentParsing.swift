@@ -89,26 +89,62 @@ enum ComponentParsing {
                 }
                 return unreadProperties.contains(line.name)
             }
-        case .sessionProperties:
-            needed.properties.removeAll { line in
-                guard line.valueColumn != nil, !libicalProperties.contains(line.name) else { return false }
-                text.append(line)
-                return true
-            }
-        case .reference:
+        case .sessionProperties, .reference:
+            // An event the session path does not read itself is read as the general path reads it:
+            // one reading, whichever path an event takes.
             let used = sessionProperties(pointsProperty: reader.pointsProperty, kept: reader.keptProperties)
             needed.properties.removeAll { line in
-                if dateListProperties.contains(line.name) || revisionProperties.contains(line.name), line.valueColumn != nil {
+                if isUnread(line, used: used) { return true }
+                guard line.valueColumn != nil else { return false }
+                if dateListProperties.contains(line.name) || revisionProperties.contains(line.name) {
                     text.append(line)
                     return true
                 }
-                return !used.contains(line.name)
+                // A text value is read from its line (`TextValue`); libical still reads the line,
+                // and says what is wrong with its name or parameters.
+                if reader.isTextProperty(line.name) { text.append(line) }
+                return false
             }
+            reader.readsTextFromLines = true
         }
-        guard let parsed = ParsedComponent(parsing: needed.icalendarText) else { return nil }
+        defer { reader.readsTextFromLines = false }
+        let libicalText = reading == .everyProperty ? needed.icalendarText : needed.eventTextWithUppercaseNames
+        guard let parsed = ParsedComponent(parsing: libicalText) else { return nil }
         var record = parsed.withView { reader.readEvent($0, lines: needed) }
         reader.readText(text, into: &record)
         return record
+    }
+
+    /// Whether a VEVENT line is one no session reads, which the session path's scanner steps over
+    /// without decoding it: a name (letters, digits, `-`) followed by `;`, `:` or nothing, not one
+    /// of `used`. A line that is not that (no name, other characters in it) is kept, for libical to
+    /// say what it is (`ContentLineScanner.isNamedLine`).
+    static func isUnread(_ line: ContentLine, used: Set<String>) -> Bool {
+        guard !used.contains(line.name), !line.name.isEmpty else { return false }
+        return line.name.utf8.allSatisfy(ContentLineScanner.isNameByte)
+    }
+}
+
+extension ComponentLines {
+    /// A component without subcomponents as iCalendar text for libical, each name in capitals:
+    /// RFC 5545 (section 2) names are case-insensitive, but libical rejects a lowercase X- name
+    /// (`x-points`), which the session path reads. (The lines themselves, which diagnostics
+    /// quote, stay as written.)
+    var eventTextWithUppercaseNames: String {
+        var text = "BEGIN:\(name)\r\n"
+        for property in properties {
+            let nameLength = property.name.utf8.count
+            if property.name.utf8.allSatisfy(ContentLineScanner.isNameByte),
+               property.text.utf8.prefix(nameLength).contains(where: { $0 >= 0x61 && $0 <= 0x7A }) {
+                text += property.name
+                text += String(property.text.utf8.dropFirst(nameLength))!
+            } else {
+                text += property.text
+            }
+            text += "\r\n"
+        }
+        text += "END:\(name)\r\n"
+        return text
     }
 }
 

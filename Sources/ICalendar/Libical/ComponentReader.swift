@@ -58,9 +58,29 @@ struct ComponentReader {
         return record
     }
 
+    /// Whether the general path reads text values from their lines (`readText`) rather than from
+    /// libical's properties: libical's TEXT reading is not RFC 5545's (3.3.11) — it makes `\x` a
+    /// space, drops a lone `\` at the end and control characters, splits CATEGORIES at escaped
+    /// commas, and drops an empty value — and the session path reads them with `TextValue`.
+    var readsTextFromLines = false
+
+    /// Whether a VEVENT property is read as text by `readText`: UID, SUMMARY, CATEGORIES, the points
+    /// property, the annotation marker and the kept properties (those libical reads aside).
+    func isTextProperty(_ name: String) -> Bool {
+        if name == "SUMMARY" || name == "CATEGORIES" { return true }
+        var name = name
+        guard case .text? = name.withUTF8({ sessionLineRoles.value(of: $0, in: 0..<$0.count) }) else { return false }
+        return true
+    }
+
     /// Reads one of a VEVENT's properties (on `line`, if located) into its record.
     mutating func read(_ property: PropertyView, line: ContentLine?, into record: inout EventRecord) {
         let kind = property.kind
+        // Text values are read from their lines (`readsTextFromLines`).
+        if readsTextFromLines, kind == ICAL_UID_PROPERTY || kind == ICAL_SUMMARY_PROPERTY || kind == ICAL_CATEGORIES_PROPERTY
+            || kind == ICAL_X_PROPERTY || kind == pointsKind || !keptProperties.isEmpty, isTextProperty(property.name) {
+            return
+        }
         switch kind {
         case ICAL_UID_PROPERTY:
             record.uid = property.valueText
@@ -276,6 +296,11 @@ struct ComponentReader {
                 let message = property.errorMessage
                 let index = errorLineIndex(message, in: own, cursor: cursor, rejected: rejected)
                 if let index, index > cursor { rejected.insert(index) }
+                // An empty TEXT value is a value (RFC 5545 3.3.11), read from its line; libical drops it.
+                if readsTextFromLines, message.hasPrefix("No value for"), let index, isTextProperty(own[index].name),
+                   own[index].value.trimmingSpaces.isEmpty {
+                    continue
+                }
                 report(libicalError: message, line: index.map { own[$0] } ?? lines.begin)
                 continue
             }

@@ -48,6 +48,9 @@ extension ComponentParsing {
         static let annotation = TextRoles(rawValue: 16)
         /// A property kept for habit filters (`SessionImporter.keptProperties`).
         static let kept = TextRoles(rawValue: 32)
+        /// A property whose value libical reads as other than TEXT (a kept `PRIORITY`, `GEO`,
+        /// `URL`, ...): libical may reject its value, so its line goes the general path's way.
+        static let typed = TextRoles(rawValue: 64)
     }
 
     /// The session properties' roles by name, for a points property.
@@ -62,6 +65,12 @@ extension ComponentParsing {
         for name in kept { text[name.uppercased(), default: []].insert(.kept) }
         text[SessionImporter.annotationMarker, default: []].insert(.annotation)
         text[pointsProperty.uppercased(), default: []].insert(.points)
+        for name in text.keys where !["UID", "SUMMARY", "CATEGORIES"].contains(name) {
+            let kind = icalproperty_string_to_kind(name)
+            guard kind != ICAL_NO_PROPERTY, kind != ICAL_X_PROPERTY else { continue }
+            let valueKind = icalproperty_kind_to_value_kind(kind)
+            if valueKind != ICAL_TEXT_VALUE, valueKind != ICAL_X_VALUE { text[name]?.insert(.typed) }
+        }
         var entries: [(String, SessionLineRole)] = libicalProperties.map {
             ($0, .libical(icalproperty_string_to_kind($0), name: $0))
         }
@@ -247,6 +256,11 @@ extension ComponentParsing {
                 scratch.libicalLines.append(
                     LibicalLine(line: line, kind: kind, name: name, nameEnd: nameEnd, valueStart: valueStart, plainForm: nil))
             case .text(let roles, let name)?:
+                // A text line is read here when libical would read it without a word: with no
+                // parameters or a plain LANGUAGE (as Outlook writes `SUMMARY;LANGUAGE=en-us:`).
+                // Others go the general path's way, where libical says what it makes of them.
+                guard !roles.contains(.typed), nameEnd + 1 == valueStart || isPlainLanguage(line.bytes, nameEnd + 1..<valueStart - 1)
+                else { return false }
                 scratch.textLines.append(TextLine(line: line, name: name, valueStart: valueStart, roles: roles))
             case .dateList(let name)?:
                 scratch.dateListLines.append(TextLine(line: line, name: name, valueStart: valueStart, roles: []))
@@ -400,6 +414,17 @@ extension ComponentParsing {
         }
         return (valueKind, timeZoneID)
     }
+
+    /// Whether `bytes[parameters]` (between the name's `;` and the value's `:`) is `LANGUAGE=`
+    /// and a plain value, which libical takes as it is.
+    private static func isPlainLanguage(_ bytes: UnsafeBufferPointer<UInt8>, _ parameters: Range<Int>) -> Bool {
+        let equals = parameters.lowerBound + languageName.count
+        guard equals < parameters.upperBound, bytes[equals] == 0x3D,
+              PropertyNameTable<Void>.equalsIgnoringCase(bytes, parameters.lowerBound..<equals, languageName) else { return false }
+        return (equals + 1..<parameters.upperBound).allSatisfy { isPlainParameterByte(bytes[$0]) }
+    }
+
+    private static let languageName = Array("LANGUAGE".utf8)
 
     /// The value type libical gives a property without a VALUE parameter (its own table, searched
     /// linearly, looked up once for the kinds read here).
