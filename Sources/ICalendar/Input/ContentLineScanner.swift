@@ -194,11 +194,7 @@ struct ContentLineScanner {
             current = first
             let lead = bytes[first.lowerBound]
             if lead == 0x20 || lead == 0x09 {
-                // A continuation with nothing to continue (the previous line was blank or absent).
-                let text = decode(Array(bytes[first]), line: firstLine)
-                diagnostics.append(Diagnostic(
-                    .warning, .malformedLine, at: SourceLocation(file: InputMap.name, line: firstLine),
-                    "continuation line has no content line to continue; ignored", sourceLine: text))
+                warnContinuationWithoutLine(first, line: firstLine)
                 continue
             }
             let nameEnd = nameRunEnd(first)
@@ -217,42 +213,10 @@ struct ContentLineScanner {
             var isBoundary = (lead | 0x20 == 0x62 || lead | 0x20 == 0x65)  // b or e, either case
                 && (PropertyNameTable<Void>.equalsIgnoringCase(bytes, first.lowerBound..<nameEnd, Self.begin)
                     || PropertyNameTable<Void>.equalsIgnoringCase(bytes, first.lowerBound..<nameEnd, Self.end))
-            var logical: [UInt8]?
-            var isFreeText: Bool?
-            // The lines that follow are looked at before they are read: one that is not part of this
-            // line stays where it is, so that a line that is skipped is never buffered whole.
-            while pending == nil {
-                let ahead = peekLine()
-                guard let lead = ahead.first.map({ self.bytes[$0] }) else { break }
-                let isFold = lead == 0x20 || lead == 0x09
-                if !isFold {
-                    if looksLikeContentLine(ahead) { break }
-                    if isFreeText == nil {
-                        isFreeText = logical.map { logical in logical.withUnsafeBufferPointer { Self.isFreeText($0, in: 0..<$0.count) } }
-                            ?? Self.isFreeText(self.bytes, in: current)
-                    }
-                    if isFreeText != true { break }
-                }
-                guard let (following, followingLine) = nextPhysicalLine() else { break }
-                if logical == nil {
-                    logical = Array(bytes[current])
-                    // From here on the line is in `logical`: the buffer need not keep its start.
-                    current = position..<position
-                }
-                if isFold {
-                    logical!.append(contentsOf: bytes[following.dropFirst()])
-                } else {
-                    warnMissingFold(following, line: followingLine, continuing: firstLine)
-                    logical!.append(contentsOf: bytes[following])
-                }
-                // What is appended is in `logical`: the buffer need not keep it.
-                current = position..<position
-            }
+            let logical = unfoldFollowingLines(of: firstLine)
             if !nameIsWhole {
                 // The name is known now that the line is unfolded (or known to have no fold).
-                let (name, isNamedLine) = logical.map { unfolded in
-                    unfolded.withUnsafeBufferPointer { (Self.name(of: $0), Self.isNamedLine($0, in: 0..<$0.count)) }
-                } ?? (Self.name(of: bytes, in: current), Self.isNamedLine(bytes, in: current))
+                let (name, isNamedLine) = nameOfLine(logical)
                 isBoundary = name == "BEGIN" || name == "END"
                 if unreadLinesSkipped, !careful, !isBoundary, isNamedLine, !keptNames.contains(name) {
                     lastLogicalLine = firstLine
@@ -261,53 +225,113 @@ struct ContentLineScanner {
             }
             let sinks = sinking && !isBoundary
             if logical == nil {
-                let range = current
                 if sinks {
-                    let appended = sink.appendIfPrintableASCII(UnsafeBufferPointer(rebasing: bytes[range]), line: firstLine)
-                    if appended {
+                    let range = current
+                    if sink.appendIfPrintableASCII(UnsafeBufferPointer(rebasing: bytes[range]), line: firstLine) {
                         lastLogicalLine = firstLine
                         continue
                     }
-                } else {
-                    let lineBytes = UnsafeBufferPointer(rebasing: bytes[range])
-                    if isBoundary, var known = boundaryLines.first(where: { Self.equal($0.bytes, lineBytes) })?.line {
-                        known.line = firstLine
-                        lastLogicalLine = firstLine
-                        return known
-                    }
-                    let fast = Self.asciiLine(lineBytes, name: Self.name(of: bytes, in: range), line: firstLine)
-                    if let fast {
-                        if isBoundary, boundaryLines.count < Self.boundaryLinesKept {
-                            boundaryLines.append((Array(lineBytes), fast))
-                        }
-                        lastLogicalLine = firstLine
-                        return fast
-                    }
+                } else if let line = plainASCIILine(line: firstLine, isBoundary: isBoundary) {
+                    lastLogicalLine = firstLine
+                    return line
                 }
             }
-            var bytes = logical ?? Array(bytes[current])
-            if bytes.contains(0) {
-                bytes.removeAll { $0 == 0 }
-                if !warnedNUL {
-                    warnedNUL = true
-                    diagnostics.append(Diagnostic(
-                        .warning, .encoding, at: SourceLocation(file: InputMap.name, line: firstLine),
-                        "NUL bytes in the input; removed"))
-                }
-            }
+            let lineBytes = removingNUL(logical ?? Array(bytes[current]), line: firstLine)
+            lastLogicalLine = firstLine
             if sinks {
                 // Decided here, where the once-per-input encoding warning is kept.
-                let isUTF8 = Self.isValidUTF8(bytes)
-                if !isUTF8 { _ = decode(bytes, line: firstLine) }
-                sink.append(bytes, line: firstLine, isLatin1: !isUTF8)
-                lastLogicalLine = firstLine
+                let isUTF8 = Self.isValidUTF8(lineBytes)
+                if !isUTF8 { _ = decode(lineBytes, line: firstLine) }
+                sink.append(lineBytes, line: firstLine, isLatin1: !isUTF8)
                 continue
             }
-            lastLogicalLine = firstLine
-            let text = decode(bytes, line: firstLine)
-            let (lineName, valueColumn) = Self.split(bytes: bytes, text: text)
+            let text = decode(lineBytes, line: firstLine)
+            let (lineName, valueColumn) = Self.split(bytes: lineBytes, text: text)
             return ContentLine(text: text, line: firstLine, name: lineName, valueColumn: valueColumn)
         }
+    }
+
+    /// Warns about a folded line with nothing to continue (the previous line was blank or absent).
+    private mutating func warnContinuationWithoutLine(_ range: Range<Int>, line: Int) {
+        let text = decode(Array(bytes[range]), line: line)
+        diagnostics.append(Diagnostic(
+            .warning, .malformedLine, at: SourceLocation(file: InputMap.name, line: line),
+            "continuation line has no content line to continue; ignored", sourceLine: text))
+    }
+
+    /// Reads the folds (and the free text a missing fold broke off) that continue the line in
+    /// `current`, and returns the unfolded line, or `nil` when nothing continues it (the line is
+    /// still `current` in the buffer). The lines that follow are looked at before they are read: one
+    /// that is not part of this line stays where it is, so that a line that is skipped is never
+    /// buffered whole.
+    private mutating func unfoldFollowingLines(of firstLine: Int) -> [UInt8]? {
+        var logical: [UInt8]?
+        var isFreeText: Bool?
+        while pending == nil {
+            let ahead = peekLine()
+            guard let lead = ahead.first.map({ self.bytes[$0] }) else { break }
+            let isFold = lead == 0x20 || lead == 0x09
+            if !isFold {
+                if looksLikeContentLine(ahead) { break }
+                if isFreeText == nil {
+                    isFreeText = logical.map { logical in logical.withUnsafeBufferPointer { Self.isFreeText($0, in: 0..<$0.count) } }
+                        ?? Self.isFreeText(self.bytes, in: current)
+                }
+                if isFreeText != true { break }
+            }
+            guard let (following, followingLine) = nextPhysicalLine() else { break }
+            if logical == nil {
+                logical = Array(bytes[current])
+                // From here on the line is in `logical`: the buffer need not keep its start.
+                current = position..<position
+            }
+            if isFold {
+                logical!.append(contentsOf: bytes[following.dropFirst()])
+            } else {
+                warnMissingFold(following, line: followingLine, continuing: firstLine)
+                logical!.append(contentsOf: bytes[following])
+            }
+            // What is appended is in `logical`: the buffer need not keep it.
+            current = position..<position
+        }
+        return logical
+    }
+
+    /// The name of the unfolded line (`logical`, or `current` when nothing continued it), and
+    /// whether it is a name followed by `;`, `:` or nothing.
+    private func nameOfLine(_ logical: [UInt8]?) -> (name: String, isNamedLine: Bool) {
+        logical.map { unfolded in
+            unfolded.withUnsafeBufferPointer { (Self.name(of: $0), Self.isNamedLine($0, in: 0..<$0.count)) }
+        } ?? (Self.name(of: bytes, in: current), Self.isNamedLine(bytes, in: current))
+    }
+
+    /// The line in `current` read without decoding when it is printable ASCII; a BEGIN or END line
+    /// seen before is given again from `boundaryLines`.
+    private mutating func plainASCIILine(line: Int, isBoundary: Bool) -> ContentLine? {
+        let lineBytes = UnsafeBufferPointer(rebasing: bytes[current])
+        if isBoundary, var known = boundaryLines.first(where: { Self.equal($0.bytes, lineBytes) })?.line {
+            known.line = line
+            return known
+        }
+        guard let fast = Self.asciiLine(lineBytes, name: Self.name(of: bytes, in: current), line: line) else {
+            return nil
+        }
+        if isBoundary, boundaryLines.count < Self.boundaryLinesKept {
+            boundaryLines.append((Array(lineBytes), fast))
+        }
+        return fast
+    }
+
+    /// `bytes` without NUL bytes, with one warning for the whole input the first time there are some.
+    private mutating func removingNUL(_ bytes: [UInt8], line: Int) -> [UInt8] {
+        guard bytes.contains(0) else { return bytes }
+        if !warnedNUL {
+            warnedNUL = true
+            diagnostics.append(Diagnostic(
+                .warning, .encoding, at: SourceLocation(file: InputMap.name, line: line),
+                "NUL bytes in the input; removed"))
+        }
+        return bytes.filter { $0 != 0 }
     }
 
     // MARK: Skipping without keeping
