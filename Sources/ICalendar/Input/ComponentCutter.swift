@@ -300,9 +300,6 @@ struct ComponentCutter {
     /// How the input was decoded (final once the input is read).
     var encoding: SourceEncoding { scanner.encoding }
 
-    /// Diagnostics of the scanner and the cutter.
-    var allDiagnostics: [Diagnostic] { scanner.diagnostics + diagnostics }
-
     /// The diagnostics of the scanner and the cutter since the last call.
     mutating func takeDiagnostics() -> [Diagnostic] {
         defer {

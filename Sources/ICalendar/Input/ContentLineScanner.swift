@@ -48,11 +48,6 @@ struct ContentLine: Sendable {
     func location(column: Int = 1) -> SourceLocation {
         SourceLocation(file: InputMap.name, line: line, column: column)
     }
-
-    /// A line the scanner makes up to close a component whose END is missing.
-    static func synthesizedEnd(_ componentName: String, line: Int) -> ContentLine {
-        ContentLine(text: "END:\(componentName)", line: line, name: "END", valueColumn: 5)
-    }
 }
 
 /// Decodes an input's bytes and splits them into logical content lines.
