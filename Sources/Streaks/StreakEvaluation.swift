@@ -371,18 +371,30 @@ public struct StreakReport: Hashable, Sendable {
         }
     }
 
-    /// Turns missed days (or periods) into frozen ones while freezes are held; the open last one
-    /// is left alone under today-grace.
+    /// Turns missed days (or periods) into frozen ones while freezes are held and a streak stands
+    /// to be protected; the open last one is left alone under today-grace.
+    ///
+    /// A freeze protects a streak that exists, as Duolingo's does: it is used only on a miss that
+    /// follows a met unit, directly or through rest, skipped or frozen ones. Before the first met
+    /// unit, and after a miss no freeze covered, there is no streak to protect and none is used
+    /// (`..MM.MM` with one freeze is `..MMfMM`, not `f.MM.MM`).
     private static func applyFreezes<Unit>(
         to units: inout [Unit], status: WritableKeyPath<Unit, DayStatus>, ledger: inout FreezeLedger, todayGrace: Bool
     ) {
         guard !ledger.policy.isNone else { return }
+        var streakStands = false
         for index in units.indices {
             switch units[index][keyPath: status] {
-            case .met: ledger.met()
+            case .met:
+                ledger.met()
+                streakStands = true
             case .none, .partial:
                 if todayGrace, index == units.count - 1 { continue }
-                if ledger.cover() { units[index][keyPath: status] = .frozen }
+                if streakStands, ledger.cover() {
+                    units[index][keyPath: status] = .frozen
+                } else {
+                    streakStands = false
+                }
             case .rest, .skipped, .frozen: break
             }
         }
@@ -416,26 +428,34 @@ public struct StreakReport: Hashable, Sendable {
 
     /// The runs of streak-extending units (days or periods, as first day, last day and status),
     /// with whether the last one is still alive at the end.
+    ///
+    /// A run that a miss ends, ends with its last met unit: frozen units after it bridged nothing,
+    /// so a freeze never ends a streak (it was used all the same, and its day stays frozen). A run
+    /// still alive at the end keeps them: they are what keeps it alive.
     private static func runs(_ units: [(first: Day, last: Day, status: DayStatus)], todayGrace: Bool) -> (runs: [Streak], lastIsCurrent: Bool) {
         var runs: [Streak] = []
         var start: Day?
         var end: Day?
         var length = 0
+        // The run as of its last met unit: where it ends if a miss follows.
+        var lastMet: (end: Day, length: Int)?
         for (index, unit) in units.enumerated() {
             if unit.status.extendsStreak {
                 if start == nil { start = unit.first }
                 end = unit.last
                 length += 1
+                if unit.status == .met { lastMet = (unit.last, length) }
             } else if unit.status.isPassedOver || (todayGrace && index == units.count - 1) {
                 continue
             } else {
-                if let start, let end { runs.append(Streak(from: start, through: end, length: length)) }
+                if let start, let lastMet { runs.append(Streak(from: start, through: lastMet.end, length: lastMet.length)) }
                 start = nil
                 end = nil
                 length = 0
+                lastMet = nil
             }
         }
-        if let start, let end {
+        if let start, let end, lastMet != nil {
             runs.append(Streak(from: start, through: end, length: length))
             return (runs, true)
         }

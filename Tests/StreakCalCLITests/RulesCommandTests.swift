@@ -37,8 +37,8 @@ struct RulesCommandTests {
         #expect(lines.first == "date,points,sessions,status,required,fraction,habit")
         #expect(lines[1] == "2024-01-01,70,2,met,35,1.0,")
         #expect(lines[2] == "2024-01-02,30,1,rest,0,,")
-        // 30 of 35 points: partial, then covered by the file's one freeze.
-        #expect(lines.contains("2024-01-01,30,1,frozen,35,0.8571,Piano"))
+        // 30 of 35 points: partial, and not frozen: no streak stands before it to protect (issue 31).
+        #expect(lines.contains("2024-01-01,30,1,partial,35,0.8571,Piano"))
     }
 
     @Test("A bad rules file: exit 64 with its line and column")

@@ -25,10 +25,11 @@ struct RuleRenderingTests {
     @Test("The statuses the rules make")
     func statuses() throws {
         let report = try ruledReport(periods: false)
-        // Mon 19: none → frozen (the one freeze); Tue 20 met; Wed 21 skipped; Thu 22, Fri 23 none;
-        // Sat 24, Sun 25 rest; Mon 26 met; 27 to 29 and Fri 1 none; Sat 2, Sun 3 rest.
+        // Mon 19 none (no streak yet to protect); Tue 20 met; Wed 21 skipped; Thu 22 none → frozen
+        // (the one freeze protects Tuesday's streak), Fri 23 none; Sat 24, Sun 25 rest; Mon 26 met;
+        // 27 to 29 and Fri 1 none; Sat 2, Sun 3 rest.
         #expect(report.days.map(\.status) == [
-            .frozen, .met, .skipped, .none, .none, .rest, .rest, .met, .none, .none, .none, .none, .rest, .rest,
+            .none, .met, .skipped, .frozen, .none, .rest, .rest, .met, .none, .none, .none, .none, .rest, .rest,
         ])
     }
 

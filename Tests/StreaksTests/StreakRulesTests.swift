@@ -146,11 +146,34 @@ struct StreakRuleCaseTests {
         #expect((report.freezesUsed, report.freezesLeft, report.freezesEarned) == (1, 0, 0))
     }
 
-    @Test("Freezes earned every two met days, at most one held")
+    @Test("A freeze protects a streak that exists: none before the first met day (issue 31)")
+    func freezeProtectsAStreak() {
+        let report = report("..MM.MM", rules { $0.freezes = FreezePolicy(budget: 1) })
+        #expect(marks(report) == "..MMfMM")
+        #expect(report.currentStreak == streak(5, ymd(2024, 1, 3), ymd(2024, 1, 7)))
+        #expect(report.longestStreak == report.currentStreak)
+        #expect(report.bestStreaks == [report.currentStreak])
+        #expect((report.freezesUsed, report.freezesLeft) == (1, 0))
+    }
+
+    @Test("After a miss no freeze covered, the next miss waits for a met day before a freeze is used")
+    func freezeWaitsForAStreak() {
+        let twoFreezes = report("M..M.M", rules { $0.freezes = FreezePolicy(budget: 2) })
+        // Day 2 is covered, and day 3 (the run stands through a frozen day); day 5 finds none left.
+        #expect(marks(twoFreezes) == "MffM.M")
+        #expect(twoFreezes.longestStreak == streak(4, ymd(2024, 1, 1), ymd(2024, 1, 4)))
+        let brokenFirst = report("M.....M.M", rules { $0.freezes = FreezePolicy(budget: 1) })
+        // The freeze goes on day 2, day 3 breaks the run; day 8 has no freeze left.
+        #expect(marks(brokenFirst) == "Mf....M.M")
+        #expect(brokenFirst.longestStreak == streak(1, ymd(2024, 1, 1), ymd(2024, 1, 1)))
+    }
+
+    @Test("Freezes earned every two met days, at most one held; a frozen day that bridges nothing ends no streak")
     func earnedFreezes() {
         let report = report("MM.MMM..M", rules { $0.freezes = FreezePolicy(earnedEvery: 2, maximumHeld: 1) })
         #expect(marks(report) == "MMfMMMf.M")
-        #expect(report.longestStreak == streak(7, ymd(2024, 1, 1), ymd(2024, 1, 7)))
+        // Day 7 was frozen, but day 8's miss ended the run: it ends with day 6, its last met day.
+        #expect(report.longestStreak == streak(6, ymd(2024, 1, 1), ymd(2024, 1, 6)))
         #expect(report.currentStreak == streak(1, ymd(2024, 1, 9), ymd(2024, 1, 9)))
         // The last met day earns a third, held at the end.
         #expect((report.freezesUsed, report.freezesLeft, report.freezesEarned) == (2, 1, 3))
@@ -381,7 +404,27 @@ struct StreakRulePropertyTests {
         #expect(before.longestStreak.length == 3)
         let after = report("M.M..M.M", rules)       // day 3 met earns it first; day 4 spends it
         #expect(marks(after) == "M.Mf.M.M")
-        #expect(after.longestStreak.length == 2)
+        #expect(after.longestStreak.length == 1)      // day 5 ends the run: the freeze bridged nothing
+    }
+
+    @Test("A freeze never stands before the first met unit, and never ends a finished streak", arguments: 0..<300)
+    func freezesProtectStreaks(seed: Int) {
+        var base = Case(seed: UInt64(seed))
+        if base.rules.freezes.isNone { base.rules.freezes = FreezePolicy(budget: 2) }
+        let report = base.report()
+        let statuses = report.days.map(\.status)
+        let firstMet = statuses.firstIndex(of: .met) ?? statuses.count
+        #expect(!statuses[..<firstMet].contains(.frozen))
+        let finished = report.bestStreaks.filter { $0 != report.currentStreak }
+        for streak in finished + [report.longestStreak] where streak != report.currentStreak {
+            guard let end = streak.end else { continue }
+            #expect(report.total(on: end)?.status == .met, "\(streak) ends on a day that is not met")
+        }
+        // Every streak holds a met day: a run of frozen days alone is none.
+        for streak in report.bestStreaks + [report.currentStreak] {
+            guard let start = streak.start, let end = streak.end else { continue }
+            #expect(report.days.contains { (start...end).contains($0.date) && $0.status == .met })
+        }
     }
 
     @Test("Freezes used never exceed those held at the start and earned; what is left adds up", arguments: 0..<300)
