@@ -26,6 +26,23 @@ struct RulesCommandTests {
         #expect((json["bestStreaks"] as? [[String: Any]])?.first?["length"] as? Int == 4)
     }
 
+    @Test("--freezes 1 on ..MM.MM: the freeze protects the streak that exists, ..MMfMM, current 5 (issue 31)")
+    func freezeProtectsAStreak() throws {
+        let events = [3, 4, 6, 7].map { day in
+            "BEGIN:VEVENT\r\nUID:d\(day)\r\nDTSTART:2024010\(day)T090000Z\r\nDURATION:PT1H\r\nX-POINTS:100\r\nEND:VEVENT\r\n"
+        }
+        let calendar = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n" + events.joined() + "END:VCALENDAR\r\n"
+        let result = try streakcal(["report", "-", "--freezes", "1", "--format", "json"] + window, input: calendar)
+        #expect(result.status == 0, "\(result.standardError)")
+        let json = try jsonObject(result.standardOutput)
+        let days = try #require(json["days"] as? [[String: Any]])
+        #expect(days.map { $0["status"] as? String } == ["none", "none", "met", "met", "frozen", "met", "met"])
+        let current = try #require(json["currentStreak"] as? [String: Any])
+        #expect(current["length"] as? Int == 5)
+        #expect(current["start"] as? String == "2024-01-03")
+        #expect(current["end"] as? String == "2024-01-07")
+    }
+
     @Test("Options add to a rules file and an explicit --required wins over its \"required\"")
     func optionsOnTop() throws {
         let result = try streakcal([
