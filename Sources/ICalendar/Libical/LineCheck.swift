@@ -85,7 +85,8 @@ enum LineCheck {
     }
 
     /// `forWriting(_:)` on the start of a line (its first `nameLength` characters are its name).
-    private static func forWriting(_ text: Substring, nameLength: Int) -> (String, replacedControls: Bool) {
+    static func forWriting(_ text: Substring, nameLength: Int) -> (String, replacedControls: Bool) {
+        if isWrittenAsIs(text, nameLength: nameLength) { return (String(text), false) }
         var scalars = String.UnicodeScalarView()
         var replaced = false
         var index = 0
@@ -101,6 +102,20 @@ enum LineCheck {
             }
         }
         return (String(scalars), replaced)
+    }
+
+    /// Whether `forWriting` leaves `text` as it is: no control character, and a name of ASCII
+    /// capitals, digits and `-`. Most lines are so, and a look at their bytes says it without
+    /// taking them apart scalar by scalar (a control character is one byte below 0x20, or 0x7F, in
+    /// UTF-8, never part of a longer sequence).
+    private static func isWrittenAsIs(_ text: Substring, nameLength: Int) -> Bool {
+        var index = 0
+        for byte in text.utf8 {
+            if byte < 0x20 && byte != 0x09 || byte == 0x7F { return false }
+            if index < nameLength, byte >= 0x80 || (0x61...0x7A).contains(byte) { return false }
+            index += 1
+        }
+        return true
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {

@@ -220,7 +220,7 @@ public struct CalendarWriter: Sendable {
 
     /// The TZID of a written line's times and the years of its DATE-TIME values, if it has both.
     static func zoneUse(of written: String) -> (tzid: String, years: ClosedRange<Int>)? {
-        guard written.utf8.count <= LineCheck.longLine, written.contains("TZID=") else { return nil }
+        guard written.utf8.count <= LineCheck.longLine, mentionsTZID(written) else { return nil }
         var text = written
         let line = text.withUTF8 { ContentLineScanner.contentLine($0, line: 0, isLatin1: false) }
         guard let tzid = DateListValue.parameters(of: line).first(where: { $0.name == "TZID" })?.value, !tzid.isEmpty
@@ -240,6 +240,18 @@ public struct CalendarWriter: Sendable {
             }
         }
         return years.map { (tzid, $0) }
+    }
+
+    /// Whether `written` holds `TZID=`, looked for in its bytes: most lines have none, and a search
+    /// by Characters (or the generic one of `firstRange(of:)`) costs more than the rest of their copy.
+    private static func mentionsTZID(_ written: String) -> Bool {
+        let needle = Array("TZID=".utf8)
+        return written.utf8.withContiguousStorageIfAvailable { bytes in
+            guard bytes.count >= needle.count else { return false }
+            return (0...(bytes.count - needle.count)).contains { start in
+                bytes[start] == needle[0] && needle.indices.allSatisfy { bytes[start + $0] == needle[$0] }
+            }
+        } ?? written.contains("TZID=")
     }
 
     /// The last year a written RRULE or EXRULE has instances in: its UNTIL's, or for a rule
