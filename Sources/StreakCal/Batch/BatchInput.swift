@@ -124,28 +124,11 @@ extension BatchInput {
             }
         }
         let stems = resolved.map { path -> String in
-            let relative = path.components.dropFirst(shared)
-            // Printable ASCII (nearly every path) is named a byte at a time; any other text by
-            // its characters, as Strings.
-            guard relative.allSatisfy({ path.bytes[$0].allSatisfy { (0x20..<0x7F).contains($0) } }) else {
-                var relative = relative.map { String(decoding: path.bytes[$0], as: UTF8.self) }
-                if let last = relative.last, last.utf8.count > 4, hasCalendarExtension(last) {
-                    relative[relative.count - 1] = String(decoding: last.utf8.dropLast(4), as: UTF8.self)
-                }
-                return safeFileName(relative.map(sanitized).joined(separator: "__"))
+            var relative = path.components.dropFirst(shared).map { String(decoding: path.bytes[$0], as: UTF8.self) }
+            if let last = relative.last, last.utf8.count > 4, hasCalendarExtension(last) {
+                relative[relative.count - 1] = String(decoding: last.utf8.dropLast(4), as: UTF8.self)
             }
-            var stem: [UInt8] = []
-            stem.reserveCapacity(relative.reduce(0) { $0 + $1.count + 2 })
-            for (offset, range) in relative.enumerated() {
-                var part = path.bytes[range]
-                if offset == relative.count - 1, part.count > 4, hasCalendarExtension(part) { part = part.dropLast(4) }
-                if offset > 0 {
-                    stem.append(UInt8(ascii: "_"))
-                    stem.append(UInt8(ascii: "_"))
-                }
-                for byte in part { stem.append(isAllowedASCII(byte) ? byte : UInt8(ascii: "_")) }
-            }
-            return safeFileName(String(decoding: stem, as: UTF8.self))
+            return safeFileName(relative.map(sanitized).joined(separator: "__"))
         }
         return distinct(stems, reserving: reserving, suffix: fileExtension.isEmpty ? "" : "." + fileExtension)
     }
@@ -166,42 +149,12 @@ extension BatchInput {
         }
     }
 
-    /// A name as `distinct` compares it: `lowercased()`, its ASCII letters lowered a byte at a
-    /// time when it is all ASCII (nearly every name; Unicode's case tables only for the rest).
-    static func caseFolded(_ name: String) -> String {
-        // Read in place when the string is contiguous, rather than through the UTF-8 view.
-        name.utf8.withContiguousStorageIfAvailable { caseFolded(name, utf8: $0) } ?? caseFolded(name, utf8: name.utf8)
-    }
-
-    /// `caseFolded(_:)` of `name`, whose UTF-8 is `utf8`.
-    private static func caseFolded(_ name: String, utf8: some Collection<UInt8>) -> String {
-        guard utf8.allSatisfy({ $0 < 0x80 }) else { return name.lowercased() }
-        guard utf8.contains(where: { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) else { return name }
-        return String(unsafeUninitializedCapacity: utf8.count) { buffer in
-            for (index, byte) in utf8.enumerated() {
-                buffer[index] = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
-            }
-            return utf8.count
-        }
-    }
+    /// A name as `distinct` compares it.
+    static func caseFolded(_ name: String) -> String { name.lowercased() }
 
     /// Whether a file name ends in `.ics`, in any case of its ASCII letters.
     static func hasCalendarExtension(_ name: String) -> Bool {
-        // Read in place when the string is contiguous, rather than walking back through the UTF-8 view.
-        name.utf8.withContiguousStorageIfAvailable { hasCalendarExtension($0) } ?? hasCalendarExtension(name.utf8)
-    }
-
-    /// `hasCalendarExtension(_:)` of a name's UTF-8.
-    static func hasCalendarExtension(_ utf8: some BidirectionalCollection<UInt8>) -> Bool {
-        // From the end: `s`, `c`, `i` in either case, then `.`.
-        var index = utf8.endIndex
-        func previous() -> UInt8? {
-            guard index != utf8.startIndex else { return nil }
-            utf8.formIndex(before: &index)
-            return utf8[index]
-        }
-        return previous().map { $0 | 0x20 } == UInt8(ascii: "s") && previous().map { $0 | 0x20 } == UInt8(ascii: "c")
-            && previous().map { $0 | 0x20 } == UInt8(ascii: "i") && previous() == UInt8(ascii: ".")
+        name.utf8.count >= 4 && String(decoding: name.utf8.suffix(4), as: UTF8.self).lowercased() == ".ics"
     }
 
     /// The path's components after making it absolute and resolving `.` and `..` by text, split
@@ -213,45 +166,19 @@ extension BatchInput {
 
     /// A path component with every character outside letters, digits and `-_.+@,` replaced by `_`.
     static func sanitized(_ component: String) -> String {
-        // Printable ASCII, a byte per character: decided a byte at a time, not by Unicode's tables
-        // (a batch of thousands of files names them all before its first worker starts).
-        if component.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) {
-            return String(decoding: component.utf8.map { isAllowedASCII($0) ? $0 : UInt8(ascii: "_") }, as: UTF8.self)
-        }
-        return sanitizedByCharacter(component)
-    }
-
-    /// `sanitized` for any text: a character at a time, by Unicode's properties.
-    static func sanitizedByCharacter(_ component: String) -> String {
         String(component.map { character -> Character in
             let allowed = character.isLetter || character.isNumber || "-_.+@,".contains(character)
             return allowed && character.unicodeScalars.allSatisfy({ !$0.properties.isWhitespace }) ? character : "_"
         })
     }
 
-    /// Whether a printable ASCII byte is kept by `sanitized`: a letter, a digit or one of `-_.+@,`.
-    static func isAllowedASCII(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-        case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "@"), UInt8(ascii: ","): true
-        default: false
-        }
-    }
-
     /// Longest name kept, in UTF-8 bytes: room for a collision counter, the extension and
     /// `AtomicFile`'s temporary name (a dot, a UUID and `.tmp`) within 255 bytes.
     static let maximumNameBytes = 150
 
-    /// `name` as one file name that is neither empty, hidden, `.` nor `..`, and not too long.
+    /// `name` as one file name that is neither empty, hidden, `.` nor `..`, and not too long:
+    /// leading dots become `_`, then the name is cut to `maximumNameBytes`.
     static func safeFileName(_ name: String) -> String {
-        // Nearly every name is already safe: not empty, no leading dot, short enough.
-        if let first = name.utf8.first, first != UInt8(ascii: "."), name.utf8.count <= maximumNameBytes { return name }
-        return safeFileNameByCharacter(name)
-    }
-
-    /// `safeFileName` for any name: leading dots become `_` a character at a time, then the name
-    /// is cut to `maximumNameBytes`.
-    static func safeFileNameByCharacter(_ name: String) -> String {
         var result = Substring(name)
         var prefix = ""
         while result.first == "." {

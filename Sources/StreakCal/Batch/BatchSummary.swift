@@ -197,43 +197,8 @@ public struct BatchSummary: Hashable, Sendable {
         return String(decoding: text, as: UTF8.self) + summaryLine + "\n"
     }
 
-    /// `value` as `%.2f` writes it: rounded to hundredths, half to even, on the value's exact
-    /// binary expansion (so 0.125 is "0.12" and 0.135, just above, is "0.14"), worked out in
-    /// integers rather than through C's `vsnprintf` and `withVaList` (or `String(format:)`), which
-    /// look up the argument's conformances at run time. Values of 10^15 and more still go to
-    /// `vsnprintf`.
-    static func twoDecimals(_ value: Double) -> String {
-        guard value.isFinite else { return value.isNaN ? (value.sign == .minus ? "-nan" : "nan") : (value < 0 ? "-inf" : "inf") }
-        let magnitude = value.magnitude
-        guard magnitude < 1e15 else { return formattedByC(value) }
-        // magnitude = significand × 2^exponent, exactly.
-        let significand = magnitude.significandBitPattern | (magnitude.isNormal ? 1 << 52 : 0)
-        let exponent = max(Int(magnitude.exponentBitPattern), 1) - 1075
-        let scaled = significand * 100  // < 2^60
-        var hundredths: UInt64
-        if exponent >= 0 {
-            hundredths = scaled << UInt64(exponent)  // magnitude < 10^15, so no overflow
-        } else if -exponent >= 64 {
-            hundredths = 0  // below 2^60 / 2^64 of a hundredth: rounds to 0
-        } else {
-            let shift = UInt64(-exponent)
-            hundredths = scaled >> shift
-            let rest = scaled & ((1 << shift) - 1)
-            let half: UInt64 = 1 << (shift - 1)
-            if rest > half || (rest == half && hundredths & 1 == 1) { hundredths += 1 }
-        }
-        let fraction = hundredths % 100
-        return (value.sign == .minus ? "-" : "") + String(hundredths / 100) + (fraction < 10 ? ".0" : ".") + String(fraction)
-    }
-
-    /// `value` formatted by C's `vsnprintf` with `%.2f`.
-    private static func formattedByC(_ value: Double) -> String {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
-            let written = withVaList([value]) { vsnprintf(buffer.baseAddress, buffer.count, "%.2f", $0) }
-            guard written >= 0, written < buffer.count else { return String(format: "%.2f", value) }
-            return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: Int(written)), as: UTF8.self)
-        }
-    }
+    /// `value` as `%.2f` writes it.
+    static func twoDecimals(_ value: Double) -> String { String(format: "%.2f", value) }
 
     /// A cell's width in characters: its byte count when it is ASCII, else its `count`.
     private static func width(_ cell: String) -> Int {
