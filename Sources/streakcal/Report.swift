@@ -5,7 +5,12 @@ extension StreakCalCommand {
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "report",
-            abstract: "Totals sessions per day, scores every day against the goal and prints the streaks.")
+            abstract: "Totals sessions per day, scores every day against the goal and prints the streaks.",
+            discussion: """
+                Points come from each event's X-POINTS property; a calendar none of whose events has it \
+                (an export from Google, Apple or Outlook) counts each session's minutes, with a note \
+                (--points auto, the default). Example: streakcal report work.ics --required 60 --tz Europe/Berlin
+                """)
 
         @OptionGroup var calendar: CalendarOptions
 

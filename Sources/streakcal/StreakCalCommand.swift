@@ -104,6 +104,7 @@ extension RowPolicy: ExpressibleByArgument {}
 
 /// Where points come from, as the CLI spells it.
 enum PointsOption: String, CaseIterable, ExpressibleByArgument {
+    case auto
     case xPoints = "x-points"
     case minutes
     case count
@@ -115,10 +116,10 @@ struct ScoringOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Points a day needs to count as met (\(OptionRange.text(OptionRange.required))); default 100, or the rules file's.", valueName: "n"))
     var required: Int?
 
-    @Option(help: "Where points come from: x-points (a property), minutes (length), count (1 per session).")
-    var points: PointsOption = .xPoints
+    @Option(help: "Where points come from: auto (the X-POINTS property where events carry it; if none does, minutes, with a note), x-points (the property only), minutes (length), count (1 per session).")
+    var points: PointsOption = .auto
 
-    @Option(help: "The property that carries points, with --points x-points.")
+    @Option(help: "The property that carries points, with --points auto or x-points.")
     var pointsProperty: String = "X-POINTS"
 
     @Option(help: "IANA time zone of the report, such as Europe/Berlin or Etc/GMT-5 (default: the calendar's X-WR-TIMEZONE, else the system zone). GMT+5 and UTC-3 are refused: POSIX and Etc/GMT+5 read the sign the other way round from ISO 8601.")
@@ -155,6 +156,7 @@ struct ScoringOptions: ParsableArguments {
 
     var pointsRule: PointsRule {
         switch points {
+        case .auto: .automatic(pointsProperty.uppercased())
         case .xPoints: .property(pointsProperty.uppercased())
         case .minutes: .minutes
         case .count: .count
@@ -219,11 +221,12 @@ func printed(_ diagnostics: [Diagnostic], strict: Bool) -> Bool {
         StandardError.print(diagnostic.description)
     }
     // The library names no option; the command says which one changes what was said.
-    let hints: [(Diagnostic.Code, String)] = [
-        (.reportWindow, "give --from YYYY-MM-DD to report on the earlier days"),
-        (.points, "--points minutes counts minutes, --points count sessions, --points-property names another property"),
+    let hints: [(Diagnostic.Code, Diagnostic.Severity, String)] = [
+        (.reportWindow, .warning, "give --from YYYY-MM-DD to report on the earlier days"),
+        (.points, .warning, "--points minutes counts minutes, --points count sessions, --points-property names another property"),
+        (.points, .note, "--points count counts sessions, --points-property names another property"),
     ]
-    for (code, hint) in hints where diagnostics.contains(where: { $0.code == code }) {
+    for (code, severity, hint) in hints where diagnostics.contains(where: { $0.code == code && $0.severity == severity }) {
         StandardError.print("streakcal: hint: \(hint)")
     }
     if diagnostics.contains(where: { $0.code == .recurrence && $0.message.contains("instances in the report's window") }) {

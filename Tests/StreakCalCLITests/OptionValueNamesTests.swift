@@ -8,7 +8,7 @@ import Testing
 struct OptionValueNamesTests {
     @Test("Their value names, as help and completion scripts list them, in the cases' order")
     func names() {
-        #expect(PointsOption.allValueStrings == ["x-points", "minutes", "count"])
+        #expect(PointsOption.allValueStrings == ["auto", "x-points", "minutes", "count"])
         #expect(PaletteName.allValueStrings == ["standard", "github", "high-contrast", "tutorial"])
         #expect(ColorChoice.allValueStrings == ["auto", "always", "never"])
         #expect(FirstWeekday.allValueStrings == ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"])

@@ -98,10 +98,28 @@ struct ReportCommandTests {
         #expect((minutes["days"] as? [[String: Any]])?.first?["points"] as? Int == 135)
         let count = try jsonObject(try streakcal(["report", fixture("no-points-property.ics"), "--points", "count", "--required", "2", "--tz", "UTC", "--to", "2024-07-01", "--format", "json"]).standardOutput)
         #expect((count["days"] as? [[String: Any]])?.first?["status"] as? String == "met")
-        let unset = try streakcal(["report", fixture("no-points-property.ics"), "--tz", "UTC", "--to", "2024-07-01"])
-        #expect(unset.standardError.contains("no session has the X-POINTS property"))
-        #expect(unset.standardError.contains(
+        let property = try streakcal(["report", fixture("no-points-property.ics"), "--points", "x-points", "--tz", "UTC", "--to", "2024-07-01"])
+        #expect(property.standardError.contains("no session has the X-POINTS property"))
+        #expect(property.standardError.contains(
             "streakcal: hint: --points minutes counts minutes, --points count sessions, --points-property names another property\n"))
+    }
+
+    @Test("--points auto, the default: minutes with a note when no event has X-POINTS, the property as before when one does")
+    func automaticPoints() throws {
+        let unset = try streakcal(["report", fixture("no-points-property.ics"), "--tz", "UTC", "--to", "2024-07-01", "--format", "json"])
+        let report = try jsonObject(unset.standardOutput)
+        #expect((report["days"] as? [[String: Any]])?.first?["points"] as? Int == 135)
+        #expect(unset.standardError.contains("no-points-property.ics:4:1: note: no event has the X-POINTS property, so each session counts its length in minutes\n"))
+        #expect(unset.standardError.contains("streakcal: hint: --points count counts sessions, --points-property names another property\n"))
+        #expect(!unset.standardError.contains("problem"))  // a note, not a problem
+        // With the property, auto reports exactly as x-points does.
+        for name in ["tutorial-sample.ics", "recurring-this-and-future.ics"] {
+            let arguments = ["report", fixture(name), "--tz", "UTC", "--to", "2024-12-31", "--format", "json"]
+            let automatic = try streakcal(arguments)
+            let explicit = try streakcal(arguments + ["--points", "x-points"])
+            #expect(automatic.standardOutput == explicit.standardOutput, "\(name)")
+            #expect(automatic.standardError == explicit.standardError, "\(name)")
+        }
     }
 
     @Test("Sessions before a ten-year default window: the library's warning, then the option that changes it")

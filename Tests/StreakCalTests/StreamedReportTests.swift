@@ -31,7 +31,7 @@ struct StreamedReportTests {
         let now = Int64(1_735_689_600)  // 2025-01-01
         do {
             for (zone, dayStart) in [(nil, DayStart.midnight), ("America/New_York", DayStart(hour: 4)!)] as [(String?, DayStart)] {
-                for rule in [PointsRule.xPoints, .minutes] {
+                for rule in [PointsRule.xPoints, .minutes, .auto] {
                     let settings = ReportSettings(
                         pointsRule: rule, timeZone: zone, dayStart: dayStart, from: Day(year: 2023, month: 12, day: 1)!)
                     let whole = settings.scored(try settings.importer(now: now).importSessions(from: .file(path)), now: now)
@@ -40,6 +40,18 @@ struct StreamedReportTests {
                     #expect(streamed.imported.sessions.count == whole.imported.sessions.count, "\(path)")
                     #expect(Set(streamed.imported.diagnostics.map(\.description)) == Set(whole.imported.diagnostics.map(\.description)), "\(path)")
                     #expect(streamed.imported.sessionsWithPointsProperty == whole.imported.sessionsWithPointsProperty, "\(path)")
+                    #expect(streamed.imported.pointsRule == whole.imported.pointsRule, "\(path)")
+                    #expect(streamed.imported.sessions.map(\.points) == whole.imported.sessions.map(\.points) || rule != .auto, "\(path)")
+                    if rule == .auto {
+                        // auto is x-points when some event has the property, else minutes, with the note.
+                        var taken = settings
+                        taken.pointsRule = whole.imported.sessionsWithPointsProperty > 0 ? .xPoints : .minutes
+                        let expected = try taken.scored([.file(path)], keepingSessions: true, now: now)
+                        #expect(streamed.report == expected.report, "\(path)")
+                        #expect(streamed.imported.pointsRule == taken.pointsRule, "\(path)")
+                        let notes = streamed.imported.diagnostics.filter { $0.message.hasPrefix("no event has the X-POINTS property") }
+                        #expect(notes.count == (taken.pointsRule == .minutes && !streamed.imported.sessions.isEmpty ? 1 : 0), "\(path)")
+                    }
                     // Counted without their sessions (`SessionImporter.countsOnly`): the same again,
                     // diagnostics in the same order (where floating times are read in a zone; the
                     // fixture whose rules spend their budgets, this suite's slowest, with one rule).
@@ -59,8 +71,12 @@ struct StreamedReportTests {
     @Test("Every fixture, with habits, skip categories and rules: the same reports, habits and diagnostics streamed, kept or whole",
           arguments: fixtures)
     func habitsSameAsWholeImport(path: String) throws {
+        for rule in [PointsRule.minutes, .auto] { try habitsSameAsWholeImport(path: path, rule: rule) }
+    }
+
+    private func habitsSameAsWholeImport(path: String, rule: PointsRule) throws {
         let now = Int64(1_735_689_600)
-        var settings = ReportSettings(pointsRule: .minutes, timeZone: "Europe/Berlin", dayStart: DayStart(hour: 4)!, from: Day(year: 2023, month: 6, day: 1)!)
+        var settings = ReportSettings(pointsRule: rule, timeZone: "Europe/Berlin", dayStart: DayStart(hour: 4)!, from: Day(year: 2023, month: 6, day: 1)!)
         settings.habits = [
             try Habit(parsing: "Any=all"), try Habit(parsing: #"Digits=summary~\d|(?i)^[a-m]"#),
             try Habit(parsing: "Piano=categories:piano or property:X-HABIT=running"),

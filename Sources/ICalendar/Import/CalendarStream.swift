@@ -27,6 +27,10 @@ extension SessionImporter {
     ///
     /// Iteration throws `CalendarReadError` when a source cannot be read at all; problems in the
     /// content are diagnostics, and so is a read error part-way (what came before it is imported).
+    ///
+    /// With `PointsRule.automatic`, batches carry the property's points (0 for an event without
+    /// it): whether any event carries the property is known only at the end. `ReportSettings`
+    /// scores a stream with the rule settled; a caller of this one counts `.minutes` itself.
     public func sessionBatches(from sources: [CalendarSource]) -> SessionBatches {
         var importer = self
         importer.needs = .everything  // the sessions are the result

@@ -20,7 +20,7 @@ struct WorkerSettings: Sendable {
 
     init(importer: SessionImporter, outline: InputOutline, zones: InputZones) {
         pointsRule = importer.pointsRule
-        if case .property(let name) = importer.pointsRule { pointsProperty = name } else { pointsProperty = "X-POINTS" }
+        pointsProperty = importer.pointsRule.propertyName ?? "X-POINTS"
         keptProperties = Set(importer.keptProperties.map { $0.uppercased() })
         sessionLineRoles = ComponentParsing.sessionLineRoles(
             pointsProperty: pointsProperty, kept: keptProperties, describing: importer.needs.contains(.descriptions))

@@ -9,9 +9,9 @@ public struct CalendarImport: Sendable {
     public var diagnostics: [Diagnostic]
     /// The first `X-WR-TIMEZONE` a calendar declares: the zone its author reads it in.
     public var declaredTimeZone: String?
-    /// How many sessions carry the points property (with `PointsRule.property`).
+    /// How many sessions carry the points property (with `PointsRule.property` or `.automatic`).
     public var sessionsWithPointsProperty: Int
-    /// The rule the points were found with.
+    /// The rule the points were found with (`.automatic` comes to `.property` or `.minutes`).
     public var pointsRule: PointsRule = .xPoints
     /// The calendars read, in order, each named by its `X-WR-CALNAME` or its file.
     public var sources: [ReportSource] = []
@@ -302,8 +302,7 @@ public struct SessionImporter: Sendable {
     /// reads them); when it could not place them, none: events in their zones wait for the end.
     private func readAhead(_ outline: InputOutline, bytes: (Range<Int>) -> [UInt8]?) -> InputZones {
         guard let places = outline.timeZonePlaces else { return .notReadAhead }
-        let pointsProperty: String
-        if case .property(let name) = pointsRule { pointsProperty = name } else { pointsProperty = "X-POINTS" }
+        let pointsProperty = pointsRule.propertyName ?? "X-POINTS"
         return InputZones.readAhead(
             places, bytes: bytes, outline: outline, window: ZoneExpansionWindow(expansion), pointsProperty: pointsProperty)
     }
@@ -423,7 +422,8 @@ extension CalendarImport {
         return (TimeZoneDatabase.shared.rules(for: name) ?? .utc, warning)
     }
 
-    /// The warning for an input where no session carries the points property, if that is so.
+    /// The warning for an input where no session carries the points property, if that is so
+    /// (`PointsRule.property` only: `.automatic` counts minutes then, with `minutesNote`).
     package static func missingPointsWarning(
         pointsRule: PointsRule, sessionsWithPointsProperty: Int, firstSession: SourceLocation?
     ) -> Diagnostic? {
@@ -433,13 +433,36 @@ extension CalendarImport {
             "no session has the \(name) property, so every day has 0 points; count minutes or sessions instead (PointsRule.minutes, .count)")
     }
 
-    /// Adds what can only be said of the whole input: that no session carries the points property.
+    /// The rule `.automatic(name)` comes to for an input: the property when some session carries
+    /// it, else minutes; other rules stay as they are.
+    package static func takenRule(_ rule: PointsRule, sessionsWithPointsProperty: Int) -> PointsRule {
+        guard case .automatic(let name) = rule else { return rule }
+        return sessionsWithPointsProperty > 0 ? .property(name) : .minutes
+    }
+
+    /// The note that `.automatic(name)` counted minutes, at the first session.
+    package static func minutesNote(property: String, at location: SourceLocation) -> Diagnostic {
+        Diagnostic(
+            .note, .points, at: location,
+            "no event has the \(property) property, so each session counts its length in minutes")
+    }
+
+    /// Adds what can only be said of the whole input: that no session carries the points property
+    /// (a warning), or, with `.automatic`, that minutes were counted instead (a note, the sessions'
+    /// points then their minutes).
     func finished(pointsRule: PointsRule) -> CalendarImport {
-        guard let warning = Self.missingPointsWarning(
-            pointsRule: pointsRule, sessionsWithPointsProperty: sessionsWithPointsProperty,
-            firstSession: sessions.first?.source) else { return self }
         var result = self
-        result.diagnostics.append(warning)
+        result.pointsRule = Self.takenRule(pointsRule, sessionsWithPointsProperty: sessionsWithPointsProperty)
+        if case .automatic(let name) = pointsRule, result.pointsRule == .minutes, let first = sessions.first?.source {
+            for index in result.sessions.indices {
+                result.sessions[index].points = result.sessions[index].start.wholeMinutes(until: result.sessions[index].end)
+            }
+            result.diagnostics.append(Self.minutesNote(property: name, at: first))
+        }
+        if let warning = Self.missingPointsWarning(
+            pointsRule: pointsRule, sessionsWithPointsProperty: sessionsWithPointsProperty, firstSession: sessions.first?.source) {
+            result.diagnostics.append(warning)
+        }
         return result
     }
 }

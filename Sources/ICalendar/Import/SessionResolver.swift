@@ -8,9 +8,25 @@ public enum PointsRule: Hashable, Sendable {
     case minutes
     /// One point per session.
     case count
+    /// The property where events carry it; when no event of an import carries it, minutes, with a
+    /// note saying so: the rule for ordinary calendars, whose apps cannot set `X-POINTS`.
+    ///
+    /// An import that finds the property reports as `.property(name)` does (an event without it
+    /// counts 0); `CalendarImport.pointsRule` says which rule was taken.
+    case automatic(String)
 
-    /// The default: the `X-POINTS` property.
+    /// The `X-POINTS` property.
     public static let xPoints = PointsRule.property("X-POINTS")
+    /// The default: `X-POINTS` where events carry it, else minutes.
+    public static let auto = PointsRule.automatic("X-POINTS")
+
+    /// The property the rule reads, if it reads one.
+    public var propertyName: String? {
+        switch self {
+        case .property(let name), .automatic(let name): name
+        case .minutes, .count: nil
+        }
+    }
 }
 
 /// Turns event records into sessions: resolves TZIDs (`InputZones`), applies RFC 5545's end rules,
@@ -259,7 +275,7 @@ struct SessionResolver {
     /// The points property's value, read once per event (with its diagnostics); `nil` when the
     /// points rule does not read a property or the event has none.
     mutating func propertyPoints(of record: EventRecord) -> Int? {
-        guard case .property(let name) = pointsRule, let text = record.points?.text else { return nil }
+        guard let name = pointsRule.propertyName, let text = record.points?.text else { return nil }
         sessionsWithPointsProperty += 1
         if let value = Self.plainInteger(text) { return value }
         let trimmed = text.trimmingSpaces
@@ -298,7 +314,7 @@ struct SessionResolver {
         switch pointsRule {
         case .count: 1
         case .minutes: start.wholeMinutes(until: end)
-        case .property: propertyValue ?? 0
+        case .property, .automatic: propertyValue ?? 0
         }
     }
 }
@@ -318,7 +334,7 @@ extension Session {
 
 extension SessionTime {
     /// The whole minutes from this time to `other`, 0 when `other` is earlier: `PointsRule.minutes`.
-    func wholeMinutes(until other: SessionTime) -> Int {
+    package func wholeMinutes(until other: SessionTime) -> Int {
         max(0, seconds(until: other) / 60)
     }
 

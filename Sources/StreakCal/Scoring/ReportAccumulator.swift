@@ -17,6 +17,10 @@ struct ReportAccumulator {
     /// skip markers); `nil` until the zone is chosen.
     private var totals: DayTotals?
     private var habitTotals: [DayTotals] = []
+    /// With `PointsRule.automatic`, the same totals with each session's minutes as its points: the
+    /// report's when the import finds no event that carries the points property.
+    private var minuteTotals: DayTotals?
+    private var minuteHabitTotals: [DayTotals] = []
     private(set) var unmatchedSessions = 0
     private(set) var sessions: [Session] = []
     /// For each kept session, its place in the input (`ImportBatch.places`): a series held until its
@@ -52,6 +56,24 @@ struct ReportAccumulator {
         let goal = StreakGoal(requiredPoints: settings.requiredPoints, timeZone: zone, dayStart: settings.dayStart)
         totals = DayTotals(goal: goal, rules: settings.streakRules)
         habitTotals = settings.habits.map { _ in DayTotals(goal: goal, rules: settings.streakRules) }
+        if case .automatic = settings.pointsRule {
+            minuteTotals = totals
+            minuteHabitTotals = habitTotals
+        }
+    }
+
+    /// Counts a session (floating times read) in the minute totals, if they are kept: in the
+    /// calendar's and in those of `habits`; a skip marker in every habit's.
+    private mutating func countMinutes(of session: Session, habits: [Int] = []) {
+        guard minuteTotals != nil else { return }
+        if settings.streakRules.isSkipMarker(session) {
+            minuteTotals?.add(session)
+            for index in minuteHabitTotals.indices { minuteHabitTotals[index].add(session) }
+            return
+        }
+        let minutes = session.start.wholeMinutes(until: session.end)
+        minuteTotals?.add(points: minutes, startingAt: session.start)
+        for index in habits { minuteHabitTotals[index].add(points: minutes, startingAt: session.start) }
     }
 
     /// Notes where a session stands, for `firstSession`.
@@ -75,9 +97,12 @@ struct ReportAccumulator {
             // Every session counts toward the one total, where it is unless it floats.
             for index in sessions.indices {
                 if Self.floats(sessions[index].start) || Self.floats(sessions[index].end) {
-                    counting.add(sessions[index].readingFloatingTimes(in: zone, pointsRule: settings.pointsRule))
+                    let read = sessions[index].readingFloatingTimes(in: zone, pointsRule: settings.pointsRule)
+                    counting.add(read)
+                    countMinutes(of: read)
                 } else {
                     counting.add(sessions[index])
+                    countMinutes(of: sessions[index])
                 }
             }
             return
@@ -89,14 +114,15 @@ struct ReportAccumulator {
                 // Skip markers skip the days of every habit.
                 counting.add(read)
                 for index in habitTotals.indices { habitTotals[index].add(read) }
+                countMinutes(of: read)
                 continue
             }
-            var matched = false
-            for (index, filter) in filters.enumerated() where filter.matches(read) {
-                habitTotals[index].add(read)
-                matched = true
+            let matched = filters.indices.filter { filters[$0].matches(read) }
+            for index in matched { habitTotals[index].add(read) }
+            if matched.isEmpty { unmatchedSessions += 1 } else {
+                counting.add(read)
+                countMinutes(of: read, habits: matched)
             }
-            if matched { counting.add(read) } else { unmatchedSessions += 1 }
         }
     }
 
@@ -116,6 +142,7 @@ struct ReportAccumulator {
         for session in sessions {
             let read = session.floats ? session.readingFloatingTimes(in: zone, pointsRule: settings.pointsRule) : session
             counting.add(points: read.points, startingAt: read.start)
+            minuteTotals?.add(points: read.start.wholeMinutes(until: read.end), startingAt: read.start)
         }
     }
 
@@ -133,7 +160,8 @@ struct ReportAccumulator {
             pointsRule: settings.pointsRule, sessionsWithPointsProperty: imported.sessionsWithPointsProperty, firstSession: firstSession) {
             imported.diagnostics.append(warning)
         }
-        let totals = totals ?? DayTotals(
+        let countsMinutes = chooseRule(for: &imported)
+        let totals = (countsMinutes ? minuteTotals : totals) ?? DayTotals(
             goal: StreakGoal(
                 requiredPoints: settings.requiredPoints,
                 timeZone: CalendarImport.reportZone(requested: settings.timeZone, declared: imported.declaredTimeZone, firstSession: nil).zone,
@@ -142,7 +170,7 @@ struct ReportAccumulator {
         let last = settings.to ?? totals.goal.day(containing: now)
         let report = totals.report(from: settings.from, to: last)
         imported.diagnostics += ReportSettings.windowNote(from: settings.from, earliest: totals.earliestDay, to: last, at: firstSession)
-        let habitTotals = self.habitTotals.isEmpty ? settings.habits.map { _ in DayTotals(goal: totals.goal, rules: settings.streakRules) } : self.habitTotals
+        let habitTotals = countsMinutes ? minuteHabitTotals : self.habitTotals.isEmpty ? settings.habits.map { _ in DayTotals(goal: totals.goal, rules: settings.streakRules) } : self.habitTotals
         // Every habit covers the calendar's window, so that their days line up.
         let habits = zip(settings.habits, habitTotals).map { habit, totals in
             HabitReport(habit: habit, report: totals.report(from: report.from, to: report.to))
@@ -154,6 +182,19 @@ struct ReportAccumulator {
 }
 
 extension ReportAccumulator {
+    /// Settles `PointsRule.automatic` for a whole stream: the property when some session carried
+    /// it, else minutes, with the kept sessions' points made their minutes and the note said.
+    /// Returns whether the minute totals are the report's.
+    private func chooseRule(for imported: inout CalendarImport) -> Bool {
+        imported.pointsRule = CalendarImport.takenRule(settings.pointsRule, sessionsWithPointsProperty: imported.sessionsWithPointsProperty)
+        guard case .automatic(let name) = settings.pointsRule, imported.pointsRule == .minutes, minuteTotals != nil else { return false }
+        for index in imported.sessions.indices {
+            imported.sessions[index].points = imported.sessions[index].start.wholeMinutes(until: imported.sessions[index].end)
+        }
+        if let firstSession { imported.diagnostics.append(CalendarImport.minutesNote(property: name, at: firstSession)) }
+        return true
+    }
+
     /// Counts a batch of the stream: its counted sessions or its sessions, choosing the zone at
     /// the first one (with the declared zone read so far) and noting where each stands.
     mutating func take(_ batch: ImportBatch, declaredTimeZone: String?) {

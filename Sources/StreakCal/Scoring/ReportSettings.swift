@@ -24,7 +24,7 @@ public struct ReportSettings: Sendable {
     public var streakRules: StreakRules
     /// Named habits to report side by side; none: every session counts toward one report.
     public var habits: [Habit] = []
-    /// Where the points come from.
+    /// Where the points come from (default ``PointsRule/auto``: `X-POINTS` where events carry it, else minutes).
     public var pointsRule: PointsRule
     /// The IANA zone of the days; `nil`: the calendar's `X-WR-TIMEZONE`, else the system zone.
     public var timeZone: String?
@@ -51,7 +51,7 @@ public struct ReportSettings: Sendable {
     public var isParallel = true
 
     public init(
-        requiredPoints: Int = 100, pointsRule: PointsRule = .xPoints, timeZone: String? = nil,
+        requiredPoints: Int = 100, pointsRule: PointsRule = .auto, timeZone: String? = nil,
         dayStart: DayStart = .midnight, from: Day? = nil, to: Day? = nil,
         maximumInstancesPerRule: Int = RecurrenceExpansion.defaultMaximumInstancesPerRule,
         rules: DayPresentationRules = .standard, firstWeekday: Weekday = .sunday
@@ -89,7 +89,10 @@ public struct ReportSettings: Sendable {
     ///   - imported: A whole import, such as `importer(now:).importSessions(from:)` gives.
     ///   - now: The instant "today" is taken from, in seconds since 1970 (default: now).
     public func scored(_ imported: CalendarImport, now: Int64? = nil) -> ScoredCalendar {
-        var accumulator = ReportAccumulator(settings: self, keepingSessions: true)
+        var settings = self
+        // The import has settled `.automatic` already (`imported.pointsRule`).
+        if case .automatic = pointsRule { settings.pointsRule = imported.pointsRule }
+        var accumulator = ReportAccumulator(settings: settings, keepingSessions: true)
         accumulator.chooseZone(declared: imported.declaredTimeZone, firstSession: imported.sessions.first?.source)
         for session in imported.sessions {
             if let source = session.source { accumulator.note(source) }
