@@ -257,10 +257,14 @@ public struct Habit: Hashable, Sendable {
     public var name: String
     /// The sessions that count toward it.
     public var filter: SessionFilter
+    /// What the habit sets for itself (its goal, schedule, freezes, period goal, whether the goal
+    /// is a limit, how its sessions count); the rest it takes from the calendar's rules.
+    public var rules: HabitRules
 
-    public init(name: String, filter: SessionFilter) {
+    public init(name: String, filter: SessionFilter, rules: HabitRules = HabitRules()) {
         self.name = name
         self.filter = filter
+        self.rules = rules
     }
 
     /// A habit as `NAME=FILTER` (`Piano=categories:piano`); the offset of an error counts from the
@@ -276,6 +280,104 @@ public struct Habit: Hashable, Sendable {
             self.init(name: String(name), filter: try SessionFilter(parsing: String(text[text.index(after: equals)...])))
         } catch {
             throw StreakRulesSyntaxError(error.message, offset: nameLength + error.offset)
+        }
+    }
+}
+
+/// What one habit sets for itself; what it leaves `nil` it takes from the calendar's rules, so
+/// "Piano 30 minutes a day" and "at most 1 coffee" live in one report.
+///
+/// ```swift
+/// var coffee = HabitRules()
+/// coffee.requiredPoints = 1
+/// coffee.atMost = true
+/// coffee.points = .count
+/// let rules = coffee.applied(to: StreakRules(requiredPoints: 100))
+/// print(rules.schedule.defaultPoints, rules.atMost)
+/// // Prints "1 true"
+/// ```
+public struct HabitRules: Hashable, Sendable {
+    /// The points a day requires (or, with `atMost`, allows).
+    public var requiredPoints: Int?
+    /// The schedule's entries (its default is `requiredPoints`, else the calendar's): they replace
+    /// the calendar's entries.
+    public var schedule: [GoalSchedule.Entry]?
+    /// How missed days can be covered.
+    public var freezes: FreezePolicy?
+    /// A goal per week or month.
+    public var periodGoal: PeriodGoal?
+    /// Whether the requirement is a limit (`StreakRules.atMost`).
+    public var atMost: Bool?
+    /// How the habit's sessions count; `nil`: as the calendar's.
+    public var points: HabitPoints?
+
+    public init(
+        requiredPoints: Int? = nil, schedule: [GoalSchedule.Entry]? = nil, freezes: FreezePolicy? = nil,
+        periodGoal: PeriodGoal? = nil, atMost: Bool? = nil, points: HabitPoints? = nil
+    ) {
+        self.requiredPoints = requiredPoints
+        self.schedule = schedule
+        self.freezes = freezes
+        self.periodGoal = periodGoal
+        self.atMost = atMost
+        self.points = points
+    }
+
+    /// Whether the habit sets nothing of its own.
+    public var isEmpty: Bool { self == HabitRules() }
+
+    /// The calendar's rules with what this habit sets in their place.
+    public func applied(to calendar: StreakRules) -> StreakRules {
+        var rules = calendar
+        if let requiredPoints { rules.schedule.defaultPoints = max(1, requiredPoints) }
+        if let schedule { rules.schedule.entries = schedule }
+        if let freezes { rules.freezes = freezes }
+        if let periodGoal { rules.periodGoal = periodGoal }
+        if let atMost { rules.atMost = atMost }
+        return rules
+    }
+}
+
+/// How a habit counts its sessions when not as the calendar does.
+public enum HabitPoints: Hashable, Sendable {
+    /// The session's length in whole minutes.
+    case minutes
+    /// One point per session.
+    case count
+    /// A property's value, a non-negative integer (uppercased name; 0 without it or when it is not one).
+    case property(String)
+
+    /// The points of `session` (floating times already read in the report's zone).
+    public func points(of session: Session) -> Int {
+        switch self {
+        case .minutes: session.start.wholeMinutes(until: session.end)
+        case .count: 1
+        case .property(let name):
+            session.properties[name].flatMap { Int(Substring($0).trimmingSpaces) }.map { max(0, $0) } ?? 0
+        }
+    }
+
+    /// As a rules file writes it: `minutes`, `count`, `x-points` or `property:NAME`.
+    public var description: String {
+        switch self {
+        case .minutes: "minutes"
+        case .count: "count"
+        case .property("X-POINTS"): "x-points"
+        case .property(let name): "property:" + name
+        }
+    }
+
+    /// Reads `minutes`, `count`, `x-points` (the `X-POINTS` property) or `property:NAME`.
+    public init?(_ text: String) {
+        switch text.lowercased() {
+        case "minutes": self = .minutes
+        case "count": self = .count
+        case "x-points": self = .property("X-POINTS")
+        default:
+            guard text.lowercased().hasPrefix("property:") else { return nil }
+            let name = text.dropFirst("property:".count).uppercased()
+            guard !name.isEmpty, name.utf8.allSatisfy({ (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }) else { return nil }
+            self = .property(name)
         }
     }
 }

@@ -198,3 +198,29 @@ extension DayStart: Codable {
         try container.encode(secondsAfterMidnight, forKey: .secondsAfterMidnight)
     }
 }
+
+extension SessionTime {
+    /// The whole minutes from this time to `other`, 0 when `other` is earlier: a session's length
+    /// as points (`PointsRule.minutes`, `HabitPoints.minutes`).
+    public func wholeMinutes(until other: SessionTime) -> Int {
+        max(0, seconds(until: other) / 60)
+    }
+
+    /// Seconds from this time to `other`; floating times and dates are compared on one wall clock.
+    package func seconds(until other: SessionTime) -> Int {
+        Int(other.comparableSeconds - comparableSeconds)
+    }
+
+    /// Whether this time is before `other` (floating times and dates read as UTC for the comparison).
+    package func isBefore(_ other: SessionTime) -> Bool {
+        comparableSeconds < other.comparableSeconds
+    }
+
+    private var comparableSeconds: Int64 {
+        switch self {
+        case .instant(let seconds): seconds
+        case .floating(let local): local.secondsSince1970
+        case .date(let day): Int64(day.daysSince1970) * 86_400
+        }
+    }
+}

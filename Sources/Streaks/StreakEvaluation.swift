@@ -13,6 +13,8 @@ public enum DayStatus: String, Hashable, Sendable, Codable, CaseIterable {
     case skipped
     /// A missed day covered by a freeze (`FreezePolicy`): it extends a streak as a met day does.
     case frozen
+    /// Above the limit of an at-most goal (`StreakRules.atMost`): missed.
+    case over
 
     /// Whether the day (or period) extends a streak: `met` and `frozen`.
     public var extendsStreak: Bool { self == .met || self == .frozen }
@@ -69,8 +71,14 @@ public struct DayTotal: Hashable, Sendable, Codable {
     }
 
     /// The day's points as a fraction of what it required, at most 1; `nil` when it required none.
+    /// A met day is 1 and a day over an at-most limit 0, whatever its points.
     public var fraction: Double? {
-        required > 0 ? min(1, Double(points) / Double(required)) : nil
+        guard required > 0 else { return nil }
+        switch status {
+        case .met: return 1
+        case .over: return 0
+        default: return min(1, Double(points) / Double(required))
+        }
     }
 }
 
@@ -309,6 +317,7 @@ public struct StreakReport: Hashable, Sendable {
             let status: DayStatus =
                 isSkipped ? .skipped
                 : required == 0 ? .rest
+                : rules.atMost ? (dayPoints <= required ? .met : .over)
                 : dayPoints <= 0 ? .none
                 : dayPoints < required ? .partial : .met
             let sessions = index < sessionCounts.count ? sessionCounts[index] : 0
@@ -320,7 +329,7 @@ public struct StreakReport: Hashable, Sendable {
         var periods: [PeriodTotal] = []
         var ledger = FreezeLedger(policy: rules.freezes)
         if let periodGoal = rules.periodGoal {
-            periods = Self.periods(of: days, goal: periodGoal)
+            periods = Self.periods(of: days, goal: periodGoal, atMost: rules.atMost)
             Self.applyFreezes(to: &periods, status: \.status, ledger: &ledger, todayGrace: rules.todayGrace)
             let runs = Self.runs(periods.map { ($0.days.lowerBound, $0.days.upperBound, $0.status) }, todayGrace: rules.todayGrace)
             (currentStreak, longestStreak, bestStreaks) = Self.streaks(runs, best: rules.bestStreakCount)
@@ -388,7 +397,7 @@ public struct StreakReport: Hashable, Sendable {
             case .met:
                 ledger.met()
                 streakStands = true
-            case .none, .partial:
+            case .none, .partial, .over:
                 if todayGrace, index == units.count - 1 { continue }
                 if streakStands, ledger.cover() {
                     units[index][keyPath: status] = .frozen
@@ -400,8 +409,9 @@ public struct StreakReport: Hashable, Sendable {
         }
     }
 
-    /// The weeks or months that overlap the days, with their progress toward `goal`.
-    private static func periods(of days: [DayTotal], goal: PeriodGoal) -> [PeriodTotal] {
+    /// The weeks or months that overlap the days, with their progress toward `goal` (under
+    /// `atMost`, a points target is a limit: met at or under it, `over` above it).
+    private static func periods(of days: [DayTotal], goal: PeriodGoal, atMost: Bool) -> [PeriodTotal] {
         var periods: [PeriodTotal] = []
         var index = 0
         while index < days.count {
@@ -416,9 +426,10 @@ public struct StreakReport: Hashable, Sendable {
             case .points(let target): (reached, progress) = (points >= target, points > 0)
             case .metDays(let target): (reached, progress) = (metDays >= target, points > 0)
             }
-            let status: DayStatus =
+            var status: DayStatus =
                 slice.allSatisfy({ $0.status == .skipped }) ? .skipped
                 : reached ? .met : progress ? .partial : .none
+            if atMost, case .points(let limit) = goal.target, status != .skipped { status = points <= limit ? .met : .over }
             periods.append(PeriodTotal(
                 days: days[index].date...days[end].date, points: points, metDays: metDays, target: goal.target, status: status))
             index = end + 1
@@ -488,11 +499,11 @@ public struct StreakReport: Hashable, Sendable {
     }
 
     /// The number of days with each status: `none`, `partial` and `met` always (0 when no day has
-    /// it), `rest`, `skipped` and `frozen` when some day has it.
+    /// it), `rest`, `skipped`, `frozen` and `over` when some day has it.
     public var statusCounts: [DayStatus: Int] {
-        // Counted in six integers, then put in a dictionary: a `DayStatus` key hashes its String
+        // Counted in integers, then put in a dictionary: a `DayStatus` key hashes its String
         // raw value, which costs more per day than the count itself.
-        var none = 0, partial = 0, met = 0, rest = 0, skipped = 0, frozen = 0
+        var none = 0, partial = 0, met = 0, rest = 0, skipped = 0, frozen = 0, over = 0
         for day in days {
             switch day.status {
             case .none: none += 1
@@ -501,12 +512,14 @@ public struct StreakReport: Hashable, Sendable {
             case .rest: rest += 1
             case .skipped: skipped += 1
             case .frozen: frozen += 1
+            case .over: over += 1
             }
         }
         var counts: [DayStatus: Int] = [.none: none, .partial: partial, .met: met]
         if rest > 0 { counts[.rest] = rest }
         if skipped > 0 { counts[.skipped] = skipped }
         if frozen > 0 { counts[.frozen] = frozen }
+        if over > 0 { counts[.over] = over }
         return counts
     }
 

@@ -32,6 +32,10 @@ public struct StreakRules: Hashable, Sendable {
     public var todayGrace: Bool
     /// How many of the longest streaks `StreakReport.bestStreaks` lists.
     public var bestStreakCount: Int
+    /// Whether the requirement is a limit, for a habit to cut down (at most one coffee, at most 60
+    /// minutes of games): a day is `met` at or under its required points (none at all included)
+    /// and `over` above them; a period goal of points is a limit too.
+    public var atMost = false
 
     /// Rules with a constant daily requirement and nothing else: the simple case.
     public init(requiredPoints: Int = 100) {
@@ -49,7 +53,7 @@ public struct StreakRules: Hashable, Sendable {
     /// always made, and renderers show nothing of the rules.
     public var isSimple: Bool {
         schedule.entries.isEmpty && periodGoal == nil && skippedDays.isEmpty && skipCategories.isEmpty
-            && freezes == .none && todayGrace
+            && freezes == .none && todayGrace && !atMost
     }
 
     /// Whether `session` marks its days as skipped: an all-day session with a category of

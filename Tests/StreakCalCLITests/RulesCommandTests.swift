@@ -43,6 +43,39 @@ struct RulesCommandTests {
         #expect(current["end"] as? String == "2024-01-07")
     }
 
+    @Test("A rules file with two habits, 30 minutes a day and at most 1 coffee by count: each its own statuses and streaks in JSON (issue 31)")
+    func habitsWithOwnRules() throws {
+        let rules = NSTemporaryDirectory() + "own-rules-\(UUID().uuidString).json"
+        try """
+            {"habits": [
+              {"name": "Piano", "filter": "summary:piano", "required": 30, "points": "minutes"},
+              {"name": "Coffee", "filter": "summary:coffee", "required": 1, "points": "count", "atMost": true}
+            ]}
+            """.write(toFile: rules, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: rules) }
+        let event = { (uid: String, start: String, minutes: Int, summary: String) in
+            "BEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTART:\(start)\r\nDURATION:PT\(minutes)M\r\nSUMMARY:\(summary)\r\nEND:VEVENT\r\n"
+        }
+        let calendar = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n"
+            + event("p1", "20240101T080000Z", 40, "Piano") + event("p2", "20240102T080000Z", 10, "Piano")
+            + event("p3", "20240103T080000Z", 30, "Piano") + event("c1", "20240101T070000Z", 5, "Coffee")
+            + event("c2", "20240102T070000Z", 5, "Coffee") + event("c3", "20240102T150000Z", 5, "Coffee")
+            + "END:VCALENDAR\r\n"
+        let result = try streakcal(["report", "-", "--rules", rules, "--format", "json", "--tz", "UTC", "--from", "2024-01-01", "--to", "2024-01-04"], input: calendar)
+        #expect(result.status == 0, "\(result.standardError)")
+        let habits = try #require(try jsonObject(result.standardOutput)["habits"] as? [[String: Any]])
+        let statuses = habits.map { ($0["days"] as? [[String: Any]])?.map { $0["status"] as? String ?? "?" } ?? [] }
+        let points = habits.map { ($0["days"] as? [[String: Any]])?.map { $0["points"] as? Int ?? -1 } ?? [] }
+        #expect(habits.map { $0["name"] as? String } == ["Piano", "Coffee"])
+        #expect(points == [[40, 10, 30, 0], [1, 2, 0, 0]])
+        #expect(statuses == [["met", "partial", "met", "none"], ["met", "over", "met", "met"]])
+        #expect(habits.map { ($0["currentStreak"] as? [String: Any])?["length"] as? Int } == [1, 2])
+        #expect(habits.map { ($0["longestStreak"] as? [String: Any])?["length"] as? Int } == [1, 2])
+        #expect(habits.map { $0["requiredPoints"] as? Int } == [30, 1])
+        #expect(habits.map { $0["atMost"] as? Bool } == [nil, true])
+        #expect(habits.map { $0["pointsFrom"] as? String } == ["minutes", "count"])
+    }
+
     @Test("Options add to a rules file and an explicit --required wins over its \"required\"")
     func optionsOnTop() throws {
         let result = try streakcal([

@@ -68,6 +68,16 @@ struct RulesFileTests {
         ("{\n  \"habits\": {\"Deep\": \"" + String(repeating: "not ", count: 33) + "all\"}\n}", 2, 23, "habit \"Deep\": the filter is nested more than 32 deep"),
         ("{\"habits\": {\"W\": \"summary~(a)\\\\1\"}}", 1, 30, "habit \"W\": '(a)\\1' is not a regular expression StreakCal reads: backreferences"),
         ("{\"freezes\": \"every 0\"}", 1, 14, "freezes are earned every 1 or more met days, not every 0"),
+        ("{\"habits\": [{\"name\": \"Coffee\", \"filter\": \"all\", \"atMost\": 1}]}", 1, 59, "\"atMost\" is true or false"),
+        ("{\"habits\": [{\"name\": \"Coffee\", \"filter\": \"all\", \"limit\": 1}]}", 1, 49, "unknown key \"limit\"; a habit has \"name\", \"filter\""),
+        ("{\"habits\": [{\"name\": \"Coffee\", \"filter\": \"all\", \"points\": \"hours\"}]}", 1, 59, "a habit's \"points\" is \"minutes\""),
+        ("{\"habits\": [{\"name\": \"Coffee\"}]}", 1, 13, "habit \"Coffee\" needs a \"filter\""),
+        ("{\"habits\": [{\"filter\": \"all\"}]}", 1, 13, "a habit needs a \"name\""),
+        ("{\"habits\": [\"Piano\"]}", 1, 13, "a habit is an object"),
+        ("{\"habits\": 3}", 1, 12, "\"habits\" is an array of habits"),
+        ("{\"habits\": [{\"name\": \"P\", \"filter\": \"all\", \"required\": 0}]}", 1, 56, "\"required\" is a whole number of points"),
+        ("{\"habits\": [{\"name\": \"P\", \"filter\": \"all\", \"schedule\": \"mon:x\"}]}", 1, 61, "required points are a whole number"),
+        ("{\"habits\": [{\"name\": \"P\", \"filter\": \"colour:red\"}]}", 1, 38, "habit \"P\": 'colour' is not summary"),
     ] as [(String, Int, Int, String)])
     func errors(text: String, line: Int, column: Int, message: String) {
         #expect {
@@ -103,6 +113,62 @@ struct RulesFileTests {
         }
         #expect(streamed.report == whole.report)
         #expect(streamed.habits == whole.habits)
+    }
+
+    @Test("Habits with their own rules: a goal in minutes and a limit by count over one calendar, each its own statuses and streaks")
+    func habitsWithOwnRules() throws {
+        let text = """
+            {
+              "required": 100,
+              "weekStarts": "sun",
+              "habits": [
+                {"name": "Piano", "filter": "summary:piano", "required": 30, "points": "minutes", "freezes": "1"},
+                {"name": "Coffee", "filter": "summary:coffee", "required": 1, "points": "count", "atMost": true},
+                {"name": "Weekly", "filter": "all", "periodGoal": "week:2 days", "schedule": ["sat:0"]}
+              ]
+            }
+            """
+        let file = try RulesFile(parsing: text, file: "rules.json")
+        #expect(file.habits.map(\.name) == ["Piano", "Coffee", "Weekly"])
+        #expect(file.habits[0].rules == HabitRules(requiredPoints: 30, freezes: FreezePolicy(budget: 1), points: .minutes))
+        #expect(file.habits[1].rules == HabitRules(requiredPoints: 1, atMost: true, points: .count))
+        #expect(file.habits[2].rules.periodGoal == PeriodGoal(length: .week(firstWeekday: .sunday), target: .metDays(2)))
+        #expect(file.habits[2].rules.schedule?.count == 1)
+        // Piano 40 and 10 minutes; coffee once, then twice; X-POINTS on nothing but the first piano session.
+        let calendar = """
+            BEGIN:VCALENDAR\r
+            BEGIN:VEVENT\r\nUID:p1\r\nDTSTART:20240101T080000Z\r\nDTEND:20240101T084000Z\r\nSUMMARY:Piano\r\nX-POINTS:5\r\nEND:VEVENT\r
+            BEGIN:VEVENT\r\nUID:p2\r\nDTSTART:20240102T080000Z\r\nDTEND:20240102T081000Z\r\nSUMMARY:Piano\r\nEND:VEVENT\r
+            BEGIN:VEVENT\r\nUID:c1\r\nDTSTART:20240101T070000Z\r\nDTEND:20240101T071000Z\r\nSUMMARY:Coffee\r\nEND:VEVENT\r
+            BEGIN:VEVENT\r\nUID:c2\r\nDTSTART:20240102T070000Z\r\nDTEND:20240102T071000Z\r\nSUMMARY:Coffee\r\nEND:VEVENT\r
+            BEGIN:VEVENT\r\nUID:c3\r\nDTSTART:20240102T150000Z\r\nDTEND:20240102T151000Z\r\nSUMMARY:Coffee\r\nEND:VEVENT\r
+            END:VCALENDAR\r
+
+            """
+        var settings = ReportSettings(timeZone: "UTC", from: Day("2024-01-01")!, to: Day("2024-01-04")!)
+        settings.streakRules = file.rules
+        settings.habits = file.habits
+        let source = CalendarSource.string(calendar, name: "habits.ics")
+        let streamed = try settings.scored([source])
+        let whole = settings.scored(try settings.importer().importSessions(from: [source]))
+        for scored in [streamed, whole] {
+            let (piano, coffee) = (scored.habits[0].report, scored.habits[1].report)
+            #expect(piano.days.map(\.points) == [40, 10, 0, 0])
+            #expect(piano.days.map(\.status) == [.met, .frozen, .none, .none])  // its own freeze covers day 2
+            #expect(piano.longestStreak.length == 1 && piano.currentStreak.length == 0)
+            #expect(coffee.days.map(\.points) == [1, 2, 0, 0])
+            #expect(coffee.days.map(\.status) == [.met, .over, .met, .met])
+            #expect(coffee.currentStreak == Streak(from: Day("2024-01-03")!, through: Day("2024-01-04")!, length: 2))
+            #expect(coffee.rules.atMost && coffee.goal.requiredPoints == 1)
+            // The calendar keeps its own rule: X-POINTS, which one event carries.
+            #expect(scored.imported.pointsRule == .xPoints)
+            #expect(scored.report.days.map(\.points) == [5, 0, 0, 0])
+        }
+        #expect(streamed.habits == whole.habits)
+        let json = try ReportFormat.json.render(streamed, with: settings)
+        #expect(json.contains("\"atMost\" : true"))
+        #expect(json.contains("\"daysOver\" : 1"))
+        #expect(json.contains("\"pointsFrom\" : \"count\""))
     }
 
     @Test("Entries past a limit: the first one too many is the error's place", arguments: [

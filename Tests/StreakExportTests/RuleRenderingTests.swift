@@ -107,7 +107,11 @@ struct RuleRenderingTests {
             for ground in grounds { #expect(ground.contrastRatio(with: presentation.text) >= 4.5, "\(presentation.label)") }
         }
         #expect(Set(all.map(\.mark)).count == all.count)
-        #expect(Set(all.map { "\($0.fill) \($0.pattern)" }).count == all.count)
+        // Over an at-most limit looks as missed as a day without points, told apart by its mark (✗).
+        let looks = DayStatus.allCases.filter { $0 != .over }.map { DayPresentation.standard(for: $0) }
+        #expect(Set(looks.map { "\($0.fill) \($0.pattern)" }).count == looks.count)
+        #expect(DayPresentation.standard(for: .over).fill == DayPresentation.standard(for: .none).fill)
+        #expect(DayPresentation.standard(for: .over).mark == "✗")
         #expect(TextReport.marks[.frozen] == "❄" && TextReport.marks[.partial] == "◐")
     }
 

@@ -13,7 +13,7 @@ private func report(_ pattern: String, _ rules: StreakRules) -> StreakReport {
                         points: points, sessionCounts: points.map { $0 > 0 ? 1 : 0 })
 }
 
-/// The statuses as marks: `M` met, `p` partial, `.` none, `r` rest, `s` skipped, `f` frozen.
+/// The statuses as marks: `M` met, `p` partial, `.` none, `r` rest, `s` skipped, `f` frozen, `o` over.
 private func marks(_ statuses: [DayStatus]) -> String {
     String(statuses.map { status -> Character in
         switch status {
@@ -23,6 +23,7 @@ private func marks(_ statuses: [DayStatus]) -> String {
         case .rest: "r"
         case .skipped: "s"
         case .frozen: "f"
+        case .over: "o"
         }
     })
 }
@@ -313,6 +314,99 @@ struct StreakRuleCaseTests {
         for session in sessions { totals.add(session) }
         let window = ymd(2024, 1, 1)...ymd(2024, 2, 9)
         #expect(totals.report(from: window.lowerBound, to: window.upperBound) == StreakReport(sessions: sessions, goal: goal, rules: rules, window: window))
+    }
+}
+
+@Suite("Streak rules: at-most goals, a limit to stay under")
+struct AtMostTests {
+    /// Days of `points` against a limit of 100 (`M` 100 points, `p` 50, `.` none).
+    private func limited(_ pattern: String, _ configure: (inout StreakRules) -> Void = { _ in }) -> StreakReport {
+        report(pattern, rules {
+            $0.atMost = true
+            configure(&$0)
+        })
+    }
+
+    @Test("A day at or under the limit is met, none at all included; a day above it is over, and ends a streak")
+    func statuses() {
+        let points = [0, 100, 150, 50, 0]
+        let report = StreakReport(goal: StreakGoal(timeZone: .utc), rules: rules { $0.atMost = true }, firstDay: ymd(2024, 1, 1),
+                                  points: points, sessionCounts: points.map { $0 > 0 ? 1 : 0 })
+        #expect(marks(report) == "MMoMM")
+        #expect(report.longestStreak == streak(2, ymd(2024, 1, 1), ymd(2024, 1, 2)))
+        #expect(report.currentStreak == streak(2, ymd(2024, 1, 4), ymd(2024, 1, 5)))
+        #expect(report.days.map(\.fraction) == [1, 1, 0, 1, 1])
+        #expect(report.statusCounts == [.met: 4, .over: 1, .partial: 0, .none: 0])
+    }
+
+    @Test("A freeze covers a day over the limit after a met day; rest days stay rest")
+    func freezesAndRest() throws {
+        let points = [0, 150, 0, 0]
+        let frozen = StreakReport(
+            goal: StreakGoal(timeZone: .utc), rules: rules { $0.atMost = true; $0.freezes = FreezePolicy(budget: 1) },
+            firstDay: ymd(2024, 1, 1), points: points, sessionCounts: [0, 1, 0, 0])
+        #expect(marks(frozen) == "MfMM")
+        #expect(frozen.currentStreak.length == 4)
+        let weekend = try StreakRules.parsingSchedule(["sat-sun:0"], atMost: true)
+        let rest = StreakReport(goal: StreakGoal(timeZone: .utc), rules: weekend, firstDay: ymd(2024, 1, 5),  // a Friday
+                                points: [0, 500, 0], sessionCounts: [0, 1, 0])
+        #expect(marks(rest) == "Mrr")  // Saturday and Sunday rest, whatever their points
+    }
+
+    @Test("Under a period goal of points, the points are a limit per period")
+    func periodLimit() throws {
+        var rules = StreakRules(requiredPoints: 100)
+        rules.atMost = true
+        rules.periodGoal = try PeriodGoal(parsing: "week:300 points", firstWeekday: .monday)
+        // 2024-01-01 is a Monday: week one 250 points, week two 350.
+        let points = [100, 100, 50, 0, 0, 0, 0] + [100, 100, 100, 50, 0, 0, 0]
+        let report = StreakReport(goal: StreakGoal(timeZone: .utc), rules: rules, firstDay: ymd(2024, 1, 1),
+                                  points: points, sessionCounts: points.map { $0 > 0 ? 1 : 0 })
+        #expect(report.periods.map(\.status) == [.met, .over])
+        #expect(report.rules.isSimple == false)
+    }
+
+    @Test("A habit's own rules replace the calendar's where it sets them, and only there")
+    func habitRules() throws {
+        var calendar = StreakRules(requiredPoints: 100)
+        try calendar.schedule.add(parsing: "sat-sun:0")
+        calendar.freezes = FreezePolicy(budget: 2)
+        let coffee = HabitRules(requiredPoints: 1, atMost: true, points: .count).applied(to: calendar)
+        #expect(coffee.schedule.defaultPoints == 1)
+        #expect(coffee.schedule.entries == calendar.schedule.entries)  // weekends stay rest days
+        #expect(coffee.freezes == calendar.freezes)
+        #expect(coffee.atMost)
+        let own = HabitRules(schedule: [], freezes: FreezePolicy.none).applied(to: calendar)
+        #expect(own.schedule.entries.isEmpty && own.freezes == .none && own.schedule.defaultPoints == 100 && !own.atMost)
+        #expect(HabitRules().applied(to: calendar) == calendar)
+        #expect(HabitRules().isEmpty && !HabitRules(atMost: false).isEmpty)
+    }
+
+    @Test("A habit counts its sessions by minutes, by count or by a property", arguments: [
+        ("minutes", 90), ("count", 1), ("x-points", 7), ("property:x-coffees", 3), ("PROPERTY:X-COFFEES", 3),
+    ])
+    func habitPoints(text: String, expected: Int) throws {
+        let points = try #require(HabitPoints(text))
+        let session = Session(
+            id: "a", start: .instant(secondsSince1970: 0), end: .instant(secondsSince1970: 5_400), points: 0,
+            properties: ["X-POINTS": "7", "X-COFFEES": " 3 "])
+        #expect(points.points(of: session) == expected)
+        #expect(HabitPoints(points.description) == points)
+    }
+
+    @Test("Habit point texts that are not one", arguments: ["", "auto", "property:", "property:X COFFEE", "hours"])
+    func badHabitPoints(text: String) {
+        #expect(HabitPoints(text) == nil)
+    }
+}
+
+extension StreakRules {
+    /// At-most rules of 100 points with a schedule.
+    fileprivate static func parsingSchedule(_ entries: [String], atMost: Bool) throws -> StreakRules {
+        var rules = StreakRules(requiredPoints: 100)
+        for entry in entries { try rules.schedule.add(parsing: entry) }
+        rules.atMost = atMost
+        return rules
     }
 }
 

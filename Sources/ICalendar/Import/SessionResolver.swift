@@ -333,11 +333,6 @@ extension Session {
 }
 
 extension SessionTime {
-    /// The whole minutes from this time to `other`, 0 when `other` is earlier: `PointsRule.minutes`.
-    package func wholeMinutes(until other: SessionTime) -> Int {
-        max(0, seconds(until: other) / 60)
-    }
-
     var isFloating: Bool {
         if case .floating = self { return true }
         return false
@@ -347,23 +342,5 @@ extension SessionTime {
     func readingFloatingTime(in zone: TimeZoneRules) -> SessionTime {
         if case .floating(let local) = self { return .instant(secondsSince1970: zone.instant(for: local)) }
         return self
-    }
-
-    /// Seconds from this time to `other`; floating times and dates are compared on one wall clock.
-    func seconds(until other: SessionTime) -> Int {
-        Int(other.comparableSeconds - comparableSeconds)
-    }
-
-    /// Whether this time is before `other` (floating times and dates read as UTC for the comparison).
-    func isBefore(_ other: SessionTime) -> Bool {
-        comparableSeconds < other.comparableSeconds
-    }
-
-    private var comparableSeconds: Int64 {
-        switch self {
-        case .instant(let seconds): seconds
-        case .floating(let local): local.secondsSince1970
-        case .date(let day): Int64(day.daysSince1970) * 86_400
-        }
     }
 }

@@ -13,6 +13,8 @@ struct ReportAccumulator {
     /// Whether the sessions themselves are kept (floating times read in the report's zone).
     let keepsSessions: Bool
     private let filters: [CompiledSessionFilter]
+    /// Each habit's own way of counting its sessions, if it has one.
+    private let habitPoints: [HabitPoints?]
     /// The calendar's totals: of every session or, with habits, of those some habit took (and
     /// skip markers); `nil` until the zone is chosen.
     private var totals: DayTotals?
@@ -36,6 +38,7 @@ struct ReportAccumulator {
         self.settings = settings
         self.keepsSessions = keepingSessions
         self.filters = settings.habits.map { $0.filter.compiled() }
+        self.habitPoints = settings.habits.map(\.rules.points)
     }
 
     /// What the import must give: descriptions for habit filters and skip categories, every
@@ -55,7 +58,7 @@ struct ReportAccumulator {
         zoneWarning = warning
         let goal = StreakGoal(requiredPoints: settings.requiredPoints, timeZone: zone, dayStart: settings.dayStart)
         totals = DayTotals(goal: goal, rules: settings.streakRules)
-        habitTotals = settings.habits.map { _ in DayTotals(goal: goal, rules: settings.streakRules) }
+        habitTotals = settings.habits.map { DayTotals(goal: goal, rules: $0.rules.applied(to: settings.streakRules)) }
         if case .automatic = settings.pointsRule {
             minuteTotals = totals
             minuteHabitTotals = habitTotals
@@ -73,7 +76,9 @@ struct ReportAccumulator {
         }
         let minutes = session.start.wholeMinutes(until: session.end)
         minuteTotals?.add(points: minutes, startingAt: session.start)
-        for index in habits { minuteHabitTotals[index].add(points: minutes, startingAt: session.start) }
+        for index in habits {
+            minuteHabitTotals[index].add(points: habitPoints[index]?.points(of: session) ?? minutes, startingAt: session.start)
+        }
     }
 
     /// Notes where a session stands, for `firstSession`.
@@ -118,7 +123,9 @@ struct ReportAccumulator {
                 continue
             }
             let matched = filters.indices.filter { filters[$0].matches(read) }
-            for index in matched { habitTotals[index].add(read) }
+            for index in matched {
+                habitTotals[index].add(points: habitPoints[index]?.points(of: read) ?? read.points, startingAt: read.start)
+            }
             if matched.isEmpty { unmatchedSessions += 1 } else {
                 counting.add(read)
                 countMinutes(of: read, habits: matched)
@@ -170,7 +177,8 @@ struct ReportAccumulator {
         let last = settings.to ?? totals.goal.day(containing: now)
         let report = totals.report(from: settings.from, to: last)
         imported.diagnostics += ReportSettings.windowNote(from: settings.from, earliest: totals.earliestDay, to: last, at: firstSession)
-        let habitTotals = countsMinutes ? minuteHabitTotals : self.habitTotals.isEmpty ? settings.habits.map { _ in DayTotals(goal: totals.goal, rules: settings.streakRules) } : self.habitTotals
+        let habitTotals = countsMinutes ? minuteHabitTotals : self.habitTotals.isEmpty
+            ? settings.habits.map { DayTotals(goal: totals.goal, rules: $0.rules.applied(to: settings.streakRules)) } : self.habitTotals
         // Every habit covers the calendar's window, so that their days line up.
         let habits = zip(settings.habits, habitTotals).map { habit, totals in
             HabitReport(habit: habit, report: totals.report(from: report.from, to: report.to))

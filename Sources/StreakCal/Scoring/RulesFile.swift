@@ -13,13 +13,23 @@ public import Streaks
 ///   "freezes": "1 + every 7, max 2",
 ///   "todayGrace": true,
 ///   "bestStreaks": 5,
-///   "habits": {"Piano": "categories:piano", "Running": "summary:run or categories:running"}
+///   "habits": [
+///     {"name": "Piano", "filter": "categories:piano", "required": 30, "points": "minutes"},
+///     {"name": "Running", "filter": "summary:run", "periodGoal": "week:3 days"},
+///     {"name": "Coffee", "filter": "summary:coffee", "required": 1, "points": "count", "atMost": true}
+///   ]
 /// }
 /// ```
 ///
 /// Every key is optional; texts are read as the command-line options read them (`--schedule`,
 /// `--period-goal`, `--skip`, `--freezes`, `--habit`), and habits keep the file's order. A key the
 /// file does not know is an error, so that a typo never goes unnoticed.
+///
+/// Each habit has a `name` and a `filter`, and may set its own `required`, `points` (`minutes`,
+/// `count`, `x-points` or `property:NAME`), `schedule`, `freezes`, `periodGoal` and `atMost` (a
+/// limit: met at or under `required`, `over` above it); what it does not set it takes from the
+/// calendar's rules (`HabitRules`). `"habits": {"Piano": "categories:piano"}`, names and filters
+/// alone, is read too.
 ///
 /// A file is at most ``maximumBytes`` long, holds at most ``maximumEntries`` texts in each of
 /// `schedule`, `skip` and `skipCategories` and at most ``maximumHabits`` habits, each filter at
@@ -46,6 +56,9 @@ public struct RulesFile: Sendable {
     /// The most habits a file (and a command line with it) may name.
     public static let maximumHabits = 50
 
+    /// The keys a habit of a rules file may have.
+    public static let habitKeys = ["name", "filter", "required", "points", "schedule", "freezes", "periodGoal", "atMost"]
+
     /// The keys a rules file may have.
     public static let keys = [
         "required", "schedule", "periodGoal", "weekStarts", "skip", "skipCategories", "freezes", "todayGrace",
@@ -68,7 +81,9 @@ public struct RulesFile: Sendable {
             throw RulesFileError(file: file, line: root.line, column: root.column, "a rules file is a JSON object, such as {\"required\": 60}")
         }
         var reading = RulesFileReading(file: file)
-        for (key, value) in members { try reading.read(key, value) }
+        // The week's first day first: period goals, the calendar's and each habit's, read by it.
+        for (key, value) in members where key.text == "weekStarts" { try reading.read(key, value) }
+        for (key, value) in members where key.text != "weekStarts" { try reading.read(key, value) }
         try reading.readPeriodGoal()
         self.rules = reading.rules
         self.habits = reading.habits
@@ -160,7 +175,7 @@ private struct RulesFileReading {
         }
     }
 
-    private mutating func readSchedule(_ value: LocatedJSON) throws(RulesFileError) {
+    mutating func readSchedule(_ value: LocatedJSON) throws(RulesFileError) {
         for item in try RulesFile.strings(value, key: "schedule", file: file) {
             do { try rules.schedule.add(parsing: item.text) } catch {
                 throw RulesFileError(file: file, line: item.line, column: item.column + 1 + error.offset, error.message)
@@ -178,26 +193,100 @@ private struct RulesFileReading {
         }
     }
 
+    /// `habits`: an array of habit objects, or an object of names and filters.
     private mutating func readHabits(_ value: LocatedJSON) throws(RulesFileError) {
-        guard case .object(let entries) = value.value else {
-            throw error("\"habits\" is an object of names and filters, such as {\"Piano\": \"categories:piano\"}", at: value)
+        let count: Int
+        switch value.value {
+        case .object(let entries): count = entries.count
+        case .array(let items): count = items.count
+        default:
+            throw error("\"habits\" is an array of habits, such as [{\"name\": \"Piano\", \"filter\": \"categories:piano\"}]", at: value)
         }
-        if entries.count > RulesFile.maximumHabits {
-            let first = entries[RulesFile.maximumHabits].key
-            throw RulesFileError(file: file, line: first.line, column: first.column, "a rules file names at most \(RulesFile.maximumHabits) habits")
+        if count > RulesFile.maximumHabits {
+            let place: (line: Int, column: Int) = switch value.value {
+            case .object(let entries): (entries[RulesFile.maximumHabits].key.line, entries[RulesFile.maximumHabits].key.column)
+            case .array(let items): (items[RulesFile.maximumHabits].line, items[RulesFile.maximumHabits].column)
+            default: (value.line, value.column)
+            }
+            throw RulesFileError(file: file, line: place.line, column: place.column, "a rules file names at most \(RulesFile.maximumHabits) habits")
         }
-        for (name, filter) in entries {
-            guard case .string(let text) = filter.value else {
-                throw RulesFileError(file: file, line: filter.line, column: filter.column, "the filter of habit \"\(name.text)\" is a text, such as \"categories:piano\"")
+        switch value.value {
+        case .object(let entries):
+            for (name, filter) in entries { habits.append(try habit(named: name, filter: filter)) }
+        case .array(let items):
+            for item in items { habits.append(try habit(item)) }
+        default: break
+        }
+    }
+
+    /// A habit from its name and its filter's text.
+    private func habit(named name: LocatedString, filter: LocatedJSON, rules: HabitRules = HabitRules()) throws(RulesFileError) -> Habit {
+        guard case .string(let text) = filter.value else {
+            throw RulesFileError(file: file, line: filter.line, column: filter.column, "the filter of habit \"\(RulesFile.shown(name.text))\" is a text, such as \"categories:piano\"")
+        }
+        guard !name.text.isEmpty else {
+            throw RulesFileError(file: file, line: name.line, column: name.column, "a habit needs a name")
+        }
+        do { return Habit(name: name.text, filter: try SessionFilter(parsing: text), rules: rules) } catch {
+            throw RulesFileError(
+                file: file, line: filter.line, column: filter.column + 1 + error.offset,
+                "habit \"\(RulesFile.shown(name.text))\": \(error.message)")
+        }
+    }
+
+    /// A habit object: `name`, `filter` and the rules it sets for itself.
+    private func habit(_ item: LocatedJSON) throws(RulesFileError) -> Habit {
+        guard case .object(let members) = item.value else {
+            throw error("a habit is an object, such as {\"name\": \"Piano\", \"filter\": \"categories:piano\"}", at: item)
+        }
+        var name: LocatedString?
+        var filter: LocatedJSON?
+        var rules = HabitRules()
+        for (key, value) in members {
+            switch key.text {
+            case "name":
+                guard case .string(let text) = value.value else { throw error("a habit's \"name\" is a text", at: value) }
+                name = LocatedString(text: text, line: value.line, column: value.column)
+            case "filter": filter = value
+            default: try readHabitRule(key, value, into: &rules)
             }
-            guard !name.text.isEmpty else {
-                throw RulesFileError(file: file, line: name.line, column: name.column, "a habit needs a name")
+        }
+        guard let name else { throw error("a habit needs a \"name\"", at: item) }
+        guard let filter else { throw error("habit \"\(RulesFile.shown(name.text))\" needs a \"filter\", such as \"categories:piano\" or \"all\"", at: item) }
+        return try habit(named: name, filter: filter, rules: rules)
+    }
+
+    /// One of a habit's own rules.
+    private func readHabitRule(_ key: LocatedString, _ value: LocatedJSON, into rules: inout HabitRules) throws(RulesFileError) {
+        // Read by the calendar's steps on rules of their own, then taken from them.
+        var reading = RulesFileReading(file: file)
+        reading.weekStarts = weekStarts
+        switch key.text {
+        case "required":
+            try reading.read(key, value)
+            rules.requiredPoints = reading.rules.schedule.defaultPoints
+        case "schedule":
+            try reading.readSchedule(value)
+            rules.schedule = reading.rules.schedule.entries
+        case "freezes":
+            try reading.read(key, value)
+            rules.freezes = reading.rules.freezes
+        case "periodGoal":
+            reading.periodText = value
+            try reading.readPeriodGoal()
+            rules.periodGoal = reading.rules.periodGoal
+        case "atMost":
+            guard case .bool(let atMost) = value.value else { throw error("\"atMost\" is true or false", at: value) }
+            rules.atMost = atMost
+        case "points":
+            guard case .string(let text) = value.value, let points = HabitPoints(text) else {
+                throw error("a habit's \"points\" is \"minutes\", \"count\", \"x-points\" or \"property:NAME\"", at: value)
             }
-            do { habits.append(Habit(name: name.text, filter: try SessionFilter(parsing: text))) } catch {
-                throw RulesFileError(
-                    file: file, line: filter.line, column: filter.column + 1 + error.offset,
-                    "habit \"\(RulesFile.shown(name.text))\": \(error.message)")
-            }
+            rules.points = points
+        default:
+            throw RulesFileError(
+                file: file, line: key.line, column: key.column,
+                "unknown key \"\(key.text)\"; a habit has \(RulesFile.habitKeys.map { "\"\($0)\"" }.joined(separator: ", "))")
         }
     }
 

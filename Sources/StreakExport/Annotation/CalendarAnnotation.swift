@@ -51,9 +51,11 @@ public struct CalendarAnnotation: Sendable {
     public static let propertyPrefix = "X-STREAKCAL-"
 
     /// RFC 7986 colour names (CSS3) by status: the tutorial's green, red and gray; light blue for
-    /// rest, light gray for skipped and steel blue for frozen days.
+    /// rest, light gray for skipped, steel blue for frozen days and dark orange for days over an
+    /// at-most limit.
     public static let colors: [DayStatus: String] = [
         .met: "green", .partial: "red", .none: "gray", .rest: "lightblue", .skipped: "lightgray", .frozen: "steelblue",
+        .over: "darkorange",
     ]
 
     /// The UID of a day's annotation: `YYYY-MM-DD.<calendar>@<domain>`, or with a habit
@@ -168,6 +170,7 @@ public struct CalendarAnnotation: Sendable {
         case .rest: "\(mark) \(day.points) points, rest day"
         case .skipped: "\(mark) \(day.points) points, skipped"
         case .frozen: "\(mark) \(day.points)/\(required) points, frozen"
+        case .over: "\(mark) \(day.points) points, over the limit of \(required)"
         default: "\(mark) \(day.points)/\(required) points"
         }
         if streak > 0 { summary += " · streak \(streak)" }

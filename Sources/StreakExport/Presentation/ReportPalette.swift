@@ -71,6 +71,14 @@ public struct ReportPalette: Hashable, Sendable {
     public var none: DayPresentation { levels[0] }
     /// Goal met.
     public var met: DayPresentation { levels[4] }
+    /// Over an at-most limit (`DayStatus.over`): the no-points colours, marked `✗`, so a missed
+    /// day looks missed whichever way its goal points.
+    public var over: DayPresentation {
+        var over = levels[0]
+        over.mark = "✗"
+        over.label = "over the limit"
+        return over
+    }
 
     /// The level of a day: 0 no points, 1–3 partial by fraction of its goal, 4 met; `nil` for
     /// rest, skipped and frozen days.
@@ -82,7 +90,7 @@ public struct ReportPalette: Hashable, Sendable {
     /// ```
     public static func level(of total: DayTotal) -> Int? {
         switch total.status {
-        case .none: return 0
+        case .none, .over: return 0
         case .met: return 4
         case .partial:
             guard let fraction = total.fraction else { return 2 }
@@ -100,6 +108,7 @@ public struct ReportPalette: Hashable, Sendable {
         case .rest: rest
         case .skipped: skipped
         case .frozen: frozen
+        case .over: over
         }
     }
 
@@ -119,6 +128,7 @@ public struct ReportPalette: Hashable, Sendable {
             DayPresentationRule(when: .status(.rest), show: rest),
             DayPresentationRule(when: .status(.skipped), show: skipped),
             DayPresentationRule(when: .status(.frozen), show: frozen),
+            DayPresentationRule(when: .status(.over), show: over),
         ]
         return DayPresentationRules(rules)
     }

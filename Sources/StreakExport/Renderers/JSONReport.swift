@@ -13,9 +13,10 @@ public import Streaks
 /// Scored by `StreakRules` other than the simple case, a report adds each day's `required` and
 /// `fraction`, `schedule`, `streakUnit`, `bestStreaks`, `score`, `freezesUsed`, `freezesLeft`,
 /// `freezesEarned`, more `totals` (`daysRest`, `daysSkipped`, `daysFrozen`, `skipMarkers`) and,
-/// under a period goal, `periods`. With named habits, `habits` holds one section per habit (the
-/// same keys as the report's, plus `name` and `filter`) and `totals.unmatchedSessions` counts the
-/// sessions no habit took.
+/// under a period goal, `periods`; an at-most goal adds `atMost` (`true`) and `totals.daysOver`.
+/// With named habits, `habits` holds one section per habit (the same keys as the report's, by the
+/// habit's own rules, plus `name`, `filter` and, for a habit that counts its sessions its own
+/// way, `pointsFrom`) and `totals.unmatchedSessions` counts the sessions no habit took.
 ///
 /// ```swift
 /// let json = try JSONReport(report: report, diagnostics: []).render()
@@ -91,6 +92,7 @@ public struct JSONReport: Encodable, Sendable {
         case streak(Streak)
         case streaks([Streak])
         case integer(Int)
+        case boolean(Bool)
         case number(Double)
         case string(String)
         case days([DayTotal], extended: Bool)
@@ -119,6 +121,7 @@ public struct JSONReport: Encodable, Sendable {
                 ("daysFrozen", counts[.frozen] ?? 0), ("daysRest", counts[.rest] ?? 0),
                 ("daysSkipped", counts[.skipped] ?? 0), ("skipMarkers", report.skipMarkers),
             ]
+            if report.rules.atMost { totals.append(("daysOver", counts[.over] ?? 0)) }
             members += [
                 ("bestStreaks", .streaks(report.bestStreaks)),
                 ("freezesEarned", .integer(report.freezesEarned)),
@@ -129,6 +132,7 @@ public struct JSONReport: Encodable, Sendable {
                 ("streakUnit", .string(report.streakUnit)),
             ]
             if report.rules.periodGoal != nil { members.append(("periods", .periods(report.periods))) }
+            if report.rules.atMost { members.append(("atMost", .boolean(true))) }
         }
         if let unmatchedSessions { totals.append(("unmatchedSessions", unmatchedSessions)) }
         members.append(("totals", .totals(totals.sorted { $0.key < $1.key })))
@@ -184,6 +188,7 @@ public struct JSONReport: Encodable, Sendable {
             }
             json.close("]", indent: indent, empty: streaks.isEmpty)
         case .integer(let value): json.integer(value)
+        case .boolean(let value): json.boolean(value)
         case .number(let value): json.number(value)
         case .string(let value): json.string(value)
         case .totals(let members):
@@ -282,9 +287,10 @@ public struct JSONReport: Encodable, Sendable {
     }
 
     private static func habitMembers(_ habit: HabitReport) -> [(String, Member)] {
-        (body(of: habit.report, extended: true, unmatchedSessions: nil)
-            + [("filter", .string(habit.habit.filter.description)), ("name", .string(habit.habit.name))])
-            .sorted { $0.0 < $1.0 }
+        var members = body(of: habit.report, extended: true, unmatchedSessions: nil)
+            + [("filter", .string(habit.habit.filter.description)), ("name", .string(habit.habit.name))]
+        if let points = habit.habit.rules.points { members.append(("pointsFrom", .string(points.description))) }
+        return members.sorted { $0.0 < $1.0 }
     }
 
     // MARK: Encodable, for the test that holds `render()` to `JSONEncoder`.
@@ -308,6 +314,7 @@ public struct JSONReport: Encodable, Sendable {
                 case .streak(let streak): try container.encode(streak, forKey: key)
                 case .streaks(let streaks): try container.encode(streaks, forKey: key)
                 case .integer(let value): try container.encode(value, forKey: key)
+                case .boolean(let value): try container.encode(value, forKey: key)
                 case .number(let value): try container.encode(value, forKey: key)
                 case .string(let value): try container.encode(value, forKey: key)
                 case .totals(let members):

@@ -218,6 +218,11 @@ package struct JSONWriter {
         bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
     }
 
+    /// `true` or `false`.
+    package mutating func boolean(_ value: Bool) {
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
     /// A string with `JSONEncoder`'s escapes (`appendJSONString`): in either layout a line break
     /// inside is `\n`, so a compact document is one line.
     package mutating func string(_ value: String) {

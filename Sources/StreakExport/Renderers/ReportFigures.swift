@@ -10,9 +10,9 @@ struct ReportFigures {
         let goal = report.goal
         let dayCount = report.days.count
         let rules = report.rules
-        let goalText = rules.schedule.entries.isEmpty
+        let goalText = (rules.atMost ? "at most " : "") + (rules.schedule.entries.isEmpty
             ? "\(goal.requiredPoints) \(goal.requiredPoints == 1 ? "point" : "points") a day"
-            : "by schedule: \(rules.schedule)"
+            : "by schedule: \(rules.schedule)")
         var rows: [(name: String, value: String)] = []
         if let calendars = ReportHeading(sources: sources, report: report).calendarsRow { rows.append(calendars) }
         rows += [

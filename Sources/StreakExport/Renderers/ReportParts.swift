@@ -113,7 +113,7 @@ struct DiagnosticTally {
 extension DayPresentationRules {
     /// A heatmap's legend, from less to more: how the rules show a day without points, partial
     /// days at a sixth, a half and five sixths of their goal, and a met day (one entry per label),
-    /// then how they show every other status the report has (rest, skipped, frozen).
+    /// then how they show every other status the report has (rest, skipped, frozen, over).
     ///
     /// ```swift
     /// print(DayPresentationRules.standard.intensityLegend(for: report).scale.map(\.mark))
@@ -131,7 +131,7 @@ extension DayPresentationRules {
         var labels = Set<String>()
         let scale = probes.map(presentation(for:)).filter { labels.insert($0.label).inserted }
         let present = Set(report.days.map(\.status))
-        let others = [DayStatus.rest, .skipped, .frozen].filter(present.contains).compactMap { status -> DayPresentation? in
+        let others = [DayStatus.rest, .skipped, .frozen, .over].filter(present.contains).compactMap { status -> DayPresentation? in
             let shown = report.days.first { $0.status == status }.map(presentation(for:)) ?? .standard(for: status)
             return labels.insert(shown.label).inserted ? shown : nil
         }

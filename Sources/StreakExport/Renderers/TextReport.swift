@@ -112,7 +112,8 @@ public struct TextReport: Sendable {
         let heading = ReportHeading(sources: sources, report: report)
         var lines = [(heading.title + ", \(goal.timeZone.identifier)"
             + (goal.dayStart == .midnight ? "" : ", days start at \(goal.dayStart)")
-            + (report.rules.schedule.entries.isEmpty ? ", goal \(goal.requiredPoints) points a day" : ", goal by schedule")
+            + (report.rules.atMost ? ", at most" : ", goal")
+            + (report.rules.schedule.entries.isEmpty ? " \(goal.requiredPoints) points a day" : " by schedule")
             + (report.rules.periodGoal.map { ", \($0) a \($0.unitName)" } ?? "")).escapingControlCharacters()]
         if heading.needsCalendarsLine, let row = heading.calendarsRow {
             lines.append("\(row.name): \(row.value)".escapingControlCharacters())
@@ -263,11 +264,11 @@ public struct TextReport: Sendable {
         return "\(length) \(length == 1 ? unit : unit + "s") (\(span))"
     }
 
-    /// "31 (met 2, partial 1, none 28)", with rest, skipped and frozen days when there are any.
+    /// "31 (met 2, partial 1, none 28)", with rest, skipped, frozen and over days when there are any.
     static func dayCounts(_ report: StreakReport) -> String {
         let counts = report.statusCounts
         var parts = ["met \(counts[.met] ?? 0)", "partial \(counts[.partial] ?? 0)", "none \(counts[.none] ?? 0)"]
-        for status in [DayStatus.rest, .skipped, .frozen] where (counts[status] ?? 0) > 0 {
+        for status in [DayStatus.rest, .skipped, .frozen, .over] where (counts[status] ?? 0) > 0 {
             parts.append("\(status.rawValue) \(counts[status] ?? 0)")
         }
         return "\(report.days.count) (\(parts.joined(separator: ", ")))"
