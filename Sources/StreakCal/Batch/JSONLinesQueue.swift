@@ -88,6 +88,10 @@ final class RecordEmitter: Sendable {
     }
 
     private let state = Locked(State())
+    /// `state.stopped`, under a lock of its own: the reader asks it before each line, and must not
+    /// wait while a record is being written (`emit` runs under `state`'s lock and may block, on a
+    /// full pipe or, in a test, until the reader has gone on).
+    private let hasStopped = Locked(false)
     private let order: JSONLinesBatch.Order
     private let emit: @Sendable (String) throws -> Void
 
@@ -97,7 +101,7 @@ final class RecordEmitter: Sendable {
     }
 
     /// Whether a write failed: no more input is read.
-    var stopped: Bool { state.withLock { $0.stopped } }
+    var stopped: Bool { hasStopped.withLock { $0 } }
 
     /// What a write threw, if one failed.
     var failure: (any Error)? { state.withLock { $0.failure } }
@@ -135,6 +139,7 @@ final class RecordEmitter: Sendable {
         } catch {
             state.failure = error
             state.stopped = true
+            hasStopped.withLock { $0 = true }
         }
     }
 }
