@@ -44,90 +44,72 @@ struct RulesOptions: ParsableArguments {
     var habit: [String] = []
 
     func validate() throws {
-        _ = try resolved(readingFile: false)
+        _ = try options(required: nil)
     }
 
-    /// The rules and habits these options give on top of `requiredPoints` (the `--required` value);
-    /// a rules file's `required` wins over the default but not over an explicit `--required`.
-    func apply(to settings: inout ReportSettings, requiredGiven: Bool) throws {
-        let (rules, habits, fileRequired) = try resolved(readingFile: true)
-        let required = settings.requiredPoints
-        settings.streakRules = rules
-        settings.requiredPoints = requiredGiven || fileRequired == nil ? required : fileRequired!
-        settings.habits = habits
-    }
-
-    /// The rules file (when `readingFile`), then each option, as rules and habits.
-    private func resolved(readingFile: Bool) throws -> (StreakRules, [Habit], Int?) {
-        var rules = StreakRules()
-        var habits: [Habit] = []
-        var fileRequired: Int?
-        if readingFile, let path = self.rules {
-            let text = try Self.readRulesFile(path)
-            do {
-                let file = try RulesFile(parsing: text, file: path)
-                rules = file.rules
-                habits = file.habits
-                if file.namesRequiredPoints { fileRequired = file.rules.schedule.defaultPoints }
-            } catch {
-                StandardError.print(error.description.escapingControlCharacters())
-                throw ExitCode.validationFailure
-            }
+    /// The rules file and these options on `settings` (`ReportSettings.applyRules`, the library's
+    /// one call for it); `required` is `--required`, which wins over the file's `required`.
+    func apply(to settings: inout ReportSettings, required: Int?) throws {
+        let file = try self.rules.map(Self.readRulesFile)
+        do { try settings.applyRules(file, options: try options(required: required)) } catch let error as RuleOptionsError {
+            throw ValidationError(error.message.replacingOccurrences(of: "the rules file's and the options'", with: "those of --rules and --habit"))
         }
+    }
+
+    /// The options, read into `RuleOptions`: an option that cannot be read is a usage error naming it.
+    private func options(required: Int?) throws -> RuleOptions {
+        var options = RuleOptions()
+        options.requiredPoints = required
         func failure(_ option: String, _ value: String, _ error: StreakRulesSyntaxError) -> ValidationError {
             ValidationError("\(option) '\(Self.shown(value))': \(error.message) (at character \(error.offset + 1)).")
         }
-        for spec in schedule {
-            do { try rules.schedule.add(parsing: spec) } catch { throw failure("--schedule", spec, error) }
+        var schedule = GoalSchedule(requiredPoints: 1)
+        for spec in self.schedule {
+            do { try schedule.add(parsing: spec) } catch { throw failure("--schedule", spec, error) }
         }
-        var firstWeekday = Weekday.monday
+        options.schedule = schedule.entries
         if let weekStarts {
             guard let day = Weekday(name: weekStarts) else {
                 throw ValidationError("--week-starts takes a weekday such as mon, not '\(weekStarts.escapingControlCharacters())'.")
             }
-            firstWeekday = day
+            options.weekStarts = day
         }
         if let periodGoal {
-            do { rules.periodGoal = try PeriodGoal(parsing: periodGoal, firstWeekday: firstWeekday) } catch {
+            do { options.periodGoal = try PeriodGoal(parsing: periodGoal, firstWeekday: options.weekStarts ?? .monday) } catch {
                 throw failure("--period-goal", periodGoal, error)
             }
-        } else if weekStarts != nil, var goal = rules.periodGoal, case .week = goal.length {
-            goal.length = .week(firstWeekday: firstWeekday)
-            rules.periodGoal = goal
         }
         for text in skip {
             guard let range = SkipRange(text) else {
                 throw ValidationError("--skip takes a day or a range of days, YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD (in order), not '\(text.escapingControlCharacters())'.")
             }
-            rules.skippedDays.append(range.days)
+            options.skippedDays.append(range.days)
         }
         for category in skipCategory {
             guard !category.isEmpty else { throw ValidationError("--skip-category needs a category name.") }
-            rules.skipCategories.insert(category.lowercased())
+            options.skipCategories.append(category)
         }
         if let freezes {
-            do { rules.freezes = try FreezePolicy(parsing: freezes) } catch { throw failure("--freezes", freezes, error) }
+            do { options.freezes = try FreezePolicy(parsing: freezes) } catch { throw failure("--freezes", freezes, error) }
         }
-        if noTodayGrace { rules.todayGrace = false }
+        if noTodayGrace { options.todayGrace = false }
         if let bestStreaks {
             try OptionRange.check(bestStreaks, 0...1000, option: "--best-streaks")
-            rules.bestStreakCount = bestStreaks
+            options.bestStreakCount = bestStreaks
         }
         for text in habit {
-            do { habits.append(try Habit(parsing: text)) } catch {
+            do { options.habits.append(try Habit(parsing: text)) } catch {
                 // The filter's problems name the habit (the value itself may be long).
                 let name = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
                 let named = name.isEmpty || !text.contains("=") ? error : StreakRulesSyntaxError("habit '\(Self.shown(name))': \(error.message)", offset: error.offset)
                 throw failure("--habit", text, named)
             }
         }
-        if let duplicate = Dictionary(grouping: habits, by: \.name).first(where: { $0.value.count > 1 })?.key {
+        // Checked here too, so that a duplicate among the options alone is a usage error before any file is read.
+        if let duplicate = Dictionary(grouping: options.habits, by: \.name).first(where: { $0.value.count > 1 })?.key {
             throw ValidationError("the habit '\(duplicate.escapingControlCharacters())' is named twice.")
         }
-        guard habits.count <= RulesFile.maximumHabits else {
-            throw ValidationError("at most \(RulesFile.maximumHabits) habits, those of --rules and --habit together, not \(habits.count).")
-        }
-        return (rules, habits, fileRequired)
+        return options
     }
 
     /// An option's value as a message shows it: control characters escaped, at most 80 characters.
@@ -135,9 +117,18 @@ struct RulesOptions: ParsableArguments {
         (value.count > 80 ? value.prefix(79) + "…" : value).escapingControlCharacters()
     }
 
+    /// The rules file at `path`; one that cannot be used is a usage error, its message located.
+    private static func readRulesFile(_ path: String) throws -> RulesFile {
+        let text = try readRulesText(path)
+        do { return try RulesFile(parsing: text, file: path) } catch {
+            StandardError.print(error.description.escapingControlCharacters())
+            throw ExitCode.validationFailure
+        }
+    }
+
     /// A rules file's text, read up to one byte past `RulesFile.maximumBytes` (so that a device
     /// such as /dev/zero or a huge file is not read whole: the size check refuses it).
-    private static func readRulesFile(_ path: String) throws -> String {
+    private static func readRulesText(_ path: String) throws -> String {
         let shownPath = path.escapingControlCharacters()
         guard let handle = FileHandle(forReadingAtPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be opened" : "no such file"

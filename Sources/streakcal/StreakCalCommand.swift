@@ -136,7 +136,7 @@ struct ScoringOptions: ParsableArguments {
 
     /// The rules and habits of `--rules` and the rule options, on `settings`.
     func applyRules(_ rules: RulesOptions, to settings: inout ReportSettings) throws {
-        try rules.apply(to: &settings, requiredGiven: required != nil)
+        try rules.apply(to: &settings, required: required)
     }
 
     func validate() throws {

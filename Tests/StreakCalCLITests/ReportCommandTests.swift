@@ -104,6 +104,31 @@ struct ReportCommandTests {
             "streakcal: hint: --points minutes counts minutes, --points count sessions, --points-property names another property\n"))
     }
 
+    @Test("When the window ends today: text, HTML and JSON say what today still needs and whether the streak is at risk")
+    func todaySoFar() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let stamp = { (daysAgo: Int) -> String in
+            let date = calendar.date(byAdding: .day, value: -daysAgo, to: Date())!
+            let parts = calendar.dateComponents([.year, .month, .day], from: date)
+            return String(format: "%04d%02d%02dT000100Z", parts.year!, parts.month!, parts.day!)
+        }
+        let events = [(2, 100), (1, 100), (0, 30)].map { daysAgo, points in
+            "BEGIN:VEVENT\r\nUID:d\(daysAgo)\r\nDTSTART:\(stamp(daysAgo))\r\nDURATION:PT10M\r\nX-POINTS:\(points)\r\nEND:VEVENT\r\n"
+        }
+        let text = "BEGIN:VCALENDAR\r\n" + events.joined() + "END:VCALENDAR\r\n"
+        let plain = try streakcal(["report", "-", "--tz", "UTC"], input: text)
+        #expect(plain.standardOutput.contains("Today so far: 30 of 100 points, 70 to go; the 2-day streak is at risk\n"))
+        let html = try streakcal(["report", "-", "--tz", "UTC", "--format", "html"], input: text)
+        #expect(html.standardOutput.contains("<dt>Today so far</dt><dd>30 of 100 points, 70 to go; the 2-day streak is at risk</dd>"))
+        let json = try jsonObject(try streakcal(["report", "-", "--tz", "UTC", "--format", "json"], input: text).standardOutput)
+        let today = try #require(json["today"] as? [String: Any])
+        #expect(today["points"] as? Int == 30 && today["pointsNeeded"] as? Int == 70 && today["streakAtRisk"] as? Bool == true)
+        // A window that ends before today says nothing of it.
+        let past = try jsonObject(try streakcal(["report", "-", "--tz", "UTC", "--format", "json", "--to", "2020-01-01"], input: text).standardOutput)
+        #expect(past["today"] == nil)
+    }
+
     @Test("--points auto, the default: minutes with a note when no event has X-POINTS, the property as before when one does")
     func automaticPoints() throws {
         let unset = try streakcal(["report", fixture("no-points-property.ics"), "--tz", "UTC", "--to", "2024-07-01", "--format", "json"])

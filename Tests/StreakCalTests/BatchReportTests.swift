@@ -344,6 +344,33 @@ struct BatchReportTests {
         #expect(reports[2].result.diagnostics == DiagnosticCounts(errors: 1, warnings: 5, notes: 0))
     }
 
+    @Test("With habits, each calendar's summary lists every habit's figures by its own rules, in summary.json and the table")
+    func habitsInSummary() throws {
+        var settings = StreakCal.ReportSettings(timeZone: "UTC")
+        let file = try RulesFile(parsing: """
+            {"habits": [{"name": "Piano", "filter": "categories:piano", "required": 30},
+                        {"name": "Running", "filter": "property:X-HABIT=running", "required": 50, "atMost": true}]}
+            """, file: "rules.json")
+        try settings.applyRules(file)
+        settings.from = Day("2024-01-01")
+        settings.to = Day("2024-01-03")
+        let batch = BatchReport(sources: [try source("habits.ics")], settings: settings, format: .csv, jobs: 1, recordsElapsedTime: false)
+        let result = try #require(batch.render().first?.result)
+        #expect(result.habits.map(\.name) == ["Piano", "Running"])
+        #expect(result.habits.map(\.daysMet) == [2, 3])  // piano 30, 30, 0 of 30; running 40, 0, 40: at most 50 every day
+        let summary = BatchSummary(format: .csv, files: [result])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(summary.json().utf8)) as? [String: Any])
+        let habits = try #require((json["files"] as? [[String: Any]])?.first?["habits"] as? [[String: Any]])
+        #expect(habits.map { $0["name"] as? String } == ["Piano", "Running"])
+        #expect(habits.map { $0["daysMet"] as? Int } == [2, 3])
+        let habitRows = summary.table().split(separator: "\n").filter { $0.hasPrefix(" ") }
+        // Piano: day 3 is open (today-grace), so the current streak is 2.
+        #expect(habitRows.map { $0.split(separator: " ").map(String.init) } == [["Piano", "2", "2", "2"], ["Running", "3", "3", "3"]])
+        // Without habits, summary.json has no habits key.
+        let plain = BatchSummary(format: .csv, files: [BatchReport(sources: [try source("folding.ics")], settings: StreakCal.ReportSettings(timeZone: "UTC"), format: .csv, jobs: 1).render()[0].result])
+        #expect(!plain.json().contains("\"habits\""))
+    }
+
     @Test("One, two or eight workers give the same results in input order", arguments: [1, 2, 8])
     func deterministic(jobs: Int) throws {
         let names = ["tutorial-sample.ics", "folding.ics", "recurring-weekly-across-dst.ics", "bad-properties.ics",

@@ -171,6 +171,45 @@ struct RulesFileTests {
         #expect(json.contains("\"pointsFrom\" : \"count\""))
     }
 
+    @Test("A rules file and options on top, into ReportSettings in one call, as the command line merges them")
+    func applyRules() throws {
+        let file = try RulesFile(parsing: """
+            {"required": 30, "schedule": ["sat-sun:0"], "periodGoal": "week:3 days", "freezes": "2",
+             "skipCategories": ["vacation"], "habits": [{"name": "Piano", "filter": "all", "required": 10}]}
+            """, file: "rules.json")
+        var settings = ReportSettings(requiredPoints: 50, timeZone: "UTC")
+        try settings.applyRules(file)
+        #expect(settings.requiredPoints == 30)  // the file's required wins over the settings' own
+        #expect(settings.streakRules.freezes.budget == 2)
+        #expect(settings.habits.map(\.name) == ["Piano"])
+        var options = RuleOptions()
+        options.requiredPoints = 45
+        options.schedule = [GoalSchedule.Entry(weekdays: [.monday], requiredPoints: 0)]
+        options.weekStarts = .sunday
+        options.skipCategories = ["Sick"]
+        options.freezes = FreezePolicy.none
+        options.todayGrace = false
+        options.bestStreakCount = 2
+        options.habits = [try Habit(parsing: "Run=summary:run")]
+        var merged = ReportSettings(timeZone: "UTC")
+        try merged.applyRules(file, options: options)
+        #expect(merged.requiredPoints == 45)  // an option wins over the file
+        #expect(merged.streakRules.schedule.entries.count == 2)  // the file's entries, then the option's
+        #expect(merged.streakRules.schedule.requiredPoints(on: Day("2024-01-01")!) == 0)  // a Monday
+        #expect(merged.streakRules.periodGoal == PeriodGoal(length: .week(firstWeekday: .sunday), target: .metDays(3)))
+        #expect(merged.streakRules.skipCategories == ["vacation", "sick"])
+        #expect(merged.streakRules.freezes == .none && !merged.streakRules.todayGrace && merged.streakRules.bestStreakCount == 2)
+        #expect(merged.habits.map(\.name) == ["Piano", "Run"])
+        // A habit's own required stands over the merged calendar's.
+        #expect(merged.habits[0].rules.applied(to: merged.streakRules).schedule.defaultPoints == 10)
+        var twice = RuleOptions()
+        twice.habits = [try Habit(parsing: "Piano=summary:piano")]
+        #expect(throws: RuleOptionsError("the habit 'Piano' is named twice.")) { try merged.applyRules(file, options: twice) }
+        var none = ReportSettings(requiredPoints: 70, timeZone: "UTC")
+        try none.applyRules(nil)
+        #expect(none.requiredPoints == 70 && none.streakRules.isSimple && none.habits.isEmpty)
+    }
+
     @Test("Entries past a limit: the first one too many is the error's place", arguments: [
         ("schedule", "\"mon:1\"", RulesFile.maximumEntries, "\"schedule\" holds at most 10000 texts"),
         ("skip", "\"2024-01-01\"", RulesFile.maximumEntries, "\"skip\" holds at most 10000 texts"),

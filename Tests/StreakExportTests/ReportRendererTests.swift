@@ -31,7 +31,7 @@ struct ReportRendererTests {
         let presentation = ReportPresentation(firstWeekday: .monday)
         let (report, habits) = (content.report, content.habits)
         #expect(try JSONReportRenderer(presentation: presentation).render(content) == JSONReport(
-            report: report, diagnostics: [], habits: habits, unmatchedSessions: 2, sources: content.sources).render())
+            report: report, diagnostics: [], habits: habits, unmatchedSessions: 2, sources: content.sources, today: content.today).render())
         #expect(CSVReportRenderer(presentation: presentation).render(content) == CSVReport(report: report, habits: habits).render())
         #expect(SVGReportRenderer(presentation: presentation).render(content) == SVGReport(
             report: report, firstWeekday: .monday, habits: habits, sources: content.sources, view: .month, today: content.today).render())

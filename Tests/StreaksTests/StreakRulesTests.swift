@@ -400,6 +400,50 @@ struct AtMostTests {
     }
 }
 
+@Suite("Today's progress")
+struct TodayProgressTests {
+    @Test("When the window ends today: the points still needed, and whether the current streak is at risk")
+    func dayGoal() throws {
+        let partial = report("MMp", rules { _ in })
+        let today = try #require(partial.progress(on: ymd(2024, 1, 3)))
+        #expect((today.total.points, today.pointsNeeded, today.streakAtRisk, today.currentStreak) == (50, 50, true, 2))
+        #expect(today.pointsAllowed == nil)
+        #expect(partial.progress(on: ymd(2024, 1, 2)) == nil)  // not the window's last day
+        let met = try #require(report("MMM", rules { _ in }).progress(on: ymd(2024, 1, 3)))
+        #expect((met.pointsNeeded, met.streakAtRisk, met.currentStreak) == (0, false, 3))
+        let noStreak = try #require(report("..p", rules { _ in }).progress(on: ymd(2024, 1, 3)))
+        #expect((noStreak.pointsNeeded, noStreak.streakAtRisk) == (50, false))
+        let rest = try #require(report("MM.", rules { try $0.schedule.add(parsing: "wed:0") }).progress(on: ymd(2024, 1, 3)))
+        #expect((rest.total.status, rest.pointsNeeded, rest.streakAtRisk) == (.rest, 0, false))
+    }
+
+    @Test("An at-most goal: the points still allowed; at risk once over")
+    func limit() throws {
+        let points = [0, 0, 150]
+        let over = StreakReport(goal: StreakGoal(timeZone: .utc), rules: rules { $0.atMost = true }, firstDay: ymd(2024, 1, 1),
+                                points: points, sessionCounts: [0, 0, 1])
+        let today = try #require(over.progress(on: ymd(2024, 1, 3)))
+        #expect((today.total.status, today.pointsAllowed, today.pointsNeeded, today.streakAtRisk) == (.over, 0, 0, true))
+        let under = StreakReport(goal: StreakGoal(timeZone: .utc), rules: rules { $0.atMost = true }, firstDay: ymd(2024, 1, 1),
+                                 points: [0, 0, 30], sessionCounts: [0, 0, 1])
+        let allowed = try #require(under.progress(on: ymd(2024, 1, 3)))
+        #expect((allowed.total.status, allowed.pointsAllowed, allowed.streakAtRisk) == (.met, 70, false))
+    }
+
+    @Test("A period goal of points: what the week still needs")
+    func periodGoal() throws {
+        var weekly = StreakRules(requiredPoints: 100)
+        weekly.periodGoal = try PeriodGoal(parsing: "week:300 points", firstWeekday: .monday)
+        // Week one (from Monday 2024-01-01) met, week two 150 points by Wednesday.
+        let points = [100, 100, 100, 0, 0, 0, 0, 100, 0, 50]
+        let report = StreakReport(goal: StreakGoal(timeZone: .utc), rules: weekly, firstDay: ymd(2024, 1, 1),
+                                  points: points, sessionCounts: points.map { $0 > 0 ? 1 : 0 })
+        let today = try #require(report.progress(on: ymd(2024, 1, 10)))
+        #expect((today.pointsNeeded, today.streakAtRisk, today.currentStreak) == (150, true, 1))
+        #expect(today.period?.points == 150)
+    }
+}
+
 extension StreakRules {
     /// At-most rules of 100 points with a schedule.
     fileprivate static func parsingSchedule(_ entries: [String], atMost: Bool) throws -> StreakRules {

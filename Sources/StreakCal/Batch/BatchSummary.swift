@@ -8,6 +8,8 @@ public import Streaks
 /// `name`), `totals` (`files`,
 /// `failed`, `sessions`, `points`, `daysMet`), `elapsedSeconds` (`null` without timings) and
 /// `skipped` (each ``SkippedInput``: `input` and `reason`; empty when nothing was passed over).
+/// With habits, each file adds `habits` (``BatchFileResult/HabitResult``: `name`, `daysMet`,
+/// `currentStreak`, `longestStreak`, `score`).
 ///
 /// ```swift
 /// print(summary.table(), terminator: "")
@@ -109,6 +111,7 @@ public struct BatchSummary: Hashable, Sendable {
         json.optional(file.elapsedSeconds) { $0.number($1) }
         json.key("error", indent: 6)
         json.optional(file.error) { $0.string($1) }
+        if !file.habits.isEmpty { habitsEntry(file.habits, into: &json) }
         json.key("input", indent: 6)
         json.string(file.input)
         json.key("longestStreak", indent: 6)
@@ -123,6 +126,28 @@ public struct BatchSummary: Hashable, Sendable {
         json.optional(file.sessions) { $0.integer($1) }
         json.close("}", indent: 4, empty: false)
         return json.bytes
+    }
+
+    /// A file's `habits`, each `currentStreak`, `daysMet`, `longestStreak`, `name` and `score`.
+    private static func habitsEntry(_ habits: [BatchFileResult.HabitResult], into json: inout JSONWriter) {
+        json.key("habits", indent: 6)
+        json.open("[")
+        for (index, habit) in habits.enumerated() {
+            json.element(indent: 8, first: index == 0)
+            json.open("{")
+            json.key("currentStreak", indent: 10, first: true)
+            json.streak(habit.currentStreak, indent: 10)
+            json.key("daysMet", indent: 10)
+            json.integer(habit.daysMet)
+            json.key("longestStreak", indent: 10)
+            json.streak(habit.longestStreak, indent: 10)
+            json.key("name", indent: 10)
+            json.string(habit.name)
+            json.key("score", indent: 10)
+            json.number((habit.score * 10_000).rounded() / 10_000)
+            json.close("}", indent: 8, empty: false)
+        }
+        json.close("]", indent: 6, empty: false)
     }
 
     /// The sums over the calendars that did not fail to read.
@@ -161,6 +186,12 @@ public struct BatchSummary: Hashable, Sendable {
                 file.sessions == nil ? "-" : file.diagnostics.description,
                 (file.error ?? "").escapingControlCharacters(keepingTabs: false),
             ])
+            for habit in file.habits {
+                rows.append([
+                    "", "  " + habit.name.escapingControlCharacters(keepingTabs: false), "", String(habit.daysMet),
+                    String(habit.currentStreak.length), String(habit.longestStreak.length), "", "",
+                ])
+            }
         }
         // Widths in characters, counted once a cell (most cells are ASCII: their bytes).
         let cellWidths = rows.map { $0.map(Self.width) }
@@ -237,6 +268,27 @@ public struct BatchFileResult: Hashable, Sendable {
     public var error: String?
     /// The time this calendar took, when timed.
     public var elapsedSeconds: Double?
+    /// Each named habit's figures, in the habits' order (empty without habits).
+    public var habits: [HabitResult] = []
+
+    /// One habit's figures in a batch: by the habit's own rules.
+    public struct HabitResult: Hashable, Sendable {
+        public var name: String
+        /// Days that met the habit's goal (or stayed within its limit).
+        public var daysMet: Int
+        public var currentStreak: Streak
+        public var longestStreak: Streak
+        /// The habit score after the last day, 0...1.
+        public var score: Double
+
+        public init(name: String, daysMet: Int, currentStreak: Streak, longestStreak: Streak, score: Double) {
+            self.name = name
+            self.daysMet = daysMet
+            self.currentStreak = currentStreak
+            self.longestStreak = longestStreak
+            self.score = score
+        }
+    }
 
     public init(input: String) {
         self.input = input
@@ -255,6 +307,11 @@ public struct BatchFileResult: Hashable, Sendable {
         longestStreak = report.longestStreak
         diagnostics = DiagnosticCounts(scored.imported.diagnostics)
         if let source = scored.sources.first { name = source.name }
+        habits = scored.habits.map { habit in
+            HabitResult(
+                name: habit.habit.name, daysMet: habit.report.statusCounts[.met] ?? 0,
+                currentStreak: habit.report.currentStreak, longestStreak: habit.report.longestStreak, score: habit.report.score)
+        }
     }
 }
 

@@ -148,7 +148,7 @@ public struct HTMLReport: Sendable {
     /// The figures as a definition list.
     private func figures(of report: StreakReport, sources: [ReportSource]) -> [String] {
         var html = ["<dl class=\"figures\">"]
-        for row in ReportFigures(report, sources: sources).rows {
+        for row in ReportFigures(report, sources: sources, today: today).rows {
             html.append("<div><dt>\(Markup.escape(row.name))</dt><dd>\(HTMLReport.markingDates(in: Markup.escape(row.value)))</dd></div>")
         }
         html.append("</dl>")

@@ -43,6 +43,8 @@ public struct JSONReport: Encodable, Sendable {
     public var unmatchedSessions: Int
     /// The calendars the report is about: `sources`, each `file` and `name`.
     public var sources: [ReportSource]
+    /// Today, in the report's zone: when the window ends today, the JSON says how it stands (`today`).
+    public var today: Day?
 
     /// Whole-window figures.
     public struct Totals: Encodable, Sendable {
@@ -59,9 +61,10 @@ public struct JSONReport: Encodable, Sendable {
     ///   - habits: Each named habit's report.
     ///   - unmatchedSessions: The sessions no habit took.
     ///   - sources: The calendars the report is about.
+    ///   - today: Today, in the report's zone: when the window ends today, `today` says how it stands.
     public init(
         report: StreakReport, diagnostics: [Diagnostic], habits: [HabitReport] = [], unmatchedSessions: Int = 0,
-        sources: [ReportSource] = []
+        sources: [ReportSource] = [], today: Day? = nil
     ) {
         let counts = report.statusCounts
         self.timeZone = report.goal.timeZone.identifier
@@ -80,6 +83,7 @@ public struct JSONReport: Encodable, Sendable {
         self.habits = habits
         self.unmatchedSessions = unmatchedSessions
         self.sources = sources
+        self.today = today
     }
 
     /// A number as the JSON shows it: rounded to 4 decimals.
@@ -93,18 +97,19 @@ public struct JSONReport: Encodable, Sendable {
         case streaks([Streak])
         case integer(Int)
         case boolean(Bool)
+        case object([(String, Member)])
         case number(Double)
         case string(String)
         case days([DayTotal], extended: Bool)
         case periods([PeriodTotal])
         case totals([(key: String, value: Int)])
         case diagnostics([Diagnostic])
-        case habits([HabitReport], unmatched: Int)
+        case habits([(HabitReport, today: Day?)], unmatched: Int)
         case sources([ReportSource])
     }
 
     /// The members of `report`'s body: what a habit section has too.
-    private static func body(of report: StreakReport, extended: Bool, unmatchedSessions: Int?) -> [(String, Member)] {
+    private static func body(of report: StreakReport, extended: Bool, unmatchedSessions: Int?, today: Day?) -> [(String, Member)] {
         let counts = report.statusCounts
         var totals: [(key: String, value: Int)] = [
             ("daysMet", counts[.met] ?? 0), ("daysNone", counts[.none] ?? 0), ("daysPartial", counts[.partial] ?? 0),
@@ -136,14 +141,27 @@ public struct JSONReport: Encodable, Sendable {
         }
         if let unmatchedSessions { totals.append(("unmatchedSessions", unmatchedSessions)) }
         members.append(("totals", .totals(totals.sorted { $0.key < $1.key })))
+        if let progress = today.flatMap(report.progress(on:)) { members.append(("today", todayMember(progress))) }
         return members
+    }
+
+    /// `today`: the day's `date`, `points`, `required`, `status`, `pointsNeeded`, `streakAtRisk`
+    /// and, with an at-most goal, `pointsAllowed`.
+    private static func todayMember(_ progress: TodayProgress) -> Member {
+        var members: [(String, Member)] = [
+            ("date", .string(progress.day.description)), ("points", .integer(progress.total.points)),
+            ("pointsNeeded", .integer(progress.pointsNeeded)), ("required", .integer(progress.total.required)),
+            ("status", .string(progress.total.status.rawValue)), ("streakAtRisk", .boolean(progress.streakAtRisk)),
+        ]
+        if let allowed = progress.pointsAllowed { members.append(("pointsAllowed", .integer(allowed))) }
+        return .object(members.sorted { $0.0 < $1.0 })
     }
 
     /// Whether the JSON shows what rules add: anything but the simple case, or named habits.
     private var isExtended: Bool { !report.rules.isSimple || !habits.isEmpty }
 
     private var members: [(String, Member)] {
-        var members = Self.body(of: report, extended: isExtended, unmatchedSessions: habits.isEmpty ? nil : unmatchedSessions)
+        var members = Self.body(of: report, extended: isExtended, unmatchedSessions: habits.isEmpty ? nil : unmatchedSessions, today: today)
         members += [
             ("dayStart", .string(dayStart)),
             ("diagnostics", .diagnostics(diagnostics)),
@@ -153,7 +171,7 @@ public struct JSONReport: Encodable, Sendable {
             ("timeZone", .string(timeZone)),
             ("to", .string(to.description)),
         ]
-        if !habits.isEmpty { members.append(("habits", .habits(habits, unmatched: unmatchedSessions))) }
+        if !habits.isEmpty { members.append(("habits", .habits(habits.map { ($0, today) }, unmatched: unmatchedSessions))) }
         return members.sorted { $0.0 < $1.0 }
     }
 
@@ -189,6 +207,10 @@ public struct JSONReport: Encodable, Sendable {
             json.close("]", indent: indent, empty: streaks.isEmpty)
         case .integer(let value): json.integer(value)
         case .boolean(let value): json.boolean(value)
+        case .object(let members):
+            json.open("{")
+            write(members, into: &json, indent: indent + 2)
+            json.close("}", indent: indent, empty: members.isEmpty)
         case .number(let value): json.number(value)
         case .string(let value): json.string(value)
         case .totals(let members):
@@ -209,7 +231,7 @@ public struct JSONReport: Encodable, Sendable {
                 json.string(source.name)
             }
         case .habits(let habits, _):
-            writeArray(habits, into: &json, indent: indent) { json, habit, inner in write(habitMembers(habit), into: &json, indent: inner) }
+            writeArray(habits, into: &json, indent: indent) { json, habit, inner in write(habitMembers(habit.0, today: habit.today), into: &json, indent: inner) }
         }
     }
 
@@ -286,8 +308,8 @@ public struct JSONReport: Encodable, Sendable {
         }
     }
 
-    private static func habitMembers(_ habit: HabitReport) -> [(String, Member)] {
-        var members = body(of: habit.report, extended: true, unmatchedSessions: nil)
+    private static func habitMembers(_ habit: HabitReport, today: Day?) -> [(String, Member)] {
+        var members = body(of: habit.report, extended: true, unmatchedSessions: nil, today: today)
             + [("filter", .string(habit.habit.filter.description)), ("name", .string(habit.habit.name))]
         if let points = habit.habit.rules.points { members.append(("pointsFrom", .string(points.description))) }
         return members.sorted { $0.0 < $1.0 }
@@ -315,6 +337,7 @@ public struct JSONReport: Encodable, Sendable {
                 case .streaks(let streaks): try container.encode(streaks, forKey: key)
                 case .integer(let value): try container.encode(value, forKey: key)
                 case .boolean(let value): try container.encode(value, forKey: key)
+                case .object(let members): try container.encode(Encoded(members: members), forKey: key)
                 case .number(let value): try container.encode(value, forKey: key)
                 case .string(let value): try container.encode(value, forKey: key)
                 case .totals(let members):
@@ -324,7 +347,7 @@ public struct JSONReport: Encodable, Sendable {
                 case .periods(let periods): try container.encode(periods.map(EncodedPeriod.init), forKey: key)
                 case .diagnostics(let diagnostics): try container.encode(diagnostics, forKey: key)
                 case .habits(let habits, _):
-                    try container.encode(habits.map { Encoded(members: JSONReport.habitMembers($0)) }, forKey: key)
+                    try container.encode(habits.map { Encoded(members: JSONReport.habitMembers($0.0, today: $0.today)) }, forKey: key)
                 case .sources(let sources): try container.encode(sources, forKey: key)
                 }
             }
@@ -388,6 +411,6 @@ public struct JSONReportRenderer: ReportRenderer {
     public func render(_ content: ReportContent) throws -> String {
         try JSONReport(
             report: content.report, diagnostics: content.diagnostics, habits: content.habits,
-            unmatchedSessions: content.unmatchedSessions, sources: content.sources).render()
+            unmatchedSessions: content.unmatchedSessions, sources: content.sources, today: content.today).render()
     }
 }

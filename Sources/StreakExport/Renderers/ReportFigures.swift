@@ -6,7 +6,7 @@ struct ReportFigures {
     /// (name, value) pairs in reading order.
     let rows: [(name: String, value: String)]
 
-    init(_ report: StreakReport, sources: [ReportSource] = []) {
+    init(_ report: StreakReport, sources: [ReportSource] = [], today: Day? = nil) {
         let goal = report.goal
         let dayCount = report.days.count
         let rules = report.rules
@@ -28,8 +28,35 @@ struct ReportFigures {
             ("Days", TextReport.dayCounts(report)),
             ("Points", "\(report.totalPoints) in \(report.totalSessions) \(report.totalSessions == 1 ? "session" : "sessions")"),
         ]
+        if let progress = today.flatMap(report.progress(on:)) { rows.append(("Today so far", Self.describe(progress, unit: report.streakUnit))) }
         rows += Self.ruleRows(report)
         self.rows = rows
+    }
+
+    /// How today stands, in words: "40 of 100 points, 60 to go; the 3-day streak is at risk".
+    static func describe(_ progress: TodayProgress, unit: String) -> String {
+        let total = progress.total
+        let streak = progress.currentStreak == 1 ? "the 1-\(unit) streak" : "the \(progress.currentStreak)-\(unit) streak"
+        let risk = progress.streakAtRisk ? "; \(streak) is at risk" : progress.currentStreak > 0 ? "; \(streak) is safe" : ""
+        switch total.status {
+        case .rest: return "\(total.points) points, a rest day"
+        case .skipped: return "\(total.points) points, skipped"
+        default: break
+        }
+        if let allowed = progress.pointsAllowed {
+            return total.status == .over
+                ? "\(total.points) points, over the limit of \(total.required)" + risk
+                : "\(total.points) of at most \(total.required) points, \(allowed) more allowed" + risk
+        }
+        if let period = progress.period {
+            let needs: String = switch period.target {
+            case .points(let target): "\(period.points) of \(target) points this \(unit)"
+            case .metDays(let target): "\(period.metDays) of \(target) days met this \(unit)"
+            }
+            return "\(total.points) points today, \(needs)" + risk
+        }
+        if progress.pointsNeeded == 0 { return "\(total.points) of \(total.required) points, met" + risk }
+        return "\(total.points) of \(total.required) points, \(progress.pointsNeeded) to go" + risk
     }
 
     /// Each period of a period goal: its days, its progress in words and its status.

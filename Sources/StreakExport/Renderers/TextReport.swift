@@ -242,6 +242,9 @@ public struct TextReport: Sendable {
             "Days: \(TextReport.dayCounts(report))",
             "Points: \(report.totalPoints) in \(report.totalSessions) \(report.totalSessions == 1 ? "session" : "sessions")",
         ]
+        if let progress = today.flatMap(report.progress(on:)) {
+            lines.append("Today so far: \(ReportFigures.describe(progress, unit: report.streakUnit))")
+        }
         let rules = report.rules
         if !rules.schedule.entries.isEmpty { lines.append("Schedule: \(rules.schedule)") }
         for (name, value) in ReportFigures.ruleRows(report) { lines.append("\(name): \(value)") }

@@ -1,0 +1,86 @@
+public import Streaks
+
+/// What a caller adds on top of a rules file, as `streakcal`'s rule options do (`--required`,
+/// `--schedule`, `--period-goal`, `--week-starts`, `--skip`, `--skip-category`, `--freezes`,
+/// `--no-today-grace`, `--best-streaks`, `--habit`): set values replace the file's, lists add to it.
+///
+/// ```swift
+/// let file = try RulesFile(parsing: #"{"required": 30, "habits": [{"name": "Piano", "filter": "all"}]}"#, file: "rules.json")
+/// var options = RuleOptions()
+/// options.freezes = FreezePolicy(budget: 1)
+/// var settings = ReportSettings(timeZone: "UTC")
+/// try settings.applyRules(file, options: options)
+/// print(settings.requiredPoints, settings.streakRules.freezes.budget, settings.habits.map(\.name))
+/// // Prints "30 1 ["Piano"]"
+/// ```
+public struct RuleOptions: Hashable, Sendable {
+    /// The points a day requires: wins over the file's `required`.
+    public var requiredPoints: Int?
+    /// Schedule entries after the file's (a later entry wins where both apply).
+    public var schedule: [GoalSchedule.Entry] = []
+    /// A period goal in place of the file's.
+    public var periodGoal: PeriodGoal?
+    /// The first day of the week of a period goal the file gives (a `periodGoal` here has its own).
+    public var weekStarts: Weekday?
+    /// Days skipped besides the file's.
+    public var skippedDays: [ClosedRange<Day>] = []
+    /// Skip categories besides the file's (compared without case).
+    public var skipCategories: [String] = []
+    /// Freezes in place of the file's.
+    public var freezes: FreezePolicy?
+    /// Today-grace in place of the file's.
+    public var todayGrace: Bool?
+    /// How many best streaks to list, in place of the file's.
+    public var bestStreakCount: Int?
+    /// Habits after the file's.
+    public var habits: [Habit] = []
+
+    public init() {}
+}
+
+/// Rules and habits that cannot go together: a habit named twice, or too many habits.
+public struct RuleOptionsError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+extension ReportSettings {
+    /// Takes a rules file's rules and habits (when given), then `options` on top of them: what
+    /// `streakcal --rules FILE` with rule options does. The required points are the options',
+    /// else the file's `required`, else these settings' own; each habit's own rules apply over
+    /// the result (`HabitRules`).
+    ///
+    /// - Throws: `RuleOptionsError` when a habit is named twice or there are more than
+    ///   `RulesFile.maximumHabits` habits in all.
+    public mutating func applyRules(_ file: RulesFile?, options: RuleOptions = RuleOptions()) throws(RuleOptionsError) {
+        let required = options.requiredPoints ?? (file?.namesRequiredPoints == true ? file?.rules.schedule.defaultPoints : nil) ?? requiredPoints
+        var rules = file?.rules ?? StreakRules()
+        rules.schedule.entries += options.schedule
+        if let periodGoal = options.periodGoal {
+            rules.periodGoal = periodGoal
+        } else if let weekStarts = options.weekStarts, var goal = rules.periodGoal, case .week = goal.length {
+            goal.length = .week(firstWeekday: weekStarts)
+            rules.periodGoal = goal
+        }
+        rules.skippedDays += options.skippedDays
+        rules.skipCategories.formUnion(options.skipCategories.map { $0.lowercased() })
+        if let freezes = options.freezes { rules.freezes = freezes }
+        if let todayGrace = options.todayGrace { rules.todayGrace = todayGrace }
+        if let bestStreakCount = options.bestStreakCount { rules.bestStreakCount = bestStreakCount }
+        let habits = (file?.habits ?? []) + options.habits
+        if let duplicate = Dictionary(grouping: habits, by: \.name).first(where: { $0.value.count > 1 })?.key {
+            throw RuleOptionsError("the habit '\(duplicate.escapingControlCharacters())' is named twice.")
+        }
+        guard habits.count <= RulesFile.maximumHabits else {
+            throw RuleOptionsError("at most \(RulesFile.maximumHabits) habits, the rules file's and the options' together, not \(habits.count).")
+        }
+        streakRules = rules
+        requiredPoints = required
+        self.habits = habits
+    }
+}
