@@ -349,12 +349,25 @@ public enum HabitPoints: Hashable, Sendable {
 
     /// The points of `session` (floating times already read in the report's zone).
     public func points(of session: Session) -> Int {
-        switch self {
-        case .minutes: session.start.wholeMinutes(until: session.end)
-        case .count: 1
-        case .property(let name):
-            session.properties[name].flatMap { Int(Substring($0).trimmingSpaces) }.map { max(0, $0) } ?? 0
+        if case .property(let name) = self {
+            return session.properties[name].flatMap { Int(Substring($0).trimmingSpaces) }.map { max(0, $0) } ?? 0
         }
+        return points(from: session.start, to: session.end) ?? 0
+    }
+
+    /// The points of a session from `start` to `end`; `nil` for `.property`, which needs the session.
+    public func points(from start: SessionTime, to end: SessionTime) -> Int? {
+        switch self {
+        case .minutes: start.wholeMinutes(until: end)
+        case .count: 1
+        case .property: nil
+        }
+    }
+
+    /// Whether the points are a property's value, which only a whole `Session` carries.
+    public var readsProperty: Bool {
+        if case .property = self { return true }
+        return false
     }
 
     /// As a rules file writes it: `minutes`, `count`, `x-points` or `property:NAME`.

@@ -627,10 +627,15 @@ public struct DayTotals: Sendable {
     /// Counts a session on its day, or marks its days as skipped when it is a skip marker.
     public mutating func add(_ session: Session) {
         if rules.isSkipMarker(session), let days = StreakRules.skippedDays(of: session) {
-            skippedRanges.append(days)
+            skip(days)
             return
         }
         add(points: session.points, startingAt: session.start)
+    }
+
+    /// Marks days as skipped, as a skip marker over them does.
+    public mutating func skip(_ days: ClosedRange<Day>) {
+        skippedRanges.append(days)
     }
 
     /// Counts `points` on the day a session starting at `start` counts toward, as `add(_:)` counts

@@ -66,9 +66,14 @@ public struct StreakRules: Hashable, Sendable {
     /// The days a skip-marking session covers: from its start date up to, not including, its end
     /// date (RFC 5545's exclusive DTEND), at least its first day.
     public static func skippedDays(of session: Session) -> ClosedRange<Day>? {
-        guard case .date(let first) = session.start else { return nil }
+        skippedDays(from: session.start, to: session.end)
+    }
+
+    /// The days an all-day session from `start` to `end` covers; `nil` when it is not all-day.
+    public static func skippedDays(from start: SessionTime, to end: SessionTime) -> ClosedRange<Day>? {
+        guard case .date(let first) = start else { return nil }
         var last = first
-        if case .date(let end) = session.end, end > first { last = end.advanced(by: -1) }
+        if case .date(let end) = end, end > first { last = end.advanced(by: -1) }
         return first...last
     }
 }

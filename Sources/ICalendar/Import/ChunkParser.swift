@@ -17,19 +17,21 @@ struct WorkerSettings: Sendable {
     let zones: InputZones
     let expansion: RecurrenceExpansion
     let needs: SessionNeeds
+    let classifier: SessionClassifier?
 
     init(importer: SessionImporter, outline: InputOutline, zones: InputZones) {
         pointsRule = importer.pointsRule
         pointsProperty = importer.pointsRule.propertyName ?? "X-POINTS"
         keptProperties = Set(importer.keptProperties.map { $0.uppercased() })
         sessionLineRoles = ComponentParsing.sessionLineRoles(
-            pointsProperty: pointsProperty, kept: keptProperties, describing: importer.needs.contains(.descriptions))
+            pointsProperty: pointsProperty, kept: keptProperties, describing: importer.needs.contains(.descriptions) || importer.classifier != nil)
         eventProperties = importer.readsThroughLibical ? nil : ComponentParsing.sessionProperties(pointsProperty: pointsProperty, kept: keptProperties)
         eventReading = importer.readsThroughLibical ? .reference : .sessionProperties
         self.outline = outline
         self.zones = zones
         expansion = importer.expansion
         needs = importer.needs
+        classifier = importer.classifier
     }
 
     /// The years a zone's onsets are counted in.
@@ -40,6 +42,7 @@ struct WorkerSettings: Sendable {
         var resolver = SessionResolver(pointsRule: pointsRule, zones: zones)
         resolver.makesInstanceIDs = needs.contains(.instanceIDs)
         resolver.countsOnly = !needs.contains(.sessions)
+        resolver.classifier = classifier
         return resolver
     }
 

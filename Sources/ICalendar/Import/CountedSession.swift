@@ -16,13 +16,16 @@ package struct CountedSession: Hashable, Sendable {
     package var line: Int
     /// The input its event stands in, by index among the sources read (0 until its batch is mapped).
     package var input = 0
+    /// Its event's bits under the import's `SessionClassifier` (0 without one).
+    package var classes: UInt64 = 0
 
-    package init(start: SessionTime, end: SessionTime, points: Int, line: Int, input: Int = 0) {
+    package init(start: SessionTime, end: SessionTime, points: Int, line: Int, input: Int = 0, classes: UInt64 = 0) {
         self.start = start
         self.end = end
         self.points = max(0, points)
         self.line = line
         self.input = input
+        self.classes = classes
     }
 
     /// Whether it starts or ends at a floating time, which a report reads in its own zone.

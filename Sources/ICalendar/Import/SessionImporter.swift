@@ -84,6 +84,9 @@ public struct SessionImporter: Sendable {
     /// its sessions on their days asks for less, and the import then makes less: no string per
     /// instance of a series, or no `Session` at all (`ImportBatch.counted`).
     package var needs = SessionNeeds.everything
+    /// With counted sessions (`needs` without `.sessions`), what sorts each into habits: the
+    /// import then reads SUMMARY, CATEGORIES and the kept properties, and tests each event once.
+    package var classifier: SessionClassifier?
 
     /// Whether each instance of a recurring event gets an id of its own (`UID/recurrence id`);
     /// otherwise it carries its event's UID.

@@ -55,6 +55,8 @@ struct SessionResolver {
     var makesInstanceIDs = true
     /// Whether sessions carry their times, points and source only (`SessionNeeds.sessions` not asked).
     var countsOnly = false
+    /// With `countsOnly`, what sorts each counted session's event into habits.
+    var classifier: SessionClassifier?
     /// The last TZID resolved and what it stands for: most events in a row, and a series' overrides,
     /// name one zone, which is then read without a lookup.
     private var lastZone: (tzid: String, answer: InputZones.Answer)?
@@ -116,7 +118,12 @@ struct SessionResolver {
     /// no usable start); it says what `session(from:calendar:id:)` says with the same `id`.
     mutating func counted(from record: borrowing EventRecord, calendar: Int, id: String? = nil) -> CountedSession? {
         guard let (start, end, points, _) = resolvedParts(of: record, calendar: calendar, id: id) else { return nil }
-        return CountedSession(start: start, end: end, points: points, line: record.begin.line)
+        return CountedSession(start: start, end: end, points: points, line: record.begin.line, classes: classes(of: record))
+    }
+
+    /// `record`'s bits under the classifier (0 without one).
+    func classes(of record: borrowing EventRecord) -> UInt64 {
+        classifier?.classes(of: record) ?? 0
     }
 
     /// What an event comes to: its times, its points and its session's id (empty when sessions are
@@ -333,7 +340,7 @@ extension Session {
 }
 
 extension SessionTime {
-    var isFloating: Bool {
+    package var isFloating: Bool {
         if case .floating = self { return true }
         return false
     }

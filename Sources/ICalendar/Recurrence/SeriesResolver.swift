@@ -166,6 +166,8 @@ extension SessionResolver {
         var startValue: ICalTime
         var length: InstanceLength
         var propertyValue: Int?
+        /// The master's bits under the classifier, for each instance it describes.
+        var classes: UInt64
         var window: ClosedRange<LocalDateTime>
         /// Where diagnostics about the series point: its first recurrence property, else its BEGIN.
         var seriesLine: ContentLine
@@ -200,7 +202,7 @@ extension SessionResolver {
         }
         return SeriesFrame(
             uid: master.uid ?? "\(InputMap.name):\(master.begin.line)", clock: clock, dtstart: startValue.local,
-            startValue: startValue, length: length, propertyValue: propertyPoints(of: master),
+            startValue: startValue, length: length, propertyValue: propertyPoints(of: master), classes: classes(of: master),
             window: Self.wallClockWindow(expansion, dtstart: startValue.local), seriesLine: master.recurrenceLine ?? master.begin)
     }
 
@@ -408,7 +410,7 @@ extension SessionResolver {
         }
         let points = points(propertyValue: frame.propertyValue, start: start, end: end)
         if countsOnly {
-            placed.counted.append(CountedSession(start: start, end: end, points: points, line: master.begin.line))
+            placed.counted.append(CountedSession(start: start, end: end, points: points, line: master.begin.line, classes: frame.classes))
         } else {
             placed.sessions.append(session(id: id, start: start, end: end, points: points, describedBy: master, source: master.begin.location()))
         }
@@ -455,7 +457,8 @@ extension SessionResolver {
         let points = points(propertyValue: propertyValue, start: start, end: end)
         let line = events[rule.override].record.begin.line
         if countsOnly {
-            placed.counted.append(CountedSession(start: start, end: end, points: points, line: line))
+            placed.counted.append(CountedSession(
+                start: start, end: end, points: points, line: line, classes: classes(of: events[rule.override].record)))
         } else {
             placed.sessions.append(session(
                 id: id, start: start, end: end, points: points, describedBy: events[rule.override].record,

@@ -7,7 +7,9 @@ import Streaks
 /// the calendar and of each habit; keeps the sessions only when the rendering lists them.
 ///
 /// The import is asked for what the report needs (`needs`) instead of its sessions whole: only
-/// times and points when nothing reads more, which it then hands on as counted sessions.
+/// times and points when nothing reads more, which it then hands on as counted sessions; with
+/// habits or skip categories, the import sorts each event once (`classifier`) and each counted
+/// session carries its event's bits. Both kinds of session are counted by one step (`count`).
 struct ReportAccumulator {
     let settings: ReportSettings
     /// Whether the sessions themselves are kept (floating times read in the report's zone).
@@ -41,13 +43,33 @@ struct ReportAccumulator {
         self.habitPoints = settings.habits.map(\.rules.points)
     }
 
-    /// What the import must give: descriptions for habit filters and skip categories, every
-    /// instance's id for kept sessions, and otherwise no `Session` at all.
+    /// What the import must give: every instance's id for kept sessions; descriptions when habits
+    /// must read a property's value for their points (only a `Session` carries it); otherwise no
+    /// `Session` at all, habits and skip categories sorted at the import (`classifier`).
     var needs: SessionNeeds {
-        var needs: SessionNeeds = []
-        if !settings.habits.isEmpty || !settings.streakRules.skipCategories.isEmpty { needs.formUnion(.descriptions) }
-        if keepsSessions { needs.formUnion(.everything) }
-        return needs
+        if keepsSessions { return .everything }
+        if sortsSessions, classifier == nil { return .descriptions }
+        return []
+    }
+
+    /// Whether sessions are sorted into habits or skip markers.
+    private var sortsSessions: Bool { !settings.habits.isEmpty || !settings.streakRules.skipCategories.isEmpty }
+
+    /// What sorts counted sessions at the import: a bit per habit whose filter takes the event, and
+    /// the skip-category bit; `nil` when sessions are kept, when nothing sorts them, or when some
+    /// habit's points are a property's value.
+    var classifier: SessionClassifier? {
+        guard !keepsSessions, sortsSessions, settings.habits.count <= SessionClassifier.maximumHabits,
+              !settings.habits.contains(where: { $0.rules.points?.readsProperty == true }) else { return nil }
+        let (filters, skipCategories) = (self.filters, settings.streakRules.skipCategories)
+        return SessionClassifier { session in
+            var bits: UInt64 = 0
+            for (index, filter) in filters.enumerated() where filter.matches(session) { bits |= 1 << UInt64(index) }
+            if !skipCategories.isEmpty, session.categories.contains(where: { skipCategories.contains($0.lowercased()) }) {
+                bits |= SessionClassifier.skipCategoryBit
+            }
+            return bits
+        }
     }
 
     /// Chooses the report's zone, once: the requested one, else the calendar's declared one (known
@@ -65,22 +87,6 @@ struct ReportAccumulator {
         }
     }
 
-    /// Counts a session (floating times read) in the minute totals, if they are kept: in the
-    /// calendar's and in those of `habits`; a skip marker in every habit's.
-    private mutating func countMinutes(of session: Session, habits: [Int] = []) {
-        guard minuteTotals != nil else { return }
-        if settings.streakRules.isSkipMarker(session) {
-            minuteTotals?.add(session)
-            for index in minuteHabitTotals.indices { minuteHabitTotals[index].add(session) }
-            return
-        }
-        let minutes = session.start.wholeMinutes(until: session.end)
-        minuteTotals?.add(points: minutes, startingAt: session.start)
-        for index in habits {
-            minuteHabitTotals[index].add(points: habitPoints[index]?.points(of: session) ?? minutes, startingAt: session.start)
-        }
-    }
-
     /// Notes where a session stands, for `firstSession`.
     mutating func note(_ location: SourceLocation) {
         guard let known = firstSession else {
@@ -88,6 +94,46 @@ struct ReportAccumulator {
             return
         }
         if location.line < known.line, location.file == known.file { firstSession = location }
+    }
+
+    /// How one session counts, once its floating times are read: its times and points, the days
+    /// it skips (a skip marker: they are skipped in every habit too), and the habits that take it
+    /// (`nil` when no habit is named: it counts toward the calendar).
+    private struct Counted {
+        var start: SessionTime
+        var end: SessionTime
+        var points: Int
+        var skipped: ClosedRange<Day>?
+        var habits: [Int]?
+        /// Its points for habit `index`, by the habit's own rule.
+        var habitPoints: (Int) -> Int
+    }
+
+    /// Counts one session toward the calendar and the habits that take it, and in the minute
+    /// totals when they are kept; a session no habit takes is only counted as unmatched.
+    private mutating func count(_ session: Counted, into counting: inout DayTotals) {
+        if let days = session.skipped {
+            counting.skip(days)
+            for index in habitTotals.indices { habitTotals[index].skip(days) }
+            minuteTotals?.skip(days)
+            for index in minuteHabitTotals.indices { minuteHabitTotals[index].skip(days) }
+            return
+        }
+        if let habits = session.habits, habits.isEmpty {
+            unmatchedSessions += 1
+            return
+        }
+        counting.add(points: session.points, startingAt: session.start)
+        for index in session.habits ?? [] {
+            habitTotals[index].add(points: session.habitPoints(index), startingAt: session.start)
+        }
+        guard minuteTotals != nil else { return }
+        let minutes = session.start.wholeMinutes(until: session.end)
+        minuteTotals?.add(points: minutes, startingAt: session.start)
+        for index in session.habits ?? [] {
+            let points = habitPoints[index] == nil ? minutes : session.habitPoints(index)
+            minuteHabitTotals[index].add(points: points, startingAt: session.start)
+        }
     }
 
     /// Counts sessions (as imported: floating times not read yet) toward the calendar and the
@@ -98,58 +144,42 @@ struct ReportAccumulator {
         totals = nil
         defer { totals = counting }
         let zone = counting.goal.timeZone
-        guard keepsSessions || !filters.isEmpty else {
-            // Every session counts toward the one total, where it is unless it floats.
-            for index in sessions.indices {
-                if Self.floats(sessions[index].start) || Self.floats(sessions[index].end) {
-                    let read = sessions[index].readingFloatingTimes(in: zone, pointsRule: settings.pointsRule)
-                    counting.add(read)
-                    countMinutes(of: read)
-                } else {
-                    counting.add(sessions[index])
-                    countMinutes(of: sessions[index])
-                }
-            }
-            return
-        }
         for session in sessions {
-            let read = session.readingFloatingTimes(in: zone, pointsRule: settings.pointsRule)
+            let read = session.start.isFloating || session.end.isFloating
+                ? session.readingFloatingTimes(in: zone, pointsRule: settings.pointsRule) : session
             if keepsSessions { self.sessions.append(read) }
-            if filters.isEmpty || settings.streakRules.isSkipMarker(read) {
-                // Skip markers skip the days of every habit.
-                counting.add(read)
-                for index in habitTotals.indices { habitTotals[index].add(read) }
-                countMinutes(of: read)
-                continue
-            }
-            let matched = filters.indices.filter { filters[$0].matches(read) }
-            for index in matched {
-                habitTotals[index].add(points: habitPoints[index]?.points(of: read) ?? read.points, startingAt: read.start)
-            }
-            if matched.isEmpty { unmatchedSessions += 1 } else {
-                counting.add(read)
-                countMinutes(of: read, habits: matched)
-            }
+            let isMarker = settings.streakRules.isSkipMarker(read)
+            let habitPoints = self.habitPoints
+            count(Counted(
+                start: read.start, end: read.end, points: read.points,
+                skipped: isMarker ? StreakRules.skippedDays(of: read) : nil,
+                habits: filters.isEmpty || isMarker ? nil : filters.indices.filter { filters[$0].matches(read) },
+                habitPoints: { habitPoints[$0]?.points(of: read) ?? read.points }), into: &counting)
         }
     }
 
-    /// Whether a time is a floating wall-clock time, which a report reads in its zone.
-    private static func floats(_ time: SessionTime) -> Bool {
-        if case .floating = time { return true }
-        return false
-    }
-
-    /// Counts counted sessions (`SessionNeeds` without `.sessions`: no habit, no skip category, no
-    /// session kept), as `add(_:)` counts the sessions they stand for.
+    /// Counts counted sessions (`SessionNeeds` without `.sessions`), as `add(_:)` counts the
+    /// sessions they stand for: sorted into habits and skip markers by their classes.
     mutating func add(_ sessions: [CountedSession]) {
         guard var counting = totals else { preconditionFailure("the zone is chosen before the first session") }
         totals = nil
         defer { totals = counting }
         let zone = counting.goal.timeZone
+        let sorts = sortsSessions
         for session in sessions {
             let read = session.floats ? session.readingFloatingTimes(in: zone, pointsRule: settings.pointsRule) : session
-            counting.add(points: read.points, startingAt: read.start)
-            minuteTotals?.add(points: read.start.wholeMinutes(until: read.end), startingAt: read.start)
+            guard sorts || minuteTotals != nil else {
+                counting.add(points: read.points, startingAt: read.start)
+                continue
+            }
+            let isMarker = read.classes & SessionClassifier.skipCategoryBit != 0 && !read.start.isFloating
+                && StreakRules.skippedDays(from: read.start, to: read.end) != nil
+            let habitPoints = self.habitPoints
+            count(Counted(
+                start: read.start, end: read.end, points: read.points,
+                skipped: isMarker ? StreakRules.skippedDays(from: read.start, to: read.end) : nil,
+                habits: filters.isEmpty || isMarker ? nil : filters.indices.filter { read.classes & (1 << UInt64($0)) != 0 },
+                habitPoints: { habitPoints[$0]?.points(from: read.start, to: read.end) ?? read.points }), into: &counting)
         }
     }
 

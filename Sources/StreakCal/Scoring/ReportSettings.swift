@@ -141,6 +141,7 @@ public struct ReportSettings: Sendable {
         var importer = importer(now: now)
         importer.isParallel = isParallel
         importer.needs = accumulator.needs
+        importer.classifier = accumulator.classifier
         var imported = CalendarImport(pointsRule: pointsRule)
         let streamed = try importer.forEachBatch(from: sources) { batch in
             imported.diagnostics += batch.diagnostics
