@@ -24,7 +24,7 @@ public struct ReportSettings: Sendable {
     public var streakRules: StreakRules
     /// Named habits to report side by side; none: every session counts toward one report.
     public var habits: [Habit] = []
-    /// Where the points come from (default ``PointsRule/auto``: `X-POINTS` where events carry it, else minutes).
+    /// Where the points come from (default `PointsRule.auto`: `X-POINTS` where events carry it, else minutes).
     public var pointsRule: PointsRule
     /// The IANA zone of the days; `nil`: the calendar's `X-WR-TIMEZONE`, else the system zone.
     public var timeZone: String?
