@@ -13,14 +13,17 @@ public import CalendarDays
 /// // Prints "53 (week: 7, row: 2)"
 /// ```
 public struct YearGrid: Hashable, Sendable {
-    /// The year.
+    /// The year (of a rolling grid, the year of its last day).
     public let year: Int
     /// The weekday of the first row.
     public let firstWeekday: Weekday
     /// The first day of the first column: 1 January or the days before it in its week.
     public let firstDay: Day
-    /// The number of columns (weeks): 53 or 54.
+    /// The number of columns (weeks): 53 or 54 (a rolling grid's own count).
     public let weekCount: Int
+    /// The days the grid shows: 1 January through 31 December, or a rolling grid's first day
+    /// through its last.
+    public let days: ClosedRange<Day>
 
     public init(year: Int, firstWeekday: Weekday = .sunday) {
         self.year = year
@@ -29,11 +32,24 @@ public struct YearGrid: Hashable, Sendable {
         firstDay = january1.advanced(by: -january1.weekday.daysSince(firstWeekday))
         let december31 = Day(normalizingYear: year, month: 12, day: 31)
         weekCount = (december31.daysSince1970 - firstDay.daysSince1970) / 7 + 1
+        days = january1...december31
     }
 
-    /// The days of the year, 1 January through 31 December.
-    public var days: ClosedRange<Day> {
-        Day(normalizingYear: year, month: 1, day: 1)...Day(normalizingYear: year, month: 12, day: 31)
+    /// The last `weekCount` weeks through the week of `lastDay`, as GitHub's contribution graph
+    /// shows a year: every day from the first column's first day through `lastDay`.
+    ///
+    /// ```swift
+    /// let grid = YearGrid(weeksEndingWith: Day(year: 2026, month: 11, day: 28)!, firstWeekday: .sunday)
+    /// print(grid.firstDay, grid.weekCount, grid.monthColumns.first!)
+    /// // Prints "2025-11-23 53 (month: 11, week: 0)"
+    /// ```
+    public init(weeksEndingWith lastDay: Day, weekCount: Int = 53, firstWeekday: Weekday = .sunday) {
+        self.year = lastDay.components.year
+        self.firstWeekday = firstWeekday
+        self.weekCount = max(1, weekCount)
+        let lastWeekStart = lastDay.advanced(by: -lastDay.weekday.daysSince(firstWeekday))
+        firstDay = lastWeekStart.advanced(by: -7 * (self.weekCount - 1))
+        days = firstDay...lastDay
     }
 
     /// The column and row of `day`, or `nil` when it is not in the year.
@@ -63,12 +79,15 @@ public struct YearGrid: Hashable, Sendable {
     /// // Prints "["1:0", "2:5", "3:9"]"
     /// ```
     public var monthColumns: [(month: Int, week: Int)] {
-        (1...12).map { month in
-            guard month > 1 else { return (1, 0) }
-            let first = Day(normalizingYear: year, month: month, day: 1)
-            let offset = first.daysSince1970 - firstDay.daysSince1970
-            return (month, (offset + 6) / 7)
+        var columns = [(month: days.lowerBound.components.month, week: 0)]
+        var components = days.lowerBound.components
+        while true {
+            components = components.month == 12 ? (components.year + 1, 1, 1) : (components.year, components.month + 1, 1)
+            let first = Day(normalizingYear: components.year, month: components.month, day: 1)
+            guard first <= days.upperBound else { break }
+            columns.append((components.month, (first.daysSince1970 - firstDay.daysSince1970 + 6) / 7))
         }
+        return columns
     }
 }
 
@@ -145,8 +164,14 @@ public struct YearLayout: Hashable, Sendable {
     /// Where a month's label goes: the band above its column (``YearGrid/monthColumns``), as wide
     /// as the columns up to the next month's.
     public func monthLabelFrame(month: Int) -> LayoutFrame? {
+        grid.monthColumns.firstIndex(where: { $0.month == month }).flatMap(monthLabelFrame(at:))
+    }
+
+    /// Where the label of the `index`th month of ``YearGrid/monthColumns`` goes (a rolling grid
+    /// may show one month at both ends).
+    public func monthLabelFrame(at index: Int) -> LayoutFrame? {
         let columns = grid.monthColumns
-        guard let index = columns.firstIndex(where: { $0.month == month }) else { return nil }
+        guard columns.indices.contains(index) else { return nil }
         let end = index + 1 < columns.count ? columns[index + 1].week : grid.weekCount
         let start = columns[index].week
         return LayoutFrame(x: x + labelWidth + start * pitch, y: y, width: max(0, end - start) * pitch - gap, height: labelHeight)

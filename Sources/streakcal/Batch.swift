@@ -68,7 +68,7 @@ extension StreakCalCommand {
 
         @OptionGroup var presentation: PresentationOptions
 
-        @Option(help: "Month grids, or a heatmap per year (text, svg, html): auto (year for windows longer than \(ReportView.longestMonthWindow) days), month or year.")
+        @Option(help: "Month grids, or heatmaps (text, svg, html): auto (for windows longer than \(ReportView.longestMonthWindow) days, rolling when the window ends today, else year), month, year or rolling (the last \(ReportView.rollingWeeks) weeks).")
         var view: ViewChoice = .auto
 
         func validate() throws {

@@ -15,9 +15,9 @@ enum PaletteName: String, CaseIterable, ExpressibleByArgument {
     var palette: ReportPalette { ReportPalette.named(rawValue) ?? .standard }
 }
 
-/// `--view`: month grids or year heatmaps.
+/// `--view`: month grids, year heatmaps or the rolling 53 weeks.
 enum ViewChoice: String, CaseIterable, ExpressibleByArgument {
-    case auto, month, year
+    case auto, month, year, rolling
 
     /// The library's view: `nil` chooses by the window's length.
     var view: ReportView? {
@@ -25,6 +25,7 @@ enum ViewChoice: String, CaseIterable, ExpressibleByArgument {
         case .auto: nil
         case .month: .month
         case .year: .year
+        case .rolling: .rolling
         }
     }
 }

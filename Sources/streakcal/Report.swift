@@ -32,7 +32,7 @@ extension StreakCalCommand {
 
         @OptionGroup var presentation: PresentationOptions
 
-        @Option(help: "Month grids, or a heatmap per year (a column per week) for text, svg and html: auto (year for windows longer than \(ReportView.longestMonthWindow) days), month or year.")
+        @Option(help: "Month grids, or heatmaps (a column per week) for text, svg and html: auto (for windows longer than \(ReportView.longestMonthWindow) days, rolling when the window ends today, else year), month, year (a heatmap per calendar year) or rolling (the last \(ReportView.rollingWeeks) weeks).")
         var view: ViewChoice = .auto
 
         @Option(help: "Colour the text report: auto (on a terminal, unless NO_COLOR is set or TERM is dumb), always, or never. The marks stay either way.")

@@ -128,4 +128,26 @@ struct YearGridTests {
             #expect(layout.days(in: rect).map { "\($0.day)" }.sorted() == expected.sorted(), "\(rect)")
         }
     }
+
+    @Test("A rolling grid: the last 53 weeks through the week of its last day, as GitHub's graph")
+    func rolling() throws {
+        let last = Day(year: 2026, month: 11, day: 28)!  // a Saturday
+        let grid = YearGrid(weeksEndingWith: last, firstWeekday: .sunday)
+        #expect(printed(grid.firstDay, grid.weekCount, grid.monthColumns.first!) == "2025-11-23 53 (month: 11, week: 0)")
+        #expect(grid.days == Day(year: 2025, month: 11, day: 23)!...last)
+        #expect(grid.position(of: last)! == (week: 52, row: 6))
+        #expect(grid.day(week: 52, row: 6) == last)
+        #expect(grid.position(of: last.advanced(by: 1)) == nil)
+        #expect(grid.year == 2026)
+        // Its months in order, November at both ends, each label over the first column that begins in it.
+        #expect(grid.monthColumns.map(\.month) == [11, 12, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
+        #expect(grid.monthColumns[1].week == 2 && grid.monthColumns.last!.week == 49)
+        let layout = YearLayout(grid: grid, cellSize: 10, gap: 2, labelWidth: 20, labelHeight: 12)
+        #expect(layout.monthLabelFrame(at: 12)?.x == 20 + 49 * 12)
+        #expect(layout.monthLabelFrame(month: 11)?.x == 20)  // the first of the two
+        // A Wednesday: the last column is that week, its later days not in the grid.
+        let midweek = YearGrid(weeksEndingWith: Day(year: 2026, month: 11, day: 25)!, weekCount: 2, firstWeekday: .monday)
+        #expect(printed(midweek.firstDay, midweek.weekCount) == "2026-11-16 2")
+        #expect(midweek.day(week: 1, row: 2) == Day(year: 2026, month: 11, day: 25)! && midweek.day(week: 1, row: 3) == nil)
+    }
 }

@@ -38,6 +38,31 @@ private let diagnostics = (1...7).map { line in
 
 @Suite("Year view: a heatmap per calendar year")
 struct YearViewTests {
+    @Test("The rolling view: chosen for a long window that ends today, one strip of 53 weeks in text, SVG and HTML")
+    func rollingView() throws {
+        let today = Day(year: 2024, month: 3, day: 10)!  // a Sunday
+        let report = patternReport(from: winter.first, to: today)
+        #expect(ReportView.automatic(for: report, today: today) == .rolling)
+        #expect(ReportView.automatic(for: report, today: today.advanced(by: 1)) == .year)
+        #expect(ReportView.automatic(for: report) == .year)
+        #expect(ReportView.automatic(for: patternReport(from: today.advanced(by: -30), to: today), today: today) == .month)
+        let text = TextReport(report: report, firstWeekday: .sunday, today: today).render()
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let title = try #require(lines.firstIndex(of: "The last 53 weeks, 2023-03-12 to 2024-03-10"))
+        #expect(!text.contains("\n2023\n") && !text.contains("\n2024\n"))  // no calendar-year strips
+        // A line per weekday, from Sunday: 53 columns, blank before the window, marks in it.
+        let sunday = lines[title + 2]
+        #expect(sunday.hasPrefix("Su ") && sunday.count == 3 + 53)
+        #expect(sunday.last == "✓")  // 2024-03-10, 130 days in: 100 points
+        #expect(sunday.dropFirst(3).prefix(33).allSatisfy { $0 == " " })  // before 2023-11-01, outside the window
+        let svg = SVGReport(report: report, firstWeekday: .sunday, today: today).render()
+        #expect(svg.contains("id=\"rolling\"") && !svg.contains("id=\"year-2023\""))
+        #expect(svg.contains("id=\"day-2024-03-10\"") && svg.contains("id=\"day-2023-11-01\"") && !svg.contains("id=\"day-2023-10-31\""))
+        let html = HTMLReport(report: report, sessions: [], firstWeekday: .sunday, today: today).render()
+        #expect(html.contains("<figcaption>The last 53 weeks, 2023-03-12 to 2024-03-10</figcaption>"))
+        #expect(html.contains("style=\"--w:53\""))
+    }
+
     @Test("The view is chosen by the window's length: up to 92 days months, longer years")
     func automatic() {
         let start = Day(year: 2024, month: 1, day: 1)!
@@ -48,7 +73,7 @@ struct YearViewTests {
     @Test("Text: a line per weekday, a mark per week, blank outside the window; years stack (snapshot)")
     func text() throws {
         let report = patternReport(from: winter.first, to: winter.last)
-        let text = TextReport(report: report, sources: sources, diagnostics: diagnostics, today: winter.last).render()
+        let text = TextReport(report: report, sources: sources, diagnostics: diagnostics, view: .year, today: winter.last).render()
         try assertSnapshot(text, named: "year-winter.txt")
         let lines = text.components(separatedBy: "\n")
         let years = lines.indices.filter { lines[$0] == "2023" || lines[$0] == "2024" }
@@ -138,7 +163,7 @@ struct YearViewTests {
     func html() throws {
         let report = patternReport(from: winter.first, to: winter.last)
         let sessions = patternSessions(from: winter.first, to: winter.last)
-        let html = HTMLReport(report: report, sessions: sessions, sources: sources, diagnostics: diagnostics, today: winter.last).render()
+        let html = HTMLReport(report: report, sessions: sessions, sources: sources, diagnostics: diagnostics, view: .year, today: winter.last).render()
         try assertSnapshot(html, named: "year-winter.html")
         for external in ["<script", "<link", "src=", "url(", "@import", "http://", "https://"] {
             #expect(!html.contains(external), "no external assets or scripts: \(external)")

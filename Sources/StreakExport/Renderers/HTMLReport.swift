@@ -49,7 +49,7 @@ public struct HTMLReport: Sendable {
     public var sources: [ReportSource]
     /// What the import said: a collapsible list after the figures.
     public var diagnostics: [Diagnostic]
-    /// Month grids, or a heatmap per year (`nil`: ``ReportView/automatic(for:)``).
+    /// Month grids, or heatmaps (`nil`: ``ReportView/automatic(for:today:)``).
     public var view: ReportView?
     /// Today, outlined when it is in the window.
     public var today: Day?
@@ -79,11 +79,11 @@ public struct HTMLReport: Sendable {
     /// In the year view, the longest summary a card shows (longer ones are cut with `…`).
     static let longestCardTitle = 120
 
-    private var resolvedView: ReportView { view ?? .automatic(for: report) }
+    private var resolvedView: ReportView { view ?? .automatic(for: report, today: today) }
 
     /// The page, ending with a newline.
     public func render() -> String {
-        let year = resolvedView == .year
+        let year = resolvedView.drawsHeatmaps
         let styles = PresentationClasses(reports: [report] + habits.map(\.report), rules: rules)
         let heading = ReportHeading(sources: sources, report: report)
         let cards = sessionCards()
@@ -170,7 +170,7 @@ public struct HTMLReport: Sendable {
     /// A report's days: month grids, or a heatmap per year and the months on demand.
     private func days(of report: StreakReport, idPrefix: String, styles: PresentationClasses, daysWithCards: Set<Day>) -> [String] {
         var html: [String] = []
-        guard resolvedView == .year else {
+        guard resolvedView.drawsHeatmaps else {
             html.append("<h2 id=\"\(idPrefix)calendar\">Calendar</h2>")
             html.append(contentsOf: legend(rules.legend(for: report), styles: styles))
             html.append("<div class=\"months\">")
@@ -181,7 +181,7 @@ public struct HTMLReport: Sendable {
             return html
         }
         let (scale, others) = rules.intensityLegend(for: report)
-        html.append("<h2 id=\"\(idPrefix)year\">Year by year</h2>")
+        html.append("<h2 id=\"\(idPrefix)year\">\(resolvedView == .rolling ? "The last year" : "Year by year")</h2>")
         var items = ["<li class=\"word\">Less</li>"]
         items += scale.map { "<li><span class=\"swatch \(styles.name(of: $0))\" title=\"\(Markup.escape($0.label))\" aria-hidden=\"true\">\(Markup.escape(String($0.mark)))</span><span class=\"sr\">\(Markup.escape($0.label))</span></li>" }
         items.append("<li class=\"word\">More</li>")
@@ -192,8 +192,8 @@ public struct HTMLReport: Sendable {
         html.append("<ul class=\"legend\" aria-label=\"Legend\">" + items.joined() + "</ul>")
         html.append("<p class=\"scale\">" + scale.map { "\(Markup.escape(String($0.mark))) \(Markup.escape($0.label))" }.joined(separator: " · ") + "</p>")
         let years = ReportView.drawnYears(of: report)
-        for year in years {
-            html.append(contentsOf: heatmap(year, of: report, idPrefix: idPrefix, styles: styles, daysWithCards: daysWithCards))
+        for heatmap in resolvedView.heatmaps(of: report, firstWeekday: firstWeekday) {
+            html.append(contentsOf: self.heatmap(heatmap, of: report, idPrefix: idPrefix, styles: styles, daysWithCards: daysWithCards))
         }
         html.append("<h2 id=\"\(idPrefix)months\">Months</h2>")
         let monthsByYear = Dictionary(grouping: ReportView.drawnMonths(of: report), by: \.year)
@@ -222,13 +222,21 @@ public struct HTMLReport: Sendable {
         return html
     }
 
-    /// One year's heatmap: its cells in week order (a column per week on a wide screen, a row per
-    /// week on a narrow one, by CSS alone), month and weekday labels beside them.
-    private func heatmap(_ year: Int, of report: StreakReport, idPrefix: String, styles: PresentationClasses, daysWithCards: Set<Day>) -> [String] {
-        let grid = YearGrid(year: year, firstWeekday: firstWeekday)
-        var html = ["<figure class=\"year\" id=\"\(idPrefix)year-\(year)\" style=\"--w:\(grid.weekCount)\">", "<figcaption>\(year)</figcaption>"]
+    /// One heatmap (a year's, or the rolling weeks'): its cells in week order (a column per week on
+    /// a wide screen, a row per week on a narrow one, by CSS alone), month and weekday labels beside them.
+    private func heatmap(
+        _ heatmap: (grid: YearGrid, title: String, id: String), of report: StreakReport, idPrefix: String, styles: PresentationClasses,
+        daysWithCards: Set<Day>
+    ) -> [String] {
+        let grid = heatmap.grid
+        var html = [
+            "<figure class=\"year\" id=\"\(idPrefix)\(heatmap.id)\" style=\"--w:\(grid.weekCount)\">",
+            "<figcaption>\(Markup.escape(heatmap.title))</figcaption>",
+        ]
         var months = "<div class=\"ml\" aria-hidden=\"true\">"
-        for (month, week) in grid.monthColumns {
+        let columns = grid.monthColumns
+        // A label that would run into the next one (a rolling grid's first, partial month) is left out.
+        for (index, (month, week)) in columns.enumerated() where index + 1 == columns.count || columns[index + 1].week >= week + 4 {
             months += "<span style=\"--c:\(week + 1)\">\(CalendarNames.months[month - 1].prefix(3))</span>"
         }
         html.append(months + "</div>")
@@ -270,7 +278,7 @@ public struct HTMLReport: Sendable {
         }
         var days = byDay.keys.sorted()
         var firstShown: Day?
-        if resolvedView == .year {
+        if resolvedView.drawsHeatmaps {
             var bytes = 0
             var kept: [Day] = []
             for day in days.reversed() {
@@ -594,6 +602,6 @@ public struct HTMLReportRenderer: ReportRenderer {
         HTMLReport(
             report: content.report, sessions: content.sessions, rules: presentation.rules, firstWeekday: presentation.firstWeekday,
             habits: content.habits, sources: content.sources, diagnostics: content.diagnostics,
-            view: presentation.view ?? .automatic(for: content.report), today: content.today, palette: presentation.palette).render()
+            view: presentation.view ?? .automatic(for: content.report, today: content.today), today: content.today, palette: presentation.palette).render()
     }
 }

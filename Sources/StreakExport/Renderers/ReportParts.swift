@@ -2,8 +2,8 @@ import CalendarDiagnostics
 public import CalendarLayout
 public import Streaks
 
-/// How a report draws its days: month grids, or a year heatmap (a column per week, a row per
-/// weekday, as a contribution graph) for long windows.
+/// How a report draws its days: month grids, or a heatmap (a column per week, a row per weekday,
+/// as a contribution graph) for long windows: per calendar year, or the last 53 weeks.
 ///
 /// ```swift
 /// print(ReportView.automatic(for: report))
@@ -14,13 +14,36 @@ public enum ReportView: String, Hashable, Sendable, CaseIterable {
     case month
     /// A heatmap per calendar year the window touches, stacked, each day a small cell.
     case year
+    /// One heatmap of the last 53 weeks, ending with the week of the window's last day, as
+    /// GitHub's contribution graph: a year that is not cut at New Year.
+    case rolling
 
     /// The longest window the month view is chosen for: about three months.
     public static let longestMonthWindow = 92
 
-    /// `year` for windows longer than ``longestMonthWindow`` days, `month` for shorter ones.
-    public static func automatic(for report: StreakReport) -> ReportView {
-        report.days.count > longestMonthWindow ? .year : .month
+    /// The weeks the rolling view shows.
+    public static let rollingWeeks = 53
+
+    /// `month` for windows of at most ``longestMonthWindow`` days; for longer ones `rolling` when
+    /// the window ends `today`, else `year`.
+    public static func automatic(for report: StreakReport, today: Day? = nil) -> ReportView {
+        guard report.days.count > longestMonthWindow else { return .month }
+        return today != nil && report.to == today ? .rolling : .year
+    }
+
+    /// Whether the view draws heatmaps (`year`, `rolling`) rather than month grids.
+    public var drawsHeatmaps: Bool { self != .month }
+
+    /// The heatmaps the view draws of `report`, in order, each with its title and its id: a grid
+    /// per drawn calendar year, or the one rolling grid; none for `month`.
+    public func heatmaps(of report: StreakReport, firstWeekday: Weekday) -> [(grid: YearGrid, title: String, id: String)] {
+        switch self {
+        case .month: return []
+        case .year: return ReportView.drawnYears(of: report).map { (YearGrid(year: $0, firstWeekday: firstWeekday), String($0), "year-\($0)") }
+        case .rolling:
+            let grid = YearGrid(weeksEndingWith: report.to, weekCount: ReportView.rollingWeeks, firstWeekday: firstWeekday)
+            return [(grid, "The last \(ReportView.rollingWeeks) weeks, \(grid.days.lowerBound) to \(report.to)", "rolling")]
+        }
     }
 }
 

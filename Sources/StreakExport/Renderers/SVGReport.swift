@@ -39,7 +39,7 @@ public struct SVGReport: Sendable {
     public var sources: [ReportSource]
     /// What the import said: counted at the end, the first few shown.
     public var diagnostics: [Diagnostic]
-    /// Month grids, or a heatmap per year (`nil`: ``ReportView/automatic(for:)``).
+    /// Month grids, or heatmaps (`nil`: ``ReportView/automatic(for:today:)``).
     public var view: ReportView?
     /// Today, outlined when it is in the window.
     public var today: Day?
@@ -78,7 +78,7 @@ public struct SVGReport: Sendable {
     static let maximumTextWidth = 1_100
     /// The width of the picture's content (set by `render()` before drawing).
     private var contentWidth = minimumContentWidth
-    private var resolvedView: ReportView { view ?? .automatic(for: report) }
+    private var resolvedView: ReportView { view ?? .automatic(for: report, today: today) }
 
     /// The SVG document, ending with a newline.
     public func render() -> String {
@@ -90,8 +90,8 @@ public struct SVGReport: Sendable {
         let months = ReportView.drawnMonths(of: report)
         let columns = max(1, min(monthsPerRow, months.count))
         var contentWidth = max(SVGReport.minimumContentWidth, columns * monthWidth + (columns - 1) * SVGReport.gap)
-        if resolvedView == .year {
-            let widest = ReportView.drawnYears(of: report).map { YearGrid(year: $0, firstWeekday: firstWeekday).weekCount }.max() ?? 53
+        if resolvedView.drawsHeatmaps {
+            let widest = resolvedView.heatmaps(of: report, firstWeekday: firstWeekday).map(\.grid.weekCount).max() ?? 53
             contentWidth = max(SVGReport.minimumContentWidth, SVGReport.yearLabelWidth + widest * (SVGReport.yearCell + SVGReport.yearGap) - SVGReport.yearGap)
         }
         let heading = ReportHeading(sources: sources, report: report)
@@ -193,10 +193,10 @@ public struct SVGReport: Sendable {
             body.append(text(cut("Note: " + note + ".", size: 14), x: x0, y: y, size: 14, color: "\(page.secondaryText)"))
         }
         y += 18
-        if resolvedView == .year {
+        if resolvedView.drawsHeatmaps {
             y = yearLegend(for: report, top: y, into: &body) + 20
-            for year in ReportView.drawnYears(of: report) {
-                y = drawYear(year, of: report, idPrefix: idPrefix, top: y, into: &body)
+            for heatmap in resolvedView.heatmaps(of: report, firstWeekday: firstWeekday) {
+                y = draw(heatmap, of: report, idPrefix: idPrefix, top: y, into: &body)
             }
             return y
         }
@@ -307,16 +307,18 @@ public struct SVGReport: Sendable {
         return y
     }
 
-    /// One year's heatmap from `top` down: the year, month labels, weekday labels (Mon, Wed, Fri)
-    /// and a cell per day of the window. Returns the top of what comes next.
-    private func drawYear(_ year: Int, of report: StreakReport, idPrefix: String, top: Int, into body: inout [String]) -> Int {
-        let grid = YearGrid(year: year, firstWeekday: firstWeekday)
+    /// One heatmap from `top` down (a year's, or the rolling weeks'): its title, month labels,
+    /// weekday labels (Mon, Wed, Fri) and a cell per day of the window. Returns the top of what comes next.
+    private func draw(
+        _ heatmap: (grid: YearGrid, title: String, id: String), of report: StreakReport, idPrefix: String, top: Int, into body: inout [String]
+    ) -> Int {
+        let grid = heatmap.grid
         let layout = YearLayout(
             grid: grid, cellSize: SVGReport.yearCell, gap: SVGReport.yearGap, labelWidth: SVGReport.yearLabelWidth,
             labelHeight: SVGReport.yearLabelHeight, x: SVGReport.margin, y: top + 28)
-        var lines = ["<g class=\"year\" id=\"\(idPrefix)year-\(year)\">", text(String(year), x: SVGReport.margin, y: top + 18, size: 16, weight: "bold")]
-        for (month, _) in grid.monthColumns {
-            guard let frame = layout.monthLabelFrame(month: month), frame.width >= 2 * SVGReport.yearCell else { continue }
+        var lines = ["<g class=\"year\" id=\"\(idPrefix)\(heatmap.id)\">", text(heatmap.title, x: SVGReport.margin, y: top + 18, size: 16, weight: "bold")]
+        for (index, (month, _)) in grid.monthColumns.enumerated() {
+            guard let frame = layout.monthLabelFrame(at: index), frame.width >= 2 * SVGReport.yearCell else { continue }
             lines.append(text(String(CalendarNames.months[month - 1].prefix(3)), x: frame.x, y: frame.maxY - 5, size: 11, color: "\(page.secondaryText)"))
         }
         for row in 0..<7 where [Weekday.monday, .wednesday, .friday].contains(grid.weekday(ofRow: row)) {
@@ -437,7 +439,7 @@ public struct SVGReportRenderer: ReportRenderer {
     public func render(_ content: ReportContent) -> String {
         SVGReport(
             report: content.report, rules: presentation.rules, firstWeekday: presentation.firstWeekday, habits: content.habits,
-            sources: content.sources, diagnostics: content.diagnostics, view: presentation.view ?? .automatic(for: content.report),
+            sources: content.sources, diagnostics: content.diagnostics, view: presentation.view ?? .automatic(for: content.report, today: content.today),
             today: content.today, palette: presentation.palette).render()
     }
 }

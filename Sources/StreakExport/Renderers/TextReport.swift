@@ -74,11 +74,15 @@ public struct TextReport: Sendable {
     public func render() -> String {
         var lines = header()
         lines.append("")
-        if (view ?? .automatic(for: report)) == .year {
+        let resolvedView = view ?? .automatic(for: report, today: today)
+        if resolvedView.drawsHeatmaps {
             lines.append(contentsOf: summary())
             lines.append("")
-            for year in report.years {
-                lines.append(contentsOf: yearLines(year))
+            let grids = resolvedView == .rolling
+                ? resolvedView.heatmaps(of: report, firstWeekday: firstWeekday).map { ($0.grid, $0.title) }
+                : report.years.map { (YearGrid(year: $0, firstWeekday: firstWeekday), String($0)) }
+            for (grid, title) in grids {
+                lines.append(contentsOf: heatmapLines(grid, title: title))
                 lines.append("")
             }
             lines.append(contentsOf: yearLegend())
@@ -135,10 +139,17 @@ public struct TextReport: Sendable {
     /// One year as a heatmap: the year, a line of month labels, then a line per weekday with a
     /// mark per week (blank before and after the window); coloured cells keep their marks.
     public func yearLines(_ year: Int) -> [String] {
-        let grid = YearGrid(year: year, firstWeekday: firstWeekday)
-        var lines = [String(year)]
+        heatmapLines(YearGrid(year: year, firstWeekday: firstWeekday), title: String(year))
+    }
+
+    /// A heatmap's lines (a year's, or the rolling weeks'): its title, month labels (one that would
+    /// run into the next is left out), then a line per weekday with a mark per week.
+    func heatmapLines(_ grid: YearGrid, title: String) -> [String] {
+        var lines = [title]
         var labels = [Character](repeating: " ", count: 3 + grid.weekCount + 2)
-        for (month, week) in grid.monthColumns {
+        let columns = grid.monthColumns
+        for (index, (month, week)) in columns.enumerated() {
+            if index + 1 < columns.count, columns[index + 1].week < week + 4 { continue }
             for (offset, character) in TextReport.monthNames[month - 1].prefix(3).enumerated() {
                 labels[3 + week + offset] = character
             }
@@ -312,7 +323,7 @@ public struct TextReportRenderer: ReportRenderer {
 
     public func render(_ content: ReportContent) -> String {
         // The habits take the calendar's view, so that their days line up with its.
-        let view = presentation.view ?? .automatic(for: content.report)
+        let view = presentation.view ?? .automatic(for: content.report, today: content.today)
         let (colors, firstWeekday, rules, today) = (presentation.terminalColors, presentation.firstWeekday, presentation.rules, content.today)
         var text = TextReport(
             report: content.report, colors: colors, firstWeekday: firstWeekday, rules: rules, sources: content.sources,
