@@ -338,7 +338,7 @@ public struct StreakReport: Hashable, Sendable {
             let runs = Self.runs(days.map { ($0.date, $0.date, $0.status) }, todayGrace: rules.todayGrace)
             (currentStreak, longestStreak, bestStreaks) = Self.streaks(runs, best: rules.bestStreakCount)
         }
-        self.score = Self.score(of: days, todayGrace: rules.todayGrace)
+        self.score = Self.scores(of: days, todayGrace: rules.todayGrace).last ?? 0
         self.days = days
         self.periods = periods
         self.freezesLeft = ledger.held
@@ -488,15 +488,22 @@ public struct StreakReport: Hashable, Sendable {
     public static let scoreMultiplier = 0.948_072_403_884_921_9
 
     /// The score after the days: each scored day moves it toward its fraction of the goal.
-    private static func score(of days: [DayTotal], todayGrace: Bool) -> Double {
+    static func scores(of days: [DayTotal], todayGrace: Bool) -> [Double] {
         var score = 0.0
+        var scores: [Double] = []
+        scores.reserveCapacity(days.count)
         for (index, day) in days.enumerated() {
+            defer { scores.append(score) }
             guard let fraction = day.fraction, !day.status.isPassedOver, day.status != .frozen else { continue }
             if todayGrace, index == days.count - 1, day.status != .met { continue }
             score = score * scoreMultiplier + fraction * (1 - scoreMultiplier)
         }
-        return score
+        return scores
     }
+
+    /// The habit score after each day of the window, as ``score`` is after the last: Loop Habit
+    /// Tracker's score over time.
+    public var scoreHistory: [Double] { Self.scores(of: days, todayGrace: rules.todayGrace) }
 
     /// The number of days with each status: `none`, `partial` and `met` always (0 when no day has
     /// it), `rest`, `skipped`, `frozen` and `over` when some day has it.

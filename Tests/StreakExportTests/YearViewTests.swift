@@ -38,6 +38,31 @@ private let diagnostics = (1...7).map { line in
 
 @Suite("Year view: a heatmap per calendar year")
 struct YearViewTests {
+    @Test("Progress charts in heatmap views (SVG and HTML): score over time, week and month bars against the goal, weekdays; bounded for long windows")
+    func progressCharts() throws {
+        let report = patternReport(from: winter.first, to: winter.last)
+        let svg = SVGReport(report: report, firstWeekday: .sunday, view: .year).render()
+        #expect(svg.contains("<g class=\"progress\" id=\"progress\""))
+        #expect(svg.contains("Habit score over time: \(Int((report.score * 100).rounded()))% now"))
+        #expect(svg.contains("Points per week, against the goal") && svg.contains("Points per month, against the goal") && svg.contains("Days met by weekday"))
+        // A bar per month of the window (November to March), each titled with its sum.
+        let months = report.sums()
+        #expect(months.count == 5)
+        for month in months { #expect(svg.contains("\(month.days.lowerBound) to \(month.days.upperBound): \(month.points) of \(month.required) points")) }
+        #expect(try parsesAsXML(svg))
+        // Month grids draw no charts.
+        #expect(!SVGReport(report: report, view: .month).render().contains("id=\"progress\""))
+        let html = HTMLReport(report: report, sessions: [], firstWeekday: .sunday, view: .year).render()
+        #expect(html.contains("<h2 id=\"progress\">Progress</h2>"))
+        #expect(html.components(separatedBy: "<figure class=\"chart wide\">").count == 5 && html.components(separatedBy: "<figure class=\"chart narrow\">").count == 5)
+        // A thousand years: the score's line has a point per point of width, not per day.
+        let long = patternReport(from: Day(year: 1024, month: 1, day: 1)!, to: Day(year: 2023, month: 12, day: 31)!)
+        let longSVG = SVGReport(report: long, view: .year).render()
+        let line = try #require(longSVG.split(separator: "\n").first { $0.hasPrefix("<polyline") })
+        #expect(line.split(separator: " ").count < 1_200)
+        #expect(longSVG.utf8.count < 60_000_000)
+    }
+
     @Test("The rolling view: chosen for a long window that ends today, one strip of 53 weeks in text, SVG and HTML")
     func rollingView() throws {
         let today = Day(year: 2024, month: 3, day: 10)!  // a Sunday

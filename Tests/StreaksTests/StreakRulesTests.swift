@@ -444,6 +444,48 @@ struct TodayProgressTests {
     }
 }
 
+@Suite("Progress over time: the score, sums per week and month, weekdays")
+struct ProgressFigureTests {
+    @Test("The score's history ends at the score, and moves only on days that count")
+    func scoreHistory() {
+        let report = report("MM.rMp", rules { try? $0.schedule.add(parsing: "thu:0") })  // 2024-01-04 is a Thursday
+        let history = report.scoreHistory
+        #expect(history.count == 6)
+        #expect(history.last == report.score)
+        #expect(history[3] == history[2])  // the rest day leaves it
+        #expect(history[1] > history[0] && history[2] < history[1])
+        #expect(history[5] == history[4])  // today, partial, is still open (today-grace)
+    }
+
+    @Test("Sums per week from the first weekday and per month: points, what the days required, days met")
+    func sums() {
+        // 2024-01-29 (Monday) to 2024-02-04 (Sunday): M M p . M M M
+        let points = [100, 100, 50, 0, 100, 100, 100]
+        let report = StreakReport(goal: StreakGoal(timeZone: .utc), rules: StreakRules(requiredPoints: 100), firstDay: ymd(2024, 1, 29),
+                                  points: points, sessionCounts: points.map { $0 > 0 ? 1 : 0 })
+        let weeks = report.sums(byWeekStarting: .sunday)
+        #expect(weeks.map(\.days) == [ymd(2024, 1, 29)...ymd(2024, 2, 3), ymd(2024, 2, 4)...ymd(2024, 2, 4)])
+        #expect(weeks.map(\.points) == [450, 100] && weeks.map(\.required) == [600, 100] && weeks.map(\.metDays) == [4, 1])
+        let months = report.sums()
+        #expect(months.map(\.days) == [ymd(2024, 1, 29)...ymd(2024, 1, 31), ymd(2024, 2, 1)...ymd(2024, 2, 4)])
+        #expect(months.map(\.points) == [250, 300])
+    }
+
+    @Test("How often each weekday is met, of its days that counted (rest and skipped days left out)")
+    func weekdays() throws {
+        var rules = StreakRules(requiredPoints: 100)
+        try rules.schedule.add(parsing: "sat-sun:0")
+        let points = Array(repeating: [100, 0, 100, 0, 0, 0, 0], count: 2).flatMap { $0 }  // from Monday 2024-01-01: Mondays and Wednesdays met
+        let report = StreakReport(goal: StreakGoal(timeZone: .utc), rules: rules, firstDay: ymd(2024, 1, 1),
+                                  points: points, sessionCounts: points.map { $0 > 0 ? 1 : 0 })
+        let frequency = report.weekdayFrequency
+        #expect(frequency.map(\.weekday) == Weekday.allCases)
+        #expect(frequency[Weekday.saturday.rawValue].counted == 0 && frequency[Weekday.sunday.rawValue].counted == 0)
+        #expect(frequency[Weekday.monday.rawValue].met == 2 && frequency[Weekday.monday.rawValue].counted == 2)
+        #expect(frequency[Weekday.tuesday.rawValue].met == 0 && frequency[Weekday.tuesday.rawValue].counted == 2)
+    }
+}
+
 extension StreakRules {
     /// At-most rules of 100 points with a schedule.
     fileprivate static func parsingSchedule(_ entries: [String], atMost: Bool) throws -> StreakRules {

@@ -41,8 +41,9 @@ public struct ReportSettings: Sendable {
     /// The colours of the page and its days' dark mode (SVG, HTML); set `rules` to `palette.rules`
     /// (with any fills of your own) to colour the days with it too.
     public var palette: ReportPalette = .standard
-    /// Month grids or year heatmaps (text, SVG, HTML); `nil`: a year view for windows longer than
-    /// about three months (``/StreakExport/ReportView/automatic(for:)``).
+    /// Month grids or heatmaps (text, SVG, HTML); `nil`: for windows longer than about three
+    /// months, the rolling view when the window ends today, else the year view
+    /// (``/StreakExport/ReportView/automatic(for:today:)``).
     public var view: ReportView?
     /// The first column of month grids.
     public var firstWeekday: Weekday

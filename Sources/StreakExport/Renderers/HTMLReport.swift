@@ -100,7 +100,8 @@ public struct HTMLReport: Sendable {
             pageStyle(),
             HTMLReport.baseStyle,
         ]
-        if year { html.append(HTMLReport.yearStyle) }
+        if year { html += [HTMLReport.yearStyle, chartStyle()] }
+        if !habits.isEmpty { html.append(HTMLReport.habitsStyle) }
         html.append(contentsOf: styles.css(palette: palette, compactMonths: year))
         html.append(contentsOf: ["</style>", "</head>", "<body>", "<main class=\"\(year ? "long" : "short")\">"])
         html.append("<h1>\(Markup.escape(heading.subject.map { "Streak report: \($0)" } ?? "Streak report"))</h1>")
@@ -119,6 +120,8 @@ public struct HTMLReport: Sendable {
             html.append("</tbody></table>")
         }
         html.append(contentsOf: days(of: report, idPrefix: "", styles: styles, daysWithCards: daysWithCards))
+        if year { html.append(contentsOf: progress()) }
+        if !habits.isEmpty { html.append(contentsOf: habitsOverview(styles: styles)) }
         for (index, habit) in habits.enumerated() {
             html.append("<section class=\"habit\" id=\"habit-\(index + 1)\">")
             html.append("<h2>Habit: \(Markup.escape(habit.habit.name))</h2>")
@@ -394,6 +397,61 @@ public struct HTMLReport: Sendable {
         if brief { return total.required == 0 ? "\(total.points) points" : "\(total.points)/\(total.required) points" }
         return total.required == 0 ? "\(total.points) points, none required, \(sessions)" : "\(total.points) of \(total.required) points, \(sessions)"
     }
+
+    /// The progress charts (`ProgressCharts`), each an inline SVG drawn twice: for wide screens and,
+    /// shown under 40rem instead, for phones, so that their text stays readable.
+    private func progress() -> [String] {
+        var html = ["<h2 id=\"progress\">Progress</h2>"]
+        let paint = { (role: ProgressCharts.Role, isStroke: Bool) in "class=\"\(role.rawValue)\(isStroke ? "-s" : "")\"" }
+        for (width, kind) in [(900, "wide"), (340, "narrow")] {
+            let charts = ProgressCharts(report: report, width: width, firstWeekday: firstWeekday, paint: paint)
+            for chart in [charts.scoreChart(top:), charts.weekBars(top:), charts.monthBars(top:), charts.weekdayChart(top:)] {
+                let (elements, height) = chart(0)
+                html.append("<figure class=\"chart \(kind)\"><svg viewBox=\"0 0 \(width) \(height)\" role=\"img\" font-family=\"inherit\">")
+                html += elements
+                html.append("</svg></figure>")
+            }
+        }
+        return html
+    }
+
+    /// The colours of the charts: the palette's met fill for the data, the page's text for the rest.
+    private func chartStyle() -> String {
+        ":root { --data: \(palette.met.fill); }\n"
+            + "@media (prefers-color-scheme: dark) { :root { --data: \(palette.met.darkFill ?? palette.met.fill); } }\n"
+            + """
+            .chart { margin: 0 0 1rem; } .chart svg { width: 100%; height: auto; display: block; }
+            .chart.narrow { display: none; } @media (max-width: 40rem) { .chart.wide { display: none; } .chart.narrow { display: block; } }
+            .c-data { fill: var(--data); } .c-data-s { stroke: var(--data); } .c-text { fill: var(--fg); } .c-goal-s { stroke: var(--fg); }
+            .c-secondary { fill: var(--fg2); } .c-secondary-s { stroke: var(--fg2); }
+            """
+    }
+
+    /// The habits side by side, as Loop's main screen: a row per habit, its last days as squares
+    /// (30, or 7 on a phone), its current streak and its score.
+    private func habitsOverview(styles: PresentationClasses) -> [String] {
+        var html = ["<h2 id=\"habits\">Habits</h2>", "<table class=\"habits\"><tbody>"]
+        for (index, habit) in habits.enumerated() {
+            let days = habit.report.days.suffix(30)
+            let cells = days.enumerated().map { offset, total in
+                let presentation = rules.presentation(for: total)
+                let title = Markup.escape("\(CalendarNames.dayMonthYear(total.date)): \(total.status.rawValue), \(pointsText(total, brief: true))")
+                return "<i class=\"\(styles.name(of: presentation))\(total.date == today ? " t" : "")\(offset < days.count - 7 ? " old" : "")\" title=\"\(title)\"></i>"
+            }.joined()
+            html.append("<tr><th scope=\"row\"><a href=\"#habit-\(index + 1)\">\(Markup.escape(habit.habit.name))</a></th><td class=\"days\">\(cells)</td>"
+                + "<td class=\"figure\">streak \(habit.report.currentStreak.length) · score \(TextReport.percent(habit.report.score))</td></tr>")
+        }
+        html.append("</tbody></table>")
+        return html
+    }
+
+    static let habitsStyle = """
+        .habits { border-collapse: collapse; margin: 0 0 1rem; } .habits th, .habits td { padding: .25rem .5rem .25rem 0; text-align: left; white-space: nowrap; }
+        .habits th { max-width: 10rem; overflow: hidden; text-overflow: ellipsis; } .habits th a { color: inherit; }
+        .habits .days { display: flex; gap: 3px; } .habits .days i { width: 14px; height: 14px; border-radius: 3px; display: block; }
+        .habits .days i.t { outline: 2px solid var(--today); outline-offset: 1px; }
+        @media (max-width: 40rem) { .habits .days i.old { display: none; } .habits th { max-width: 6rem; } .habits td.figure { white-space: normal; } }
+        """
 
     /// The page's colours as CSS variables, light and (under `prefers-color-scheme: dark`) dark.
     private func pageStyle() -> String {

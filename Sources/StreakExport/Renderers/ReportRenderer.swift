@@ -51,7 +51,7 @@ public struct ReportPresentation: Sendable {
     public var palette: ReportPalette
     /// The first column of month grids and the first row of year heatmaps.
     public var firstWeekday: Weekday
-    /// Month grids or year heatmaps (text, SVG, HTML); `nil`: ``ReportView/automatic(for:)``.
+    /// Month grids or heatmaps (text, SVG, HTML); `nil`: ``ReportView/automatic(for:today:)``.
     public var view: ReportView?
     /// ANSI colours in a text report, besides its marks.
     public var terminalColors: Bool

@@ -108,6 +108,12 @@ public struct SVGReport: Sendable {
         var y = section(
             of: report, heading: heading.title, idPrefix: "", top: SVGReport.margin,
             columns: columns, metrics: metrics, into: &body)
+        if resolvedView.drawsHeatmaps {
+            y = progress(top: y, into: &body)
+        }
+        if !habits.isEmpty {
+            y = habitsOverview(top: y, into: &body)
+        }
         for (index, habit) in habits.enumerated() {
             y = section(
                 of: habit.report, heading: "Habit: \(habit.habit.name)", idPrefix: "habit\(index + 1)-", top: y,
@@ -218,6 +224,47 @@ public struct SVGReport: Sendable {
             first += columns
         }
         return rowTop
+    }
+
+    /// The calendar's progress charts (`ProgressCharts`) from `top`; returns the top of what comes next.
+    private func progress(top: Int, into body: inout [String]) -> Int {
+        let charts = ProgressCharts(report: report, width: contentWidth, firstWeekday: firstWeekday) { role, isStroke in
+            let color: RGBColor = switch role {
+            case .data: palette.met.fill
+            case .goal, .text: page.text
+            case .secondary: page.secondaryText
+            }
+            return isStroke ? "stroke=\"\(color)\"" : "fill=\"\(color)\""
+        }
+        let (elements, height) = charts.charts(top: 0)
+        body.append("<g class=\"progress\" id=\"progress\" transform=\"translate(\(SVGReport.margin),\(top))\">")
+        body.append(contentsOf: elements)
+        body.append("</g>")
+        return top + height + SVGReport.gap
+    }
+
+    /// The habits side by side, as Loop's main screen: a row per habit with its last days as
+    /// squares (up to 30, as many as fit), its current streak and its score.
+    private func habitsOverview(top: Int, into body: inout [String]) -> Int {
+        let nameWidth = 150, cell = 14, pitch = 17, figuresWidth = 190
+        let dayCount = max(7, min(30, (contentWidth - nameWidth - figuresWidth) / pitch))
+        var lines = ["<g class=\"habits\" id=\"habits\">", text("Habits, the last \(dayCount) days", x: SVGReport.margin, y: top + 18, size: 16, weight: "bold")]
+        for (index, habit) in habits.enumerated() {
+            let y = top + 32 + index * (pitch + 6)
+            let name = habit.habit.name.count > 20 ? habit.habit.name.prefix(19) + "…" : habit.habit.name
+            lines.append(text(name, x: SVGReport.margin, y: y + 12, size: 13, weight: "bold"))
+            for (column, total) in habit.report.days.suffix(dayCount).enumerated() {
+                let presentation = rules.presentation(for: total)
+                let title = "\(habit.habit.name), \(CalendarNames.long(total.date)): \(presentation.label), \(pointsText(total))"
+                lines.append("<rect x=\"\(SVGReport.margin + nameWidth + column * pitch)\" y=\"\(y)\" width=\"\(cell)\" height=\"\(cell)\" rx=\"3\" "
+                    + "\(paint(presentation, isToday: total.date == today))><title>\(Markup.escape(title))</title></rect>")
+            }
+            let figures = "streak \(habit.report.currentStreak.length) · score \(TextReport.percent(habit.report.score))"
+            lines.append(text(figures, x: SVGReport.margin + nameWidth + dayCount * pitch + 8, y: y + 12, size: 12, color: "\(page.secondaryText)"))
+        }
+        lines.append("</g>")
+        body.append(contentsOf: lines)
+        return top + 32 + habits.count * (pitch + 6) + SVGReport.gap
     }
 
     /// The figures under a section's heading, one line each.

@@ -42,7 +42,7 @@ public struct TextReport: Sendable {
     public var sources: [ReportSource]
     /// What the import said: counted at the end, the first few shown.
     public var diagnostics: [Diagnostic]
-    /// Month grids, or a heatmap per year (`nil`: ``ReportView/automatic(for:)``).
+    /// Month grids, or heatmaps (`nil`: ``ReportView/automatic(for:today:)``).
     public var view: ReportView?
     /// Today, underlined in a coloured year view.
     public var today: Day?
