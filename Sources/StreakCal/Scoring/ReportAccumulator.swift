@@ -168,8 +168,10 @@ struct ReportAccumulator {
         let sorts = sortsSessions
         for session in sessions {
             let read = session.floats ? session.readingFloatingTimes(in: zone, pointsRule: settings.pointsRule) : session
-            guard sorts || minuteTotals != nil else {
+            guard sorts else {
+                // Nothing sorts them: each counts toward the calendar (and its minutes, with auto points).
                 counting.add(points: read.points, startingAt: read.start)
+                minuteTotals?.add(points: read.start.wholeMinutes(until: read.end), startingAt: read.start)
                 continue
             }
             let isMarker = read.classes & SessionClassifier.skipCategoryBit != 0 && !read.start.isFloating
