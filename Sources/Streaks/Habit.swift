@@ -185,12 +185,18 @@ public struct CompiledSessionFilter: Sendable {
 
     /// Whether `session` matches.
     public func matches(_ session: Session) -> Bool {
+        matches(summary: session.summary, categories: session.categories, properties: session.properties)
+    }
+
+    /// Whether a session with this SUMMARY, these CATEGORIES and these properties matches: what a
+    /// filter reads of a session, for an import that sorts its events without making sessions.
+    package func matches(summary: String, categories: [String], properties: [String: String]) -> Bool {
         var value = false
         var index = 0
         while index < steps.count {
             switch steps[index] {
             case .test(let test):
-                value = Self.passes(tests[test], session)
+                value = Self.passes(tests[test], summary: summary, categories: categories, properties: properties)
                 index += 1
             case .jumpIfFalse(let target): index = value ? index + 1 : target
             case .jumpIfTrue(let target): index = value ? target : index + 1
@@ -202,36 +208,54 @@ public struct CompiledSessionFilter: Sendable {
         return value
     }
 
-    private static func passes(_ test: Test, _ session: Session) -> Bool {
+    private static func passes(_ test: Test, summary: String, categories: [String], properties: [String: String]) -> Bool {
         switch test {
         case .all: return true
-        case .contains(let text): return text.isEmpty || contains(session.summary, lowercased: text)
-        case .pattern(let pattern): return pattern?.matches(session.summary) ?? false
-        case .category(let name): return session.categories.contains { equal($0, lowercased: name) }
+        case .contains(let text): return text.isEmpty || contains(summary, lowercased: text)
+        case .pattern(let pattern): return pattern?.matches(summary) ?? false
+        case .category(let name): return categories.contains { equal($0, lowercased: name) }
         case .property(let name, let value):
-            guard let found = session.properties[name] else { return false }
+            guard let found = properties[name] else { return false }
             return value.map { found.lowercased() == $0 } ?? true
         }
     }
 
-    /// Whether `text` contains `needle` (already lowercased), in any case; ASCII text is compared
-    /// byte by byte, without making a lowercased copy.
+    /// Whether `text` contains `needle` (already lowercased), in any case: whether
+    /// `text.lowercased()` contains `needle` as Characters, searched as UTF-8 bytes where that gives
+    /// the same answer (`isSearchableAsBytes`), and ASCII text lowercased as it is searched.
     static func contains(_ text: String, lowercased needle: String) -> Bool {
-        var text = text
-        var needle = needle
-        let found: Bool? = text.withUTF8 { haystack in
-            needle.withUTF8 { wanted -> Bool? in
-                guard haystack.allSatisfy({ $0 < 0x80 }), wanted.allSatisfy({ $0 < 0x80 }) else { return nil }
-                guard wanted.count <= haystack.count else { return false }
-                for start in 0...(haystack.count - wanted.count) {
-                    var index = 0
-                    while index < wanted.count, asciiLower(haystack[start + index]) == wanted[index] { index += 1 }
-                    if index == wanted.count { return true }
+        guard isSearchableAsBytes(needle) else { return text.lowercased().contains(needle) }
+        if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
+            return containsBytes(text, needle, lowering: asciiLower)
+        }
+        let lowered = text.lowercased()
+        guard isSearchableAsBytes(lowered) else { return lowered.contains(needle) }
+        return containsBytes(lowered, needle, lowering: { $0 })
+    }
+
+    /// Whether a Character search in `text` is a search of its UTF-8: every scalar is below U+0300
+    /// (the combining marks) and is not CR. Each such scalar is a Character by itself (CR would join
+    /// a following LF, UAX #29 GB3) and no two different strings of them are canonically equivalent
+    /// (each is NFC-stable and no pair composes), so Characters are equal exactly where bytes are.
+    static func isSearchableAsBytes(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { $0.value < 0x300 && $0 != "\r" }
+    }
+
+    /// Whether `haystack`'s UTF-8, each byte passed through `lowering`, contains `needle`'s.
+    private static func containsBytes(_ haystack: String, _ needle: String, lowering: (UInt8) -> UInt8) -> Bool {
+        var haystack = haystack, needle = needle
+        return haystack.withUTF8 { haystack in
+            needle.withUTF8 { needle in
+                guard needle.count <= haystack.count else { return false }
+                guard let first = needle.first else { return true }
+                for start in 0...(haystack.count - needle.count) where lowering(haystack[start]) == first {
+                    var index = 1
+                    while index < needle.count, lowering(haystack[start + index]) == needle[index] { index += 1 }
+                    if index == needle.count { return true }
                 }
                 return false
             }
         }
-        return found ?? text.lowercased().contains(needle)
     }
 
     /// Whether `text` equals `other` (already lowercased), in any case.

@@ -56,11 +56,24 @@ public struct SummaryPattern: Hashable, Sendable, CustomStringConvertible {
         matching(text).matches
     }
 
-    /// Whether the pattern matches, and the steps it took to say so.
+    /// Whether the pattern matches, and the steps it took to say so. The text's scalars and the
+    /// matcher's thread lists live in temporary memory (on the stack when small, as a SUMMARY is):
+    /// a habit's pattern is tested on every event of a calendar.
     func matching(_ text: String) -> (matches: Bool, work: Int) {
-        var matcher = PatternMatcher(program: program)
-        let matches = matcher.matches(Array(text.unicodeScalars))
-        return (matches, matcher.work)
+        let scalars = text.unicodeScalars
+        return withUnsafeTemporaryAllocation(of: Unicode.Scalar.self, capacity: max(1, scalars.count)) { buffer in
+            var count = 0
+            for scalar in scalars {
+                (buffer.baseAddress! + count).initialize(to: scalar)
+                count += 1
+            }
+            let text = UnsafeBufferPointer(rebasing: buffer[..<count])
+            return withUnsafeTemporaryAllocation(of: Int32.self, capacity: PatternMatcher.memoryNeeded(program)) { memory in
+                memory.initialize(repeating: 0)
+                var matcher = PatternMatcher(program: program, memory: memory)
+                return (matcher.matches(text), matcher.work)
+            }
+        }
     }
 
     /// The number of steps the pattern compiled to.
@@ -227,6 +240,43 @@ struct PatternProgram: Sendable {
     var isAnchoredAtStart = false
     /// Some step compares folded scalars.
     var foldsCase = false
+    /// The consuming steps a match can begin with (every step reached from the first without
+    /// consuming, assertions taken as holding); `nil` when the pattern can match the empty text.
+    /// A match can only start at a scalar one of them takes, so the matcher starts no thread
+    /// anywhere else.
+    var firstSteps: [Int]? = []
+
+    /// Whether the consuming `step` takes `scalar` (`folded` when the program folds case).
+    func step(_ step: Int, takes scalar: Unicode.Scalar, folded: Unicode.Scalar) -> Bool {
+        switch steps[step] {
+        case .scalar(let wanted): scalar == wanted
+        case .caseless(let wanted): folded == wanted
+        case .set(let set): sets[set].contains(scalar)
+        case .split, .jump, .assert, .match: false
+        }
+    }
+
+    /// Whether a match may start at `scalar` (`nil`: the end of the text).
+    func mayStart(at scalar: Unicode.Scalar?, folded: Unicode.Scalar) -> Bool {
+        guard let firstSteps, let scalar else { return firstSteps == nil }
+        return firstSteps.contains { step($0, takes: scalar, folded: folded) }
+    }
+
+    /// The consuming steps reached from the first without consuming, or `nil` if the match is.
+    static func firstSteps(of steps: [PatternStep]) -> [Int]? {
+        var seen = Set<Int>(), pending = [0], found: [Int] = []
+        while let step = pending.popLast() {
+            guard seen.insert(step).inserted else { continue }
+            switch steps[step] {
+            case .match: return nil
+            case .jump(let target): pending.append(target)
+            case .split(let first, let second): pending += [first, second]
+            case .assert: pending.append(step + 1)
+            case .scalar, .caseless, .set: found.append(step)
+            }
+        }
+        return found.sorted()
+    }
 }
 
 /// Turns a tree into steps (Thompson's construction).
@@ -238,6 +288,7 @@ enum PatternCompiler {
         program.isAnchoredAtStart = program.steps.first == .assert(.textStart)
         program.foldsCase = program.steps.contains { if case .caseless = $0 { true } else { false } }
             || program.sets.contains(where: \.isCaseless)
+        program.firstSteps = PatternProgram.firstSteps(of: program.steps)
         return program
     }
 
@@ -302,15 +353,16 @@ enum PatternCompiler {
     }
 }
 
-/// The set of steps alive at one position: a sparse set, cleared in constant time.
+/// The set of steps alive at one position: a sparse set over memory the matcher lends it (one
+/// `Int32` per step in each of `dense` and `sparse`, initialized), cleared in constant time.
 struct PatternThreads {
-    private var dense: [Int32]
-    private var sparse: [Int32]
+    private let dense: UnsafeMutableBufferPointer<Int32>
+    private let sparse: UnsafeMutableBufferPointer<Int32>
     private(set) var count = 0
 
-    init(capacity: Int) {
-        dense = Array(repeating: 0, count: capacity)
-        sparse = Array(repeating: 0, count: capacity)
+    init(dense: UnsafeMutableBufferPointer<Int32>, sparse: UnsafeMutableBufferPointer<Int32>) {
+        self.dense = dense
+        self.sparse = sparse
     }
 
     func contains(_ step: Int) -> Bool {
@@ -329,69 +381,83 @@ struct PatternThreads {
     mutating func removeAll() { count = 0 }
 }
 
-/// Runs a program over a text, all its threads in step (no backtracking).
+/// Runs a program over a text, all its threads in step (no backtracking), in memory it is lent.
 struct PatternMatcher {
     let program: PatternProgram
-    private var stack: [Int] = []
+    /// The memory of the two thread lists, the steps alive at this position and at the next.
+    private let threads: (current: PatternThreads, next: PatternThreads)
+    /// The steps still to add in `add(_:at:of:to:)`: each step added pushes at most two, so at most
+    /// twice the steps, and one.
+    private let stack: UnsafeMutableBufferPointer<Int32>
+    private var stackCount = 0
     /// Steps added to a thread list so far: at most the program's steps per position, which tests hold it to.
     private(set) var work = 0
 
-    init(program: PatternProgram) {
+    /// The `Int32`s a matcher of `program` is lent: two thread lists of two arrays, and the stack.
+    static func memoryNeeded(_ program: PatternProgram) -> Int { 6 * program.steps.count + 1 }
+
+    /// A matcher working in `memory` (`memoryNeeded(program)` values, initialized).
+    init(program: PatternProgram, memory: UnsafeMutableBufferPointer<Int32>) {
+        precondition(memory.count >= Self.memoryNeeded(program))
+        let steps = program.steps.count
+        func slice(_ index: Int) -> UnsafeMutableBufferPointer<Int32> {
+            UnsafeMutableBufferPointer(rebasing: memory[(index * steps)..<((index + 1) * steps)])
+        }
         self.program = program
+        threads = (PatternThreads(dense: slice(0), sparse: slice(1)), PatternThreads(dense: slice(2), sparse: slice(3)))
+        stack = UnsafeMutableBufferPointer(rebasing: memory[(4 * steps)...])
     }
 
-    mutating func matches(_ text: [Unicode.Scalar]) -> Bool {
-        var current = PatternThreads(capacity: program.steps.count)
-        var next = PatternThreads(capacity: program.steps.count)
+    mutating func matches(_ text: UnsafeBufferPointer<Unicode.Scalar>) -> Bool {
+        var (current, next) = threads
         for position in 0...text.count {
-            if position == 0 || !program.isAnchoredAtStart {
+            let scalar = position < text.count ? text[position] : nil
+            let folded = scalar.map { program.foldsCase ? CaseFolding.fold($0) : $0 } ?? " "
+            if position == 0 || !program.isAnchoredAtStart, program.mayStart(at: scalar, folded: folded) {
                 if add(0, at: position, of: text, to: &current) { return true }
             }
             if current.count == 0, program.isAnchoredAtStart { return false }
-            guard position < text.count else { break }
-            let scalar = text[position]
-            let folded = program.foldsCase ? CaseFolding.fold(scalar) : scalar
+            guard let scalar else { break }
             next.removeAll()
-            for index in 0..<current.count {
-                let step = current[index]
-                let takes: Bool
-                switch program.steps[step] {
-                case .scalar(let wanted): takes = scalar == wanted
-                case .caseless(let wanted): takes = folded == wanted
-                case .set(let set): takes = program.sets[set].contains(scalar)
-                default: takes = false
-                }
-                if takes, add(step + 1, at: position + 1, of: text, to: &next) { return true }
+            for index in 0..<current.count where program.step(current[index], takes: scalar, folded: folded) {
+                if add(current[index] + 1, at: position + 1, of: text, to: &next) { return true }
             }
             swap(&current, &next)
         }
         return false
     }
 
+    private mutating func push(_ step: Int) {
+        stack[stackCount] = Int32(step)
+        stackCount += 1
+    }
+
     /// Adds `step` and every step it reaches without consuming (each once); whether one of them is the match.
-    private mutating func add(_ step: Int, at position: Int, of text: [Unicode.Scalar], to threads: inout PatternThreads) -> Bool {
-        stack.append(step)
-        while let step = stack.popLast() {
+    private mutating func add(_ step: Int, at position: Int, of text: UnsafeBufferPointer<Unicode.Scalar>, to threads: inout PatternThreads) -> Bool {
+        push(step)
+        while stackCount > 0 {
+            stackCount -= 1
+            let step = Int(stack[stackCount])
             guard !threads.contains(step) else { continue }
             threads.insert(step)
             work += 1
             switch program.steps[step] {
             case .match:
-                stack.removeAll()
+                stackCount = 0
                 return true
-            case .jump(let target): stack.append(target)
+            case .jump(let target): push(target)
             case .split(let first, let second):
-                stack.append(second)
-                stack.append(first)
+                push(second)
+                push(first)
             case .assert(let assertion):
-                if Self.holds(assertion, at: position, of: text) { stack.append(step + 1) }
+                if Self.holds(assertion, at: position, of: text) { push(step + 1) }
             case .scalar, .caseless, .set: break
             }
         }
         return false
     }
 
-    static func holds(_ assertion: PatternAssertion, at position: Int, of text: [Unicode.Scalar]) -> Bool {
+    static func holds(_ assertion: PatternAssertion, at position: Int, of text: UnsafeBufferPointer<Unicode.Scalar>) -> Bool {
         let count = text.count
         switch assertion {
         case .textStart: return position == 0

@@ -192,4 +192,44 @@ struct StreamedReportTests {
     func missingFile() {
         #expect(throws: CalendarReadError.self) { try ReportSettings().scored([.file("/nonexistent.ics")]) }
     }
+
+    /// The import sorts an event by a description it has sorted before (`SessionClassifier`'s
+    /// memo, shared by the workers) until the memo is full and mostly misses; every answer must be
+    /// the filters' own, as the kept path (which matches each session) gives it.
+    @Test("Events sorted by a remembered description count as their filters say, repeated or all different",
+          arguments: [("repeated", 9_000), ("different", 9_000)])
+    func rememberedDescriptions(kind: String, events: Int) throws {
+        let words = ["Übung", "Piano practice", "Scales", "Chamber music – trio", "Практика", "e\u{301}tude", "Run"]
+        let categories = ["", "CATEGORIES:Piano\r\n", "CATEGORIES:Rehearsal,Voice\r\n", "CATEGORIES:vacation\r\n"]
+        var text = "BEGIN:VCALENDAR\r\n"
+        for index in 0..<events {
+            let word = words[index % words.count], category = categories[(index / words.count) % categories.count]
+            let summary = kind == "repeated" ? word : "\(word) #\(index)"
+            let day = 1 + index % 28, month = 1 + (index / 28) % 12
+            text += "BEGIN:VEVENT\r\nUID:e\(index)\r\nDTSTART:2024\(month < 10 ? "0" : "")\(month)\(day < 10 ? "0" : "")\(day)T090000Z\r\n"
+                + "DURATION:PT\(10 + index % 50)M\r\nSUMMARY:\(summary)\r\n\(category)END:VEVENT\r\n"
+        }
+        text += "END:VCALENDAR\r\n"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("streakcal-memo-\(kind)-\(UUID().uuidString).ics").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var settings = ReportSettings(pointsRule: .minutes, timeZone: "UTC", from: Day(year: 2024, month: 1, day: 1)!,
+                                      to: Day(year: 2024, month: 12, day: 31)!)
+        settings.habits = [
+            try Habit(parsing: "Practice=summary:übung or summary:SCALES or summary:étude"),
+            try Habit(parsing: "Piano=categories:piano"), try Habit(parsing: #"Numbered=summary~(?i)^п|#\d*7$"#),
+            try Habit(parsing: "Other=not categories:rehearsal"),
+        ]
+        settings.streakRules.skipCategories = ["vacation"]
+        let kept = try settings.scored([.file(path)], for: .html)
+        let counted = try settings.scored([.file(path)], for: .json)
+        #expect(counted.report == kept.report)
+        #expect(counted.habits == kept.habits)
+        #expect(counted.unmatchedSessions == kept.unmatchedSessions)
+        // Each habit takes some sessions and leaves others.
+        for habit in counted.habits {
+            let sessions = habit.report.days.map(\.sessions).reduce(0, +)
+            #expect(sessions > 0 && sessions < events, "\(habit.habit.name): \(sessions)")
+        }
+    }
 }

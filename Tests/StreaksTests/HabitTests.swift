@@ -1,4 +1,4 @@
-import Streaks
+@testable import Streaks
 import Testing
 
 private func session(_ summary: String, categories: [String] = [], properties: [String: String] = [:]) -> Session {
@@ -149,5 +149,68 @@ struct SessionFilterLimitTests {
         #expect(filter.matches(session("a")))
         #expect(!filter.matches(session("b")))
         #expect(SessionFilter.and(.summaryContains("a"), .not(.summaryMatches("x+"))).matches(session("ab")))
+    }
+}
+
+/// `summary:` compares `lowercased()` texts as Characters (canonical equivalence, grapheme
+/// clusters); the filter searches bytes where that gives the same answer. Held equal here over
+/// texts made of the scalars where the two could part: decomposed accents, CR LF, singletons
+/// (KELVIN SIGN, GREEK QUESTION MARK, ANGSTROM SIGN), İ, ß, flags, emoji modifiers, ZWJ.
+@Suite("Habits: summary text in any case")
+struct SummaryContainsTests {
+    static let pieces: [String] = [
+        "a", "A", "e", "E", "é", "É", "e\u{301}", "\u{301}", "İ", "i", "ß", "ẞ", "s", "\r", "\n", "\r\n", "k", "K",
+        "\u{212A}", ";", "\u{37E}", "å", "Å", "\u{212B}", "–", "П", "п", "中", "🇩", "🇪", "👍", "\u{1F3FB}", "\u{200D}",
+        "ü", "Ü", "u\u{308}", "ǅ", "ǆ", " ", "#", "1",
+    ]
+
+    /// The reference: a search of Characters, spelled out (with Foundation imported, as here,
+    /// `String.contains` would be Foundation's, which compares differently: "\r" in "\r\n").
+    static func containsCharacters(_ text: String, _ needle: String) -> Bool {
+        let text = Array(text), needle = Array(needle)
+        guard needle.count <= text.count else { return false }
+        return (0...(text.count - needle.count)).contains { text[$0..<($0 + needle.count)].elementsEqual(needle) }
+    }
+
+    @Test("The filter answers as a search of lowercased Characters, over texts where bytes and Characters could part")
+    func sameAsCharacterSearch() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return Int(state % UInt64(bound))
+        }
+        func text(_ count: Int) -> String { (0..<count).map { _ in Self.pieces[next(Self.pieces.count)] }.joined() }
+        var matched = 0
+        for round in 0..<20_000 {
+            let summary = text(next(10))
+            // Every other needle is cut from the summary itself, so that about half of them match.
+            let scalars = Array(summary.unicodeScalars)
+            let needle: String
+            if round.isMultiple(of: 2), !scalars.isEmpty {
+                let start = next(scalars.count)
+                var cut = String.UnicodeScalarView()
+                cut.append(contentsOf: scalars[start..<(start + 1 + next(min(3, scalars.count - start)))])
+                needle = String(cut)
+            } else {
+                needle = text(1 + next(3))
+            }
+            let expected = Self.containsCharacters(summary.lowercased(), needle.lowercased())
+            let session = Session(id: "s", start: .date(Day(year: 2024, month: 1, day: 1)!), end: .date(Day(year: 2024, month: 1, day: 2)!),
+                                  points: 1, summary: summary)
+            #expect(SessionFilter.summaryContains(needle).compiled().matches(session) == expected,
+                    "'\(needle.unicodeScalars.map { String($0.value, radix: 16) })' in '\(summary.unicodeScalars.map { String($0.value, radix: 16) })'")
+            if expected { matched += 1 }
+        }
+        #expect(matched > 5_000)
+    }
+
+    @Test("Byte search is chosen only below U+0300 and without CR", arguments: [
+        ("Übung: Tonleitern", true), ("übung", true), ("Chamber music – trio", false), ("e\u{301}", false), ("a\r\nb", false),
+        ("Практика", false), ("ǅ", true),
+    ])
+    func searchableAsBytes(text: String, searchable: Bool) {
+        #expect(CompiledSessionFilter.isSearchableAsBytes(text) == searchable)
     }
 }

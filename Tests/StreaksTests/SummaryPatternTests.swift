@@ -170,4 +170,34 @@ struct SummaryPatternTests {
             #expect(ours.matches(text) == ((try? theirs.firstMatch(in: text)) != nil), "\(pattern) on '\(text)'")
         }
     }
+
+    /// The matcher starts a thread only where a first step takes the scalar (`firstSteps`); the
+    /// same program with every position tried must answer the same, texts with case, accents,
+    /// line breaks and word boundaries included.
+    @Test("Starting only where a first step takes the scalar answers as trying every position", arguments: [
+        "(?i)tonleiter|scale|étude", "(?i)ÉTUDE", "[é-ü]x", "(?m)^b", "\\Ax", "x*", "(?i)ß|ss", "\\bé", "a|\\d$",
+        "(?s).b", "(?i:Ü)bung", "^$", "\\Z", "[^a]c", "(?m)b$",
+    ])
+    func firstStepsAnswerAsEveryPosition(pattern: String) throws {
+        let skipping = try SummaryPattern(pattern)
+        var everywhere = skipping.program
+        everywhere.firstSteps = nil
+        let alphabet: [String] = ["a", "b", "c", "x", "é", "É", "e\u{301}", "ü", "Ü", "ß", "\n", " ", "1", "S", "t"]
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D &* UInt64(pattern.utf8.count + 1)
+        for _ in 0..<500 {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            let text = (0..<Int(state % 8)).map { alphabet[Int((state >> (UInt64($0) * 4 + 8)) % UInt64(alphabet.count))] }.joined()
+            let scalars = Array(text.unicodeScalars)
+            let expected = scalars.withUnsafeBufferPointer { text in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: PatternMatcher.memoryNeeded(everywhere)) { memory in
+                    memory.initialize(repeating: 0)
+                    var matcher = PatternMatcher(program: everywhere, memory: memory)
+                    return matcher.matches(text)
+                }
+            }
+            #expect(skipping.matches(text) == expected, "\(pattern) on '\(text)'")
+        }
+    }
 }

@@ -62,10 +62,13 @@ struct ReportAccumulator {
         guard !keepsSessions, sortsSessions, settings.habits.count <= SessionClassifier.maximumHabits,
               !settings.habits.contains(where: { $0.rules.points?.readsProperty == true }) else { return nil }
         let (filters, skipCategories) = (self.filters, settings.streakRules.skipCategories)
-        return SessionClassifier { session in
+        return SessionClassifier { summary, categories, properties in
             var bits: UInt64 = 0
-            for (index, filter) in filters.enumerated() where filter.matches(session) { bits |= 1 << UInt64(index) }
-            if !skipCategories.isEmpty, session.categories.contains(where: { skipCategories.contains($0.lowercased()) }) {
+            for (index, filter) in filters.enumerated()
+            where filter.matches(summary: summary, categories: categories, properties: properties) {
+                bits |= 1 << UInt64(index)
+            }
+            if !skipCategories.isEmpty, categories.contains(where: { skipCategories.contains($0.lowercased()) }) {
                 bits |= SessionClassifier.skipCategoryBit
             }
             return bits
@@ -99,19 +102,31 @@ struct ReportAccumulator {
     /// How one session counts, once its floating times are read: its times and points, the days
     /// it skips (a skip marker: they are skipped in every habit too), and the habits that take it
     /// (`nil` when no habit is named: it counts toward the calendar).
-    private struct Counted {
+    private struct Counted<Habits: Sequence<Int>> {
         var start: SessionTime
         var end: SessionTime
         var points: Int
         var skipped: ClosedRange<Day>?
-        var habits: [Int]?
-        /// Its points for habit `index`, by the habit's own rule.
-        var habitPoints: (Int) -> Int
+        var habits: Habits?
     }
 
-    /// Counts one session toward the calendar and the habits that take it, and in the minute
-    /// totals when they are kept; a session no habit takes is only counted as unmatched.
-    private mutating func count(_ session: Counted, into counting: inout DayTotals) {
+    /// The habits a counted session's classes name, by index.
+    private struct HabitIndices: Sequence, IteratorProtocol {
+        var bits: UInt64
+
+        mutating func next() -> Int? {
+            guard bits != 0 else { return nil }
+            defer { bits &= bits - 1 }
+            return bits.trailingZeroBitCount
+        }
+    }
+
+    /// Counts one session toward the calendar and the habits that take it (with its points for
+    /// habit `index` by `habitPoints(index)`), and in the minute totals when they are kept; a
+    /// session no habit takes is only counted as unmatched.
+    private mutating func count<Habits: Sequence<Int>>(
+        _ session: Counted<Habits>, into counting: inout DayTotals, habitPoints: (Int) -> Int
+    ) {
         if let days = session.skipped {
             counting.skip(days)
             for index in habitTotals.indices { habitTotals[index].skip(days) }
@@ -119,19 +134,23 @@ struct ReportAccumulator {
             for index in minuteHabitTotals.indices { minuteHabitTotals[index].skip(days) }
             return
         }
-        if let habits = session.habits, habits.isEmpty {
+        if let habits = session.habits, habits.first(where: { _ in true }) == nil {
             unmatchedSessions += 1
             return
         }
         counting.add(points: session.points, startingAt: session.start)
-        for index in session.habits ?? [] {
-            habitTotals[index].add(points: session.habitPoints(index), startingAt: session.start)
+        guard let habits = session.habits else {
+            minuteTotals?.add(points: session.start.wholeMinutes(until: session.end), startingAt: session.start)
+            return
+        }
+        for index in habits {
+            habitTotals[index].add(points: habitPoints(index), startingAt: session.start)
         }
         guard minuteTotals != nil else { return }
         let minutes = session.start.wholeMinutes(until: session.end)
         minuteTotals?.add(points: minutes, startingAt: session.start)
-        for index in session.habits ?? [] {
-            let points = habitPoints[index] == nil ? minutes : session.habitPoints(index)
+        for index in habits {
+            let points = self.habitPoints[index] == nil ? minutes : habitPoints(index)
             minuteHabitTotals[index].add(points: points, startingAt: session.start)
         }
     }
@@ -153,8 +172,8 @@ struct ReportAccumulator {
             count(Counted(
                 start: read.start, end: read.end, points: read.points,
                 skipped: isMarker ? StreakRules.skippedDays(of: read) : nil,
-                habits: filters.isEmpty || isMarker ? nil : filters.indices.filter { filters[$0].matches(read) },
-                habitPoints: { habitPoints[$0]?.points(of: read) ?? read.points }), into: &counting)
+                habits: filters.isEmpty || isMarker ? nil : filters.indices.filter { filters[$0].matches(read) }),
+                into: &counting, habitPoints: { habitPoints[$0]?.points(of: read) ?? read.points })
         }
     }
 
@@ -166,6 +185,8 @@ struct ReportAccumulator {
         defer { totals = counting }
         let zone = counting.goal.timeZone
         let sorts = sortsSessions
+        let habitBits: UInt64 = filters.isEmpty ? 0 : UInt64.max >> (64 - filters.count)
+        let habitPoints = self.habitPoints
         for session in sessions {
             let read = session.floats ? session.readingFloatingTimes(in: zone, pointsRule: settings.pointsRule) : session
             guard sorts else {
@@ -176,12 +197,11 @@ struct ReportAccumulator {
             }
             let isMarker = read.classes & SessionClassifier.skipCategoryBit != 0 && !read.start.isFloating
                 && StreakRules.skippedDays(from: read.start, to: read.end) != nil
-            let habitPoints = self.habitPoints
             count(Counted(
                 start: read.start, end: read.end, points: read.points,
                 skipped: isMarker ? StreakRules.skippedDays(from: read.start, to: read.end) : nil,
-                habits: filters.isEmpty || isMarker ? nil : filters.indices.filter { read.classes & (1 << UInt64($0)) != 0 },
-                habitPoints: { habitPoints[$0]?.points(from: read.start, to: read.end) ?? read.points }), into: &counting)
+                habits: filters.isEmpty || isMarker ? nil : HabitIndices(bits: read.classes & habitBits)),
+                into: &counting, habitPoints: { habitPoints[$0]?.points(from: read.start, to: read.end) ?? read.points })
         }
     }
 
