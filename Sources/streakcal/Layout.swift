@@ -50,7 +50,7 @@ extension StreakCalCommand {
 
         @OptionGroup var presentation: PresentationOptions
 
-        @Option(help: ArgumentHelp("Colour the days by this calendar's scores (repeatable; - for standard input).", valueName: "file"),
+        @Option(help: ArgumentHelp("Colour the days by this calendar's scores (repeatable; - for standard input; a folder for every *.ics file under it).", valueName: "file"),
                 completion: .file(extensions: ["ics"]))
         var calendar: [String] = []
 
@@ -90,7 +90,7 @@ extension StreakCalCommand {
                     let days = layouts.flatMap { $0.cells.map(\.day) }
                     let window = (days.min() ?? first.firstDay)...(days.max() ?? first.firstDay)
                     let settings = ReportSettings(requiredPoints: required, timeZone: tz)
-                    let scored = try settings.scored(calendar.map(CalendarSource.file), over: window)
+                    let scored = try settings.scored(try CalendarFolder.sources(forPaths: calendar).sources, over: window)
                     export.report = scored.report
                     failed = printed(scored.imported.diagnostics, strict: false)
                 }

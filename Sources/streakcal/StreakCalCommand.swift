@@ -180,7 +180,8 @@ struct WindowOptions: ParsableArguments {
 /// Options shared by every command that reads named calendars and scores days.
 struct CalendarOptions: ParsableArguments {
     @Argument(help: ArgumentHelp(
-        "iCalendar files to read; - reads standard input. Several files are read as one.", valueName: "file"),
+        "iCalendar files to read; - reads standard input; a folder reads every *.ics file under it (a vdir). Several are read as one.",
+        valueName: "file"),
               completion: .file(extensions: ["ics"]))
     var files: [String]
 
@@ -191,8 +192,15 @@ struct CalendarOptions: ParsableArguments {
         guard !files.isEmpty else { throw ValidationError("Name at least one iCalendar file, or - for standard input.") }
     }
 
-    /// The calendars to read.
-    var sources: [CalendarSource] { files.map(CalendarSource.file) }
+    /// The calendars to read: a folder as every calendar file under it, in path order; the
+    /// entries a folder holds that are not regular files are passed over with a warning.
+    func sources() throws -> [CalendarSource] {
+        let (sources, skipped) = try CalendarFolder.sources(forPaths: files)
+        for entry in skipped {
+            StandardError.print("streakcal: note: skipped \(entry.input): \(entry.reason)".escapingControlCharacters(keepingTabs: false))
+        }
+        return sources
+    }
 
     /// The library's settings for these options.
     func settings(
