@@ -47,7 +47,7 @@ public struct CalendarFolder: Sendable {
     }
 
     /// The calendars command-line paths name: a folder as its calendar files, anything else as
-    /// ``CalendarSource/file(_:)`` (`-` is standard input); with the entries folders passed over.
+    /// `CalendarSource.file(_:)` (`-` is standard input); with the entries folders passed over.
     public static func sources(forPaths paths: [String]) throws(CalendarReadError) -> (sources: [CalendarSource], skipped: [SkippedInput]) {
         var sources: [CalendarSource] = [], skipped: [SkippedInput] = []
         for path in paths {
