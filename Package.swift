@@ -32,6 +32,9 @@ let package = Package(
             pkgConfig: "libical",
             providers: [.apt(["libical-dev"])]
         ),
+        // C: libcurl, loaded with dlopen when a URL is first read (see Sources/CCurl/include/CCurl.h);
+        // its headers come from libcurl4-openssl-dev, which scripts/bootstrap installs.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // C: the allocator's settings for the command (jemalloc's options, when build-release links it in).
         .target(name: "CAllocatorSettings"),
         // Pure Swift: days, weekdays and wall-clock times, as integers.
@@ -49,7 +52,7 @@ let package = Package(
         .target(name: "StreakExport", dependencies: ["Streaks", "CalendarDiagnostics", "ICalendar", "CalendarLayout"], swiftSettings: strictImports),
         // The application layer, and the umbrella: settings, scoring, batches, files.
         .target(
-            name: "StreakCal", dependencies: ["CalendarDays", "Streaks", "CalendarDiagnostics", "ICalendar", "StreakExport", "CalendarLayout"],
+            name: "StreakCal", dependencies: ["CalendarDays", "Streaks", "CalendarDiagnostics", "ICalendar", "StreakExport", "CalendarLayout", "CCurl"],
             swiftSettings: strictImports),
         .executableTarget(
             name: "streakcal",

@@ -1,0 +1,237 @@
+import CCurl
+import Foundation
+
+/// One HTTP request through libcurl, its response body handed to a sink as it comes (decoded from
+/// gzip or deflate), with the limits a download keeps: a time to connect, a time for the whole
+/// request, a cap on the decoded body, TLS verified. Redirects are not followed here: the caller
+/// decides each one (`CalendarSubscription`).
+struct HTTPTransfer {
+    struct Request {
+        var url: String
+        var method = "GET"
+        var headers: [String] = []
+        var body: [UInt8]?
+        var login: Netrc.Login?
+        var connectTimeout: Double
+        /// Seconds this request may take: what is left of the ``DownloadOptions/timeout`` of the
+        /// whole fetch, redirects included.
+        var timeout: Double
+        /// The ``DownloadOptions/timeout`` the user set, which an error names.
+        var timeLimit: Double
+        /// Bytes the decoded body may hold.
+        var maximumSize: Int64
+        var certificateAuthorities: String?
+        /// Called with the bytes received so far and the bytes announced (0 when unknown).
+        var progress: ((Int64, Int64) -> Void)?
+    }
+
+    struct Response {
+        var status: Int
+        /// The final response's headers, names lowercased; the last value of a repeated one.
+        var headers: [String: String]
+        /// Where a redirect points, resolved against the request's URL.
+        var redirect: String?
+    }
+
+    /// Why a request failed, as the user is told it.
+    struct Failure: Error {
+        var reason: String
+    }
+
+    /// Performs `request`, giving a successful (2xx) response's body to `sink` a piece at a time;
+    /// other responses' bodies are read (within the cap) and dropped.
+    static func perform(
+        _ request: Request, sink: (UnsafeRawBufferPointer) throws(Failure) -> Void
+    ) throws(Failure) -> Response {
+        if let problem = streakcal_curl_load() { throw Failure(reason: String(cString: problem)) }
+        guard let handle = streakcal_curl_easy_init() else { throw Failure(reason: "libcurl could not start a request") }
+        defer { streakcal_curl_easy_cleanup(handle) }
+        return try withoutActuallyEscaping(sink) { (sink) throws(Failure) -> Response in
+            let state = TransferState(maximumSize: request.maximumSize, sink: sink, progress: request.progress)
+            return try state.run(request, on: handle)
+        }
+    }
+}
+
+/// What libcurl's callbacks reach while a transfer runs.
+private final class TransferState {
+    let maximumSize: Int64
+    let sink: (UnsafeRawBufferPointer) throws(HTTPTransfer.Failure) -> Void
+    let progress: ((Int64, Int64) -> Void)?
+    var status = 0
+    var headers: [String: String] = [:]
+    var received: Int64 = 0
+    /// Why a callback stopped the transfer; it outranks libcurl's own "write error".
+    var failure: HTTPTransfer.Failure?
+    /// libcurl's detail on a failure (`CURLOPT_ERRORBUFFER`).
+    let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+
+    init(maximumSize: Int64, sink: @escaping (UnsafeRawBufferPointer) throws(HTTPTransfer.Failure) -> Void, progress: ((Int64, Int64) -> Void)?) {
+        self.maximumSize = maximumSize
+        self.sink = sink
+        self.progress = progress
+        errorText.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit {
+        errorText.deallocate()
+    }
+
+    func run(_ request: HTTPTransfer.Request, on handle: UnsafeMutableRawPointer) throws(HTTPTransfer.Failure) -> HTTPTransfer.Response {
+        var strings: [UnsafeMutablePointer<CChar>] = []
+        var headerList: UnsafeMutablePointer<curl_slist>?
+        defer {
+            streakcal_curl_slist_free_all(headerList)
+            strings.forEach { free($0) }
+        }
+        /// A copy of `text` that lives until the transfer ends (libcurl copies most strings, not all).
+        func kept(_ text: String) -> UnsafeMutablePointer<CChar> {
+            let copy = strdup(text)!
+            strings.append(copy)
+            return copy
+        }
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        let code: CURLcode = {
+            var result = streakcal_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorText)
+            func set(_ option: CURLoption, _ value: Int) { if result == CURLE_OK { result = streakcal_curl_setopt_long(handle, option, value) } }
+            func set(_ option: CURLoption, _ value: UnsafeRawPointer?) { if result == CURLE_OK { result = streakcal_curl_setopt_pointer(handle, option, value) } }
+            set(CURLOPT_URL, kept(request.url))
+            set(CURLOPT_PROTOCOLS_STR, kept("http,https"))
+            set(CURLOPT_FOLLOWLOCATION, 0)
+            set(CURLOPT_NOSIGNAL, 1)
+            set(CURLOPT_CONNECTTIMEOUT_MS, Int(request.connectTimeout * 1000))
+            set(CURLOPT_TIMEOUT_MS, max(1, Int(request.timeout * 1000)))
+            set(CURLOPT_SSL_VERIFYPEER, 1)
+            set(CURLOPT_SSL_VERIFYHOST, 2)
+            if let authorities = request.certificateAuthorities { set(CURLOPT_CAINFO, kept(authorities)) }
+            // Every encoding this libcurl decodes (gzip, deflate, and br or zstd where built in); the
+            // cap counts the decoded bytes, so a compression bomb ends at the cap.
+            set(CURLOPT_ACCEPT_ENCODING, kept(""))
+            set(CURLOPT_USERAGENT, kept("streakcal"))
+            // A response that announces more than the cap ends before its body.
+            if result == CURLE_OK { result = streakcal_curl_setopt_offset(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maximumSize)) }
+            if let login = request.login {
+                set(CURLOPT_USERNAME, kept(login.user))
+                set(CURLOPT_PASSWORD, kept(login.password))
+                set(CURLOPT_HTTPAUTH, streakcal_curl_basic_or_digest)
+            }
+            set(CURLOPT_CUSTOMREQUEST, kept(request.method))
+            if let body = request.body {
+                let copy = kept(String(decoding: body, as: UTF8.self))
+                set(CURLOPT_POSTFIELDSIZE, body.count)
+                set(CURLOPT_POSTFIELDS, copy)
+            }
+            for header in request.headers { headerList = streakcal_curl_slist_append(headerList, header) }
+            if let headerList { set(CURLOPT_HTTPHEADER, headerList) }
+            if result == CURLE_OK { result = streakcal_curl_setopt_write(handle, CURLOPT_HEADERFUNCTION, onHeader) }
+            set(CURLOPT_HEADERDATA, context)
+            if result == CURLE_OK { result = streakcal_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, onBody) }
+            set(CURLOPT_WRITEDATA, context)
+            if progress != nil {
+                set(CURLOPT_NOPROGRESS, 0)
+                if result == CURLE_OK { result = streakcal_curl_setopt_progress(handle, onProgress) }
+                set(CURLOPT_XFERINFODATA, context)
+            }
+            guard result == CURLE_OK else { return result }
+            return streakcal_curl_easy_perform(handle)
+        }()
+        if let failure { throw failure }
+        guard code == CURLE_OK else { throw HTTPTransfer.Failure(reason: reason(for: code, request)) }
+        var redirect: UnsafeMutablePointer<CChar>?
+        _ = streakcal_curl_getinfo_string(handle, CURLINFO_REDIRECT_URL, &redirect)
+        return HTTPTransfer.Response(status: status, headers: headers, redirect: redirect.map { String(cString: $0) })
+    }
+
+    /// libcurl's failure in the user's words, with libcurl's detail where it gave one.
+    private func reason(for code: CURLcode, _ request: HTTPTransfer.Request) -> String {
+        let detail = String(cString: errorText)
+        let said = detail.isEmpty ? String(cString: streakcal_curl_easy_strerror(code)) : detail
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT:
+            return status == 0 && received == 0 && said.contains("onnect")
+                ? "no connection within \(Self.seconds(request.connectTimeout)) (\(said))"
+                : "the request took longer than \(Self.seconds(request.timeLimit)), the limit --timeout sets"
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
+            return "the server's certificate is not trusted (\(said)); --cacert FILE names a private certificate authority"
+        case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR:
+            return "the connection closed before the whole response came (\(said))"
+        case CURLE_FILESIZE_EXCEEDED:
+            return "the response is larger than \(ByteCount(request.maximumSize)), the limit --max-size sets"
+        case CURLE_BAD_CONTENT_ENCODING:
+            return "the response's compression is damaged (\(said))"
+        default:
+            return said
+        }
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+
+    /// A header line: a status line starts a new response (a redirect's, `100 Continue`), so the
+    /// headers kept are the last response's.
+    fileprivate func header(_ line: Substring) {
+        if line.hasPrefix("HTTP/") {
+            status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+            headers = [:]
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = line[..<colon].lowercased()
+            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+
+    /// Body bytes: a success's go to the sink within the cap; any other's are counted and dropped.
+    fileprivate func body(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        received += Int64(bytes.count)
+        if received > maximumSize {
+            failure = HTTPTransfer.Failure(
+                reason: "the response is larger than \(ByteCount(maximumSize)), the limit --max-size sets")
+            return false
+        }
+        guard (200..<300).contains(status) else { return true }
+        do throws(HTTPTransfer.Failure) {
+            try sink(bytes)
+            return true
+        } catch {
+            failure = error
+            return false
+        }
+    }
+}
+
+private let onHeader: curl_write_callback = { pointer, size, count, context in
+    guard let pointer, let context else { return 0 }
+    let state = Unmanaged<TransferState>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    let line = UnsafeRawBufferPointer(start: pointer, count: length)
+    state.header(Substring(String(decoding: line, as: UTF8.self)))
+    return length
+}
+
+private let onBody: curl_write_callback = { pointer, size, count, context in
+    guard let context else { return 0 }
+    let state = Unmanaged<TransferState>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    return state.body(UnsafeRawBufferPointer(start: pointer, count: length)) ? length : 0
+}
+
+private let onProgress: curl_xferinfo_callback = { context, total, now, _, _ in
+    guard let context else { return 0 }
+    let state = Unmanaged<TransferState>.fromOpaque(context).takeUnretainedValue()
+    state.progress?(Int64(now), Int64(total))
+    return 0
+}
+
+/// A size in bytes as people read it: `1 GiB`, `512 MiB`, `2,000 bytes`.
+struct ByteCount: CustomStringConvertible {
+    var bytes: Int64
+    init(_ bytes: Int64) { self.bytes = bytes }
+
+    var description: String {
+        for (unit, size) in [("GiB", Int64(1) << 30), ("MiB", Int64(1) << 20), ("KiB", Int64(1) << 10)] where bytes >= size {
+            let value = Double(bytes) / Double(size)
+            return value == value.rounded() ? "\(Int64(value)) \(unit)" : "\(String(format: "%.1f", value)) \(unit)"
+        }
+        return "\(bytes) bytes"
+    }
+}
