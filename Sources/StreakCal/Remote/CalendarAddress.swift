@@ -1,0 +1,66 @@
+import Foundation
+
+/// A calendar's address on a server: an `https://`, `http://` or `webcal://` subscription URL
+/// (`webcal://` is read as `https://`, as calendar apps read it).
+///
+/// An address never holds a password: a user name in it (`https://alice@host/…`) is kept apart
+/// from ``url``, so that what is printed (``description``) names no credentials.
+///
+/// ```swift
+/// let address = try CalendarAddress("webcal://example.com/team.ics")
+/// print(address)  // https://example.com/team.ics
+/// ```
+public struct CalendarAddress: Hashable, Sendable, CustomStringConvertible {
+    /// The URL to ask, with `webcal` read as `https` and no user information.
+    public var url: String
+    /// The user name the address gave before `@`, if any.
+    public var user: String?
+    /// `https` or `http`.
+    public var scheme: String
+    /// The host, lowercased.
+    public var host: String
+
+    /// Reads an address.
+    ///
+    /// - Throws: `CalendarReadError` when the text is not an http, https or webcal URL with a
+    ///   host, or when it carries a password (which belongs in `~/.netrc` or the
+    ///   `STREAKCAL_PASSWORD` environment variable, not on a command line).
+    public init(_ text: String) throws(CalendarReadError) {
+        guard var components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+              ["http", "https", "webcal"].contains(scheme), let host = components.host, !host.isEmpty
+        else {
+            throw CalendarReadError(path: Self.redacted(text), reason: "not an http, https or webcal address")
+        }
+        if components.password != nil {
+            throw CalendarReadError(
+                path: Self.redacted(text),
+                reason: "the address holds a password; put it in ~/.netrc or the STREAKCAL_PASSWORD environment variable")
+        }
+        self.user = components.user.flatMap { $0.isEmpty ? nil : $0 }
+        components.user = nil
+        components.password = nil
+        self.scheme = scheme == "webcal" ? "https" : scheme
+        components.scheme = self.scheme
+        self.host = host.lowercased()
+        self.url = components.string ?? text
+    }
+
+    /// Whether a command-line argument names an address rather than a file: it starts with
+    /// `http://`, `https://` or `webcal://` (any case).
+    public static func isAddress(_ text: String) -> Bool {
+        let lowered = text.prefix(9).lowercased()
+        return lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("webcal://")
+    }
+
+    /// The URL as printed: ``url``.
+    public var description: String { url }
+
+    /// `text` with anything between `//` and `@` in its authority removed, for messages about an
+    /// address that could not be read.
+    static func redacted(_ text: String) -> String {
+        guard let start = text.range(of: "//") else { return text }
+        let authorityEnd = text[start.upperBound...].firstIndex(where: { "/?#".contains($0) }) ?? text.endIndex
+        guard let at = text[start.upperBound..<authorityEnd].lastIndex(of: "@") else { return text }
+        return String(text[..<start.upperBound]) + String(text[text.index(after: at)...])
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// The copies of fetched calendars, in the user's cache folder (`$XDG_CACHE_HOME/streakcal/calendars`,
+/// else `~/.cache/streakcal/calendars`), each with what the server said to revalidate it (its
+/// `ETag` and `Last-Modified`), so that an unchanged calendar is not downloaded again (RFC 9110
+/// §13.1: `If-None-Match`, `If-Modified-Since`).
+///
+/// An entry is named by a hash of its address and user; its metadata file starts with the address,
+/// so that two addresses with one hash never take each other's copy. The folder is the user's
+/// only (mode 0700): a subscription's secret address gives its calendar to anyone who has it.
+struct CalendarCache {
+    /// The folder the entries are in.
+    let folder: String
+
+    /// What revalidates a copy.
+    struct Validators: Equatable {
+        var entityTag: String?
+        var lastModified: String?
+    }
+
+    struct Entry {
+        /// The calendar's copy.
+        var calendar: String
+        /// The address, then the validators, a line each.
+        var metadata: String
+        /// `address` then the user, which the metadata's first line must equal.
+        var key: String
+    }
+
+    /// The cache at `folder`, or the user's default; created if missing.
+    init(folder: String?) throws(CalendarReadError) {
+        let chosen = folder ?? Self.defaultFolder()
+        do {
+            try FileManager.default.createDirectory(
+                atPath: chosen, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw CalendarReadError(path: chosen, reason: "cannot make the cache folder (\(error.localizedDescription))")
+        }
+        self.folder = chosen
+    }
+
+    /// `$XDG_CACHE_HOME/streakcal/calendars`, else `$HOME/.cache/streakcal/calendars` (the XDG Base
+    /// Directory specification's default); a relative `XDG_CACHE_HOME` is ignored, as it says.
+    static func defaultFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
+            return cache + "/streakcal/calendars"
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + "/.cache/streakcal/calendars"
+    }
+
+    func entry(for address: CalendarAddress, user: String?) -> Entry {
+        let key = address.url + "\n" + (user ?? "")
+        let name = String(Self.hash(key), radix: 16)
+        return Entry(calendar: "\(folder)/\(name).ics", metadata: "\(folder)/\(name).meta", key: key)
+    }
+
+    /// The validators of the entry's copy; `nil` when there is no copy, or it is another address's.
+    func validators(of entry: Entry) -> Validators? {
+        guard FileManager.default.fileExists(atPath: entry.calendar),
+              let text = try? String(contentsOfFile: entry.metadata, encoding: .utf8)
+        else { return nil }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard lines.count >= 4, lines[0] + "\n" + lines[1] == entry.key else { return nil }
+        return Validators(entityTag: lines[2].isEmpty ? nil : lines[2], lastModified: lines[3].isEmpty ? nil : lines[3])
+    }
+
+    /// Whether the entry has a copy (of its own address).
+    func hasCopy(_ entry: Entry) -> Bool {
+        validators(of: entry) != nil
+    }
+
+    /// Records the validators of the copy just put in place.
+    func store(_ validators: Validators, for entry: Entry) throws(CalendarReadError) {
+        let text = [entry.key, validators.entityTag ?? "", validators.lastModified ?? ""].joined(separator: "\n") + "\n"
+        do {
+            try AtomicFile.write(text, to: entry.metadata)
+        } catch {
+            throw CalendarReadError(path: entry.metadata, reason: error.reason)
+        }
+    }
+
+    /// FNV-1a, 64 bits: a stable name for a key (Swift's `Hasher` changes every run).
+    private static func hash(_ key: String) -> UInt64 {
+        key.utf8.reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3 }
+    }
+}
