@@ -180,13 +180,15 @@ struct WindowOptions: ParsableArguments {
 /// Options shared by every command that reads named calendars and scores days.
 struct CalendarOptions: ParsableArguments {
     @Argument(help: ArgumentHelp(
-        "iCalendar files to read; - reads standard input; a folder reads every *.ics file under it (a vdir). Several are read as one.",
+        "iCalendar files to read; - reads standard input; a folder reads every *.ics file under it (a vdir); an https://, http:// or webcal:// address is fetched (and cached). Several are read as one.",
         valueName: "file"),
               completion: .file(extensions: ["ics"]))
     var files: [String]
 
     @Flag(help: "Exit with a non-zero status if the calendars have any warning or error.")
     var strict = false
+
+    @OptionGroup(title: "Addresses") var downloads: DownloadArguments
 
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("Name at least one iCalendar file, or - for standard input.") }
@@ -195,11 +197,11 @@ struct CalendarOptions: ParsableArguments {
     /// The calendars to read: a folder as every calendar file under it, in path order; the
     /// entries a folder holds that are not regular files are passed over with a warning.
     func sources() throws -> [CalendarSource] {
-        let (sources, skipped) = try CalendarFolder.sources(forPaths: files)
-        for entry in skipped {
+        let inputs = try CalendarInputs(files, downloads: downloads.options)
+        for entry in inputs.skipped {
             StandardError.print("streakcal: note: skipped \(entry.input): \(entry.reason)".escapingControlCharacters(keepingTabs: false))
         }
-        return sources
+        return inputs.sources
     }
 
     /// The library's settings for these options.

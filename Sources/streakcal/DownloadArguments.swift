@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import StreakCal
+
+/// How a command fetches calendars named by an address (`https://`, `http://`, `webcal://`).
+struct DownloadArguments: ParsableArguments {
+    @Flag(help: "Read addresses from the cache only, without asking their servers.")
+    var offline = false
+
+    @Option(help: ArgumentHelp(
+        "Log in to addresses' servers as this user; the password comes from the STREAKCAL_PASSWORD environment variable, else ~/.netrc.",
+        valueName: "name"))
+    var user: String?
+
+    @Option(help: ArgumentHelp("Trust the certificate authorities in this PEM file instead of the system's.", valueName: "file"),
+            completion: .file(extensions: ["pem", "crt"]))
+    var cacert: String?
+
+    @Option(help: ArgumentHelp("The most a response may hold once decompressed (e.g. 50MiB, 2GiB; default 1GiB).", valueName: "size"))
+    var maxSize: ByteSize = ByteSize(bytes: 1 << 30)
+
+    @Option(help: ArgumentHelp("Seconds a download may take (default 300).", valueName: "seconds"))
+    var timeout: Double = 300
+
+    @Option(help: ArgumentHelp("Seconds to wait for a server's connection (default 15).", valueName: "seconds"))
+    var connectTimeout: Double = 15
+
+    func validate() throws {
+        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a number of seconds above 0.") }
+        guard connectTimeout > 0, connectTimeout.isFinite else { throw ValidationError("--connect-timeout must be a number of seconds above 0.") }
+    }
+
+    /// The library's options for these arguments; the password from `STREAKCAL_PASSWORD`.
+    var options: DownloadOptions {
+        var options = DownloadOptions()
+        options.isOffline = offline
+        options.user = user
+        // An empty variable is no password: `STREAKCAL_PASSWORD= streakcal …` unsets it in effect.
+        options.password = user == nil ? nil : ProcessInfo.processInfo.environment["STREAKCAL_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+        options.certificateAuthorities = cacert
+        options.maximumSize = maxSize.bytes
+        options.timeout = timeout
+        options.connectTimeout = min(connectTimeout, timeout)
+        options.showsProgress = true
+        return options
+    }
+}
+
+/// A size: a whole number of bytes with an optional unit, `KB`/`MB`/`GB` (powers of 1000) or
+/// `KiB`/`MiB`/`GiB` (powers of 1024), any case.
+struct ByteSize: ExpressibleByArgument, Sendable {
+    var bytes: Int64
+
+    init(bytes: Int64) {
+        self.bytes = bytes
+    }
+
+    init?(argument: String) {
+        let digits = argument.prefix(while: \.isNumber)
+        let units: [String: Int64] = [
+            "": 1, "b": 1, "k": 1_000, "kb": 1_000, "m": 1_000_000, "mb": 1_000_000, "g": 1_000_000_000, "gb": 1_000_000_000,
+            "kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30,
+        ]
+        guard let value = Int64(digits), value > 0,
+              let unit = units[argument.dropFirst(digits.count).trimmingCharacters(in: .whitespaces).lowercased()]
+        else { return nil }
+        let (bytes, overflow) = value.multipliedReportingOverflow(by: unit)
+        guard !overflow else { return nil }
+        self.bytes = bytes
+    }
+
+    var defaultValueDescription: String { "1GiB" }
+}

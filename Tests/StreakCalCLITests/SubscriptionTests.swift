@@ -1,0 +1,198 @@
+import Foundation
+import Testing
+
+/// Tests/Support/http-test-server.py on a loopback port, for as long as a test holds it.
+final class TestHTTPServer {
+    private let server: LoopbackServer
+    var port: Int { server.port }
+
+    init() throws {
+        server = try LoopbackServer([
+            "python3", repositoryRoot.appendingPathComponent("Tests/Support/http-test-server.py").path,
+            "--root", repositoryRoot.appendingPathComponent("Fixtures").path, "--port-file", "{port-file}",
+        ])
+    }
+
+    func url(_ path: String, host: String = "127.0.0.1") -> String {
+        "http://\(host):\(port)\(path)"
+    }
+
+    /// The server's counters for `path`: requests, 200s with a body, 304s.
+    func counts(_ path: String) throws -> (requests: Int, bodies: Int, notModified: Int, authorizedHosts: [String]) {
+        let fetch = try run("/usr/bin/env", ["python3", "-c", "import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1]).read().decode())", url("/_stats")])
+        let stats = try jsonObject(fetch.standardOutput)
+        let number = { (key: String) in ((stats[key] as? [String: Any])?[path] as? Int) ?? 0 }
+        return (number("requests"), number("bodies"), number("notModified"), ((stats["authorization"] as? [String: Any])?[path] as? [String]) ?? [])
+    }
+}
+
+/// A home and a cache folder of a test's own, so that no test sees another's netrc or cached copies.
+struct TestHome {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("streakcal-home-\(UUID().uuidString)")
+
+    init(netrc: String? = nil) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if let netrc { try netrc.write(to: folder.appendingPathComponent(".netrc"), atomically: true, encoding: .utf8) }
+    }
+
+    var environment: [String: String] {
+        ["HOME": folder.path, "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path, "STREAKCAL_PASSWORD": ""]
+    }
+
+    /// The files in the cache folder, sorted.
+    var cachedFiles: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("cache/streakcal/calendars").path)) ?? []).sorted()
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+/// Calendars read from `https://`, `http://` and `webcal://` addresses (issue 32), against a
+/// loopback test server: the same days as the file, the cache revalidated, every limit an error
+/// that names the address and leaves nothing half-written.
+@Suite("Calendars at addresses")
+struct SubscriptionTests {
+    let window = ["--tz", "UTC", "--from", "2024-02-01", "--to", "2024-02-29", "--format", "json"]
+
+    /// The report's JSON without `sources` (which names the address instead of the file).
+    private func days(_ result: CommandResult) throws -> NSArray {
+        #expect(result.status == 0, "\(result.standardError)")
+        return NSArray(array: try #require(try jsonObject(result.standardOutput)["days"] as? [[String: Any]]))
+    }
+
+    @Test("A subscription reports the file's days; the second run revalidates and downloads no body; --offline reads the copy")
+    func plainAndConditional() throws {
+        let server = try TestHTTPServer()
+        let home = try TestHome()
+        defer { home.remove() }
+        let file = try days(try streakcal(["report", fixture("tutorial-sample.ics")] + window))
+        let first = try streakcal(["report", server.url("/tutorial.ics")] + window, environment: home.environment)
+        #expect(try days(first).isEqual(to: file as! [Any]))
+        // Diagnostics name the address, with the line in the calendar.
+        #expect(first.standardError.contains("\(server.url("/tutorial.ics")):18:7: warning: the event ends before it starts"), "\(first.standardError)")
+        let second = try streakcal(["report", server.url("/tutorial.ics")] + window, environment: home.environment)
+        #expect(try days(second).isEqual(to: file as! [Any]))
+        let counts = try server.counts("/tutorial.ics")
+        #expect(counts.requests == 2)
+        #expect(counts.bodies == 1)
+        #expect(counts.notModified == 1)
+        let offline = try streakcal(["report", server.url("/tutorial.ics"), "--offline"] + window, environment: home.environment)
+        #expect(try days(offline).isEqual(to: file as! [Any]))
+        #expect(try server.counts("/tutorial.ics").requests == 2)
+        // An address never fetched has nothing to read offline.
+        let missing = try streakcal(["report", server.url("/gzip.ics"), "--offline"], environment: home.environment)
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("cannot read \(server.url("/gzip.ics")): no copy in the cache"), "\(missing.standardError)")
+    }
+
+    @Test("gzip is undone, and redirects within the limit are followed")
+    func gzipAndRedirects() throws {
+        let server = try TestHTTPServer()
+        let home = try TestHome()
+        defer { home.remove() }
+        let file = try days(try streakcal(["report", fixture("tutorial-sample.ics")] + window))
+        #expect(try days(try streakcal(["report", server.url("/gzip.ics")] + window, environment: home.environment)).isEqual(to: file as! [Any]))
+        #expect(try days(try streakcal(["report", server.url("/redirect/4")] + window, environment: home.environment)).isEqual(to: file as! [Any]))
+        let loop = try streakcal(["report", server.url("/loop")], environment: home.environment, timeLimit: .seconds(120))
+        #expect(loop.status == 1)
+        #expect(loop.standardError.contains("cannot read \(server.url("/loop")): more than 5 redirects"), "\(loop.standardError)")
+        #expect(try server.counts("/loop").requests == 6)
+    }
+
+    @Test("Credentials from ~/.netrc or --user with STREAKCAL_PASSWORD; never printed, never sent to another host")
+    func credentials() throws {
+        let server = try TestHTTPServer()
+        let home = try TestHome(netrc: "machine 127.0.0.1\n  login alice\n  password s3cret\n")
+        defer { home.remove() }
+        let file = try days(try streakcal(["report", fixture("tutorial-sample.ics")] + window))
+        let netrc = try streakcal(["report", server.url("/auth/tutorial.ics")] + window, environment: home.environment)
+        #expect(try days(netrc).isEqual(to: file as! [Any]))
+
+        let bare = try TestHome()
+        defer { bare.remove() }
+        let refused = try streakcal(["report", server.url("/auth/tutorial.ics")], environment: bare.environment)
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("cannot read \(server.url("/auth/tutorial.ics")): HTTP 401 Unauthorized"), "\(refused.standardError)")
+        var withPassword = bare.environment
+        withPassword["STREAKCAL_PASSWORD"] = "s3cret"
+        let user = try streakcal(["report", server.url("/auth/tutorial.ics"), "--user", "alice"] + window, environment: withPassword)
+        #expect(try days(user).isEqual(to: file as! [Any]))
+        let noPassword = try streakcal(["report", server.url("/auth/tutorial.ics"), "--user", "alice"], environment: bare.environment)
+        #expect(noPassword.status == 1)
+        #expect(noPassword.standardError.contains("no password for alice"), "\(noPassword.standardError)")
+
+        // A redirect to another host name with credentials is refused before anything is sent there.
+        let other = try streakcal(["report", server.url("/other-host")], environment: home.environment, timeLimit: .seconds(120))
+        #expect(other.status == 1)
+        #expect(other.standardError.contains("refused a redirect to another host (localhost) with the credentials for 127.0.0.1"), "\(other.standardError)")
+        // Both logins above went to the address's host; the other host got none.
+        #expect(try Set(server.counts("/auth/tutorial.ics").authorizedHosts) == ["127.0.0.1:\(server.port)"])
+        // A password in the address is refused without being echoed.
+        let inline = try streakcal(["report", "http://alice:s3cret@127.0.0.1:\(server.port)/auth/tutorial.ics"], environment: bare.environment)
+        #expect(inline.status == 1)
+        #expect(inline.standardError.contains("the address holds a password"))
+        for result in [netrc, refused, user, noPassword, other, inline] {
+            #expect(!result.standardOutput.contains("s3cret") && !result.standardError.contains("s3cret"))
+        }
+    }
+
+    @Test("HTTP errors name the status and the address; a truncated body is an error and leaves no file in the cache")
+    func errors() throws {
+        let server = try TestHTTPServer()
+        let home = try TestHome()
+        defer { home.remove() }
+        for (code, phrase) in [(404, "Not Found"), (500, "Internal Server Error"), (403, "Forbidden")] {
+            let result = try streakcal(["report", server.url("/status/\(code)")], environment: home.environment)
+            #expect(result.status == 1)
+            #expect(result.standardError.contains("streakcal: error: cannot read \(server.url("/status/\(code)")): HTTP \(code) \(phrase)"), "\(result.standardError)")
+        }
+        let truncated = try streakcal(["report", server.url("/truncated")], environment: home.environment, timeLimit: .seconds(120))
+        #expect(truncated.status == 1)
+        #expect(truncated.standardError.contains("the connection closed before the whole response came"), "\(truncated.standardError)")
+        #expect(home.cachedFiles.isEmpty)
+        let unreachable = try streakcal(["report", "http://127.0.0.1:1/x.ics", "--connect-timeout", "5"], environment: home.environment)
+        #expect(unreachable.status == 1)
+        #expect(unreachable.standardError.contains("cannot read http://127.0.0.1:1/x.ics: "))
+    }
+
+    @Test("A compression bomb, a never-ending body, a stalled body and an oversized one end with an error, in bounded memory")
+    func limits() throws {
+        let server = try TestHTTPServer()
+        let home = try TestHome()
+        defer { home.remove() }
+        let measure = repositoryRoot.appendingPathComponent("Tests/Support/max-rss.py").path
+        let binary = try streakcalPath()
+        let cases: [(path: String, options: [String], message: String)] = [
+            // 10 GiB of zeros, gzip-compressed: the default 1 GiB cap counts the inflated bytes.
+            ("/bomb", [], "the response is larger than 1 GiB, the limit --max-size sets"),
+            // One second: loopback carries 1 GiB in three, which the size cap would end first.
+            ("/endless", ["--timeout", "1"], "the request took longer than 1 s, the limit --timeout sets"),
+            ("/endless", ["--max-size", "20MiB"], "the response is larger than 20 MiB, the limit --max-size sets"),
+            ("/slow", ["--timeout", "2"], "the request took longer than 2 s, the limit --timeout sets"),
+            ("/oversize", [], "the response is larger than 1 GiB, the limit --max-size sets"),
+        ]
+        for (path, options, message) in cases {
+            let start = ContinuousClock.now
+            let result = try run("/usr/bin/env", ["python3", measure, binary, "report", server.url(path)] + options, environment: home.environment, timeLimit: .seconds(300))
+            let elapsed = ContinuousClock.now - start
+            #expect(result.status == 1, "\(path): \(result.standardError)")
+            #expect(result.standardError.contains("streakcal: error: cannot read \(server.url(path)): \(message)"), "\(path): \(result.standardError)")
+            let peak = result.standardError.split(separator: "\n").last.flatMap { Int($0.split(separator: " ").last ?? "") } ?? .max
+            #expect(peak < 64 * 1024, "\(path): \(peak) KiB")
+            #expect(elapsed < .seconds(120), "\(path): \(elapsed)")
+            #expect(home.cachedFiles.isEmpty, "\(path): \(home.cachedFiles)")
+        }
+    }
+
+    @Test("webcal:// is read as https://; a plain-http server there is a TLS error naming the https address")
+    func webcal() throws {
+        let server = try TestHTTPServer()
+        let home = try TestHome()
+        defer { home.remove() }
+        let result = try streakcal(["report", "webcal://127.0.0.1:\(server.port)/tutorial.ics"], environment: home.environment, timeLimit: .seconds(120))
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("cannot read https://127.0.0.1:\(server.port)/tutorial.ics: "), "\(result.standardError)")
+    }
+}
