@@ -19,6 +19,8 @@ public struct CalendarAddress: Hashable, Sendable, CustomStringConvertible {
     public var scheme: String
     /// The host, lowercased.
     public var host: String
+    /// Whether it was written `webcal://`.
+    var wasWebcal: Bool
 
     /// Reads an address.
     ///
@@ -40,9 +42,18 @@ public struct CalendarAddress: Hashable, Sendable, CustomStringConvertible {
         components.user = nil
         components.password = nil
         self.scheme = scheme == "webcal" ? "https" : scheme
+        self.wasWebcal = scheme == "webcal"
         components.scheme = self.scheme
         self.host = host.lowercased()
         self.url = components.string ?? text
+    }
+
+    /// Whether the address may be a CalDAV server's (a collection, an account or the server
+    /// itself): its path is empty or ends in `/`, as collections' do (RFC 4918 §5.2), it has no
+    /// query, and it was not given as `webcal://`, which names a subscription.
+    var mayBeCalDAV: Bool {
+        guard !wasWebcal, let components = URLComponents(string: url), components.query == nil else { return false }
+        return components.path.isEmpty || components.path.hasSuffix("/")
     }
 
     /// Whether a command-line argument names an address rather than a file: it starts with

@@ -49,8 +49,10 @@ struct CalendarCache {
         return home + "/.cache/streakcal/calendars"
     }
 
-    func entry(for address: CalendarAddress, user: String?) -> Entry {
-        let key = address.url + "\n" + (user ?? "")
+    /// The entry for `address` fetched as `user`; `variant` tells apart copies of one address
+    /// (a CalDAV server's answer for one time range from another's).
+    func entry(for address: CalendarAddress, user: String?, variant: String = "") -> Entry {
+        let key = address.url + "\n" + (user ?? "") + (variant.isEmpty ? "" : " " + variant)
         let name = String(Self.hash(key), radix: 16)
         return Entry(calendar: "\(folder)/\(name).ics", metadata: "\(folder)/\(name).meta", key: key)
     }

@@ -1,3 +1,4 @@
+public import CalendarDays
 public import ICalendar
 import Foundation
 
@@ -27,6 +28,16 @@ public struct DownloadOptions: Hashable, Sendable {
     public var netrcFile: String?
     /// The most redirects followed, 5 by default.
     public var maximumRedirects = 5
+    /// The first day a report covers, if it says: a CalDAV server is asked only for the events
+    /// from two days before it (a margin for any time zone and day start).
+    public var firstDay: Day?
+    /// The last day a report covers, if it says: a CalDAV server is asked only for the events up
+    /// to two days after it.
+    public var lastDay: Day?
+    /// The only hosts that may be asked, redirects and a CalDAV server's links included; `nil`
+    /// for any. For addresses that come from elsewhere (`batch --jsonl`'s `url` records), so that
+    /// they never reach a host the user did not name.
+    public var permittedHosts: Set<String>?
     /// Draws a progress line on standard error while a long download runs, when it is a terminal.
     public var showsProgress = false
 
@@ -61,84 +72,98 @@ public struct CalendarSubscription: Sendable {
 
     /// Brings the cached copy up to date (a conditional request when there is one) and gives it.
     ///
+    /// An address whose path is empty or ends in `/` is asked as a CalDAV server first (RFC 4791):
+    /// a calendar collection, or an account whose collections are found through
+    /// `current-user-principal` and `calendar-home-set` (at `/.well-known/caldav` for a bare
+    /// server, RFC 6764); the events of ``DownloadOptions/firstDay`` through
+    /// ``DownloadOptions/lastDay`` are asked for (a `calendar-query` with a `time-range`), and an
+    /// account's calendars are read as one. A server that does not answer WebDAV there is read as a
+    /// subscription.
+    ///
     /// - Throws: `CalendarReadError` naming the address (without credentials) when the server
     ///   cannot be reached or answers with an error, a limit is passed, a redirect is refused (to
     ///   `http` from `https`, to another host with credentials, more than
     ///   ``DownloadOptions/maximumRedirects``), or offline with no copy. The cached copy is then as it was.
     public func fetch() throws(CalendarReadError) -> Download {
+        try checkPermitted(address.host)
         let login = try self.login(for: address.host)
         let cache = try CalendarCache(folder: options.cacheFolder)
-        let entry = cache.entry(for: address, user: login?.user)
-        let validators = cache.validators(of: entry)
-        if options.isOffline {
-            guard validators != nil else {
-                throw failure("no copy in the cache (\(cache.folder)); read it once without --offline")
-            }
-            return download(entry, downloaded: false)
+        let range = CalDAVTimeRange(from: options.firstDay, to: options.lastDay)
+        if options.isOffline { return try cachedCopy(in: cache, user: login?.user, range: range) }
+        let requests = RemoteRequests(address: address, options: options, login: login)
+        if address.mayBeCalDAV, let collections = try CalDAVClient(requests: requests).collections(at: address.url) {
+            return try fetchEvents(of: collections, with: CalDAVClient(requests: requests), range: range, into: cache)
         }
-        let deadline = ContinuousClock.now + .milliseconds(Int64(options.timeout * 1000))
-        var url = address.url, scheme = address.scheme, host = address.host
-        for _ in 0...options.maximumRedirects {
-            var file: AtomicFileStream
-            do { file = try AtomicFileStream(path: entry.calendar) } catch { throw CalendarReadError(path: entry.calendar, reason: error.reason) }
-            let request = self.request(url, login: login, validators: validators, deadline: deadline)
-            let progress = options.showsProgress ? ProgressLine(label: address.host) : nil
-            var transfer = request
-            transfer.progress = progress.map { line in { line.update(received: $0, expected: $1) } }
-            let response: HTTPTransfer.Response
-            do throws(HTTPTransfer.Failure) {
-                response = try HTTPTransfer.perform(transfer) { (bytes) throws(HTTPTransfer.Failure) in
-                    do throws(AtomicFile.WriteError) { try file.write(bytes) } catch { throw HTTPTransfer.Failure(reason: "cannot write the cache: \(error.reason)") }
-                }
-                progress?.finish()
-            } catch {
-                progress?.finish()
-                throw failure(error.reason, url: url)
-            }
-            switch response.status {
-            case 200..<300:
-                do { try file.commit() } catch { throw CalendarReadError(path: entry.calendar, reason: error.reason) }
-                let stored = CalendarCache.Validators(entityTag: response.headers["etag"], lastModified: response.headers["last-modified"])
-                try cache.store(stored, for: entry)
-                return download(entry, downloaded: true)
-            case 304 where validators != nil:
-                return download(entry, downloaded: false)
-            case 300..<400 where response.redirect != nil:
-                let next = try CalendarAddress(response.redirect!)
-                try checkRedirect(from: url, scheme: scheme, host: host, to: next, login: login)
-                (url, scheme, host) = (next.url, next.scheme, next.host)
-            default:
-                throw failure("HTTP \(response.status)\(Self.phrase(response.status).map { " " + $0 } ?? "")", url: url)
-            }
-        }
-        throw failure("more than \(options.maximumRedirects) redirects")
+        return try fetchSubscription(with: requests, into: cache)
     }
 
-    private func request(
-        _ url: String, login: Netrc.Login?, validators: CalendarCache.Validators?, deadline: ContinuousClock.Instant
-    ) -> HTTPTransfer.Request {
+    /// The calendars at the address, each its own subscription: a CalDAV account's collections
+    /// (one report each in a batch), else the address itself.
+    public func calendars() throws(CalendarReadError) -> [CalendarSubscription] {
+        guard address.mayBeCalDAV, !options.isOffline else { return [self] }
+        let requests = RemoteRequests(address: address, options: options, login: try login(for: address.host))
+        guard let collections = try CalDAVClient(requests: requests).collections(at: address.url), collections.count > 1 else {
+            return [self]
+        }
+        var options = self.options
+        options.user = options.user ?? address.user
+        return try collections.map { (collection) throws(CalendarReadError) in try CalendarSubscription(collection.url, options: options) }
+    }
+
+    /// A plain subscription: one GET, conditional when a copy is cached; the body streamed into the
+    /// cache and put in place only when whole.
+    private func fetchSubscription(with requests: RemoteRequests, into cache: CalendarCache) throws(CalendarReadError) -> Download {
+        let entry = cache.entry(for: address, user: requests.login?.user)
+        let validators = cache.validators(of: entry)
         var headers = ["Accept: text/calendar, */*;q=0.5"]
         if let tag = validators?.entityTag { headers.append("If-None-Match: \(tag)") }
         if let date = validators?.lastModified { headers.append("If-Modified-Since: \(date)") }
-        let left = ContinuousClock.now.duration(to: deadline)
-        let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
-        return HTTPTransfer.Request(
-            url: url, headers: headers, login: login, connectTimeout: options.connectTimeout,
-            timeout: max(0.001, min(seconds, options.timeout)), timeLimit: options.timeout, maximumSize: options.maximumSize,
-            certificateAuthorities: options.certificateAuthorities)
+        var file: AtomicFileStream
+        do { file = try AtomicFileStream(path: entry.calendar) } catch { throw CalendarReadError(path: entry.calendar, reason: error.reason) }
+        let outcome = try requests.send("GET", to: address.url, headers: headers, showsProgress: true) { (bytes) throws(HTTPTransfer.Failure) in
+            do throws(AtomicFile.WriteError) { try file.write(bytes) } catch { throw HTTPTransfer.Failure(reason: "cannot write the cache: \(error.reason)") }
+        }
+        switch outcome.response.status {
+        case 200..<300:
+            do { try file.commit() } catch { throw CalendarReadError(path: entry.calendar, reason: error.reason) }
+            let headers = outcome.response.headers
+            try cache.store(CalendarCache.Validators(entityTag: headers["etag"], lastModified: headers["last-modified"]), for: entry)
+            return download(entry, downloaded: true)
+        case 304 where validators != nil:
+            return download(entry, downloaded: false)
+        default:
+            throw requests.failure(RemoteRequests.describe(outcome.response.status), url: outcome.url)
+        }
     }
 
-    /// A redirect is followed only to http(s), never from https to http (a downgrade would show
-    /// the calendar, and any password, to the network), and with credentials only to the same host.
-    private func checkRedirect(
-        from url: String, scheme: String, host: String, to next: CalendarAddress, login: Netrc.Login?
-    ) throws(CalendarReadError) {
-        if scheme == "https" && next.scheme == "http" {
-            throw failure("refused a redirect from https to http (\(next))", url: url)
+    /// A CalDAV address: the events of every collection in `range`, joined into one calendar in the cache.
+    private func fetchEvents(
+        of collections: [CalDAVClient.Collection], with client: CalDAVClient, range: CalDAVTimeRange?, into cache: CalendarCache
+    ) throws(CalendarReadError) -> Download {
+        var resources: [CalDAVClient.Resource] = []
+        for collection in collections {
+            resources += try client.events(in: collection, range: range)
         }
-        if login != nil && next.host != host {
-            throw failure("refused a redirect to another host (\(next.host)) with the credentials for \(host)", url: url)
+        let name = collections.count == 1 ? collections[0].name : nil
+        let entry = cache.entry(for: address, user: client.requests.login?.user, variant: "caldav " + (range?.key ?? "/"))
+        do {
+            try AtomicFile.write(CalendarJoin.join(resources, name: name), to: entry.calendar)
+        } catch {
+            throw CalendarReadError(path: entry.calendar, reason: error.reason)
         }
+        try cache.store(CalendarCache.Validators(), for: entry)
+        return download(entry, downloaded: true)
+    }
+
+    /// `--offline`: the copy of the last fetch: a CalDAV server's answer for this range, else for
+    /// every day, else the subscription's.
+    private func cachedCopy(in cache: CalendarCache, user: String?, range: CalDAVTimeRange?) throws(CalendarReadError) -> Download {
+        let variants = (range.map { ["caldav " + $0.key] } ?? []) + ["caldav /", ""]
+        for variant in variants {
+            let entry = cache.entry(for: address, user: user, variant: variant)
+            if cache.hasCopy(entry) { return download(entry, downloaded: false) }
+        }
+        throw CalendarReadError(path: address.url, reason: "no copy in the cache (\(cache.folder)); read it once without --offline")
     }
 
     /// The login for `host`: ``DownloadOptions/user`` and ``DownloadOptions/password``; else the
@@ -158,16 +183,14 @@ public struct CalendarSubscription: Sendable {
         Download(source: CalendarSource(name: address.url, content: .file(path: entry.calendar)), file: entry.calendar, wasDownloaded: downloaded)
     }
 
-    private func failure(_ reason: String, url: String? = nil) -> CalendarReadError {
-        let redirected = url.map { $0 != address.url ? " (redirected to \($0))" : "" } ?? ""
-        return CalendarReadError(path: address.url, reason: reason + redirected)
+    private func checkPermitted(_ host: String) throws(CalendarReadError) {
+        if let permitted = options.permittedHosts, !permitted.contains(host) {
+            throw failure("the host \(host) is not one of those allowed (\(permitted.sorted().joined(separator: ", ")))")
+        }
     }
 
-    /// The reason phrases of the statuses a calendar server gives most (RFC 9110 §15).
-    private static func phrase(_ status: Int) -> String? {
-        [400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
-         410: "Gone", 429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway",
-         503: "Service Unavailable", 504: "Gateway Timeout"][status]
+    private func failure(_ reason: String) -> CalendarReadError {
+        CalendarReadError(path: address.url, reason: reason)
     }
 }
 

@@ -1,0 +1,298 @@
+import CalendarDays
+import Foundation
+
+/// A CalDAV server (RFC 4791) as StreakCal reads it: the calendar collections at an address
+/// (found through WebDAV discovery), and the events of one, asked for a time range.
+struct CalDAVClient {
+    let requests: RemoteRequests
+
+    /// The most bytes a discovery answer may hold: a few properties of a few resources.
+    static let discoveryLimit: Int64 = 16 << 20
+    /// The most bytes a calendar query's answer may hold. It is read whole, as XML, and joined into
+    /// one calendar, about three times its size in memory; a longer history is asked for by window.
+    static let queryLimit: Int64 = 256 << 20
+
+    /// A calendar collection: its URL and the name the server shows for it.
+    struct Collection: Equatable {
+        var url: String
+        var name: String?
+    }
+
+    /// One calendar object resource (RFC 4791 §4.1): its URL and its iCalendar text.
+    struct Resource {
+        var href: String
+        var calendarData: String
+    }
+
+    // MARK: Discovery (RFC 4791 §6, RFC 5397, RFC 6764)
+
+    /// The calendar collections at `url`: the collection itself, or those of the account (the
+    /// principal's `calendar-home-set`). `nil` when the server does not answer WebDAV there
+    /// (a plain web server), so that the address is read as a subscription.
+    func collections(at url: String) throws(CalendarReadError) -> [Collection]? {
+        var found = try propertiesOfResource(at: url)
+        if found == nil, isServerRoot(url) {
+            // RFC 6764 §5: a server's CalDAV context path is at /.well-known/caldav.
+            found = try propertiesOfResource(at: origin(of: url) + "/.well-known/caldav")
+        }
+        guard let (resource, location) = found else { return nil }
+        if resource.isCalendar { return [Collection(url: location, name: resource.displayName)] }
+        var home = resource.href(of: "calendar-home-set", in: DAVElement.calDAV)
+        if home == nil, let principal = resource.href(of: "current-user-principal") {
+            home = try propertiesOfResource(at: try resolve(principal, against: location))?.properties
+                .href(of: "calendar-home-set", in: DAVElement.calDAV)
+        }
+        guard let home else {
+            throw requests.failure("the server answers WebDAV there but names no calendar (no calendar-home-set): give a calendar's address")
+        }
+        let collections = try calendars(inHome: try resolve(home, against: location))
+        guard !collections.isEmpty else { throw requests.failure("the account has no calendar with events") }
+        return collections
+    }
+
+    /// The properties discovery reads, of the resource at `url` (redirects followed); `nil` when
+    /// the answer is not a WebDAV multistatus.
+    private func propertiesOfResource(at url: String) throws(CalendarReadError) -> (properties: DAVProperties, url: String)? {
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <D:propfind xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
+              <D:prop><D:resourcetype/><D:displayname/><D:current-user-principal/><C:calendar-home-set/></D:prop>
+            </D:propfind>
+            """
+        let (outcome, bytes) = try requests.data(
+            "PROPFIND", to: url, headers: Self.xmlHeaders(depth: 0), body: Array(body.utf8), limit: Self.discoveryLimit)
+        guard outcome.response.status == 207 else {
+            if outcome.response.status == 401 { throw requests.failure(RemoteRequests.describe(401), url: outcome.url) }
+            return nil
+        }
+        let responses = try multistatus(bytes, from: outcome.url)
+        guard let first = responses.first else { return nil }
+        return (first.properties, outcome.url)
+    }
+
+    /// The calendar collections directly in a calendar home that can hold events, by URL.
+    private func calendars(inHome home: String) throws(CalendarReadError) -> [Collection] {
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <D:propfind xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
+              <D:prop><D:resourcetype/><D:displayname/><C:supported-calendar-component-set/></D:prop>
+            </D:propfind>
+            """
+        let (outcome, bytes) = try requests.data(
+            "PROPFIND", to: home, headers: Self.xmlHeaders(depth: 1), body: Array(body.utf8), limit: Self.discoveryLimit)
+        guard outcome.response.status == 207 else {
+            throw requests.failure("listing the calendars at \(home) gave \(RemoteRequests.describe(outcome.response.status))")
+        }
+        return try multistatus(bytes, from: outcome.url)
+            .filter { $0.properties.isCalendar && $0.properties.holdsEvents }
+            .map { Collection(url: $0.url, name: $0.properties.displayName) }
+            .sorted { $0.url < $1.url }
+    }
+
+    // MARK: Events (RFC 4791 §7.8)
+
+    /// The event resources of `collection` with an instance in `range` (any, when `nil`), in
+    /// URL order: a `calendar-query` REPORT with a `time-range` filter (RFC 4791 §9.9), so that
+    /// the server sends what a report's window needs and not the whole history.
+    func events(in collection: Collection, range: CalDAVTimeRange?) throws(CalendarReadError) -> [Resource] {
+        let timeRange = range.map { "<C:time-range\($0.attributes)/>" } ?? ""
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <C:calendar-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
+              <D:prop><D:getetag/><C:calendar-data/></D:prop>
+              <C:filter><C:comp-filter name="VCALENDAR"><C:comp-filter name="VEVENT">\(timeRange)</C:comp-filter></C:comp-filter></C:filter>
+            </C:calendar-query>
+            """
+        let (outcome, bytes) = try requests.data(
+            "REPORT", to: collection.url, headers: Self.xmlHeaders(depth: 1), body: Array(body.utf8), limit: Self.queryLimit)
+        guard outcome.response.status == 207 else {
+            throw requests.failure("the calendar query gave \(RemoteRequests.describe(outcome.response.status))", url: outcome.url)
+        }
+        return try multistatus(bytes, from: outcome.url)
+            .compactMap { response in response.properties.calendarData.map { Resource(href: response.url, calendarData: $0) } }
+            .sorted { $0.href < $1.href }
+    }
+
+    // MARK: Reading answers
+
+    /// A `multistatus` answer's responses: each one's URL (resolved) and the properties it
+    /// gave with status 200.
+    private func multistatus(_ bytes: [UInt8], from url: String) throws(CalendarReadError) -> [(url: String, properties: DAVProperties)] {
+        let root: DAVElement
+        do throws(DAVElement.SyntaxError) { root = try DAVElement.parse(bytes) } catch {
+            throw requests.failure("the server's WebDAV answer is not XML it can read: \(error.reason)", url: url)
+        }
+        guard root.isNamed("multistatus") else { throw requests.failure("the server's WebDAV answer is not a multistatus", url: url) }
+        var responses: [(url: String, properties: DAVProperties)] = []
+        for response in root.children("response") {
+            guard let href = response.child("href")?.text.trimmingCharacters(in: .whitespacesAndNewlines) else { continue }
+            let found = response.children("propstat")
+                .filter { $0.child("status")?.text.contains(" 200 ") ?? false }
+                .flatMap { $0.child("prop")?.children ?? [] }
+            responses.append((try resolve(href, against: url), DAVProperties(elements: found)))
+        }
+        return responses
+    }
+
+    /// A `href` (an absolute path, or a whole URL) as a URL, checked as a redirect would be: a
+    /// server's link never leads the credentials to another host, nor from https to http.
+    private func resolve(_ href: String, against base: String) throws(CalendarReadError) -> String {
+        let resolved: String
+        if CalendarAddress.isAddress(href) {
+            resolved = href
+        } else if href.hasPrefix("/") {
+            resolved = origin(of: base) + href
+        } else {
+            resolved = (URL(string: href, relativeTo: URL(string: base))?.absoluteString) ?? href
+        }
+        let next = try CalendarAddress(resolved)
+        try requests.checkRedirect(from: base, to: next)
+        return next.url
+    }
+
+    /// `https://host:port` of a URL.
+    private func origin(of url: String) -> String {
+        guard let components = URLComponents(string: url) else { return url }
+        return "\(components.scheme ?? "https")://\(components.host ?? "")" + (components.port.map { ":\($0)" } ?? "")
+    }
+
+    private func isServerRoot(_ url: String) -> Bool {
+        let path = URLComponents(string: url)?.path ?? ""
+        return path.isEmpty || path == "/"
+    }
+
+    private static func xmlHeaders(depth: Int) -> [String] {
+        ["Depth: \(depth)", "Content-Type: application/xml; charset=utf-8", "Accept: application/xml, text/xml"]
+    }
+}
+
+/// The WebDAV properties of one resource that StreakCal reads.
+struct DAVProperties {
+    var elements: [DAVElement]
+
+    private func property(_ name: String, in namespace: String = DAVElement.dav) -> DAVElement? {
+        elements.first { $0.isNamed(name, in: namespace) }
+    }
+
+    /// `resourcetype` holds `C:calendar`.
+    var isCalendar: Bool {
+        property("resourcetype")?.child("calendar", in: DAVElement.calDAV) != nil
+    }
+
+    /// The collection takes VEVENTs: its `supported-calendar-component-set` names VEVENT, or it has
+    /// none (RFC 4791 §5.2.3: then it takes any component).
+    var holdsEvents: Bool {
+        guard let set = property("supported-calendar-component-set", in: DAVElement.calDAV) else { return true }
+        let components = set.children("comp", in: DAVElement.calDAV)
+        return components.isEmpty || components.contains { $0.attributes["name"]?.uppercased() == "VEVENT" }
+    }
+
+    var displayName: String? {
+        property("displayname").map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The `href` inside a property such as `current-user-principal`.
+    func href(of name: String, in namespace: String = DAVElement.dav) -> String? {
+        property(name, in: namespace)?.child("href")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    var calendarData: String? {
+        property("calendar-data", in: DAVElement.calDAV)?.text
+    }
+}
+
+/// The time range a CalDAV server is asked for: the report's days with two days' margin on each
+/// side, in UTC, so that no zone (UTC−12 to UTC+14) or day start moves an event of the window out of
+/// it. Floating times are compared by the server in its own zone (RFC 4791 §9.9), within that margin too.
+struct CalDAVTimeRange: Equatable {
+    var start: Day?
+    var end: Day?
+
+    static let margin = 2
+
+    /// The range for a report's window; `nil` when the window is open at both ends.
+    init?(from first: Day?, to last: Day?) {
+        guard first != nil || last != nil else { return nil }
+        start = first?.advanced(by: -Self.margin)
+        end = last?.advanced(by: Self.margin + 1)
+    }
+
+    /// ` start="20240130T000000Z" end="20240303T000000Z"`.
+    var attributes: String {
+        func stamp(_ day: Day) -> String {
+            String(format: "%04d%02d%02dT000000Z", day.year, day.month, day.dayOfMonth)
+        }
+        return (start.map { " start=\"\(stamp($0))\"" } ?? "") + (end.map { " end=\"\(stamp($0))\"" } ?? "")
+    }
+
+    /// How the cache tells this range's copy from others: `20240130-20240303`, `-20240303`.
+    var key: String {
+        (start.map { "\($0)" } ?? "") + "/" + (end.map { "\($0)" } ?? "")
+    }
+}
+
+/// Calendar object resources joined into one iCalendar object: the calendar's name, each time
+/// zone once (by TZID), then every resource's components in the order given.
+///
+/// RFC 4791 §4.1 keeps one event (with its overrides) per resource, each in its own VCALENDAR with
+/// the VTIMEZONEs it uses; one calendar reads as a file does, its diagnostics naming lines in it.
+enum CalendarJoin {
+    static func join(_ resources: [CalDAVClient.Resource], name: String?) -> String {
+        var zones: [String] = []
+        var zoneIDs: Set<String> = []
+        var components: [String] = []
+        for resource in resources {
+            for component in topLevelComponents(of: resource.calendarData) {
+                if component.kind == "VTIMEZONE" {
+                    guard zoneIDs.insert(component.zoneID ?? "").inserted else { continue }
+                    zones.append(component.text)
+                } else {
+                    components.append(component.text)
+                }
+            }
+        }
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//StreakCal//CalDAV copy//EN"]
+        if let name { lines.append("X-WR-CALNAME:" + escapedText(name)) }
+        return (lines + zones + components + ["END:VCALENDAR"]).joined(separator: "\r\n") + "\r\n"
+    }
+
+    struct Component {
+        var kind: String
+        var zoneID: String?
+        var text: String
+    }
+
+    /// The components directly inside each VCALENDAR of `text`, as their lines (CRLF-joined).
+    static func topLevelComponents(of text: String) -> [Component] {
+        var found: [Component] = []
+        var depth = 0
+        var current: [Substring] = []
+        var kind = ""
+        var zoneID: String?
+        for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
+            let upper = line.uppercased()
+            if upper.hasPrefix("BEGIN:") { depth += 1 }
+            if depth >= 2 {
+                if depth == 2 && upper.hasPrefix("BEGIN:") { kind = String(upper.dropFirst(6)); zoneID = nil }
+                if depth == 2 && upper.hasPrefix("TZID:") { zoneID = String(line.dropFirst(5)) }
+                current.append(line)
+            }
+            if upper.hasPrefix("END:") {
+                if depth == 2 {
+                    found.append(Component(kind: kind, zoneID: zoneID, text: current.joined(separator: "\r\n")))
+                    current = []
+                }
+                depth -= 1
+            }
+        }
+        return found
+    }
+
+    /// A TEXT value escaped as RFC 5545 §3.3.11 says.
+    private static func escapedText(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ";", with: "\\;")
+            .replacingOccurrences(of: ",", with: "\\,").replacingOccurrences(of: "\n", with: "\\n")
+            .replacingOccurrences(of: "\r", with: "")
+    }
+}

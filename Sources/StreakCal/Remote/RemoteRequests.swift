@@ -1,0 +1,113 @@
+import Foundation
+
+/// The requests of one fetch from one address: one deadline for all of them, one login, and the
+/// rules every redirect is checked against.
+struct RemoteRequests {
+    /// The address the user gave, which errors name.
+    let address: CalendarAddress
+    let options: DownloadOptions
+    let login: Netrc.Login?
+    let deadline: ContinuousClock.Instant
+
+    init(address: CalendarAddress, options: DownloadOptions, login: Netrc.Login?) {
+        self.address = address
+        self.options = options
+        self.login = login
+        deadline = ContinuousClock.now + .milliseconds(Int64(options.timeout * 1000))
+    }
+
+    /// What a request came to after its redirects.
+    struct Outcome {
+        var response: HTTPTransfer.Response
+        /// The URL that gave `response`.
+        var url: String
+    }
+
+    /// Sends a request to `url`, following redirects within ``DownloadOptions/maximumRedirects``
+    /// (each checked by ``checkRedirect(from:to:)``); a success's body goes to `sink`. A response
+    /// that is neither a success nor a redirect is given back for the caller to judge.
+    func send(
+        _ method: String, to url: String, headers: [String] = [], body: [UInt8]? = nil, showsProgress: Bool = false,
+        sink: (UnsafeRawBufferPointer) throws(HTTPTransfer.Failure) -> Void
+    ) throws(CalendarReadError) -> Outcome {
+        var url = url
+        for _ in 0...options.maximumRedirects {
+            let progress = showsProgress && options.showsProgress ? ProgressLine(label: address.host) : nil
+            var request = self.request(url, method: method, headers: headers, body: body)
+            request.progress = progress.map { line in { line.update(received: $0, expected: $1) } }
+            let response: HTTPTransfer.Response
+            do throws(HTTPTransfer.Failure) {
+                response = try HTTPTransfer.perform(request, sink: sink)
+                progress?.finish()
+            } catch {
+                progress?.finish()
+                throw failure(error.reason, url: url)
+            }
+            guard (300..<400).contains(response.status), response.status != 304, let target = response.redirect else {
+                return Outcome(response: response, url: url)
+            }
+            let next = try CalendarAddress(target)
+            try checkRedirect(from: url, to: next)
+            url = next.url
+        }
+        throw failure("more than \(options.maximumRedirects) redirects")
+    }
+
+    /// Sends a request and gives a success's whole body, which may hold at most `limit` bytes
+    /// (and ``DownloadOptions/maximumSize``): it is held in memory, as WebDAV's XML answers are.
+    func data(
+        _ method: String, to url: String, headers: [String] = [], body: [UInt8]? = nil, limit: Int64
+    ) throws(CalendarReadError) -> (outcome: Outcome, body: [UInt8]) {
+        var bytes: [UInt8] = []
+        let cap = min(limit, options.maximumSize)
+        let outcome = try send(method, to: url, headers: headers, body: body) { (piece) throws(HTTPTransfer.Failure) in
+            guard Int64(bytes.count + piece.count) <= cap else {
+                throw HTTPTransfer.Failure(reason: "the server's answer to \(method) is larger than \(ByteCount(cap))")
+            }
+            bytes.append(contentsOf: piece)
+        }
+        return (outcome, bytes)
+    }
+
+    private func request(_ url: String, method: String, headers: [String], body: [UInt8]?) -> HTTPTransfer.Request {
+        let left = ContinuousClock.now.duration(to: deadline)
+        let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
+        return HTTPTransfer.Request(
+            url: url, method: method, headers: headers, body: body, login: login, connectTimeout: options.connectTimeout,
+            timeout: max(0.001, min(seconds, options.timeout)), timeLimit: options.timeout,
+            maximumSize: options.maximumSize, certificateAuthorities: options.certificateAuthorities)
+    }
+
+    /// A redirect (or a server's link to another resource) is followed only to http(s), only to a
+    /// host of ``DownloadOptions/permittedHosts`` when it is set, never from https to http (a
+    /// downgrade would show the calendar, and any password, to the network), and with credentials
+    /// only to the same host.
+    func checkRedirect(from url: String, to next: CalendarAddress) throws(CalendarReadError) {
+        let current = try CalendarAddress(url)
+        if let permitted = options.permittedHosts, !permitted.contains(next.host) {
+            throw failure("refused a redirect to \(next.host), not one of the hosts allowed", url: url)
+        }
+        if current.scheme == "https" && next.scheme == "http" {
+            throw failure("refused a redirect from https to http (\(next))", url: url)
+        }
+        if login != nil && next.host != current.host {
+            throw failure("refused a redirect to another host (\(next.host)) with the credentials for \(current.host)", url: url)
+        }
+    }
+
+    /// An error naming the address the user gave, and the URL that failed when a redirect led there.
+    func failure(_ reason: String, url: String? = nil) -> CalendarReadError {
+        let redirected = url.map { $0 != address.url ? " (redirected to \($0))" : "" } ?? ""
+        return CalendarReadError(path: address.url, reason: reason + redirected)
+    }
+
+    /// `HTTP 404 Not Found`: a status and its reason phrase (RFC 9110 §15) where it is a common one.
+    static func describe(_ status: Int) -> String {
+        let phrases = [
+            400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
+            410: "Gone", 429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway",
+            503: "Service Unavailable", 504: "Gateway Timeout",
+        ]
+        return "HTTP \(status)" + (phrases[status].map { " " + $0 } ?? "")
+    }
+}

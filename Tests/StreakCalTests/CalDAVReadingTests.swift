@@ -1,0 +1,120 @@
+import CalendarDays
+import Testing
+@testable import StreakCal
+
+/// The pieces of the CalDAV client that need no server: the XML of WebDAV answers, the time range
+/// a report asks for, the join of a server's resources into one calendar, batch output names.
+@Suite("CalDAV reading")
+struct CalDAVReadingTests {
+    @Test("A multistatus is read with its namespaces, whatever the prefixes; references and CDATA are undone")
+    func multistatus() throws {
+        let text = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <!-- a comment before the root -->
+            <d:multistatus xmlns:d="DAV:" xmlns:cal="urn:ietf:params:xml:ns:caldav">
+              <d:response>
+                <d:href>/alice/work%20log/a.ics</d:href>
+                <d:propstat>
+                  <d:prop>
+                    <d:displayname>Work &amp; play &#x263A;</d:displayname>
+                    <cal:calendar-data><![CDATA[BEGIN:VCALENDAR
+            END:VCALENDAR
+            ]]></cal:calendar-data>
+                    <resourcetype xmlns="DAV:"><collection/><calendar xmlns="urn:ietf:params:xml:ns:caldav"/></resourcetype>
+                  </d:prop>
+                  <d:status>HTTP/1.1 200 OK</d:status>
+                </d:propstat>
+              </d:response>
+            </d:multistatus>
+            """
+        let root = try DAVElement.parse(Array(text.utf8))
+        #expect(root.isNamed("multistatus"))
+        let prop = try #require(root.child("response")?.child("propstat")?.child("prop"))
+        #expect(prop.child("displayname")?.text == "Work & play \u{263A}")
+        #expect(prop.child("calendar-data", in: DAVElement.calDAV)?.text == "BEGIN:VCALENDAR\nEND:VCALENDAR\n")
+        let properties = DAVProperties(elements: prop.children)
+        #expect(properties.isCalendar)
+        #expect(properties.displayName == "Work & play \u{263A}")
+        #expect(properties.holdsEvents)
+    }
+
+    @Test("A document type declaration, an undeclared prefix, a mismatched end tag and deep nesting are errors")
+    func refused() {
+        let cases: [(String, String)] = [
+            ("<!DOCTYPE x [<!ENTITY a \"aaaa\">]><x>&a;</x>", "document type declaration"),
+            ("<p:x/>", "prefix p is not declared"),
+            ("<a><b></a></b>", "</a> closes <b>"),
+            ("<a>", "ends inside <a>"),
+            ("<a>&bogus;</a>", "not one XML defines"),
+            (String(repeating: "<a>", count: 100) + String(repeating: "</a>", count: 100), "nested deeper than 64"),
+        ]
+        for (text, reason) in cases {
+            #expect(throws: DAVElement.SyntaxError.self, "\(text)") { try DAVElement.parse(Array(text.utf8)) }
+            do {
+                _ = try DAVElement.parse(Array(text.utf8))
+            } catch {
+                #expect(error.reason.contains(reason), "\(text): \(error.reason)")
+            }
+        }
+    }
+
+    @Test("A collection that lists its components holds events only when VEVENT is among them")
+    func supportedComponents() throws {
+        let tasks = try DAVElement.parse(Array("""
+            <C:supported-calendar-component-set xmlns:C="urn:ietf:params:xml:ns:caldav"><C:comp name="VTODO"/></C:supported-calendar-component-set>
+            """.utf8))
+        #expect(!DAVProperties(elements: [tasks]).holdsEvents)
+        #expect(DAVProperties(elements: []).holdsEvents)
+    }
+
+    @Test("The time range is the window with two days' margin each side, in UTC; open ends stay open")
+    func timeRange() throws {
+        let range = try #require(CalDAVTimeRange(from: Day(year: 2024, month: 3, day: 1), to: Day(year: 2024, month: 3, day: 31)))
+        #expect(range.attributes == " start=\"20240228T000000Z\" end=\"20240403T000000Z\"")
+        let open = try #require(CalDAVTimeRange(from: nil, to: Day(year: 2024, month: 1, day: 1)))
+        #expect(open.attributes == " end=\"20240104T000000Z\"")
+        #expect(CalDAVTimeRange(from: nil, to: nil) == nil)
+    }
+
+    @Test("Resources are joined into one calendar: the name escaped, each time zone once, every event in order")
+    func join() {
+        let zone = "BEGIN:VTIMEZONE\r\nTZID:Europe/Berlin\r\nBEGIN:STANDARD\r\nDTSTART:19701025T030000\r\nTZOFFSETFROM:+0200\r\nTZOFFSETTO:+0100\r\nEND:STANDARD\r\nEND:VTIMEZONE"
+        let first = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n\(zone)\r\nBEGIN:VEVENT\r\nUID:a\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let second = "BEGIN:VCALENDAR\nVERSION:2.0\n\(zone.replacingOccurrences(of: "\r\n", with: "\n"))\nBEGIN:VEVENT\nUID:b\nBEGIN:VALARM\nEND:VALARM\nEND:VEVENT\nEND:VCALENDAR\n"
+        let joined = CalendarJoin.join(
+            [.init(href: "1", calendarData: first), .init(href: "2", calendarData: second)], name: "Runs; walks, swims")
+        #expect(joined == """
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//StreakCal//CalDAV copy//EN\r
+            X-WR-CALNAME:Runs\\; walks\\, swims\r
+            \(zone)\r
+            BEGIN:VEVENT\r
+            UID:a\r
+            END:VEVENT\r
+            BEGIN:VEVENT\r
+            UID:b\r
+            BEGIN:VALARM\r
+            END:VALARM\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """)
+    }
+
+    @Test("A batch names an address's report by its host and path")
+    func outputNames() {
+        #expect(BatchInput.outputName(forAddress: "https://dav.example.com/alice/work/") == "dav.example.com__alice__work")
+        #expect(BatchInput.outputName(forAddress: "https://example.com/feeds/team.ics?key=1") == "example.com__feeds__team")
+        #expect(BatchInput.outputName(forAddress: "http://127.0.0.1:5232/") == "127.0.0.1:5232")
+    }
+
+    @Test("Addresses ending in / (or with no path) are asked as CalDAV first; files, queries and webcal are not")
+    func mayBeCalDAV() throws {
+        #expect(try CalendarAddress("https://dav.example.com/alice/").mayBeCalDAV)
+        #expect(try CalendarAddress("https://dav.example.com").mayBeCalDAV)
+        #expect(try !CalendarAddress("https://example.com/basic.ics").mayBeCalDAV)
+        #expect(try !CalendarAddress("https://example.com/feed/?format=ical").mayBeCalDAV)
+        #expect(try !CalendarAddress("webcal://example.com/alice/").mayBeCalDAV)
+    }
+}
