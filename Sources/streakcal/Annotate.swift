@@ -66,7 +66,7 @@ extension StreakCalCommand {
                 let annotated: AnnotatedCalendarCopy
                 do {
                     annotated = try settings.annotatedCopy(
-                        try calendar.sources(), includingEmptyDays: allDays, markingSessions: markSessions,
+                        try calendar.sources(from: window.from, to: window.to), includingEmptyDays: allDays, markingSessions: markSessions,
                         onlyAnnotations: onlyAnnotations, uidDomain: try UIDDomain(uidDomain))
                 } catch let error as ScratchFileError {
                     throw CommandFailure(error.description)

@@ -19,16 +19,17 @@ extension StreakCalCommand {
 
                 With --jsonl, batch is a streaming map step instead (for Spark's RDD.pipe, Hadoop \
                 Streaming, GNU parallel): it reads JSON Lines on standard input, each naming one \
-                calendar ({"id": ..., "ics": TEXT}, {"id": ..., "icsBase64": BYTES} or {"id": ..., \
-                "path": FILE}), and writes one JSON Line per input line as each calendar is done \
+                calendar ({"id": ..., "ics": TEXT}, {"id": ..., "icsBase64": BYTES}, {"id": ..., \
+                "path": FILE} or {"id": ..., "url": ADDRESS}), and writes one JSON Line per input line as each calendar is done \
                 ({"id", "line", "name", "report", "diagnostics", "error", and the figures of \
                 summary.json}), in input order or, with --order completion, as they finish. A "path" \
                 is read only under a folder given with --root (links resolved), only if it is a \
-                regular file that starts with BEGIN:, and is refused otherwise. A bad line is an error \
+                regular file that starts with BEGIN:, and is refused otherwise; a "url" only from a \
+                host given with --allow-host (redirects included). A bad line is an error \
                 record, never the end of the stream; the exit status is 0 once every line has its record.
                 """)
 
-        @Argument(help: "iCalendar files and folders (searched at any depth for *.ics); none with --jsonl.", completion: .file())
+        @Argument(help: "iCalendar files and folders (searched at any depth for *.ics), and https://, http:// or webcal:// addresses (a CalDAV account gives a report per calendar); none with --jsonl.", completion: .file())
         var paths: [String] = []
 
         @Option(help: ArgumentHelp("The folder the reports and summary.json go to (created if need be); not with --jsonl.", valueName: "dir"),
@@ -45,6 +46,11 @@ extension StreakCalCommand {
             "With --jsonl: a folder whose files \"path\" records may name (repeatable); without one, \"path\" records are refused.",
             valueName: "dir"), completion: .directory)
         var roots: [String] = []
+
+        @Option(name: .customLong("allow-host"), help: ArgumentHelp(
+            "With --jsonl: a host whose addresses \"url\" records may name (repeatable); without one, \"url\" records are refused.",
+            valueName: "host"))
+        var allowedHosts: [String] = []
 
         @Option(parsing: .unconditional, help: ArgumentHelp(
             "How many files to work on at once, \(OptionRange.text(OptionRange.jobs)); no more than the processors run at once (default: the number of processors).",
@@ -68,6 +74,8 @@ extension StreakCalCommand {
 
         @OptionGroup var presentation: PresentationOptions
 
+        @OptionGroup(title: "Addresses") var downloads: DownloadArguments
+
         @Option(help: "Month grids, or heatmaps (text, svg, html): auto (for windows longer than \(ReportView.longestMonthWindow) days, rolling when the window ends today, else year), month, year or rolling (the last \(ReportView.rollingWeeks) weeks).")
         var view: ViewChoice = .auto
 
@@ -87,6 +95,7 @@ extension StreakCalCommand {
                 return
             }
             guard roots.isEmpty else { throw ValidationError("--root is for --jsonl's \"path\" records: give it with --jsonl.") }
+            guard allowedHosts.isEmpty else { throw ValidationError("--allow-host is for --jsonl's \"url\" records: give it with --jsonl.") }
             guard !paths.isEmpty else { throw ValidationError("Name at least one iCalendar file or folder (or give --jsonl).") }
             guard !paths.contains("-") else { throw ValidationError("batch reads files and folders, not standard input (-); --jsonl reads JSON Lines there.") }
             guard let out, !out.isEmpty else { throw ValidationError("--out needs a folder.") }
@@ -111,19 +120,37 @@ extension StreakCalCommand {
 
         /// `--jsonl`: JSON Lines in, a JSON Line per calendar out.
         private func runJSONLines() throws {
-            let batch = JSONLinesBatch(
+            var batch = JSONLinesBatch(
                 settings: try settings(), format: format, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                 strict: strict, order: order, roots: roots)
+            batch.downloads = downloads.options
+            (batch.downloads.firstDay, batch.downloads.lastDay) = (window.from, window.to)
+            batch.downloads.permittedHosts = Set(allowedHosts.map { $0.lowercased() })
+            // Records are fetched on workers, several at once: one progress line would be many.
+            batch.downloads.showsProgress = false
             _ = try batch.run { line in try StandardStream.output.write(line + "\n") }
+        }
+
+        /// The batch over the paths: files and folders walked, addresses fetched now (after the
+        /// files, in the order given), a CalDAV server asked for the window's events.
+        private func batchReport(settings: ReportSettings) -> BatchReport {
+            let jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+            let addresses = paths.filter(CalendarAddress.isAddress)
+            guard !addresses.isEmpty else {
+                return BatchReport(paths: paths, settings: settings, format: format, jobs: jobs, strict: strict, recordsElapsedTime: !noTimings)
+            }
+            var options = downloads.options
+            (options.firstDay, options.lastDay) = (window.from, window.to)
+            let files = BatchInput.walk(paths.filter { !CalendarAddress.isAddress($0) }, reserving: [BatchReport.summaryFileName], fileExtension: format.fileExtension)
+            return BatchReport(
+                inputs: files.inputs + BatchInput.fetched(addresses, downloads: options), skipped: files.skipped,
+                settings: settings, format: format, jobs: jobs, strict: strict, recordsElapsedTime: !noTimings)
         }
 
         private func runBatch() throws {
             let out = out ?? ""
             let settings = try settings()
-            let batch = BatchReport(
-                paths: paths, settings: settings, format: format,
-                jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, strict: strict,
-                recordsElapsedTime: !noTimings)
+            let batch = batchReport(settings: settings)
             for skip in batch.skipped {
                 StandardError.print("streakcal: note: skipped \(skip.input): \(skip.reason)".escapingControlCharacters(keepingTabs: false))
             }

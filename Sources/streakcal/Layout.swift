@@ -50,7 +50,7 @@ extension StreakCalCommand {
 
         @OptionGroup var presentation: PresentationOptions
 
-        @Option(help: ArgumentHelp("Colour the days by this calendar's scores (repeatable; - for standard input; a folder for every *.ics file under it).", valueName: "file"),
+        @Option(help: ArgumentHelp("Colour the days by this calendar's scores (repeatable; - for standard input; a folder for every *.ics file under it; an https://, http:// or webcal:// address is fetched).", valueName: "file"),
                 completion: .file(extensions: ["ics"]))
         var calendar: [String] = []
 
@@ -60,6 +60,8 @@ extension StreakCalCommand {
 
         @Option(help: "With --calendar: IANA time zone of the days (default: the calendar's X-WR-TIMEZONE, else the system zone).")
         var tz: String?
+
+        @OptionGroup(title: "Addresses") var downloads: DownloadArguments
 
         func validate() throws {
             try OptionRange.check(months, OptionRange.months, option: "--months")
@@ -90,7 +92,13 @@ extension StreakCalCommand {
                     let days = layouts.flatMap { $0.cells.map(\.day) }
                     let window = (days.min() ?? first.firstDay)...(days.max() ?? first.firstDay)
                     let settings = ReportSettings(requiredPoints: required, timeZone: tz)
-                    let scored = try settings.scored(try CalendarFolder.sources(forPaths: calendar).sources, over: window)
+                    var options = downloads.options
+                    (options.firstDay, options.lastDay) = (window.lowerBound, window.upperBound)
+                    let inputs = try CalendarInputs(calendar, downloads: options)
+                    for entry in inputs.skipped {
+                        StandardError.print("streakcal: note: skipped \(entry.input): \(entry.reason)".escapingControlCharacters(keepingTabs: false))
+                    }
+                    let scored = try settings.scored(inputs.sources, over: window)
                     export.report = scored.report
                     failed = printed(scored.imported.diagnostics, strict: false)
                 }

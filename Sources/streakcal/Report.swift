@@ -44,7 +44,7 @@ extension StreakCalCommand {
                 settings.view = view.view
                 // Streamed: sessions are counted on their days as they are read, and kept only for
                 // a format that lists them.
-                let scored = try settings.scored(try calendar.sources(), for: format)
+                let scored = try settings.scored(try calendar.sources(from: window.from, to: window.to), for: format)
                 let colors = format == .text
                     && (color == .always || (color == .auto && meansStandardOutput(output) && standardOutputTakesColors))
                 let text = try format.render(scored, with: settings, terminalColors: colors)
@@ -76,7 +76,7 @@ extension StreakCalCommand {
 
         func run() throws {
             try failing {
-                let day = try calendar.settings(from: on, to: on, scoring: scoring, rules: streakRules).sessions(on: on, in: try calendar.sources())
+                let day = try calendar.settings(from: on, to: on, scoring: scoring, rules: streakRules).sessions(on: on, in: try calendar.sources(from: on, to: on))
                 let failed = calendar.printDiagnostics(day.diagnostics)
                 try emit(day.cards.render(), to: nil)
                 if failed { throw ExitCode(1) }

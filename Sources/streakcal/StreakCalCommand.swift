@@ -195,9 +195,12 @@ struct CalendarOptions: ParsableArguments {
     }
 
     /// The calendars to read: a folder as every calendar file under it, in path order; the
-    /// entries a folder holds that are not regular files are passed over with a warning.
-    func sources() throws -> [CalendarSource] {
-        let inputs = try CalendarInputs(files, downloads: downloads.options)
+    /// entries a folder holds that are not regular files are passed over with a warning; an
+    /// address fetched (a CalDAV server asked for the days `from` through `to`).
+    func sources(from: Day?, to: Day?) throws -> [CalendarSource] {
+        var options = downloads.options
+        (options.firstDay, options.lastDay) = (from, to)
+        let inputs = try CalendarInputs(files, downloads: options)
         for entry in inputs.skipped {
             StandardError.print("streakcal: note: skipped \(entry.input): \(entry.reason)".escapingControlCharacters(keepingTabs: false))
         }

@@ -88,8 +88,8 @@ struct JSONLinesBatchTests {
             "line 6: no \"id\": each line needs one, a string or a number",
             "line 7: no \"id\": each line needs one, a string or a number",
             "line 8: \"id\" must be a string or a number", "line 9: \"id\" must be a string or a number",
-            "line 10: none of \"path\", \"ics\" and \"icsBase64\": give one",
-            "line 11: more than one of \"path\", \"ics\" and \"icsBase64\": give one",
+            "line 10: none of \"path\", \"ics\", \"icsBase64\" and \"url\": give one",
+            "line 11: more than one of \"path\", \"ics\", \"icsBase64\" and \"url\": give one",
             "line 12: \"path\" must be a string", "line 13: \"ics\" must be a string",
             "cannot read \(fixture("no-such-file.ics")): no such file", nil, "line 16: \"path\" is empty",
         ])
@@ -262,8 +262,8 @@ struct JSONLinesBatchTests {
         // Taken from the line: in memory as bytes, or as a file that stays open while it is read.
         let line = lines[0]
         let (id, calendar) = try JSONLinesBatch.Request.parse(line).get()
-        let inMemory = try JSONLinesBatch.Request.take(calendar, from: line, id: id, files: ConfinedFiles(roots: []), textInMemoryLimit: line.count).get()
-        let spooled = try JSONLinesBatch.Request.take(calendar, from: line, id: id, files: ConfinedFiles(roots: []), textInMemoryLimit: 0).get()
+        let inMemory = try JSONLinesBatch.Request.take(calendar, from: line, id: id, files: ConfinedFiles(roots: []), downloads: DownloadOptions(), textInMemoryLimit: line.count).get()
+        let spooled = try JSONLinesBatch.Request.take(calendar, from: line, id: id, files: ConfinedFiles(roots: []), downloads: DownloadOptions(), textInMemoryLimit: 0).get()
         guard case .bytes(let bytes) = inMemory.calendar.content, case .file(let path) = spooled.calendar.content else {
             Issue.record("\(inMemory.calendar.content), \(spooled.calendar.content)")
             return

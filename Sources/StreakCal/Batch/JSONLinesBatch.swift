@@ -17,7 +17,13 @@ import Streaks
 /// {"id": "alice", "path": "calendars/alice.ics"}
 /// {"id": 42, "ics": "BEGIN:VCALENDAR\r\n...END:VCALENDAR\r\n"}
 /// {"id": "s3://bucket/bob.ics", "icsBase64": "QkVHSU46VkNBTEVOREFS..."}
+/// {"id": "team", "url": "https://calendar.example.com/team.ics"}
 /// ```
+///
+/// A `url` (an `https://`, `http://` or `webcal://` subscription, or a CalDAV calendar) is fetched
+/// as ``CalendarSubscription`` fetches it, with ``downloads``, and only from a host its
+/// ``DownloadOptions/permittedHosts`` names: records come from elsewhere, and must not make the
+/// batch ask hosts the user did not name (such as the machine's own services).
 ///
 /// A calendar given as text or bytes is named by its `id` in diagnostics and in its report (so an
 /// `id` that is the file's path gives the same report as the file).
@@ -39,7 +45,7 @@ import Streaks
 ///   writes to the calendar's file (`null` when the calendar failed).
 /// - `diagnostics` are what the import said (as in the report JSON), `error` why the calendar
 ///   failed (`null` if it did not): unreadable or refused, not JSON, no `id`, not exactly one of
-///   `path`, `ics` and `icsBase64`, or, with `strict`, problems in the input.
+///   `path`, `ics`, `icsBase64` and `url`, or, with `strict`, problems in the input.
 /// - `line` is the input line's number (1-based), `id` its `id` as given (`null` when the line has
 ///   none), `name` the calendar's name (`X-WR-CALNAME`, else the file's or the id's), and the
 ///   figures those of `summary.json`.
@@ -93,6 +99,9 @@ public struct JSONLinesBatch: Sendable {
     }
     /// How `path` records are opened: under ``roots`` only.
     private(set) var files: ConfinedFiles
+    /// How `url` records are fetched; they are refused unless its ``DownloadOptions/permittedHosts``
+    /// names hosts (`--allow-host`), and only those hosts are asked, redirects included.
+    public var downloads = DownloadOptions()
 
     public init(
         settings: ReportSettings = ReportSettings(), format: ReportFormat = .json,
@@ -111,6 +120,9 @@ public struct JSONLinesBatch: Sendable {
 
     /// Why a `path` record is refused when no root is given.
     static let pathNeedsRoot = "a \"path\" is read only under a folder given with --root: pass --root DIR, or give the calendar's text as \"ics\" or its bytes as \"icsBase64\""
+
+    /// Why a `url` record is refused when no host is allowed.
+    static let urlNeedsHost = "a \"url\" is fetched only from a host given with --allow-host: pass --allow-host HOST"
 
     /// The most calendars read ahead of the oldest one not yet written: each worker's, and as many
     /// again waiting, so that workers never wait for input, and memory stays bounded.
@@ -231,7 +243,7 @@ public struct JSONLinesBatch: Sendable {
     /// (before the calendar is read), so that a long line is not held while it is worked on.
     func record(taking request: inout Request) -> Record {
         var record = Record(line: request.number)
-        let calendar = request.calendar(files: files, textInMemoryLimit: textInMemoryLimit)
+        let calendar = request.calendar(files: files, downloads: downloads, textInMemoryLimit: textInMemoryLimit)
         request.line = .tooLong(0)
         switch calendar {
         case .failure(let problem):

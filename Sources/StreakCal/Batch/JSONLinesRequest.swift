@@ -24,6 +24,8 @@ extension JSONLinesBatch {
             case text(JSONString)
             /// Its bytes, `icsBase64`: a string of the line, decoded when the calendar is taken.
             case base64(JSONString)
+            /// Its address, `url`: fetched when the calendar is taken, from an allowed host only.
+            case url(String)
         }
 
         /// A calendar taken from its line: the source the import reads, and the file it is in
@@ -34,13 +36,15 @@ extension JSONLinesBatch {
         }
 
         /// The line's `id` and calendar, taken out of the line so that the line can go.
-        func calendar(files: ConfinedFiles, textInMemoryLimit: Int) -> Result<(id: RecordID, source: TakenCalendar), Problem> {
+        func calendar(
+            files: ConfinedFiles, downloads: DownloadOptions, textInMemoryLimit: Int
+        ) -> Result<(id: RecordID, source: TakenCalendar), Problem> {
             guard case .text(let bytes) = line else {
                 guard case .tooLong(let length) = line else { return .failure(Problem(reason: "no line")) }
                 return .failure(Problem(reason: "\(length) bytes, longer than a line may be (\(JSONLinesBatch.longestLine >> 20) MiB): give such a calendar by \"path\""))
             }
             return Self.parse(bytes).flatMap { id, calendar in
-                Self.take(calendar, from: bytes, id: id, files: files, textInMemoryLimit: textInMemoryLimit).map { (id, $0) }
+                Self.take(calendar, from: bytes, id: id, files: files, downloads: downloads, textInMemoryLimit: textInMemoryLimit).map { (id, $0) }
             }
         }
 
@@ -61,11 +65,11 @@ extension JSONLinesBatch {
             case .number(let text)?: id = .number(text)
             default: return .failure(Problem(reason: "\"id\" must be a string or a number"))
             }
-            let given = [("path", root.member("path")), ("ics", root.member("ics")), ("icsBase64", root.member("icsBase64"))]
+            let given = [("path", root.member("path")), ("ics", root.member("ics")), ("icsBase64", root.member("icsBase64")), ("url", root.member("url"))]
                 .compactMap { key, value in value.map { (key, $0) } }
             guard given.count == 1, let (key, value) = given.first else {
                 return .failure(Problem(id: id, reason: given.isEmpty
-                    ? "none of \"path\", \"ics\" and \"icsBase64\": give one" : "more than one of \"path\", \"ics\" and \"icsBase64\": give one"))
+                    ? "none of \"path\", \"ics\", \"icsBase64\" and \"url\": give one" : "more than one of \"path\", \"ics\", \"icsBase64\" and \"url\": give one"))
             }
             guard case .string(let string) = value.kind else { return .failure(Problem(id: id, reason: "\"\(key)\" must be a string")) }
             switch key {
@@ -74,6 +78,7 @@ extension JSONLinesBatch {
                 guard !path.isEmpty else { return .failure(Problem(id: id, reason: "\"path\" is empty")) }
                 return .success((id, .path(path)))
             case "ics": return .success((id, .text(string)))
+            case "url": return .success((id, .url(string.text(in: bytes))))
             default: return .success((id, .base64(string)))
             }
         }
@@ -89,9 +94,17 @@ extension JSONLinesBatch {
         /// (`ConfinedFiles`), a text decoded into memory or (longer than `textInMemoryLimit`) into a
         /// temporary file, bytes decoded from base64.
         static func take(
-            _ calendar: Calendar, from bytes: [UInt8], id: RecordID, files: ConfinedFiles, textInMemoryLimit: Int
+            _ calendar: Calendar, from bytes: [UInt8], id: RecordID, files: ConfinedFiles, downloads: DownloadOptions,
+            textInMemoryLimit: Int
         ) -> Result<TakenCalendar, Problem> {
             switch calendar {
+            case .url(let address):
+                guard downloads.permittedHosts?.isEmpty == false else { return .failure(Problem(id: id, reason: JSONLinesBatch.urlNeedsHost)) }
+                do throws(CalendarReadError) {
+                    return .success(TakenCalendar(calendar: try CalendarSubscription(address, options: downloads).fetch().source))
+                } catch {
+                    return .failure(Problem(id: id, reason: error.description))
+                }
             case .path(let path):
                 guard !files.isEmpty else { return .failure(Problem(id: id, reason: JSONLinesBatch.pathNeedsRoot)) }
                 switch files.open(path) {

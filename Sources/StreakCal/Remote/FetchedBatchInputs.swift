@@ -1,0 +1,44 @@
+import Foundation
+
+extension BatchInput {
+    /// The calendars at `addresses`, fetched now (through the cache, ``CalendarSubscription``), one
+    /// input each: a CalDAV account as one input per calendar collection, any other address as
+    /// one. An address that cannot be read becomes an input that fails with the reason, so the
+    /// rest of the batch goes on.
+    ///
+    /// Each input is named by its address (without credentials); its output name is the address
+    /// without its scheme, its path's slashes as `__` (`example.com__alice__work`).
+    public static func fetched(_ addresses: [String], downloads: DownloadOptions = DownloadOptions()) -> [BatchInput] {
+        var inputs: [BatchInput] = []
+        for text in addresses {
+            do throws(CalendarReadError) {
+                for subscription in try CalendarSubscription(text, options: downloads).calendars() {
+                    let url = subscription.address.url
+                    do throws(CalendarReadError) {
+                        let download = try subscription.fetch()
+                        inputs.append(BatchInput(name: url, outputName: outputName(forAddress: url), content: .source(download.source)))
+                    } catch {
+                        inputs.append(BatchInput(name: url, outputName: outputName(forAddress: url), content: .unreadable(reason: error.description)))
+                    }
+                }
+            } catch {
+                let name = CalendarAddress.redacted(text)
+                inputs.append(BatchInput(name: name, outputName: outputName(forAddress: name), content: .unreadable(reason: error.description)))
+            }
+        }
+        return inputs
+    }
+
+    /// `https://example.com/alice/work/` as `example.com__alice__work`; ``BatchReport`` makes it a
+    /// safe, distinct file name.
+    static func outputName(forAddress url: String) -> String {
+        var rest = Substring(url)
+        if let scheme = rest.range(of: "://") { rest = rest[scheme.upperBound...] }
+        if let query = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<query] }
+        var parts = rest.split(separator: "/").map(String.init)
+        if let last = parts.last, hasCalendarExtension(last), last.utf8.count > 4 {
+            parts[parts.count - 1] = String(last.dropLast(4))
+        }
+        return parts.joined(separator: "__")
+    }
+}
