@@ -255,6 +255,20 @@ struct BatchOutputNameTests {
 
 @Suite("Batch inputs")
 struct BatchInputTests {
+    @Test("Hidden folders (a server's or sync tool's own) are passed over; hidden files are read; a hidden folder named is walked")
+    func hiddenFolders() throws {
+        try withTemporaryFolder { folder in
+            try populate(folder, [
+                "cal/a.ics": "tutorial-sample.ics", "cal/.hidden.ics": "folding.ics",
+                "cal/.Radicale.cache/item/a.ics": "tutorial-sample.ics", "cal/.git/x.ics": "folding.ics",
+            ])
+            let walked = BatchInput.walk([folder.appendingPathComponent("cal").path]).inputs.map(\.name)
+            #expect(walked.map { String($0.dropFirst(folder.path.count)) } == ["/cal/.hidden.ics", "/cal/a.ics"])
+            let named = BatchInput.walk([folder.appendingPathComponent("cal/.git").path]).inputs.map(\.name)
+            #expect(named.map { String($0.dropFirst(folder.path.count)) } == ["/cal/.git/x.ics"])
+        }
+    }
+
     @Test("Folders give their *.ics files at any depth in sorted order; named files whatever their extension; each once")
     func discovery() throws {
         try withTemporaryFolder { folder in

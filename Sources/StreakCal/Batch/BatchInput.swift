@@ -64,7 +64,7 @@ public struct BatchDiscovery: Sendable {
 extension BatchInput {
     /// The calendars named by `paths`, in order, each named once: a file as it is (whatever its
     /// extension), a folder as its `*.ics` files (any case) at any depth, sorted by path, hidden
-    /// files and folders (a name starting with `.`) passed over.
+    /// folders (a name starting with `.`, such as `.git` or a server's `.Radicale.cache`) passed over.
     ///
     /// Symbolic links are followed, except a link to a folder that contains it; a folder already
     /// visited is not entered again, so links never make the walk loop. A path that does not exist, and a folder that cannot be listed, become
@@ -228,7 +228,7 @@ struct CalendarWalk {
     }
 
     /// Walks a folder: its `*.ics` files and its folders, in sorted order, depth first; hidden
-    /// ones (a name starting with `.`) are passed over.
+    /// folders (a name starting with `.`) are passed over.
     private mutating func enter(_ folder: String, identity: FileIdentity) {
         guard seenFolders.insert(identity).inserted else { return }
         let entries: [(name: String, found: (FileIdentity, kind: mode_t)?)]
@@ -239,9 +239,7 @@ struct CalendarWalk {
             return
         }
         seenFiles.reserveCapacity(seenFiles.count + entries.count)
-        // Hidden entries are passed over, as git and ripgrep do: a server's or a sync tool's own
-        // copies live there (Radicale's .Radicale.cache holds every event again, pickled).
-        for (entry, identified) in entries where !entry.hasPrefix(".") {
+        for (entry, identified) in entries {
             let path = folder.hasSuffix("/") ? folder + entry : folder + "/" + entry
             let isCalendar = BatchInput.hasCalendarExtension(entry)
             guard let (identity, kind) = identified else {
@@ -252,6 +250,9 @@ struct CalendarWalk {
                 continue
             }
             if kind == S_IFDIR {
+                // A hidden folder is a server's or a sync tool's own (Radicale's .Radicale.cache
+                // holds every event again, pickled; .git, .vdirsyncer): not the user's calendars.
+                if entry.hasPrefix(".") { continue }
                 if Self.isLink(path), Self.leadsUp(from: folder, to: path) { continue }
                 enter(path, identity: identity)
             } else if isCalendar, kind == S_IFREG {

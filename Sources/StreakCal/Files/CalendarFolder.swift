@@ -13,7 +13,7 @@ public struct CalendarFolder: Sendable {
     public var path: String
     /// Every `*.ics` file (any case) under it, at any depth, in the order `batch` walks a folder
     /// (``BatchInput/walk(_:reserving:fileExtension:)``: sorted by path, links followed but never
-    /// in a loop, each file once, hidden files and folders passed over); each is named by its path, so
+    /// in a loop, each file once, hidden folders passed over); each is named by its path, so
     /// diagnostics name the file.
     public var sources: [CalendarSource]
     /// The `*.ics` entries that are not regular files (named pipes, sockets, devices), passed over.
