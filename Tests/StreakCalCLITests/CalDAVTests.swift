@@ -36,6 +36,17 @@ final class TestCalDAVServer {
         folder.appendingPathComponent("collections/collection-root/alice/\(name)").path
     }
 
+    /// Sends `method` to `path` as alice (through Python, which CI has), with an iCalendar body.
+    func send(_ method: String, _ path: String, body: String = "") throws -> Int32 {
+        let script = """
+            import base64, sys, urllib.request
+            request = urllib.request.Request(sys.argv[2], data=sys.argv[3].encode() or None, method=sys.argv[1],
+                headers={"Authorization": "Basic " + base64.b64encode(b"alice:s3cret").decode(), "Content-Type": "text/calendar"})
+            print(urllib.request.urlopen(request).status)
+            """
+        return try run("/usr/bin/env", ["python3", "-c", script, method, url(path), body]).status
+    }
+
     var netrc: String {
         "machine 127.0.0.1\nlogin alice\npassword s3cret\n"
     }
@@ -141,5 +152,42 @@ struct CalDAVTests {
         let streaks = try #require(reports.first { $0.contains("streaks") })
         let written = try String(contentsOfFile: out + "/" + streaks, encoding: .utf8)
         #expect(try comparable(CommandResult(status: 0, standardOutput: written, standardError: "", killedBySignal: false, timedOut: false)) == file)
+    }
+
+    @Test("Without a window the collection is kept in sync: the next run gets only the changes (RFC 6578)")
+    func syncToken() throws {
+        let server = try TestCalDAVServer(calendars: [("streaks", "tutorial-sample.ics")])
+        let home = try TestHome(netrc: server.netrc)
+        defer { home.remove() }
+        let open = ["--tz", "UTC", "--format", "json"]
+        let totals = { (result: CommandResult) throws -> [String: Any] in
+            #expect(result.status == 0, "\(result.standardError)")
+            return try #require(try jsonObject(result.standardOutput)["totals"] as? [String: Any])
+        }
+        let first = try totals(try streakcal(["report", server.url("/alice/streaks/")] + open, environment: home.environment))
+        #expect(NSDictionary(dictionary: first) == NSDictionary(dictionary: try totals(try streakcal(["report", fixture("tutorial-sample.ics")] + open))))
+        let items = try #require(try FileManager.default.contentsOfDirectory(atPath: home.folder.appendingPathComponent("cache/streakcal/calendars").path)
+            .first { $0.hasSuffix(".items") })
+        let itemsFolder = home.folder.appendingPathComponent("cache/streakcal/calendars/\(items)").path
+        let inodes = { () throws -> [String: Int] in
+            try Dictionary(uniqueKeysWithValues: FileManager.default.contentsOfDirectory(atPath: itemsFolder).map {
+                ($0, try #require(try FileManager.default.attributesOfItem(atPath: itemsFolder + "/" + $0)[.systemFileNumber] as? Int))
+            })
+        }
+        let before = try inodes()
+        #expect(before.count == 5)
+
+        // One event more (100 points on 2024-02-27), one less (tutorial-5: 120 points on 2024-02-26).
+        let added = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:test\r\nBEGIN:VEVENT\r\nUID:added-1\r\nDTSTAMP:20240101T000000Z\r\nDTSTART:20240227T080000Z\r\nDTEND:20240227T090000Z\r\nX-POINTS:100\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        #expect(try server.send("PUT", "/alice/streaks/added-1.ics", body: added) == 0)
+        #expect(try server.send("DELETE", "/alice/streaks/tutorial-5%40streakcal.example.ics") == 0)
+        let second = try totals(try streakcal(["report", server.url("/alice/streaks/")] + open, environment: home.environment))
+        #expect(second["sessions"] as? Int == 5)
+        #expect(second["points"] as? Int == (first["points"] as? Int ?? 0) - 120 + 100)
+        let after = try inodes()
+        #expect(after.count == 5)
+        // The three events that did not change were not written again; the removed one is gone.
+        #expect(Set(before.filter { after[$0.key] == $0.value }.keys).count == 4)
+        #expect(after.keys.filter { before[$0] == nil }.count == 1)
     }
 }

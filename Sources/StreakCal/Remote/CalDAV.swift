@@ -113,25 +113,93 @@ struct CalDAVClient {
             .sorted { $0.href < $1.href }
     }
 
+    // MARK: Changes (RFC 6578)
+
+    /// What changed in a collection since a sync token: the resources added or changed (with their
+    /// data), those removed, and the token to ask with next time.
+    struct Changes {
+        var token: String
+        var changed: [Resource]
+        var removed: [String]
+        /// Whether the server started over (no token given, or the one given was refused): then
+        /// `changed` is the whole collection and what was kept before is gone.
+        var isComplete: Bool
+    }
+
+    /// The changes in `collection` since `token` (all of it without one): a `sync-collection`
+    /// REPORT. A token the server no longer knows (RFC 6578 §3.2, `valid-sync-token`) starts over.
+    /// `nil` when the server does not sync this collection, so that it is queried instead.
+    func changes(in collection: Collection, since token: String?) throws(CalendarReadError) -> Changes? {
+        let escapedToken = (token ?? "").replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <D:sync-collection xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
+              <D:sync-token>\(escapedToken)</D:sync-token><D:sync-level>1</D:sync-level>
+              <D:prop><D:getetag/><C:calendar-data/></D:prop>
+            </D:sync-collection>
+            """
+        let (outcome, bytes) = try requests.data(
+            "REPORT", to: collection.url, headers: Self.xmlHeaders(depth: 0), body: Array(body.utf8), limit: Self.queryLimit)
+        if token != nil, [403, 409].contains(outcome.response.status), String(decoding: bytes, as: UTF8.self).contains("valid-sync-token") {
+            return try changes(in: collection, since: nil)
+        }
+        guard outcome.response.status == 207 else { return nil }
+        let root = try document(bytes, from: outcome.url)
+        guard let newToken = root.child("sync-token")?.text.trimmingCharacters(in: .whitespacesAndNewlines), !newToken.isEmpty else {
+            return nil
+        }
+        var changes = Changes(token: newToken, changed: [], removed: [], isComplete: token == nil)
+        for response in try responses(of: root, from: outcome.url) {
+            if response.status == 404 {
+                changes.removed.append(response.url)
+            } else if let data = response.properties.calendarData {
+                changes.changed.append(Resource(href: response.url, calendarData: data))
+            }
+        }
+        return changes
+    }
+
     // MARK: Reading answers
 
-    /// A `multistatus` answer's responses: each one's URL (resolved) and the properties it
-    /// gave with status 200.
-    private func multistatus(_ bytes: [UInt8], from url: String) throws(CalendarReadError) -> [(url: String, properties: DAVProperties)] {
+    /// One response of a `multistatus`: its URL (resolved), the properties it gave with status
+    /// 200, and its own status when it has one (a removed resource's 404 in a sync).
+    struct DAVResponse {
+        var url: String
+        var properties: DAVProperties
+        var status: Int?
+    }
+
+    /// A `multistatus` answer's responses.
+    private func multistatus(_ bytes: [UInt8], from url: String) throws(CalendarReadError) -> [DAVResponse] {
+        try responses(of: try document(bytes, from: url), from: url)
+    }
+
+    /// The root of a `multistatus` answer.
+    private func document(_ bytes: [UInt8], from url: String) throws(CalendarReadError) -> DAVElement {
         let root: DAVElement
         do throws(DAVElement.SyntaxError) { root = try DAVElement.parse(bytes) } catch {
             throw requests.failure("the server's WebDAV answer is not XML it can read: \(error.reason)", url: url)
         }
         guard root.isNamed("multistatus") else { throw requests.failure("the server's WebDAV answer is not a multistatus", url: url) }
-        var responses: [(url: String, properties: DAVProperties)] = []
+        return root
+    }
+
+    private func responses(of root: DAVElement, from url: String) throws(CalendarReadError) -> [DAVResponse] {
+        var responses: [DAVResponse] = []
         for response in root.children("response") {
             guard let href = response.child("href")?.text.trimmingCharacters(in: .whitespacesAndNewlines) else { continue }
             let found = response.children("propstat")
                 .filter { $0.child("status")?.text.contains(" 200 ") ?? false }
                 .flatMap { $0.child("prop")?.children ?? [] }
-            responses.append((try resolve(href, against: url), DAVProperties(elements: found)))
+            let status = response.child("status").flatMap { Self.statusCode(of: $0.text) }
+            responses.append(DAVResponse(url: try resolve(href, against: url), properties: DAVProperties(elements: found), status: status))
         }
         return responses
+    }
+
+    /// `HTTP/1.1 404 Not Found` as 404.
+    private static func statusCode(of line: String) -> Int? {
+        line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
     }
 
     /// A `href` (an absolute path, or a whole URL) as a URL, checked as a redirect would be: a

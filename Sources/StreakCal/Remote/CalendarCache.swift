@@ -83,7 +83,7 @@ struct CalendarCache {
     }
 
     /// FNV-1a, 64 bits: a stable name for a key (Swift's `Hasher` changes every run).
-    private static func hash(_ key: String) -> UInt64 {
+    static func hash(_ key: String) -> UInt64 {
         key.utf8.reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3 }
     }
 }

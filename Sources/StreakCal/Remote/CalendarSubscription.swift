@@ -136,13 +136,18 @@ public struct CalendarSubscription: Sendable {
         }
     }
 
-    /// A CalDAV address: the events of every collection in `range`, joined into one calendar in the cache.
+    /// A CalDAV address: the events of every collection in `range` (a `calendar-query`), or, for
+    /// every day, the whole collection kept in sync; joined into one calendar in the cache.
     private func fetchEvents(
         of collections: [CalDAVClient.Collection], with client: CalDAVClient, range: CalDAVTimeRange?, into cache: CalendarCache
     ) throws(CalendarReadError) -> Download {
         var resources: [CalDAVClient.Resource] = []
         for collection in collections {
-            resources += try client.events(in: collection, range: range)
+            if range == nil, let synced = try syncedEvents(of: collection, with: client, in: cache) {
+                resources += synced
+            } else {
+                resources += try client.events(in: collection, range: range)
+            }
         }
         let name = collections.count == 1 ? collections[0].name : nil
         let entry = cache.entry(for: address, user: client.requests.login?.user, variant: "caldav " + (range?.key ?? "/"))
@@ -153,6 +158,17 @@ public struct CalendarSubscription: Sendable {
         }
         try cache.store(CalendarCache.Validators(), for: entry)
         return download(entry, downloaded: true)
+    }
+
+    /// A whole collection, kept up to date in the cache with only what changed since the last run
+    /// (RFC 6578 `sync-collection`); `nil` when the server does not sync it.
+    private func syncedEvents(
+        of collection: CalDAVClient.Collection, with client: CalDAVClient, in cache: CalendarCache
+    ) throws(CalendarReadError) -> [CalDAVClient.Resource]? {
+        var copy = try CalDAVCopy(cache: cache, collection: collection, user: client.requests.login?.user)
+        guard let changes = try client.changes(in: collection, since: copy.token) else { return nil }
+        try copy.apply(changes)
+        return try copy.resources()
     }
 
     /// `--offline`: the copy of the last fetch: a CalDAV server's answer for this range, else for
