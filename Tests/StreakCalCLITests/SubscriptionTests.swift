@@ -6,11 +6,12 @@ final class TestHTTPServer {
     private let server: LoopbackServer
     var port: Int { server.port }
 
-    init() throws {
+    /// A server of plain http, or of https with `tls`'s certificate and key (PEM files).
+    init(tls: (certificate: String, key: String)? = nil) throws {
         server = try LoopbackServer([
             "python3", repositoryRoot.appendingPathComponent("Tests/Support/http-test-server.py").path,
             "--root", repositoryRoot.appendingPathComponent("Fixtures").path, "--port-file", "{port-file}",
-        ])
+        ] + (tls.map { ["--tls", $0.certificate, $0.key] } ?? []))
     }
 
     func url(_ path: String, host: String = "127.0.0.1") -> String {
@@ -234,5 +235,34 @@ struct SubscriptionTests {
         let refused = try streakcal(["batch", "--jsonl"] + window, input: lines, environment: home.environment)
         let first = try jsonObject(String(refused.standardOutput.split(separator: "\n")[0]))
         #expect((first["error"] as? String)?.contains("a \"url\" is fetched only from a host given with --allow-host") == true, "\(refused.standardOutput)")
+    }
+
+    @Test("https: a certificate no authority vouches for is an error; --cacert trusts a private one; a redirect to http is refused")
+    func tls() throws {
+        let home = try TestHome()
+        defer { home.remove() }
+        // A self-signed certificate for 127.0.0.1, as a private certificate authority's would be.
+        let certificate = home.folder.appendingPathComponent("cert.pem").path
+        let key = home.folder.appendingPathComponent("key.pem").path
+        let made = try run("/usr/bin/env", [
+            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "2",
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+        ])
+        try #require(made.status == 0, "\(made.standardError)")
+        let server = try TestHTTPServer(tls: (certificate, key))
+        let address = "https://127.0.0.1:\(server.port)/tutorial.ics"
+        let untrusted = try streakcal(["report", address] + window, environment: home.environment)
+        #expect(untrusted.status == 1)
+        #expect(untrusted.standardError.contains("cannot read \(address): the server's certificate is not trusted"), "\(untrusted.standardError)")
+        #expect(untrusted.standardError.contains("--cacert FILE names a private certificate authority"))
+        #expect(home.cachedFiles.filter { $0.hasSuffix(".ics") }.isEmpty)
+
+        let file = try days(try streakcal(["report", fixture("tutorial-sample.ics")] + window))
+        let trusted = try streakcal(["report", address, "--cacert", certificate] + window, environment: home.environment)
+        #expect(try days(trusted).isEqual(to: file as! [Any]))
+
+        let downgrade = try streakcal(["report", "https://127.0.0.1:\(server.port)/downgrade", "--cacert", certificate] + window, environment: home.environment)
+        #expect(downgrade.status == 1)
+        #expect(downgrade.standardError.contains("refused a redirect from https to http (http://127.0.0.1:\(server.port)/tutorial.ics)"), "\(downgrade.standardError)")
     }
 }

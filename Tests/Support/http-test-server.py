@@ -10,7 +10,7 @@ can check what the client actually asked for.
 
 Run it:
 
-    python3 http-test-server.py --root FIXTURES_DIR [--port-file FILE]
+    python3 http-test-server.py --root FIXTURES_DIR [--port-file FILE] [--tls CERT KEY]
 
 It binds 127.0.0.1 on an ephemeral port, prints that port (and a newline) on
 stdout, writes it to FILE atomically if --port-file is given, and serves
@@ -24,6 +24,7 @@ Routes (GET unless noted; anything else is a 404 with a short text body):
     /loop                302 to itself
     /other-host          302 to /auth/tutorial.ics under the other host name
                          (127.0.0.1 <-> localhost)
+    /downgrade           302 to http://127.0.0.1:PORT/tutorial.ics (from https, with --tls)
     /auth/tutorial.ics   the calendar, Basic auth alice:s3cret, else 401
     /status/CODE         that status with a short text body
     /slow                "BEGIN:VCALENDAR" then one byte a second, forever
@@ -43,6 +44,7 @@ import json
 import os
 import signal
 import socketserver
+import ssl
 import sys
 import threading
 import time
@@ -290,6 +292,10 @@ class FixtureHandler(BaseHTTPRequestHandler):
         other = "localhost" if self.host() == "127.0.0.1:%d" % port else "127.0.0.1"
         self.redirect("http://%s:%d/auth/tutorial.ics" % (other, port))
 
+    def downgrade(self):
+        # Same host and port, but plain http: what a client reading https must refuse.
+        self.redirect("http://127.0.0.1:%d/tutorial.ics" % self.port())
+
     def authorized(self):
         scheme, _, token = self.headers.get("Authorization", "").partition(" ")
         if scheme.lower() != "basic":
@@ -406,6 +412,7 @@ ROUTES = {
     "/gzip.ics": FixtureHandler.gzip_tutorial,
     "/loop": FixtureHandler.loop,
     "/other-host": FixtureHandler.other_host,
+    "/downgrade": FixtureHandler.downgrade,
     "/auth/tutorial.ics": FixtureHandler.auth_tutorial,
     "/slow": FixtureHandler.slow,
     "/endless": FixtureHandler.endless,
@@ -433,6 +440,7 @@ def parse_args(argv):
     parser = argparse.ArgumentParser(description="HTTP fixture server for subscription tests")
     parser.add_argument("--root", required=True, help="fixtures directory")
     parser.add_argument("--port-file", help="file to receive the port number")
+    parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"), help="serve https with this certificate and key (PEM)")
     return parser.parse_args(argv)
 
 
@@ -447,6 +455,10 @@ def main(argv=None):
     with open(os.path.join(args.root, "tutorial-sample.ics"), "rb") as handle:
         calendar = handle.read()
     server = FixtureServer(calendar)
+    if args.tls:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(*args.tls)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     port = server.server_address[1]
     if args.port_file:
         write_port_file(args.port_file, port)
