@@ -25,16 +25,29 @@ struct StreakCalCommand: ParsableCommand {
     /// shown as `\u{XX}` (`String.escapingControlCharacters`), as every other line the command
     /// prints for people shows them: ArgumentParser's messages quote the values it refuses
     /// (`--from`, `--format`, an unknown option...) as they were typed. Help, the version and
-    /// completion scripts (exit status 0) are printed by ArgumentParser itself.
+    /// completion scripts (exit status 0) go to standard output as they are, and a failure to
+    /// write them (`--help > /dev/full`) is an error with exit status 1, not a silent success.
     static func exit(showing error: any Error) -> Never {
         let code = exitCode(for: error)
-        guard code != .success else { exit(withError: error) }
+        guard code != .success else { exitPrinting(fullMessage(for: error)) }
         let message = fullMessage(for: error)
         if !message.isEmpty {
             StandardError.print(message.split(separator: "\n", omittingEmptySubsequences: false)
                 .map { $0.description.escapingControlCharacters() }.joined(separator: "\n"))
         }
         Foundation.exit(code.rawValue)
+    }
+
+    /// Writes a successful ending's text (help, the version, a completion script) to standard
+    /// output and exits 0, or says why it could not and exits 1.
+    private static func exitPrinting(_ message: String) -> Never {
+        do {
+            if !message.isEmpty { try StandardStream.output.write(message + "\n") }
+        } catch {
+            StandardError.print("streakcal: error: \(String(describing: error).escapingControlCharacters(keepingTabs: false))")
+            Foundation.exit(1)
+        }
+        Foundation.exit(0)
     }
 }
 
@@ -284,6 +297,47 @@ func emit(_ text: String, to path: String?) throws {
 }
 
 /// A failure that is not a usage error: one line on standard error, exit status 1.
+/// `streakcal reprot f.ics` reads as `streakcal report reprot f.ics` (report is the default
+/// subcommand), so a mistyped command name fails as a missing file: that error then says which
+/// command was meant, as git does ("did you mean report?").
+enum CommandNameSuggestion {
+    static let commands = ["report", "sessions", "annotate", "layout", "batch", "help"]
+
+    /// `error` with the suggestion, when it is about a missing file whose name is the command
+    /// line's first word and a typing slip away from a command's; else `error` as it is.
+    static func suggesting(for error: CalendarReadError) -> any Error {
+        let arguments = CommandLine.arguments
+        guard arguments.count > 1, error.path == arguments[1], error.reason == "no such file",
+              let meant = closest(to: error.path)
+        else { return error }
+        return CommandFailure("\(error); '\(error.path)' is not a command: did you mean '\(meant)'?")
+    }
+
+    /// The command within two edits (insertions, deletions, substitutions, swaps of neighbours).
+    static func closest(to word: String) -> String? {
+        guard word.count >= 3, word.count <= 12, !word.contains("/"), !word.contains(".") else { return nil }
+        return commands.map { ($0, distance(word.lowercased(), $0)) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
+    }
+
+    /// The optimal string alignment distance between two words.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var rows = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { rows[i][0] = i }
+        for j in 0...b.count { rows[0][j] = j }
+        for i in stride(from: 1, through: a.count, by: 1) {
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return rows[a.count][b.count]
+    }
+}
+
 struct CommandFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
@@ -310,7 +364,8 @@ extension ParsableCommand {
             throw error
         } catch where error is CommandFailure || error is CalendarReadError || error is AtomicFile.WriteError
                     || error is StandardStream.WriteError {
-            StandardError.print("streakcal: error: \(String(describing: error).escapingControlCharacters(keepingTabs: false))")
+            let said = (error as? CalendarReadError).map(CommandNameSuggestion.suggesting(for:)) ?? error
+            StandardError.print("streakcal: error: \(String(describing: said).escapingControlCharacters(keepingTabs: false))")
             throw ExitCode(1)
         }
     }

@@ -29,6 +29,20 @@ struct StandardOutputTests {
         #expect(result.standardError == "streakcal: error: cannot write to standard output: No space left on device\n")
     }
 
+    @Test("Help, the version and a completion script on a full device: exit status 1 and one line, not a silent 0",
+          arguments: [["--help"], ["--version"], ["report", "--help"], ["--generate-completion-script", "bash"]])
+    func fullDeviceForHelp(arguments: [String]) throws {
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        defer { try? full.close() }
+        let result = try streakcal(arguments, standardOutput: full)
+        #expect(result.status == 1)
+        #expect(result.standardError == "streakcal: error: cannot write to standard output: No space left on device\n")
+        // Where standard output works, the same arguments still succeed with their text.
+        let working = try streakcal(arguments)
+        #expect(working.status == 0)
+        #expect(!working.standardOutput.isEmpty && working.standardError.isEmpty)
+    }
+
     @Test("A closed pipe: SIGPIPE ends the command quietly, as `| head` expects; with SIGPIPE ignored, exit status 1 and one line")
     func closedPipe() throws {
         for ignoring in [false, true] {
