@@ -40,8 +40,8 @@ extension StreakCalCommand {
             "The height of each month's header, in points (\(OptionRange.text(OptionRange.headerHeight))).", valueName: "h"))
         var headerHeight: Int = LayoutMetrics.defaultHeaderHeight
 
-        @Option(help: "Output format.")
-        var format: Format = .text
+        @Option(help: "Output format (default: the --output file's extension, .txt .json or .svg; else text).")
+        var format: Format?
 
         @Option(name: [.short, .long], help: ArgumentHelp(
             "Write the layout to this file, atomically (through symbolic links; devices, pipes and folders are refused); default, - or /dev/stdout: standard output.",
@@ -103,7 +103,11 @@ extension StreakCalCommand {
                     failed = printed(scored.imported.diagnostics, strict: false)
                 }
                 let text: String
-                switch format {
+                let inferred = output.flatMap { ReportFormat(fileExtensionOf: $0) }.flatMap { Format(rawValue: $0.rawValue) }
+                if format == nil, let inferred, inferred != .text, let output {
+                    StandardError.print("streakcal: note: writing \(inferred.rawValue.uppercased()), as the extension of \(output) says".escapingControlCharacters(keepingTabs: false))
+                }
+                switch format ?? inferred ?? .text {
                 case .json: text = try export.json()
                 case .text: text = export.text()
                 case .svg: text = export.svg()

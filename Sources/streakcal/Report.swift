@@ -22,8 +22,8 @@ extension StreakCalCommand {
 
         @OptionGroup var window: WindowOptions
 
-        @Option(help: "Output format.")
-        var format: ReportFormat = .text
+        @Option(help: "Output format (default: the --output file's extension, .txt .json .csv .md .svg .html or .htm; else text).")
+        var format: ReportFormat?
 
         @Option(name: [.short, .long], help: ArgumentHelp(
             "Write the report to this file, atomically (through symbolic links; devices, pipes and folders are refused); default, - or /dev/stdout: standard output.",
@@ -40,6 +40,10 @@ extension StreakCalCommand {
 
         func run() throws {
             try failing {
+                let format = ReportFormat.chosen(self.format, forOutput: output)
+                if self.format == nil, format != .text, let output {
+                    StandardError.print("streakcal: note: writing \(format.rawValue.uppercased()), as the extension of \(output) says".escapingControlCharacters(keepingTabs: false))
+                }
                 var settings = try calendar.settings(from: window.from, to: window.to, scoring: scoring, rules: streakRules, presentation: presentation)
                 settings.view = view.view
                 // Streamed: sessions are counted on their days as they are read, and kept only for

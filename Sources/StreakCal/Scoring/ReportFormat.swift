@@ -10,6 +10,28 @@ public enum ReportFormat: String, Hashable, Sendable, Codable, CaseIterable {
     case text, json, csv, md, svg, html
 
     /// The extension of a file in this format, without the dot (`txt` for text).
+    /// The format a file's extension names (`.txt`, `.json`, `.csv`, `.md` or `.markdown`, `.svg`,
+    /// `.html` or `.htm`, any case); `nil` for another or none.
+    public init?(fileExtensionOf path: String) {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        switch name[name.index(after: dot)...].lowercased() {
+        case "txt", "text": self = .text
+        case "json": self = .json
+        case "csv": self = .csv
+        case "md", "markdown": self = .md
+        case "svg": self = .svg
+        case "html", "htm": self = .html
+        default: return nil
+        }
+    }
+
+    /// The format given, else the one `output`'s extension names (`-o report.svg` writes SVG),
+    /// else text.
+    public static func chosen(_ given: ReportFormat?, forOutput output: String?) -> ReportFormat {
+        given ?? output.flatMap { ReportFormat(fileExtensionOf: $0) } ?? .text
+    }
+
     public var fileExtension: String {
         switch self {
         case .text: "txt"
