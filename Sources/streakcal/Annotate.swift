@@ -60,13 +60,14 @@ extension StreakCalCommand {
 
         func run() throws {
             try failing {
-                let settings = try calendar.settings(from: window.from, to: window.to, scoring: scoring, rules: streakRules)
+                let (from, to) = try window.days(scoring)
+                let settings = try calendar.settings(from: from, to: to, scoring: scoring, rules: streakRules)
                 // The file is started first: a path that cannot be written is said before the inputs are read.
                 var file = meansStandardOutput(output) ? nil : try AtomicFileStream(path: output!)
                 let annotated: AnnotatedCalendarCopy
                 do {
                     annotated = try settings.annotatedCopy(
-                        try calendar.sources(from: window.from, to: window.to), includingEmptyDays: allDays, markingSessions: markSessions,
+                        try calendar.sources(from: from, to: to), includingEmptyDays: allDays, markingSessions: markSessions,
                         onlyAnnotations: onlyAnnotations, uidDomain: try UIDDomain(uidDomain))
                 } catch let error as ScratchFileError {
                     throw CommandFailure(error.description)

@@ -107,9 +107,10 @@ extension StreakCalCommand {
 
         /// The report options, as every calendar is scored.
         private func settings() throws -> ReportSettings {
+            let (from, to) = try window.days(scoring)
             var settings = ReportSettings(
                 requiredPoints: scoring.requiredPoints, pointsRule: scoring.pointsRule, timeZone: scoring.tz,
-                dayStart: scoring.dayStart, from: window.from, to: window.to,
+                dayStart: scoring.dayStart, from: from, to: to,
                 maximumInstancesPerRule: scoring.maxInstances,
                 rules: try presentation.rules(), firstWeekday: presentation.firstWeekday.weekday)
             settings.palette = presentation.palette.palette
@@ -124,7 +125,7 @@ extension StreakCalCommand {
                 settings: try settings(), format: format, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                 strict: strict, order: order, roots: roots)
             batch.downloads = downloads.options
-            (batch.downloads.firstDay, batch.downloads.lastDay) = (window.from, window.to)
+            (batch.downloads.firstDay, batch.downloads.lastDay) = (batch.settings.from, batch.settings.to)
             batch.downloads.permittedHosts = Set(allowedHosts.map { $0.lowercased() })
             // Records are fetched on workers, several at once: one progress line would be many.
             batch.downloads.showsProgress = false
@@ -140,7 +141,7 @@ extension StreakCalCommand {
                 return BatchReport(paths: paths, settings: settings, format: format, jobs: jobs, strict: strict, recordsElapsedTime: !noTimings)
             }
             var options = downloads.options
-            (options.firstDay, options.lastDay) = (window.from, window.to)
+            (options.firstDay, options.lastDay) = (settings.from, settings.to)
             let files = BatchInput.walk(paths.filter { !CalendarAddress.isAddress($0) }, reserving: [BatchReport.summaryFileName], fileExtension: format.fileExtension)
             return BatchReport(
                 inputs: files.inputs + BatchInput.fetched(addresses, downloads: options), skipped: files.skipped,

@@ -44,11 +44,12 @@ extension StreakCalCommand {
                 if self.format == nil, format != .text, let output {
                     StandardError.print("streakcal: note: writing \(format.rawValue.uppercased()), as the extension of \(output) says".escapingControlCharacters(keepingTabs: false))
                 }
-                var settings = try calendar.settings(from: window.from, to: window.to, scoring: scoring, rules: streakRules, presentation: presentation)
+                let (from, to) = try window.days(scoring)
+                var settings = try calendar.settings(from: from, to: to, scoring: scoring, rules: streakRules, presentation: presentation)
                 settings.view = view.view
                 // Streamed: sessions are counted on their days as they are read, and kept only for
                 // a format that lists them.
-                let scored = try settings.scored(try calendar.sources(from: window.from, to: window.to), for: format)
+                let scored = try settings.scored(try calendar.sources(from: from, to: to), for: format)
                 let colors = format == .text
                     && (color == .always || (color == .auto && meansStandardOutput(output) && standardOutputTakesColors))
                 let text = try format.render(scored, with: settings, terminalColors: colors)

@@ -179,14 +179,93 @@ struct ScoringOptions: ParsableArguments {
 
 /// The first and last day of a report.
 struct WindowOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("First day, YYYY-MM-DD (default: the day of the earliest session, at most ten years back).", valueName: "yyyy-mm-dd"))
-    var from: Day?
+    @Option(name: .customLong("from"), help: ArgumentHelp(
+        "First day: YYYY-MM-DD, today or yesterday (default: the day of the earliest session, at most ten years back).",
+        valueName: "day"))
+    var fromArgument: DayArgument?
 
-    @Option(help: ArgumentHelp("Last day, YYYY-MM-DD (default: today in the report's zone).", valueName: "yyyy-mm-dd"))
-    var to: Day?
+    @Option(name: .customLong("to"), help: ArgumentHelp(
+        "Last day: YYYY-MM-DD, today or yesterday (default: today in the report's zone).", valueName: "day"))
+    var toArgument: DayArgument?
+
+    @Option(help: ArgumentHelp(
+        "The last N days, weeks, months or years up to --to (default today): 30d, 12w, 6m, 1y.", valueName: "span"))
+    var last: DaySpan?
+
+    /// The first and last day, `today` and `yesterday` read in `scoring`'s zone (`--tz`, else the
+    /// system's: the zone a calendar declares is not known before it is read) and day start.
+    func days(_ scoring: ScoringOptions) throws -> (from: Day?, to: Day?) {
+        let zone = scoring.tz.flatMap { TimeZoneRules(identifier: $0) } ?? TimeZoneRules(identifier: TimeZone.current.identifier) ?? .utc
+        let today = StreakGoal(timeZone: zone, dayStart: scoring.dayStart).day(containing: Int64(Date().timeIntervalSince1970.rounded(.down)))
+        let to = toArgument?.day(today: today) ?? (last != nil ? today : nil)
+        let from = last.map { $0.firstDay(endingOn: to ?? today) } ?? fromArgument?.day(today: today)
+        if let from, let to, from > to { throw ValidationError("--from \(from) is after --to \(to).") }
+        return (from, to)
+    }
 
     func validate() throws {
-        if let from, let to, from > to { throw ValidationError("--from \(from) is after --to \(to).") }
+        if last != nil, fromArgument != nil { throw ValidationError("--last and --from both give the first day: give one.") }
+        if case .day(let from)? = fromArgument, case .day(let to)? = toArgument, from > to {
+            throw ValidationError("--from \(from) is after --to \(to).")
+        }
+    }
+}
+
+/// A day on the command line: `YYYY-MM-DD`, `today` or `yesterday` (in the report's zone).
+enum DayArgument: ExpressibleByArgument {
+    case day(Day)
+    case daysBeforeToday(Int)
+
+    init?(argument: String) {
+        switch argument.lowercased() {
+        case "today": self = .daysBeforeToday(0)
+        case "yesterday": self = .daysBeforeToday(1)
+        default:
+            guard let day = Day(argument: argument) else { return nil }
+            self = .day(day)
+        }
+    }
+
+    func day(today: Day) -> Day {
+        switch self {
+        case .day(let day): day
+        case .daysBeforeToday(let count): today.advanced(by: -count)
+        }
+    }
+}
+
+/// `--last`: a span of days, weeks, months or years (`30d`, `12w`, `6m`, `1y`) ending on a day.
+struct DaySpan: ExpressibleByArgument {
+    enum Unit: Character { case days = "d", weeks = "w", months = "m", years = "y" }
+    var count: Int
+    var unit: Unit
+
+    init?(argument: String) {
+        guard let last = argument.lowercased().last, let unit = Unit(rawValue: last),
+              let count = Int(argument.dropLast()), (1...10_000).contains(count)
+        else { return nil }
+        (self.count, self.unit) = (count, unit)
+    }
+
+    /// The first day of the span that ends on `last`: `30d` ending 2024-03-30 starts 2024-03-01;
+    /// `1m` ending 2024-03-31 starts 2024-03-01; `1y` ending 2024-12-31 starts 2024-01-01.
+    func firstDay(endingOn last: Day) -> Day {
+        switch unit {
+        case .days: return last.advanced(by: -(count - 1))
+        case .weeks: return last.advanced(by: -(7 * count - 1))
+        case .months: return Self.day(monthsBefore: count, last).advanced(by: 1)
+        case .years: return Self.day(monthsBefore: 12 * count, last).advanced(by: 1)
+        }
+    }
+
+    /// The day `months` months before `day`, on the same day of the month or its month's last.
+    private static func day(monthsBefore months: Int, _ day: Day) -> Day {
+        let index = day.year * 12 + (day.month - 1) - months
+        let month = index.remainderRoundingDown(dividingBy: 12) + 1
+        let year = (index - (month - 1)) / 12
+        var dayOfMonth = day.dayOfMonth
+        while Day(year: year, month: month, day: dayOfMonth) == nil { dayOfMonth -= 1 }
+        return Day(year: year, month: month, day: dayOfMonth)!
     }
 }
 
