@@ -30,7 +30,10 @@ struct StreakCalCommand: ParsableCommand {
     static func exit(showing error: any Error) -> Never {
         let code = exitCode(for: error)
         guard code != .success else { exitPrinting(fullMessage(for: error)) }
-        let message = fullMessage(for: error)
+        var message = fullMessage(for: error)
+        // One style for every error the command prints: ArgumentParser's "Error: " becomes the
+        // "streakcal: error: " the command's own errors start with.
+        if message.hasPrefix("Error: ") { message = "streakcal: error: " + message.dropFirst("Error: ".count) }
         if !message.isEmpty {
             StandardError.print(message.split(separator: "\n", omittingEmptySubsequences: false)
                 .map { $0.description.escapingControlCharacters() }.joined(separator: "\n"))

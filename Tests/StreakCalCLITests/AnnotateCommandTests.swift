@@ -215,7 +215,7 @@ struct AnnotateCommandTests {
         let run = try streakcal(["annotate", fixture("tutorial-sample.ics"), "--uid-domain", domain])
         #expect(run.status == 64)
         #expect(run.standardOutput.isEmpty)
-        #expect(run.standardError.contains("Error: --uid-domain '\(domain)' is not a domain name: \(reason)"), "\(run.standardError)")
+        #expect(run.standardError.contains("streakcal: error: --uid-domain '\(domain)' is not a domain name: \(reason)"), "\(run.standardError)")
     }
 
     @Test("--only-annotations writes the day events alone; with --mark-sessions it is a usage error")
@@ -236,7 +236,7 @@ struct AnnotateCommandTests {
         let both = try streakcal(["annotate", fixture("tutorial-sample.ics"), "--only-annotations", "--mark-sessions"])
         #expect(both.status == 64)
         #expect(both.standardOutput.isEmpty)
-        #expect(both.standardError.contains("Error: --mark-sessions marks the inputs' events, which --only-annotations leaves out"))
+        #expect(both.standardError.contains("streakcal: error: --mark-sessions marks the inputs' events, which --only-annotations leaves out"))
     }
 
     @Test("A Windows TZID without VTIMEZONE gets one: the annotated calendar reports the same days")

@@ -47,7 +47,7 @@ struct NumericOptionTests {
             let result = try option.run(value)
             #expect(result.status == 64, "\(option.name) \(value)")
             #expect(result.standardError.hasPrefix(
-                "Error: \(option.name) must be \(option.lowest) to \(option.highest), not \(value).\n"), "\(option.name) \(value)")
+                "streakcal: error: \(option.name) must be \(option.lowest) to \(option.highest), not \(value).\n"), "\(option.name) \(value)")
         }
     }
 
@@ -63,7 +63,7 @@ struct NumericOptionTests {
         for jobs in [0, 257, -2] {
             let result = try streakcal(["batch", calendar, "--out", folder.path, "--jobs", String(jobs)] + window)
             #expect(result.status == 64)
-            #expect(result.standardError.hasPrefix("Error: --jobs must be 1 to 256, not \(jobs).\n"))
+            #expect(result.standardError.hasPrefix("streakcal: error: --jobs must be 1 to 256, not \(jobs).\n"))
         }
     }
 
@@ -72,7 +72,7 @@ struct NumericOptionTests {
         let result = try streakcal(["report", fixture("recurring-weekly-across-dst.ics"), "--max-instances", "2305843009213693952"] + window)
         #expect(!result.killedBySignal)
         #expect(result.status == 64)
-        #expect(result.standardError.hasPrefix("Error: --max-instances must be 1 to 10000000, not 2305843009213693952.\n"))
+        #expect(result.standardError.hasPrefix("streakcal: error: --max-instances must be 1 to 10000000, not 2305843009213693952.\n"))
     }
 
     @Test("The ends of --max-instances mean what they say: 1 keeps one instance per rule, 10000000 all")
@@ -93,7 +93,7 @@ struct NumericOptionTests {
         for value in ["abc", "99999999999999999999", "1.5"] {
             let result = try streakcal(["report", calendar, "--required", value] + window)
             #expect(result.status == 64)
-            #expect(result.standardError.contains("Error: The value '\(value)' is invalid for '--required <n>'"))
+            #expect(result.standardError.contains("streakcal: error: The value '\(value)' is invalid for '--required <n>'"))
             #expect(result.standardError.contains("(1 to 1000000000)"))
         }
     }

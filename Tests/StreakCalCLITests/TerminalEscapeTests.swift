@@ -130,7 +130,7 @@ struct TerminalEscapeTests {
     func refusedValues(arguments: [String]) throws {
         let result = try streakcal(arguments)
         #expect(result.status == 64)
-        #expect(result.standardError.hasPrefix("Error: "))
+        #expect(result.standardError.hasPrefix("streakcal: error: "))
         #expect(isInert(result.standardError), "\(result.standardError.debugDescription)")
         #expect(result.standardError.contains("\\u{"), "the control character is shown: \(result.standardError.debugDescription)")
         #expect(result.standardError.hasSuffix("\n") && !result.standardError.hasSuffix("\n\n"))
@@ -142,9 +142,9 @@ struct TerminalEscapeTests {
         #expect(help.status == 0 && help.standardOutput.hasPrefix("OVERVIEW: ") && help.standardError.isEmpty)
         let version = try streakcal(["--version"])
         #expect(version.status == 0 && version.standardOutput == StreakCalVersion.current + "\n")
-        let plain = try streakcal(["report", "x.ics", "--from", "yesterday"])
+        let plain = try streakcal(["report", "x.ics", "--from", "someday"])
         #expect(plain.status == 64)
-        #expect(plain.standardError.hasPrefix("Error: The value 'yesterday' is invalid for '--from <yyyy-mm-dd>'"))
+        #expect(plain.standardError.hasPrefix("streakcal: error: The value 'someday' is invalid for '--from <day>'"))
         #expect(plain.standardError.contains("\nUsage: streakcal report "))
         #expect(plain.standardError.hasSuffix("\n  See 'streakcal report --help' for more information.\n"))
     }
