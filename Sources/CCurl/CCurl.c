@@ -12,7 +12,6 @@ static struct {
     CURLcode (*easy_perform)(CURL *);
     const char *(*easy_strerror)(CURLcode);
     CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
-    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
     struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
     void (*slist_free_all)(struct curl_slist *);
 } curl;
@@ -42,7 +41,6 @@ static void load(void) {
         && find(library, (void **)&curl.easy_perform, "curl_easy_perform")
         && find(library, (void **)&curl.easy_strerror, "curl_easy_strerror")
         && find(library, (void **)&curl.easy_setopt, "curl_easy_setopt")
-        && find(library, (void **)&curl.easy_getinfo, "curl_easy_getinfo")
         && find(library, (void **)&curl.slist_append, "curl_slist_append")
         && find(library, (void **)&curl.slist_free_all, "curl_slist_free_all");
     if (!found) {
@@ -82,14 +80,6 @@ CURLcode streakcal_curl_setopt_write(CURL *handle, CURLoption option, curl_write
 
 CURLcode streakcal_curl_setopt_progress(CURL *handle, curl_xferinfo_callback callback) {
     return curl.easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
-}
-
-CURLcode streakcal_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
-    return curl.easy_getinfo(handle, info, value);
-}
-
-CURLcode streakcal_curl_getinfo_string(CURL *handle, CURLINFO info, char **value) {
-    return curl.easy_getinfo(handle, info, value);
 }
 
 struct curl_slist *streakcal_curl_slist_append(struct curl_slist *list, const char *text) {

@@ -110,6 +110,10 @@ struct SubscriptionTests {
         let file = try days(try streakcal(["report", fixture("tutorial-sample.ics")] + window))
         let netrc = try streakcal(["report", server.url("/auth/tutorial.ics")] + window, environment: home.environment)
         #expect(try days(netrc).isEqual(to: file as! [Any]))
+        // A redirect on the same host keeps the login and is followed (libcurl's own redirect URL
+        // carried the credentials, and was once refused as "an address that holds a password").
+        let redirected = try streakcal(["report", server.url("/redirect/2")] + window, environment: home.environment)
+        #expect(try days(redirected).isEqual(to: file as! [Any]))
 
         let bare = try TestHome()
         defer { bare.remove() }

@@ -2,7 +2,7 @@
 // (scripts/build-release) stays one file that needs nothing installed to read files, and reading a
 // URL on a machine without libcurl says so instead of the binary failing to start.
 //
-// libcurl's setopt and getinfo are C variadic functions, which Swift cannot call: a typed wrapper
+// libcurl's setopt is a C variadic function, which Swift cannot call: a typed wrapper
 // each for the argument kinds StreakCal passes.
 #ifndef STREAKCAL_CCURL_H
 #define STREAKCAL_CCURL_H
@@ -26,9 +26,6 @@ CURLcode streakcal_curl_setopt_offset(CURL *handle, CURLoption option, curl_off_
 CURLcode streakcal_curl_setopt_pointer(CURL *handle, CURLoption option, const void *value);
 CURLcode streakcal_curl_setopt_write(CURL *handle, CURLoption option, curl_write_callback callback);
 CURLcode streakcal_curl_setopt_progress(CURL *handle, curl_xferinfo_callback callback);
-
-CURLcode streakcal_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
-CURLcode streakcal_curl_getinfo_string(CURL *handle, CURLINFO info, char **value);
 
 struct curl_slist *streakcal_curl_slist_append(struct curl_slist *list, const char *text);
 void streakcal_curl_slist_free_all(struct curl_slist *list);

@@ -137,9 +137,7 @@ private final class TransferState {
         }()
         if let failure { throw failure }
         guard code == CURLE_OK else { throw HTTPTransfer.Failure(reason: reason(for: code, request)) }
-        var redirect: UnsafeMutablePointer<CChar>?
-        _ = streakcal_curl_getinfo_string(handle, CURLINFO_REDIRECT_URL, &redirect)
-        return HTTPTransfer.Response(status: status, headers: headers, redirect: redirect.map { String(cString: $0) })
+        return HTTPTransfer.Response(status: status, headers: headers, redirect: headers["location"].flatMap { Self.resolve($0, against: request.url) })
     }
 
     /// libcurl's failure in the user's words, with libcurl's detail where it gave one.
@@ -162,6 +160,18 @@ private final class TransferState {
         default:
             return said
         }
+    }
+
+    /// A `Location` resolved against the request's URL, without any user or password: libcurl's
+    /// own `CURLINFO_REDIRECT_URL` writes the request's credentials into it, and a server's
+    /// redirect never brings credentials of its own.
+    static func resolve(_ location: String, against base: String) -> String? {
+        guard let resolved = URL(string: location, relativeTo: URL(string: base))?.absoluteURL,
+              var components = URLComponents(url: resolved, resolvingAgainstBaseURL: false)
+        else { return nil }
+        components.user = nil
+        components.password = nil
+        return components.string
     }
 
     static func seconds(_ value: Double) -> String {
