@@ -39,7 +39,7 @@ struct RulesOptions: ParsableArguments {
     var bestStreaks: Int?
 
     @Option(help: ArgumentHelp(
-        "A named habit: NAME=FILTER, such as Piano=categories:piano or 'Run=summary:run and not categories:walk'. Repeatable; habits are reported side by side.",
+        "A named habit: NAME=FILTER, such as Piano=categories:piano or 'Run=summary:run and not categories:walk'. Repeatable; each habit gets its own report, one after another.",
         valueName: "name=filter"))
     var habit: [String] = []
 
