@@ -48,10 +48,11 @@ func streakcal(
 /// Runs `executable` as ``streakcal(_:input:environment:standardOutput:timeLimit:)`` runs `streakcal`.
 func run(
     _ executable: String, _ arguments: [String], input: String? = nil, environment extra: [String: String] = [:],
-    standardOutput target: FileHandle? = nil, timeLimit: Duration? = nil
+    standardOutput target: FileHandle? = nil, timeLimit: Duration? = nil, currentDirectory: String? = nil
 ) throws -> CommandResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
+    if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
     process.arguments = arguments
     var environment = ProcessInfo.processInfo.environment
     environment["NO_COLOR"] = "1"
