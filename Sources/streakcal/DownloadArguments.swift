@@ -16,13 +16,13 @@ struct DownloadArguments: ParsableArguments {
             completion: .file(extensions: ["pem", "crt"]))
     var cacert: String?
 
-    @Option(help: ArgumentHelp("The most a response may hold once decompressed (e.g. 50MiB, 2GiB; default 1GiB).", valueName: "size"))
+    @Option(help: ArgumentHelp("The most a response may hold once decompressed, such as 50MiB or 2GiB.", valueName: "size"))
     var maxSize: ByteSize = ByteSize(bytes: 1 << 30)
 
-    @Option(help: ArgumentHelp("Seconds a download may take (default 300).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds a download may take, its redirects included.", valueName: "seconds"))
     var timeout: Double = 300
 
-    @Option(help: ArgumentHelp("Seconds to wait for a server's connection (default 15).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds to wait for a server's connection.", valueName: "seconds"))
     var connectTimeout: Double = 15
 
     func validate() throws {
