@@ -378,7 +378,6 @@ func emit(_ text: String, to path: String?) throws {
     try AtomicFile.write(text, to: path)
 }
 
-/// A failure that is not a usage error: one line on standard error, exit status 1.
 /// `streakcal reprot f.ics` reads as `streakcal report reprot f.ics` (report is the default
 /// subcommand), so a mistyped command name fails as a missing file: that error then says which
 /// command was meant, as git does ("did you mean report?").
@@ -420,6 +419,7 @@ enum CommandNameSuggestion {
     }
 }
 
+/// A failure that is not a usage error: one line on standard error, exit status 1.
 struct CommandFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
