@@ -8,6 +8,7 @@ final class TestCalDAVServer {
     private let server: LoopbackServer
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("streakcal-radicale-\(UUID().uuidString)")
     var port: Int { server.port }
+    var processGroup: pid_t { server.processGroup }
 
     /// Starts Radicale with the user alice (password s3cret) and `calendars` (a collection name and
     /// a fixture each) uploaded under /alice/.
@@ -91,6 +92,17 @@ struct CalDAVTests {
         }
         // Radicale keeps the collection as a vdir: one .ics per event, read as one calendar.
         #expect(try comparable(try streakcal(["report", server.storage(of: "streaks")] + window)) == file)
+    }
+
+    @Test("A server let go takes Radicale with it: nothing of its process group is left running")
+    func serverEnds() throws {
+        var group: pid_t = 0
+        do {
+            let server = try TestCalDAVServer(calendars: [])
+            group = server.processGroup
+            withExtendedLifetime(server) { #expect(kill(-group, 0) == 0) }
+        }
+        #expect(kill(-group, 0) == -1 && errno == ESRCH)
     }
 
     @Test("Recurrence, overrides and time zones come through the server as from the file")

@@ -12,6 +12,9 @@ final class LoopbackServer {
     let port: Int
     private let identifier: pid_t
 
+    /// The server's process group (its own, led by it), which `deinit` ends whole.
+    var processGroup: pid_t { identifier }
+
     /// Runs `arguments` (the first is looked up in `PATH`), which must write its port to the file
     /// named by the placeholder `{port-file}` among them; waits up to a minute for it.
     init(_ arguments: [String], environment extra: [String: String] = [:], log: String = "/dev/null") throws {
@@ -57,21 +60,38 @@ final class LoopbackServer {
         let cArguments = arguments.map { strdup($0) } + [nil]
         let cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (cArguments + cEnvironment).forEach { free($0) } }
+        // The test thread's signal mask is inherited through posix_spawn: with SIGTERM blocked
+        // there (as on some of swift-testing's threads), the server never saw the SIGTERM of
+        // `stop`, was killed 10 seconds later and left Radicale, its child, running. The server
+        // starts with no signal blocked or ignored, in a process group of its own that `stop`
+        // signals whole.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
         var identifier: pid_t = 0
-        let result = posix_spawn(&identifier, "/usr/bin/env", &actions, nil, cArguments, cEnvironment)
+        let result = posix_spawn(&identifier, "/usr/bin/env", &actions, &attributes, cArguments, cEnvironment)
         guard result == 0 else { throw TestServerError(reason: "cannot start \(argv[0]): \(String(cString: strerror(result)))") }
         return identifier
     }
 
-    /// SIGTERM, then SIGKILL if it has not ended within 10 seconds; reaped either way.
+    /// SIGTERM to the server's process group, then SIGKILL to whatever of it is left if the server
+    /// has not ended within 10 seconds; the server reaped either way.
     private static func stop(_ identifier: pid_t) {
-        kill(identifier, SIGTERM)
+        kill(-identifier, SIGTERM)
         var status: Int32 = 0
+        defer { kill(-identifier, SIGKILL) }
         for _ in 0..<200 {
             if waitpid(identifier, &status, WNOHANG) != 0 { return }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        kill(identifier, SIGKILL)
+        kill(-identifier, SIGKILL)
         _ = waitpid(identifier, &status, 0)
     }
 
