@@ -8,7 +8,7 @@ settings.from = Day(year: 2024, month: 2, day: 24)
 settings.to = Day(year: 2024, month: 2, day: 27)
 let scored = try settings.scored([.file("Fixtures/tutorial-sample.ics")])
 
-print(try ReportFormat.text.render(scored, with: settings), terminator: "")
+print(try ReportFormat.text.render(scored), terminator: "")
 // Prints:
 // Streak report: FSCalendar streaks tutorial sample, 2024-02-24 to 2024-02-27, UTC, goal 100 points a day
 // Calendar: FSCalendar streaks tutorial sample (Fixtures/tutorial-sample.ics)
@@ -31,7 +31,7 @@ print(try ReportFormat.text.render(scored, with: settings), terminator: "")
 // 1 diagnostic (1 warning):
 //   Fixtures/tutorial-sample.ics:18:7: warning: the event ends before it starts; the session is kept with its points
 
-for row in try ReportFormat.csv.render(scored, with: settings).split(separator: "\r\n") { print(row) }
+for row in try ReportFormat.csv.render(scored).split(separator: "\r\n") { print(row) }
 // Prints:
 // date,points,sessions,status
 // 2024-02-24,30,1,partial

@@ -8,7 +8,7 @@ settings.from = Day(year: 2024, month: 1, day: 1)
 settings.to = Day(year: 2024, month: 3, day: 31)
 settings.view = .year
 let scored = try settings.scored([.file("Fixtures/tutorial-sample.ics")])
-let text = try ReportFormat.text.render(scored, with: settings)
+let text = try ReportFormat.text.render(scored)
 for line in text.split(separator: "\n").drop(while: { $0 != "2024" }).prefix(9) { print(line) }
 // Prints:
 // 2024

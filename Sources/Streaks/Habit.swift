@@ -388,6 +388,15 @@ public enum HabitPoints: Hashable, Sendable {
         }
     }
 
+    /// What these points count.
+    public var unit: PointsUnit {
+        switch self {
+        case .minutes: .minutes
+        case .count: .sessions
+        case .property: .points
+        }
+    }
+
     /// Whether the points are a property's value, which only a whole `Session` carries.
     public var readsProperty: Bool {
         if case .property = self { return true }

@@ -169,10 +169,33 @@ extension Streak: Codable {
     }
 }
 
+/// What a day's points count, so that a report says "30 minutes a day" or "1 session a day"
+/// rather than "points" when the points are minutes or sessions.
+public enum PointsUnit: String, Hashable, Sendable, CaseIterable {
+    /// A property's value (`X-POINTS`): the points are counted as themselves.
+    case points
+    /// Each session's length in whole minutes.
+    case minutes
+    /// One per session.
+    case sessions
+
+    /// `count` in this unit, singular for 1: "1 point", "30 minutes", "2 sessions".
+    public func describe(_ count: Int) -> String {
+        let singular = switch self {
+        case .points: "point"
+        case .minutes: "minute"
+        case .sessions: "session"
+        }
+        return count == 1 ? "\(count) \(singular)" : "\(count) \(rawValue)"
+    }
+}
+
 /// The goal and the frame in which sessions are totalled and days scored.
 public struct StreakGoal: Hashable, Sendable {
     /// The points a day needs to be `met`; at least 1.
     public var requiredPoints: Int
+    /// What the points count, for the words reports use; scoring does not read it.
+    public var unit: PointsUnit = .points
     /// The zone whose local days the sessions are totalled by.
     public var timeZone: TimeZoneRules
     /// When each day begins.

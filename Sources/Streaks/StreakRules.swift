@@ -381,12 +381,13 @@ public struct FreezePolicy: Hashable, Sendable {
         var budget = 0
         var every: Int?
         var maximum = Int.max
-        var offset = 0
+        // Where a word starts in `text`, for the error's caret: `part` and its words share its indices.
+        func position(_ word: Substring) -> Int { text.distance(from: text.startIndex, to: word.startIndex) }
         for part in text.split(separator: "+", omittingEmptySubsequences: false) {
             let words = part.split { $0 == " " || $0 == "," }
             func number(_ word: Substring) throws(StreakRulesSyntaxError) -> Int {
                 guard let value = Int(word), value >= 0, value <= 1_000_000 else {
-                    throw StreakRulesSyntaxError("freezes are counted in whole numbers from 0 to 1000000, not '\(word)'", offset: offset)
+                    throw StreakRulesSyntaxError("freezes are counted in whole numbers from 0 to 1000000, not '\(word)'", offset: position(word))
                 }
                 return value
             }
@@ -395,18 +396,18 @@ public struct FreezePolicy: Hashable, Sendable {
             } else if words.count >= 2, words[0].lowercased() == "every" {
                 let count = try number(words[1])
                 guard count >= 1 else {
-                    throw StreakRulesSyntaxError("freezes are earned every 1 or more met days, not every 0", offset: offset)
+                    throw StreakRulesSyntaxError("freezes are earned every 1 or more met days, not every 0", offset: position(words[1]))
                 }
                 every = count
                 if words.count == 4, words[2].lowercased() == "max" {
                     maximum = try number(words[3])
                 } else if words.count != 2 {
-                    throw StreakRulesSyntaxError("write earned freezes as 'every K' or 'every K, max M'", offset: offset)
+                    throw StreakRulesSyntaxError("write earned freezes as 'every K' or 'every K, max M'", offset: position(words[2]))
                 }
             } else {
-                throw StreakRulesSyntaxError("freezes are 'N' (a budget), 'every K, max M' (earned) or both joined with '+'", offset: offset)
+                throw StreakRulesSyntaxError(
+                    "freezes are 'N' (a budget), 'every K, max M' (earned) or both joined with '+'", offset: position(words.first ?? part))
             }
-            offset += part.count + 1
         }
         self.init(budget: budget, earnedEvery: every, maximumHeld: maximum)
     }

@@ -67,7 +67,7 @@ struct RulesFileTests {
         ("{\"periodGoal\": \"fortnight:3 days\"}", 1, 17, "a period goal starts with week or month"),
         ("{\n  \"habits\": {\"Deep\": \"" + String(repeating: "not ", count: 33) + "all\"}\n}", 2, 23, "habit \"Deep\": the filter is nested more than 32 deep"),
         ("{\"habits\": {\"W\": \"summary~(a)\\\\1\"}}", 1, 30, "habit \"W\": '(a)\\1' is not a regular expression StreakCal reads: backreferences"),
-        ("{\"freezes\": \"every 0\"}", 1, 14, "freezes are earned every 1 or more met days, not every 0"),
+        ("{\"freezes\": \"every 0\"}", 1, 20, "freezes are earned every 1 or more met days, not every 0"),
         ("{\"habits\": [{\"name\": \"Coffee\", \"filter\": \"all\", \"atMost\": 1}]}", 1, 59, "\"atMost\" is true or false"),
         ("{\"habits\": [{\"name\": \"Coffee\", \"filter\": \"all\", \"limit\": 1}]}", 1, 49, "unknown key \"limit\"; a habit has \"name\", \"filter\""),
         ("{\"habits\": [{\"name\": \"Coffee\", \"filter\": \"all\", \"points\": \"hours\"}]}", 1, 59, "a habit's \"points\" is \"minutes\""),

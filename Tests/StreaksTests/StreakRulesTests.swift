@@ -641,7 +641,7 @@ struct StreakRulePropertyTests {
 @Suite("Streak rules: freeze texts")
 struct FreezeTextTests {
     @Test("Freezes are earned every 1 or more met days: 'every 0' is refused where it stands", arguments: [
-        ("every 0", 0), ("1 + every 0", 3), ("every 0, max 2", 0),
+        ("every 0", 6), ("1 + every 0", 10), ("every 0, max 2", 6),
     ])
     func everyZero(text: String, offset: Int) {
         #expect(throws: StreakRulesSyntaxError("freezes are earned every 1 or more met days, not every 0", offset: offset)) {
@@ -722,4 +722,36 @@ struct RuleLookupTests {
         #expect(report.total(on: Day(daysSince1970: -36_500 + 4_321 * 10 + 3))?.required == 4_321 % 500 + 1)
     }
 
+}
+
+@Suite("Streak rules: where a freeze text goes wrong")
+struct FreezeTextOffsetTests {
+    @Test("The error points at the word that is wrong, not at the start of its part (issue 33)", arguments: [
+        ("every seven", 6, "freezes are counted in whole numbers from 0 to 1000000, not 'seven'"),
+        ("2 + every 3, max many", 17, "freezes are counted in whole numbers from 0 to 1000000, not 'many'"),
+        ("1 + every 3, at most 2", 13, "write earned freezes as 'every K' or 'every K, max M'"),
+        ("1 +  weekly", 5, "freezes are counted in whole numbers from 0 to 1000000, not 'weekly'"),
+        ("1 + each 3", 4, "freezes are 'N' (a budget), 'every K, max M' (earned) or both joined with '+'"),
+    ])
+    func offsets(text: String, offset: Int, message: String) {
+        #expect(throws: StreakRulesSyntaxError(message, offset: offset)) {
+            try FreezePolicy(parsing: text)
+        }
+    }
+}
+
+@Suite("Points units")
+struct PointsUnitTests {
+    @Test("A count in its unit, singular for one")
+    func describe() {
+        #expect(PointsUnit.points.describe(1) == "1 point")
+        #expect(PointsUnit.points.describe(0) == "0 points")
+        #expect(PointsUnit.minutes.describe(30) == "30 minutes")
+        #expect(PointsUnit.minutes.describe(1) == "1 minute")
+        #expect(PointsUnit.sessions.describe(1) == "1 session")
+        #expect(PointsUnit.sessions.describe(3) == "3 sessions")
+        #expect(HabitPoints.count.unit == .sessions)
+        #expect(HabitPoints.minutes.unit == .minutes)
+        #expect(HabitPoints.property("X-REPS").unit == .points)
+    }
 }

@@ -20,6 +20,16 @@ public enum PointsRule: Hashable, Sendable {
     /// The default: `X-POINTS` where events carry it, else minutes.
     public static let auto = PointsRule.automatic("X-POINTS")
 
+    /// What the points count under this rule (`.automatic` before an import has chosen: the
+    /// property's points).
+    public var unit: PointsUnit {
+        switch self {
+        case .property, .automatic: .points
+        case .minutes: .minutes
+        case .count: .sessions
+        }
+    }
+
     /// The property the rule reads, if it reads one.
     public var propertyName: String? {
         switch self {

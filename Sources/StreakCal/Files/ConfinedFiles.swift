@@ -50,7 +50,7 @@ struct ConfinedFiles: Sendable {
         if let opened = Self.linkTarget(file.path), !contains(opened) { return .failure(Refusal(reason: Self.outside)) }
         switch CalendarSniff.startsLikeACalendar(file.descriptor) {
         case .success(true): return .success(file)
-        case .success(false): return .failure(Refusal(reason: "not an iCalendar file (its text does not start with BEGIN:)"))
+        case .success(false): return .failure(Refusal(reason: CalendarSniff.notACalendar))
         case .failure(let error): return .failure(Refusal(reason: String(cString: strerror(error.code.rawValue))))
         }
     }
@@ -124,6 +124,21 @@ enum CalendarSniff {
         }
         if let failure { return .failure(failure) }
         return .success(verdict)
+    }
+
+    /// Why a file whose text does not start as a calendar's is not read.
+    static let notACalendar = "not an iCalendar file (its text does not start with BEGIN:)"
+
+    /// Whether the file at `path` starts as a calendar does (an empty one does); `nil` when it is
+    /// not a regular file or cannot be read, which the import then reports. Looked at before it is
+    /// opened, as a device can act on being opened.
+    static func regularFileStartsLikeACalendar(atPath path: String) -> Bool? {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        let descriptor = Foundation.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        return try? startsLikeACalendar(descriptor).get()
     }
 
     /// The verdict on the bytes `nextByte` gives (`nil` at the end), reading no further than needed.

@@ -255,8 +255,9 @@ public struct CalendarInputs: Sendable {
     /// Reads the names; fetches every address.
     ///
     /// - Throws: `CalendarReadError` for the first name that cannot be read (a folder that cannot be
-    ///   listed or holds no calendar, an address that cannot be fetched); a file is opened only
-    ///   when the import comes to it.
+    ///   listed or holds no calendar, an address that cannot be fetched, a file named here whose
+    ///   text does not start with `BEGIN:`, such as a README: it is said once rather than as a
+    ///   warning per line); a file is read only when the import comes to it.
     public init(_ names: [String], downloads: DownloadOptions = DownloadOptions()) throws(CalendarReadError) {
         sources = []
         skipped = []
@@ -264,6 +265,9 @@ public struct CalendarInputs: Sendable {
             if CalendarAddress.isAddress(name) {
                 sources.append(try .url(name, options: downloads))
             } else {
+                if CalendarSniff.regularFileStartsLikeACalendar(atPath: name) == false {
+                    throw CalendarReadError(path: name, reason: CalendarSniff.notACalendar)
+                }
                 let found = try CalendarFolder.sources(forPaths: [name])
                 sources += found.sources
                 skipped += found.skipped

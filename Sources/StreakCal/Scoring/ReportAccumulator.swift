@@ -227,17 +227,21 @@ struct ReportAccumulator {
                 dayStart: settings.dayStart),
             rules: settings.streakRules)
         let last = settings.to ?? totals.goal.day(containing: now)
-        let report = totals.report(from: settings.from, to: last)
+        var report = totals.report(from: settings.from, to: last)
+        let unit = imported.pointsRule.unit
+        report.goal.unit = unit
         imported.diagnostics += ReportSettings.windowNote(from: settings.from, earliest: totals.earliestDay, to: last, at: firstSession)
         let habitTotals = countsMinutes ? minuteHabitTotals : self.habitTotals.isEmpty
             ? settings.habits.map { DayTotals(goal: totals.goal, rules: $0.rules.applied(to: settings.streakRules)) } : self.habitTotals
         // Every habit covers the calendar's window, so that their days line up.
         let habits = zip(settings.habits, habitTotals).map { habit, totals in
-            HabitReport(habit: habit, report: totals.report(from: report.from, to: report.to))
+            var habitReport = totals.report(from: report.from, to: report.to)
+            habitReport.goal.unit = habit.rules.points?.unit ?? unit
+            return HabitReport(habit: habit, report: habitReport)
         }
         return ScoredCalendar(
             imported: imported, report: report, habits: habits, unmatchedSessions: unmatchedSessions,
-            today: totals.goal.day(containing: now))
+            today: totals.goal.day(containing: now), presentation: settings.presentation())
     }
 }
 

@@ -72,13 +72,23 @@ public enum ReportFormat: String, Hashable, Sendable, Codable, CaseIterable {
         rendererType.init(presentation: presentation)
     }
 
-    /// A scored calendar in this format, with the settings' presentation (first weekday, rules);
-    /// `terminalColors` colours a text report for a terminal (its marks stay).
+    /// A scored calendar in this format, drawn as the settings it was scored with say
+    /// (`ScoredCalendar.presentation`: rules, palette, first weekday, view); `terminalColors`
+    /// colours a text report for a terminal (its marks stay).
     ///
     /// ```swift
     /// let scored = try settings.scored([.file("work.ics")])
-    /// print(try ReportFormat.csv.render(scored, with: settings))
+    /// print(try ReportFormat.csv.render(scored))
     /// ```
+    public func render(_ scored: ScoredCalendar, terminalColors: Bool = false) throws -> String {
+        var presentation = scored.presentation
+        presentation.terminalColors = terminalColors
+        return try renderer(presentation).render(scored.content)
+    }
+
+    /// A scored calendar in this format, drawn as `settings` say (rules, palette, first weekday,
+    /// view) rather than as those it was scored with; `terminalColors` colours a text report for a
+    /// terminal.
     public func render(_ scored: ScoredCalendar, with settings: ReportSettings, terminalColors: Bool = false) throws -> String {
         try renderer(settings.presentation(terminalColors: terminalColors)).render(scored.content)
     }

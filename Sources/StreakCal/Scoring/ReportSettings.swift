@@ -36,10 +36,17 @@ public struct ReportSettings: Sendable {
     public var to: Day?
     /// Most instances one recurrence rule may add.
     public var maximumInstancesPerRule: Int
-    /// How days look (Markdown, SVG, HTML, text legend): by default the palette's rules.
-    public var rules: DayPresentationRules
-    /// The colours of the page and its days' dark mode (SVG, HTML); set `rules` to `palette.rules`
-    /// (with any fills of your own) to colour the days with it too.
+    /// How days look (their fills, marks and labels in Markdown, SVG, HTML and the text legend):
+    /// `palette`'s rules until rules of your own are set (then those, whatever the palette).
+    /// Not to be confused with ``streakRules``, which say what a streak is.
+    public var rules: DayPresentationRules {
+        get { ownRules ?? palette.rules }
+        set { ownRules = newValue }
+    }
+    /// The rules set with ``rules`` or the initializer; `nil`: the palette's.
+    private var ownRules: DayPresentationRules?
+    /// The colours of the page and of the days (SVG, HTML, the text legend): setting
+    /// `palette = .github` colours the days in it too, unless ``rules`` of your own were set.
     public var palette: ReportPalette = .standard
     /// Month grids or heatmaps (text, SVG, HTML); `nil`: for windows longer than about three
     /// months, the rolling view when the window ends today, else the year view
@@ -55,7 +62,7 @@ public struct ReportSettings: Sendable {
         requiredPoints: Int = 100, pointsRule: PointsRule = .auto, timeZone: String? = nil,
         dayStart: DayStart = .midnight, from: Day? = nil, to: Day? = nil,
         maximumInstancesPerRule: Int = RecurrenceExpansion.defaultMaximumInstancesPerRule,
-        rules: DayPresentationRules = .standard, firstWeekday: Weekday = .sunday
+        rules: DayPresentationRules? = nil, firstWeekday: Weekday = .sunday
     ) {
         self.streakRules = StreakRules(requiredPoints: requiredPoints)
         self.pointsRule = pointsRule
@@ -64,7 +71,7 @@ public struct ReportSettings: Sendable {
         self.from = from
         self.to = to
         self.maximumInstancesPerRule = maximumInstancesPerRule
-        self.rules = rules
+        self.ownRules = rules
         self.firstWeekday = firstWeekday
     }
 
@@ -163,7 +170,7 @@ public struct ReportSettings: Sendable {
     /// ```swift
     /// let settings = ReportSettings(timeZone: "UTC")
     /// let scored = try settings.scored([.file("runs.ics")], for: .html)
-    /// print(try ReportFormat.html.render(scored, with: settings).hasPrefix("<!DOCTYPE html>"))
+    /// print(try ReportFormat.html.render(scored).hasPrefix("<!DOCTYPE html>"))
     /// // Prints "true"
     /// ```
     public func scored(_ sources: [CalendarSource], for format: ReportFormat, now: Int64? = nil) throws(CalendarReadError) -> ScoredCalendar {
@@ -196,6 +203,10 @@ public struct ScoredCalendar: Sendable {
     /// Today in the report's zone (with its day start), when scored: outlined in year views.
     public var today: Day?
 
+    /// How it is drawn: the presentation of the settings it was scored with (their rules,
+    /// palette, first weekday and view), which ``ReportFormat/render(_:terminalColors:)`` uses.
+    public var presentation: ReportPresentation
+
     /// The calendars scored, each with its name (`X-WR-CALNAME`, else the file's).
     public var sources: [ReportSource] { imported.sources }
 
@@ -207,12 +218,14 @@ public struct ScoredCalendar: Sendable {
     }
 
     public init(
-        imported: CalendarImport, report: StreakReport, habits: [HabitReport] = [], unmatchedSessions: Int = 0, today: Day? = nil
+        imported: CalendarImport, report: StreakReport, habits: [HabitReport] = [], unmatchedSessions: Int = 0, today: Day? = nil,
+        presentation: ReportPresentation = ReportPresentation()
     ) {
         self.imported = imported
         self.report = report
         self.habits = habits
         self.unmatchedSessions = unmatchedSessions
         self.today = today
+        self.presentation = presentation
     }
 }

@@ -11,7 +11,7 @@ struct ReportFigures {
         let dayCount = report.days.count
         let rules = report.rules
         let goalText = (rules.atMost ? "at most " : "") + (rules.schedule.entries.isEmpty
-            ? "\(goal.requiredPoints) \(goal.requiredPoints == 1 ? "point" : "points") a day"
+            ? "\(goal.unit.describe(goal.requiredPoints)) a day"
             : "by schedule: \(rules.schedule)")
         var rows: [(name: String, value: String)] = []
         if let calendars = ReportHeading(sources: sources, report: report).calendarsRow { rows.append(calendars) }
@@ -28,35 +28,35 @@ struct ReportFigures {
             ("Days", TextReport.dayCounts(report)),
             ("Points", "\(report.totalPoints) in \(report.totalSessions) \(report.totalSessions == 1 ? "session" : "sessions")"),
         ]
-        if let progress = today.flatMap(report.progress(on:)) { rows.append(("Today so far", Self.describe(progress, unit: report.streakUnit))) }
+        if let progress = today.flatMap(report.progress(on:)) { rows.append(("Today so far", Self.describe(progress, unit: report.streakUnit, points: goal.unit))) }
         rows += Self.ruleRows(report)
         self.rows = rows
     }
 
     /// How today stands, in words: "40 of 100 points, 60 to go; the 3-day streak is at risk".
-    static func describe(_ progress: TodayProgress, unit: String) -> String {
+    static func describe(_ progress: TodayProgress, unit: String, points: PointsUnit) -> String {
         let total = progress.total
         let streak = progress.currentStreak == 1 ? "the 1-\(unit) streak" : "the \(progress.currentStreak)-\(unit) streak"
         let risk = progress.streakAtRisk ? "; \(streak) is at risk" : progress.currentStreak > 0 ? "; \(streak) is safe" : ""
         switch total.status {
-        case .rest: return "\(total.points) points, a rest day"
-        case .skipped: return "\(total.points) points, skipped"
+        case .rest: return "\(points.describe(total.points)), a rest day"
+        case .skipped: return "\(points.describe(total.points)), skipped"
         default: break
         }
         if let allowed = progress.pointsAllowed {
             return total.status == .over
-                ? "\(total.points) points, over the limit of \(total.required)" + risk
-                : "\(total.points) of at most \(total.required) points, \(allowed) more allowed" + risk
+                ? "\(points.describe(total.points)), over the limit of \(total.required)" + risk
+                : "\(total.points) of at most \(points.describe(total.required)), \(allowed) more allowed" + risk
         }
         if let period = progress.period {
             let needs: String = switch period.target {
-            case .points(let target): "\(period.points) of \(target) points this \(unit)"
+            case .points(let target): "\(period.points) of \(points.describe(target)) this \(unit)"
             case .metDays(let target): "\(period.metDays) of \(target) days met this \(unit)"
             }
-            return "\(total.points) points today, \(needs)" + risk
+            return "\(points.describe(total.points)) today, \(needs)" + risk
         }
-        if progress.pointsNeeded == 0 { return "\(total.points) of \(total.required) points, met" + risk }
-        return "\(total.points) of \(total.required) points, \(progress.pointsNeeded) to go" + risk
+        if progress.pointsNeeded == 0 { return "\(total.points) of \(points.describe(total.required)), met" + risk }
+        return "\(total.points) of \(points.describe(total.required)), \(progress.pointsNeeded) to go" + risk
     }
 
     /// Each period of a period goal: its days, its progress in words and its status.

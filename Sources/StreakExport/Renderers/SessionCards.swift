@@ -1,3 +1,4 @@
+public import CalendarDiagnostics
 public import Streaks
 
 /// One day's sessions in start order, with points and local start and end times: the tutorial's session cards.
@@ -55,6 +56,80 @@ public struct SessionCards: Sendable {
             lines.append("  \(timeRange(of: session))  \(paddedPoints) \(session.points == 1 ? "point " : "points")  \(title)")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The cards as JSON (`streakcal sessions --format json`), in the report JSON's layout and
+    /// with its key order: `date`, `diagnostics` (as the report's), `points`, `required`,
+    /// `sessions` (each `allDay`, `categories`, `end`, `id`, `points`, `source` with `file` and
+    /// `line` or `null`, `start`, `summary`), `status` and `timeZone`. A session's `start` and
+    /// `end` are local times in the zone, `YYYY-MM-DDTHH:MM:SS`, or days for an all-day session
+    /// (its `end` the day after its last, as RFC 5545's DTEND).
+    public func json(diagnostics: [Diagnostic] = []) -> String {
+        var json = JSONWriter()
+        json.open("{")
+        json.key("date", indent: 2, first: true)
+        json.date(day)
+        json.key("diagnostics", indent: 2)
+        json.diagnostics(diagnostics, indent: 2)
+        json.key("points", indent: 2)
+        json.integer(points)
+        json.key("required", indent: 2)
+        json.integer(total?.required ?? goal.requiredPoints)
+        json.key("sessions", indent: 2)
+        json.open("[")
+        for (index, session) in sessions.enumerated() {
+            json.element(indent: 4, first: index == 0)
+            writeSession(session, into: &json)
+        }
+        json.close("]", indent: 2, empty: sessions.isEmpty)
+        json.key("status", indent: 2)
+        json.string((total?.status ?? goal.status(forPoints: points)).rawValue)
+        json.key("timeZone", indent: 2)
+        json.string(goal.timeZone.identifier)
+        return json.document()
+    }
+
+    /// One session as an object whose members are at indent 6.
+    private func writeSession(_ session: Session, into json: inout JSONWriter) {
+        json.open("{")
+        json.key("allDay", indent: 6, first: true)
+        json.boolean(session.isAllDay)
+        json.key("categories", indent: 6)
+        json.open("[")
+        for (index, category) in session.categories.enumerated() {
+            json.element(indent: 8, first: index == 0)
+            json.string(category)
+        }
+        json.close("]", indent: 6, empty: session.categories.isEmpty)
+        json.key("end", indent: 6)
+        json.string(localText(session.end))
+        json.key("id", indent: 6)
+        json.string(session.id)
+        json.key("points", indent: 6)
+        json.integer(session.points)
+        json.key("source", indent: 6)
+        json.optional(session.source) { json, source in
+            json.open("{")
+            json.key("file", indent: 8, first: true)
+            json.string(source.file)
+            json.key("line", indent: 8)
+            json.integer(source.line)
+            json.close("}", indent: 6, empty: false)
+        }
+        json.key("start", indent: 6)
+        json.string(localText(session.start))
+        json.key("summary", indent: 6)
+        json.string(session.summary)
+        json.close("}", indent: 4, empty: false)
+    }
+
+    /// A session time in the goal's zone: `YYYY-MM-DDTHH:MM:SS`, or the day of a date.
+    private func localText(_ time: SessionTime) -> String {
+        if case .date(let day) = time { return day.description }
+        let local = time.localDateTime(in: goal.timeZone)
+        let (hour, minute, second) = local.timeOfDay
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+        return "\(local.day)T\(two(hour)):\(two(minute)):\(two(second))"
     }
 
     /// `HH:MM–HH:MM`, with the end's date when it ends on another day, or `all day`.

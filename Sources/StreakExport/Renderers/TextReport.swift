@@ -117,7 +117,7 @@ public struct TextReport: Sendable {
         var lines = [(heading.title + ", \(goal.timeZone.identifier)"
             + (goal.dayStart == .midnight ? "" : ", days start at \(goal.dayStart)")
             + (report.rules.atMost ? ", at most" : ", goal")
-            + (report.rules.schedule.entries.isEmpty ? " \(goal.requiredPoints) points a day" : " by schedule")
+            + (report.rules.schedule.entries.isEmpty ? " \(goal.unit.describe(goal.requiredPoints)) a day" : " by schedule")
             + (report.rules.periodGoal.map { ", \($0) a \($0.unitName)" } ?? "")).escapingControlCharacters()]
         if heading.needsCalendarsLine, let row = heading.calendarsRow {
             lines.append("\(row.name): \(row.value)".escapingControlCharacters())
@@ -254,7 +254,7 @@ public struct TextReport: Sendable {
             "Points: \(report.totalPoints) in \(report.totalSessions) \(report.totalSessions == 1 ? "session" : "sessions")",
         ]
         if let progress = today.flatMap(report.progress(on:)) {
-            lines.append("Today so far: \(ReportFigures.describe(progress, unit: report.streakUnit))")
+            lines.append("Today so far: \(ReportFigures.describe(progress, unit: report.streakUnit, points: report.goal.unit))")
         }
         let rules = report.rules
         if !rules.schedule.entries.isEmpty { lines.append("Schedule: \(rules.schedule)") }

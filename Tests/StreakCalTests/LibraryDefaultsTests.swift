@@ -1,0 +1,66 @@
+import Foundation
+import ICalendar
+import StreakCal
+import StreakExport
+import Streaks
+import Testing
+
+private let tutorial = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/tutorial-sample.ics").path
+
+private let now = Int64(1_709_164_800)  // 2024-02-29T00:00:00Z
+
+/// Settings that do what they say (issue 33's library footguns): a palette colours the days, a
+/// scored calendar renders with its own settings, a path literal is a calendar source, and the
+/// goal's unit follows the points rule.
+@Suite("Library defaults")
+struct LibraryDefaultsTests {
+    @Test("Setting the palette colours the days too, unless rules of one's own were set")
+    func paletteColoursDays() {
+        var settings = ReportSettings(timeZone: "UTC")
+        let met = DayTotal(date: Day(year: 2024, month: 2, day: 20)!, points: 100, sessions: 1, status: .met, required: 100)
+        #expect(settings.rules.presentation(for: met).fill == ReportPalette.standard.rules.presentation(for: met).fill)
+        settings.palette = .github
+        #expect(settings.rules.presentation(for: met).fill == ReportPalette.github.rules.presentation(for: met).fill)
+        #expect(settings.rules.presentation(for: met).fill != ReportPalette.standard.rules.presentation(for: met).fill)
+        // Rules of one's own stay when the palette changes afterwards.
+        let red = RGBColor(hex: "#FF0000")!
+        settings.rules = ReportPalette.standard.rules.filling(.met, with: red)
+        settings.palette = .highContrast
+        #expect(settings.rules.presentation(for: met).fill == red)
+    }
+
+    @Test("A scored calendar renders with the settings it was scored with")
+    func renderWithoutSettings() throws {
+        var settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 2, day: 26)!, firstWeekday: .monday)
+        settings.palette = .github
+        let scored = try settings.scored([.file(tutorial)], now: now)
+        for format in ReportFormat.allCases {
+            #expect(try format.render(scored) == format.render(scored, with: settings), "\(format)")
+        }
+        // Not the defaults: the first weekday and the palette carried over.
+        #expect(try ReportFormat.text.render(scored) != ReportFormat.text.render(scored, with: ReportSettings(timeZone: "UTC")))
+    }
+
+    @Test("A path written as a string literal is that file; - is standard input")
+    func sourceLiterals() {
+        let sources: [CalendarSource] = ["work.ics", "-"]
+        #expect(sources == [.file("work.ics"), .standardInput])
+    }
+
+    @Test("The goal's unit follows the points rule the import took, and a habit's own")
+    func goalUnits() throws {
+        var settings = ReportSettings(requiredPoints: 1, pointsRule: .count, timeZone: "UTC", to: Day(year: 2024, month: 2, day: 26)!)
+        #expect(try settings.scored([.file(tutorial)], now: now).report.goal.unit == .sessions)
+        settings.pointsRule = .minutes
+        #expect(try settings.scored([.file(tutorial)], now: now).report.goal.unit == .minutes)
+        settings.pointsRule = .auto
+        #expect(try settings.scored([.file(tutorial)], now: now).report.goal.unit == .points)
+        settings.habits = [try Habit(parsing: "Early=summary:early")]
+        settings.habits[0].rules.points = .minutes
+        let scored = try settings.scored([.file(tutorial)], now: now)
+        #expect(scored.report.goal.unit == .points)
+        #expect(scored.habits.map(\.report.goal.unit) == [.minutes])
+    }
+}
