@@ -22,7 +22,8 @@ extension StreakCalCommand {
         @Option(help: "month: whole months; week: one row, the week containing --date.")
         var mode: Mode = .month
 
-        @Option(help: ArgumentHelp("With --mode week: a day in the first week, YYYY-MM-DD (default: the 1st of --month).", valueName: "yyyy-mm-dd"))
+        @Option(help: ArgumentHelp("With --mode week: a day in the first week, YYYY-MM-DD (default: the 1st of --month).", valueName: "yyyy-mm-dd"),
+                transform: Day.parsing)
         var date: Day?
 
         @Option(help: "variable: 4 to 6 rows as the month needs; six: always 6.")
@@ -54,12 +55,10 @@ extension StreakCalCommand {
                 completion: .file(extensions: ["ics"]))
         var calendar: [String] = []
 
-        @Option(parsing: .unconditional, help: ArgumentHelp(
-            "With --calendar: points a day needs to count as met (\(OptionRange.text(OptionRange.required))).", valueName: "n"))
-        var required: Int = 100
+        // With --calendar, the days are scored as `report` scores them: the same options.
+        @OptionGroup(title: "With --calendar") var scoring: ScoringOptions
 
-        @Option(help: "With --calendar: IANA time zone of the days (default: the calendar's X-WR-TIMEZONE, else the system zone).")
-        var tz: String?
+        @OptionGroup(title: "Streak rules, with --calendar") var streakRules: RulesOptions
 
         @OptionGroup(title: "Addresses") var downloads: DownloadArguments
 
@@ -67,13 +66,6 @@ extension StreakCalCommand {
             try OptionRange.check(months, OptionRange.months, option: "--months")
             try OptionRange.check(width, OptionRange.width, option: "--width")
             try OptionRange.check(headerHeight, OptionRange.headerHeight, option: "--header-height")
-            try OptionRange.check(required, OptionRange.required, option: "--required")
-            if let tz, let problem = TimeZoneRules.offsetSpellingProblem(tz) {
-                throw ValidationError("--tz: \(problem.escapingControlCharacters()).")
-            }
-            if let tz, TimeZoneRules(identifier: tz) == nil {
-                throw ValidationError("--tz: unknown time zone '\(tz.escapingControlCharacters())'; use an IANA name such as Europe/Berlin.")
-            }
         }
 
         func run() throws {
@@ -91,7 +83,7 @@ extension StreakCalCommand {
                     // The calendar's days over exactly the laid-out range.
                     let days = layouts.flatMap { $0.cells.map(\.day) }
                     let window = (days.min() ?? first.firstDay)...(days.max() ?? first.firstDay)
-                    let settings = ReportSettings(requiredPoints: required, timeZone: tz)
+                    let settings = try scoring.settings(from: window.lowerBound, to: window.upperBound, rules: streakRules, presentation: presentation)
                     var options = downloads.options
                     (options.firstDay, options.lastDay) = (window.lowerBound, window.upperBound)
                     let inputs = try CalendarInputs(calendar, downloads: options)

@@ -5,6 +5,13 @@ import StreakCal
 enum FirstWeekday: String, CaseIterable, ExpressibleByArgument {
     case sunday, monday, tuesday, wednesday, thursday, friday, saturday
 
+    /// A weekday as `--week-starts` takes it: its English name or first three letters, any case
+    /// (`mon`, `Monday`).
+    init?(argument: String) {
+        guard let day = Weekday(name: argument) else { return nil }
+        self = Self.allCases[day.rawValue]
+    }
+
     var weekday: Weekday { Weekday.allCases[Self.allCases.firstIndex(of: self) ?? 0] }
 }
 

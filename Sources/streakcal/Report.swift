@@ -52,7 +52,13 @@ extension StreakCalCommand {
                 let scored = try settings.scored(try calendar.sources(from: from, to: to), for: format)
                 let colors = format == .text
                     && (color == .always || (color == .auto && meansStandardOutput(output) && standardOutputTakesColors))
-                let text = try format.render(scored, with: settings, terminalColors: colors)
+                // On a terminal that shows both standard output and standard error, the
+                // diagnostics printed on standard error are not listed again under the report.
+                var shown = scored
+                if format == .text, meansStandardOutput(output), standardOutputAndErrorShareATerminal {
+                    shown.imported.diagnostics = []
+                }
+                let text = try format.render(shown, with: settings, terminalColors: colors)
                 let failed = calendar.printDiagnostics(scored.imported.diagnostics)
                 if format.drawsDays, let note = ReportView.drawingNote(for: scored.report) {
                     StandardError.print("streakcal: warning: \(note); narrow --from and --to to draw other years")
@@ -76,14 +82,22 @@ extension StreakCalCommand {
 
         @OptionGroup(title: "Streak rules") var streakRules: RulesOptions
 
-        @Option(help: ArgumentHelp("The day to list, YYYY-MM-DD.", valueName: "yyyy-mm-dd"))
+        @Option(help: ArgumentHelp("The day to list, YYYY-MM-DD.", valueName: "yyyy-mm-dd"), transform: Day.parsing)
         var on: Day
+
+        /// `--format` of `sessions`: the cards as text, or as JSON.
+        enum SessionsFormat: String, CaseIterable, ExpressibleByArgument {
+            case text, json
+        }
+
+        @Option(help: "text (the cards) or json (each session's times, points, summary and source line).")
+        var format: SessionsFormat = .text
 
         func run() throws {
             try failing {
                 let day = try calendar.settings(from: on, to: on, scoring: scoring, rules: streakRules).sessions(on: on, in: try calendar.sources(from: on, to: on))
                 let failed = calendar.printDiagnostics(day.diagnostics)
-                try emit(day.cards.render(), to: nil)
+                try emit(format == .json ? day.cards.json(diagnostics: day.diagnostics) : day.cards.render(), to: nil)
                 if failed { throw ExitCode(1) }
             }
         }

@@ -127,24 +127,26 @@ struct RulesOptions: ParsableArguments {
     }
 
     /// A rules file's text, read up to one byte past `RulesFile.maximumBytes` (so that a device
-    /// such as /dev/zero or a huge file is not read whole: the size check refuses it).
+    /// such as /dev/zero or a huge file is not read whole: the size check refuses it). A file that
+    /// cannot be read fails as a calendar that cannot be read does: "cannot read PATH: REASON", exit 1.
     private static func readRulesText(_ path: String) throws -> String {
-        let shownPath = path.escapingControlCharacters()
+        func failure(_ reason: String) -> CommandFailure { CommandFailure("--rules: cannot read \(path): \(reason)") }
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "it cannot be opened" : "no such file"
-            throw ValidationError("--rules: cannot read '\(shownPath)': \(reason)")
+            throw failure(FileManager.default.fileExists(atPath: path) ? "it cannot be opened" : "no such file")
         }
         defer { try? handle.close() }
         let data: Data
         do {
             data = try handle.read(upToCount: RulesFile.maximumBytes + 1) ?? Data()
         } catch {
-            throw ValidationError("--rules: cannot read '\(shownPath)': \(error.localizedDescription)")
+            var isFolder: ObjCBool = false
+            let folder = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+            throw failure(folder ? "it is a folder" : "it cannot be read (error \((error as NSError).code))")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             // Cut inside a character, a text past the limit is not UTF-8 either: say its size first.
             if data.count > RulesFile.maximumBytes { return String(decoding: data, as: UTF8.self) }
-            throw ValidationError("--rules: cannot read '\(shownPath)': it is not UTF-8 text")
+            throw failure("it is not UTF-8 text")
         }
         return text
     }

@@ -93,6 +93,35 @@ extension Day: ExpressibleByArgument {
     public init?(argument: String) {
         self.init(argument)
     }
+
+    /// `YYYY-MM-DD`, or why not: a usage error then says "2024-02 has 29 days" rather than only
+    /// that the value is invalid (an `@Option`'s `transform`).
+    static func parsing(_ text: String) throws(DayArgumentError) -> Day {
+        if let day = Day(text) { return day }
+        throw DayArgumentError(text)
+    }
+}
+
+/// Why a day on the command line is not one.
+struct DayArgumentError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let year = Int(parts[0]), let month = Int(parts[1])
+        else {
+            description = "a day is written YYYY-MM-DD, such as 2024-02-29"
+            return
+        }
+        if !(1...12).contains(month) {
+            description = "there is no month \(parts[1]): months run from 01 to 12"
+        } else {
+            let length = Day.daysInMonth(year: year, month: month)
+            description = "there is no day \(parts[2]) in \(parts[0])-\(parts[1]), which has \(length) days"
+        }
+    }
 }
 
 extension DayStart: ExpressibleByArgument {
@@ -138,7 +167,10 @@ struct ScoringOptions: ParsableArguments {
     @Option(help: "The property that carries points, with --points auto or x-points.")
     var pointsProperty: String = "X-POINTS"
 
-    @Option(help: "IANA time zone of the report, such as Europe/Berlin or Etc/GMT-5 (default: the calendar's X-WR-TIMEZONE, else the system zone). GMT+5 and UTC-3 are refused: POSIX and Etc/GMT+5 read the sign the other way round from ISO 8601.")
+    // Completed with the zone names (asked of the binary when the shell completes, so that a
+    // start-up does not list them).
+    @Option(help: "IANA time zone of the report, such as Europe/Berlin or Etc/GMT-5 (default: the calendar's X-WR-TIMEZONE, else the system zone). GMT+5 and UTC-3 are refused: POSIX and Etc/GMT+5 read the sign the other way round from ISO 8601.",
+            completion: .custom { _, _, prefix in TimeZone.knownTimeZoneIdentifiers.filter { $0.hasPrefix(prefix) }.sorted() })
     var tz: String?
 
     @Option(help: ArgumentHelp("When a day begins, HH:MM: with 04:00, 00:00 to 03:59 belongs to the previous day.", valueName: "hh:mm"))
@@ -149,6 +181,18 @@ struct ScoringOptions: ParsableArguments {
 
     /// `--required`, or 100.
     var requiredPoints: Int { required ?? 100 }
+
+    /// The library's settings for these options, the rule options and `presentation`'s, over the
+    /// days `from` through `to`.
+    func settings(from: Day?, to: Day?, rules: RulesOptions, presentation: PresentationOptions? = nil) throws -> ReportSettings {
+        var settings = ReportSettings(
+            requiredPoints: requiredPoints, pointsRule: pointsRule, timeZone: tz,
+            dayStart: dayStart, from: from, to: to, maximumInstancesPerRule: maxInstances,
+            rules: try presentation?.rules(), firstWeekday: presentation?.firstWeekday.weekday ?? .sunday)
+        settings.palette = presentation?.palette.palette ?? .standard
+        try applyRules(rules, to: &settings)
+        return settings
+    }
 
     /// The rules and habits of `--rules` and the rule options, on `settings`.
     func applyRules(_ rules: RulesOptions, to settings: inout ReportSettings) throws {
@@ -184,11 +228,12 @@ struct ScoringOptions: ParsableArguments {
 struct WindowOptions: ParsableArguments {
     @Option(name: .customLong("from"), help: ArgumentHelp(
         "First day: YYYY-MM-DD, today or yesterday (default: the day of the earliest session, at most ten years back).",
-        valueName: "day"))
+        valueName: "day"), transform: DayArgument.parsing)
     var fromArgument: DayArgument?
 
     @Option(name: .customLong("to"), help: ArgumentHelp(
-        "Last day: YYYY-MM-DD, today or yesterday (default: today in the report's zone).", valueName: "day"))
+        "Last day: YYYY-MM-DD, today or yesterday (default: today in the report's zone).", valueName: "day"),
+            transform: DayArgument.parsing)
     var toArgument: DayArgument?
 
     @Option(help: ArgumentHelp(
@@ -220,12 +265,16 @@ enum DayArgument: ExpressibleByArgument {
     case daysBeforeToday(Int)
 
     init?(argument: String) {
+        guard let day = try? Self.parsing(argument) else { return nil }
+        self = day
+    }
+
+    /// `today`, `yesterday` (any case) or `YYYY-MM-DD`, or why not.
+    static func parsing(_ argument: String) throws(DayArgumentError) -> DayArgument {
         switch argument.lowercased() {
-        case "today": self = .daysBeforeToday(0)
-        case "yesterday": self = .daysBeforeToday(1)
-        default:
-            guard let day = Day(argument: argument) else { return nil }
-            self = .day(day)
+        case "today": .daysBeforeToday(0)
+        case "yesterday": .daysBeforeToday(1)
+        default: .day(try Day.parsing(argument))
         }
     }
 
@@ -306,13 +355,7 @@ struct CalendarOptions: ParsableArguments {
     func settings(
         from: Day?, to: Day?, scoring: ScoringOptions, rules: RulesOptions, presentation: PresentationOptions? = nil
     ) throws -> ReportSettings {
-        var settings = ReportSettings(
-            requiredPoints: scoring.requiredPoints, pointsRule: scoring.pointsRule, timeZone: scoring.tz,
-            dayStart: scoring.dayStart, from: from, to: to, maximumInstancesPerRule: scoring.maxInstances,
-            rules: try presentation?.rules() ?? .standard, firstWeekday: presentation?.firstWeekday.weekday ?? .sunday)
-        settings.palette = presentation?.palette.palette ?? .standard
-        try scoring.applyRules(rules, to: &settings)
-        return settings
+        try scoring.settings(from: from, to: to, rules: rules, presentation: presentation)
     }
 
     /// Prints diagnostics on standard error, with a hint for the ones an option can change;
@@ -357,6 +400,15 @@ func meansStandardOutput(_ path: String?) -> Bool {
 var standardOutputTakesColors: Bool {
     let environment = ProcessInfo.processInfo.environment
     return isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"].map(\.isEmpty) ?? true) && environment["TERM"] != "dumb"
+}
+
+/// Whether standard output and standard error are one terminal (as when a command is typed at
+/// it), where a line written on both would be seen twice.
+var standardOutputAndErrorShareATerminal: Bool {
+    var output = stat(), error = stat()
+    guard isatty(STDOUT_FILENO) == 1, isatty(STDERR_FILENO) == 1,
+          fstat(STDOUT_FILENO, &output) == 0, fstat(STDERR_FILENO, &error) == 0 else { return false }
+    return output.st_rdev == error.st_rdev
 }
 
 /// `--color`: when the text report is coloured.

@@ -97,11 +97,11 @@ struct BoundedReportCommandTests {
         let window = ["--tz", "UTC", "--from", "2024-01-01", "--to", "2024-01-03"]
         let option = try streakcal(["report", path, "--freezes", "every 0"] + window)
         #expect(option.status == 64)
-        #expect(option.standardError.contains("--freezes 'every 0': freezes are earned every 1 or more met days, not every 0 (at character 1)."))
+        #expect(option.standardError.contains("--freezes 'every 0': freezes are earned every 1 or more met days, not every 0 (at character 7)."))
         let rules = try folder.file("r.json", "{\n  \"freezes\": \"1 + every 0\"\n}\n")
         let file = try streakcal(["report", path, "--rules", rules] + window)
         #expect(file.status == 64)
-        #expect(file.standardError.contains("\(rules):2:18: error: freezes are earned every 1 or more met days, not every 0"))
+        #expect(file.standardError.contains("\(rules):2:25: error: freezes are earned every 1 or more met days, not every 0"))
         let one = try streakcal(["report", path, "--freezes", "every 1"] + window)
         #expect(one.status == 0)
         #expect(one.standardOutput.contains("Freezes: 1 used, 0 left (1 earned; rule: every 1)"))

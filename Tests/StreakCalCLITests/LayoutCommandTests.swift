@@ -41,6 +41,13 @@ struct LayoutCommandTests {
         ].joined(separator: "\n"))
         let week = try streakcal(["layout", "--month", "2024-02", "--mode", "week", "--date", "2024-02-20", "--first-weekday", "monday"])
         #expect(week.standardOutput.components(separatedBy: "\n").dropFirst(2).first == "19 20 21 22 23 24 25")
+        // --first-weekday takes a weekday as --week-starts does: three letters or the name, any case.
+        for spelling in ["mon", "MON", "Monday"] {
+            let same = try streakcal(["layout", "--month", "2024-02", "--mode", "week", "--date", "2024-02-20", "--first-weekday", spelling])
+            #expect(same.standardOutput == week.standardOutput, "\(spelling)")
+        }
+        let refused = try streakcal(["layout", "--month", "2024-02", "--first-weekday", "mo"])
+        #expect(refused.status == 64)
     }
 
     @Test("Coloured by a calendar: marks in text, fills in SVG")
