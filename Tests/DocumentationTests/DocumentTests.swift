@@ -16,7 +16,7 @@ struct DocumentTests {
     }
 
     /// Every ```swift block of the DocC articles, verbatim in some snippet, as for the README (the
-    /// articles show most snippets whole, with `@Snippet`).
+    /// articles show most snippets whole, after a `<!-- Snippets/NAME.swift, whole ... -->` line).
     @Test func articleExamplesAreSnippets() throws {
         for article in try catalogArticles() {
             for block in swiftBlocks(in: try String(contentsOf: article, encoding: .utf8)) {
@@ -25,13 +25,23 @@ struct DocumentTests {
         }
     }
 
-    /// Every `@Snippet(path:)` of a DocC catalog names a snippet of this package.
+    /// Every snippet an article shows whole is in this package, and the block after its marker is
+    /// the snippet's file exactly: the articles carry their code as code blocks, which a code host
+    /// shows (an `@Snippet` directive shows nothing there), and cannot drift from what is run.
     @Test func articleSnippetsExist() throws {
-        let names = Set(Snippet.all.map(\.name))
-        let referenced = try catalogSnippetReferences()
-        #expect(!referenced.isEmpty)
-        for name in referenced {
-            #expect(names.contains(name), "@Snippet names \(name), which is not in Snippets/")
+        let sources = Dictionary(uniqueKeysWithValues: Snippet.all.map { ($0.name, $0.source) })
+        let shown = try catalogSnippetBlocks()
+        #expect(shown.count >= 15)
+        for (article, name, block) in shown {
+            let source = try #require(sources[name], "\(article) shows Snippets/\(name).swift, which does not exist")
+            #expect(block + "\n" == source, "\(article): the block after Snippets/\(name).swift's marker differs from the file")
+        }
+    }
+
+    /// No article shows code through `@Snippet`, which code hosts show as nothing.
+    @Test func articlesUseNoSnippetDirectives() throws {
+        for article in try catalogArticles() {
+            #expect(!(try String(contentsOf: article, encoding: .utf8)).contains("@Snippet("), "\(article.lastPathComponent)")
         }
     }
 
@@ -115,16 +125,28 @@ func catalogArticles() throws -> [URL] {
         .sorted { $0.path < $1.path }
 }
 
-/// The snippet names that `@Snippet(path: "StreakCal/Snippets/NAME")` directives of the package's
-/// DocC catalogs show.
+/// The snippet names the package's DocC articles show whole.
 func catalogSnippetReferences() throws -> [String] {
-    var names: [String] = []
-    let prefix = "@Snippet(path: \"StreakCal/Snippets/"
+    try catalogSnippetBlocks().map(\.name)
+}
+
+/// The snippets the DocC articles show whole: each a `<!-- Snippets/NAME.swift, whole ... -->`
+/// line followed by a ```swift block; the article's file name, the snippet's name and the block.
+func catalogSnippetBlocks() throws -> [(article: String, name: String, block: String)] {
+    var found: [(article: String, name: String, block: String)] = []
+    let prefix = "<!-- Snippets/"
     for url in try catalogArticles() {
-        for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n") {
-            guard let start = line.range(of: prefix), let end = line[start.upperBound...].firstIndex(of: "\"") else { continue }
-            names.append(String(line[start.upperBound..<end]))
+        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        for (index, line) in lines.enumerated() where line.hasPrefix(prefix) {
+            guard let end = line.range(of: ".swift, whole") else { continue }
+            let name = String(line[line.index(line.startIndex, offsetBy: prefix.count)..<end.lowerBound])
+            guard index + 1 < lines.count, lines[index + 1] == "```swift",
+                  let close = lines[(index + 2)...].firstIndex(of: "```") else {
+                found.append((url.lastPathComponent, name, "(no ```swift block after the marker)"))
+                continue
+            }
+            found.append((url.lastPathComponent, name, lines[(index + 2)..<close].joined(separator: "\n")))
         }
     }
-    return names
+    return found
 }
