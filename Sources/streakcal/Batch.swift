@@ -108,14 +108,8 @@ extension StreakCalCommand {
         /// The report options, as every calendar is scored.
         private func settings() throws -> ReportSettings {
             let (from, to) = try window.days(scoring)
-            var settings = ReportSettings(
-                requiredPoints: scoring.requiredPoints, pointsRule: scoring.pointsRule, timeZone: scoring.tz,
-                dayStart: scoring.dayStart, from: from, to: to,
-                maximumInstancesPerRule: scoring.maxInstances,
-                rules: try presentation.rules(), firstWeekday: presentation.firstWeekday.weekday)
-            settings.palette = presentation.palette.palette
+            var settings = try scoring.settings(from: from, to: to, rules: streakRules, presentation: presentation)
             settings.view = view.view
-            try scoring.applyRules(streakRules, to: &settings)
             return settings
         }
 

@@ -72,10 +72,12 @@ extension StreakCalCommand {
             try failing {
                 let first = month
                 let week = mode == .week ? (date ?? first.firstDay) : nil
+                // The rules first: a weekly goal's weeks give the grids' first weekday.
+                let settings = try scoring.settings(from: nil, to: nil, rules: streakRules, presentation: presentation)
                 let layouts = LayoutExport.stacked(
                     first: first, count: months, week: week,
                     metrics: LayoutMetrics(width: width, headerHeight: headerHeight),
-                    firstWeekday: presentation.firstWeekday.weekday, rowPolicy: rows,
+                    firstWeekday: settings.firstWeekday, rowPolicy: rows,
                     outOfMonthDays: hideOutOfMonth ? .hidden : .shown)
                 var export = LayoutExport(layouts: layouts, rules: try presentation.rules(), palette: presentation.palette.palette)
                 var failed = false
@@ -83,7 +85,6 @@ extension StreakCalCommand {
                     // The calendar's days over exactly the laid-out range.
                     let days = layouts.flatMap { $0.cells.map(\.day) }
                     let window = (days.min() ?? first.firstDay)...(days.max() ?? first.firstDay)
-                    let settings = try scoring.settings(from: window.lowerBound, to: window.upperBound, rules: streakRules, presentation: presentation)
                     var options = downloads.options
                     (options.firstDay, options.lastDay) = (window.lowerBound, window.upperBound)
                     let inputs = try CalendarInputs(calendar, downloads: options)

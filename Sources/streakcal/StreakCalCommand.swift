@@ -188,9 +188,10 @@ struct ScoringOptions: ParsableArguments {
         var settings = ReportSettings(
             requiredPoints: requiredPoints, pointsRule: pointsRule, timeZone: tz,
             dayStart: dayStart, from: from, to: to, maximumInstancesPerRule: maxInstances,
-            rules: try presentation?.rules(), firstWeekday: presentation?.firstWeekday.weekday ?? .sunday)
+            rules: try presentation?.rules())
         settings.palette = presentation?.palette.palette ?? .standard
         try applyRules(rules, to: &settings)
+        settings.firstWeekday = presentation?.firstWeekday(for: settings.streakRules) ?? .sunday
         return settings
     }
 

@@ -109,6 +109,22 @@ struct FirstHourTests {
         #expect(result.standardOutput.hasPrefix("{\n  \"date\" : \"2024-02-25\",\n"))
     }
 
+    @Test("Grid rows are the weekly goal's weeks unless --first-weekday says otherwise")
+    func gridsFollowWeeklyGoal() throws {
+        func header(_ extra: [String]) throws -> String? {
+            let result = try streakcal(["report", sample] + week + extra)
+            #expect(result.status == 0, "\(result.standardError)")
+            return result.standardOutput.components(separatedBy: "\n").first { $0.hasPrefix("Su") || $0.hasPrefix("Mo") || $0.hasPrefix("We") }
+        }
+        #expect(try header([]) == "Su Mo Tu We Th Fr Sa")
+        #expect(try header(["--period-goal", "week:3 days"]) == "Mo Tu We Th Fr Sa Su")
+        #expect(try header(["--period-goal", "week:3 days", "--week-starts", "wed"]) == "We Th Fr Sa Su Mo Tu")
+        #expect(try header(["--period-goal", "week:3 days", "--first-weekday", "sun"]) == "Su Mo Tu We Th Fr Sa")
+        #expect(try header(["--period-goal", "month:10 days"]) == "Su Mo Tu We Th Fr Sa")
+        let layout = try streakcal(["layout", "--month", "2024-02", "--period-goal", "week:3 days"])
+        #expect(layout.standardOutput.components(separatedBy: "\n").dropFirst().first == "Mo Tu We Th Fr Sa Su", "\(layout.standardOutput)")
+    }
+
     @Test("layout --calendar scores with the report's options: --points, --day-start, --rules")
     func layoutScoring() throws {
         func marks(_ extra: [String]) throws -> String {
