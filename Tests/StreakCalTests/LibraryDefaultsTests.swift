@@ -31,6 +31,16 @@ struct LibraryDefaultsTests {
         #expect(settings.rules.presentation(for: met).fill == red)
     }
 
+    @Test("A presentation or a layout export made with a palette colours the days in it")
+    func presentationPalette() {
+        let met = DayTotal(date: Day(year: 2024, month: 2, day: 20)!, points: 100, sessions: 1, status: .met, required: 100)
+        let github = ReportPalette.github.rules.presentation(for: met).fill
+        #expect(ReportPresentation(palette: .github).rules.presentation(for: met).fill == github)
+        #expect(LayoutExport(layouts: [], palette: .github).rules.presentation(for: met).fill == github)
+        let red = RGBColor(hex: "#FF0000")!
+        #expect(ReportPresentation(rules: DayPresentationRules.standard.filling(.met, with: red), palette: .github).rules.presentation(for: met).fill == red)
+    }
+
     @Test("A scored calendar renders with the settings it was scored with")
     func renderWithoutSettings() throws {
         var settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 2, day: 26)!, firstWeekday: .monday)

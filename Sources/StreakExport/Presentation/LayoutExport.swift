@@ -25,12 +25,12 @@ public struct LayoutExport: Sendable {
     public var palette: ReportPalette
 
     public init(
-        layouts: [MonthLayout], report: StreakReport? = nil, rules: DayPresentationRules = .standard,
+        layouts: [MonthLayout], report: StreakReport? = nil, rules: DayPresentationRules? = nil,
         palette: ReportPalette = .standard
     ) {
         self.layouts = layouts
         self.report = report
-        self.rules = rules
+        self.rules = rules ?? palette.rules
         self.palette = palette
     }
 

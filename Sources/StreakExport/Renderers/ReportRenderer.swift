@@ -45,9 +45,10 @@ public struct ReportContent: Sendable {
 /// How a report looks, whatever its format: day colours and marks, the page's palette, the first
 /// weekday of grids, month grids or year heatmaps, and terminal colours for text.
 public struct ReportPresentation: Sendable {
-    /// How days look (marks, labels, fills).
+    /// How days look (marks, labels, fills); by default the palette's.
     public var rules: DayPresentationRules
-    /// The page's colours in light and dark mode (SVG, HTML).
+    /// The page's colours in light and dark mode (SVG, HTML); the initializer colours the days in
+    /// it too unless given `rules`.
     public var palette: ReportPalette
     /// The first column of month grids and the first row of year heatmaps.
     public var firstWeekday: Weekday
@@ -57,10 +58,10 @@ public struct ReportPresentation: Sendable {
     public var terminalColors: Bool
 
     public init(
-        rules: DayPresentationRules = .standard, palette: ReportPalette = .standard, firstWeekday: Weekday = .sunday,
+        rules: DayPresentationRules? = nil, palette: ReportPalette = .standard, firstWeekday: Weekday = .sunday,
         view: ReportView? = nil, terminalColors: Bool = false
     ) {
-        self.rules = rules
+        self.rules = rules ?? palette.rules
         self.palette = palette
         self.firstWeekday = firstWeekday
         self.view = view
