@@ -90,6 +90,7 @@ struct FirstHourTests {
         #expect(result.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(object["date"] as? String == "2024-02-25")
+        #expect((object["generator"] as? String)?.hasPrefix("StreakCal ") == true)
         #expect(object["points"] as? Int == 100)
         #expect(object["required"] as? Int == 100)
         #expect(object["status"] as? String == "met")

@@ -59,7 +59,7 @@ public struct SessionCards: Sendable {
     }
 
     /// The cards as JSON (`streakcal sessions --format json`), in the report JSON's layout and
-    /// with its key order: `date`, `diagnostics` (as the report's), `points`, `required`,
+    /// with its key order: `date`, `diagnostics` (as the report's), `generator`, `points`, `required`,
     /// `sessions` (each `allDay`, `categories`, `end`, `id`, `points`, `source` with `file` and
     /// `line` or `null`, `start`, `summary`), `status` and `timeZone`. A session's `start` and
     /// `end` are local times in the zone, `YYYY-MM-DDTHH:MM:SS`, or days for an all-day session
@@ -71,6 +71,8 @@ public struct SessionCards: Sendable {
         json.date(day)
         json.key("diagnostics", indent: 2)
         json.diagnostics(diagnostics, indent: 2)
+        json.key("generator", indent: 2)
+        json.string(StreakCalVersion.generator)
         json.key("points", indent: 2)
         json.integer(points)
         json.key("required", indent: 2)
