@@ -128,10 +128,7 @@ public struct SessionCards: Sendable {
     /// A session time in the goal's zone: `YYYY-MM-DDTHH:MM:SS`, or the day of a date.
     private func localText(_ time: SessionTime) -> String {
         if case .date(let day) = time { return day.description }
-        let local = time.localDateTime(in: goal.timeZone)
-        let (hour, minute, second) = local.timeOfDay
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
-        return "\(local.day)T\(two(hour)):\(two(minute)):\(two(second))"
+        return time.localDateTime(in: goal.timeZone).description
     }
 
     /// `HH:MM–HH:MM`, with the end's date when it ends on another day, or `all day`.
