@@ -8,7 +8,7 @@ let sources: [CalendarSource] = [
     .file("Fixtures/no-such-file.ics"),
 ]
 var settings = ReportSettings(requiredPoints: 100, timeZone: "UTC")
-settings.to = Day(year: 2024, month: 2, day: 29)
+settings.to = try Day(year: 2024, month: 2, day: 29)
 let batch = BatchReport(sources: sources, settings: settings, format: .csv, jobs: 2, recordsElapsedTime: false)
 
 let results = batch.render().map(\.result)

@@ -2,7 +2,7 @@
 import StreakCal
 
 let settings = ReportSettings(requiredPoints: 100, timeZone: "UTC")
-let day = try settings.sessions(on: Day(year: 2024, month: 2, day: 25)!, in: [.file("Fixtures/tutorial-sample.ics")])
+let day = try settings.sessions(on: try Day(year: 2024, month: 2, day: 25), in: [.file("Fixtures/tutorial-sample.ics")])
 print(day.cards.render(), terminator: "")
 // Prints:
 // Sessions on 2024-02-25 (UTC): 100 of 100 points, met

@@ -3,8 +3,8 @@
 import StreakCal
 
 var settings = ReportSettings(requiredPoints: 100, timeZone: "UTC")
-settings.from = Day(year: 2024, month: 2, day: 20)
-settings.to = Day(year: 2024, month: 2, day: 29)
+settings.from = try Day(year: 2024, month: 2, day: 20)
+settings.to = try Day(year: 2024, month: 2, day: 29)
 
 let scored = try settings.scored([.file("Fixtures/tutorial-sample.ics")])
 for diagnostic in scored.imported.diagnostics { print(diagnostic) }

@@ -4,8 +4,8 @@
 import StreakCal
 
 var settings = ReportSettings(requiredPoints: 100, timeZone: "UTC")
-settings.from = Day(year: 2024, month: 2, day: 24)
-settings.to = Day(year: 2024, month: 2, day: 27)
+settings.from = try Day(year: 2024, month: 2, day: 24)
+settings.to = try Day(year: 2024, month: 2, day: 27)
 let scored = try settings.scored([.file("Fixtures/tutorial-sample.ics")])
 
 print(try ReportFormat.text.render(scored), terminator: "")

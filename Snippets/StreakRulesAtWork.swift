@@ -3,7 +3,7 @@
 import Streaks
 
 func session(_ day: Int, _ points: Int, _ summary: String = "Practice", categories: [String] = []) -> Session {
-    let date = Day(year: 2024, month: 1, day: day)!
+    let date = Day(normalizingYear: 2024, month: 1, day: day)
     return Session(id: "\(day)-\(summary)", start: .date(date), end: .date(date.advanced(by: 1)),
                    points: points, summary: summary, categories: categories)
 }
@@ -13,7 +13,7 @@ let sessions = [
     session(9, 0, "Holiday", categories: ["vacation"]),
     session(2, 45, "Scales", categories: ["piano"]),
 ]
-let window = Day(year: 2024, month: 1, day: 1)!...Day(year: 2024, month: 1, day: 14)!
+let window = try Day(year: 2024, month: 1, day: 1)...Day(year: 2024, month: 1, day: 14)
 let goal = StreakGoal(timeZone: .utc)
 
 var rules = StreakRules(requiredPoints: 60)

@@ -14,7 +14,7 @@ do {
 
     // 2. Score them against a goal, in a zone, over a window that ends on 29 February 2024.
     let goal = StreakGoal(requiredPoints: 100, timeZone: .utc, dayStart: .midnight)
-    let lastDay = Day(year: 2024, month: 2, day: 29) ?? Day(daysSince1970: 0)
+    let lastDay = try Day(year: 2024, month: 2, day: 29)
     let window = StreakReport.window(for: calendar.sessions, goal: goal, from: nil, to: lastDay)
     let report = StreakReport(sessions: calendar.sessions, goal: goal, window: window)
 

@@ -13,7 +13,7 @@ import StreakCal
 struct OneReading {
     /// The fixed window: from 2023 through 2025, at most 64 instances per rule.
     static let expansion = RecurrenceExpansion(
-        from: Day(year: 2023, month: 1, day: 1)!, through: Day(year: 2025, month: 12, day: 31)!, maximumInstancesPerRule: 64)
+        from: try! Day(year: 2023, month: 1, day: 1), through: try! Day(year: 2025, month: 12, day: 31), maximumInstancesPerRule: 64)
 
     let sessionPath: SessionImporter
     let generalPath: SessionImporter

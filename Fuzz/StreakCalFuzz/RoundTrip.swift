@@ -21,7 +21,7 @@ import StreakCal
 /// ```
 struct RoundTrip {
     /// The fixed "today" of every run.
-    static let today = Day(year: 2024, month: 2, day: 29)!
+    static let today = try! Day(year: 2024, month: 2, day: 29)
     /// The fixed "now": noon UTC on `today`, in seconds since 1970 (the annotations' DTSTAMP).
     static let now = Int64(today.daysSince1970) * 86_400 + 43_200
     /// Days in the report window (about three months).

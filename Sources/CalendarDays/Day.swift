@@ -3,7 +3,7 @@
 /// Day arithmetic is integer arithmetic, so it is cheap and exact in any year:
 ///
 /// ```swift
-/// let day = Day(year: 2024, month: 2, day: 29)!
+/// let day = try Day(year: 2024, month: 2, day: 29)
 /// print(day, day.advanced(by: 1), day.weekday)
 /// // Prints "2024-02-29 2024-03-01 thursday"
 /// ```
@@ -17,15 +17,22 @@ public struct Day: Hashable, Comparable, Sendable {
         self.daysSince1970 = daysSince1970
     }
 
-    /// Creates a day from a year, month (1–12) and day of month; `nil` for a date that does not
-    /// exist, as `streakcal` refuses `--to 2023-02-29`.
+    /// Creates a day from a year, month (1–12) and day of month, or throws for a date that does not
+    /// exist (as `streakcal` refuses `--to 2023-02-29`), saying why. It throws rather than
+    /// returning `nil` so that `settings.from = try Day(year: 2024, month: 2, day: 30)` cannot compile
+    /// into a silent `nil` (the default window); write `try?` where `nil` is what you want.
     ///
     /// ```swift
-    /// print(Day(year: 2024, month: 2, day: 29) as Any, Day(year: 2023, month: 2, day: 29) as Any)
-    /// // Prints "Optional(2024-02-29) nil"
+    /// print(try Day(year: 2024, month: 2, day: 29))
+    /// // Prints "2024-02-29"
+    /// do { _ = try Day(year: 2023, month: 2, day: 29) } catch { print(error) }
+    /// // Prints "there is no day 29 in 2023-02, which has 28 days"
     /// ```
-    public init?(year: Int, month: Int, day: Int) {
-        guard (1...12).contains(month), (1...Day.daysInMonth(year: year, month: month)).contains(day) else { return nil }
+    public init(year: Int, month: Int, day: Int) throws(DayError) {
+        guard (1...12).contains(month) else { throw DayError(year: year, month: month, day: day) }
+        guard (1...Day.daysInMonth(year: year, month: month)).contains(day) else {
+            throw DayError(year: year, month: month, day: day)
+        }
         self.init(normalizingYear: year, month: month, day: day)
     }
 
@@ -124,13 +131,12 @@ extension Day: CustomStringConvertible {
     /// The ISO 8601 form, `YYYY-MM-DD` (years outside 0...9999 carry a sign and more digits).
     public var description: String {
         let (year, month, day) = components
-        let yearText: String
-        if (0...9999).contains(year) {
-            yearText = Day.pad(year, width: 4)
-        } else {
-            yearText = (year < 0 ? "-" : "+") + Day.pad(abs(year), width: 4)
-        }
-        return "\(yearText)-\(Day.pad(month, width: 2))-\(Day.pad(day, width: 2))"
+        return "\(Day.yearText(year))-\(Day.pad(month, width: 2))-\(Day.pad(day, width: 2))"
+    }
+
+    /// Four digits, with a sign and more digits outside 0...9999.
+    static func yearText(_ year: Int) -> String {
+        (0...9999).contains(year) ? Day.pad(year, width: 4) : (year < 0 ? "-" : "+") + Day.pad(abs(year), width: 4)
     }
 
     static func pad(_ value: Int, width: Int) -> String {
@@ -158,8 +164,8 @@ extension Day: LosslessStringConvertible {
               let magnitude = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
         else { return nil }
         let year = sign * magnitude
-        guard (1...12).contains(month), (1...Day.daysInMonth(year: year, month: month)).contains(day) else { return nil }
-        self.init(year: year, month: month, day: day)
+        guard let day = try? Day(year: year, month: month, day: day) else { return nil }
+        self = day
     }
 }
 
@@ -191,5 +197,27 @@ public enum Weekday: Int, CaseIterable, Sendable, Codable {
     /// How many days after `start` this weekday comes, 0...6: `Weekday.sunday.daysSince(.monday)` is 6.
     public func daysSince(_ start: Weekday) -> Int {
         (rawValue - start.rawValue).remainderRoundingDown(dividingBy: 7)
+    }
+}
+
+/// A year, month and day of month that name no day, such as 2023-02-29 or month 13.
+public struct DayError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+
+    public init(year: Int, month: Int, day: Int) {
+        (self.year, self.month, self.day) = (year, month, day)
+    }
+
+    /// Why: "there is no month 13: months run from 01 to 12", or "there is no day 30 in 2024-02,
+    /// which has 29 days".
+    public var description: String {
+        let twoDigits = { (number: Int) in number >= 0 ? Day.pad(number, width: 2) : String(number) }
+        guard (1...12).contains(month) else {
+            return "there is no month \(twoDigits(month)): months run from 01 to 12"
+        }
+        let length = Day.daysInMonth(year: year, month: month)
+        return "there is no day \(twoDigits(day)) in \(Day.yearText(year))-\(twoDigits(month)), which has \(length) days"
     }
 }

@@ -24,7 +24,7 @@ public struct LocalDateTime: Hashable, Comparable, Sendable {
     /// Creates a wall-clock time from its fields; `nil` for a date or time that does not exist
     /// (2023-02-29, 24:00, minute 60).
     public init?(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
-        guard let date = Day(year: year, month: month, day: day), (0...23).contains(hour), (0...59).contains(minute),
+        guard let date = try? Day(year: year, month: month, day: day), (0...23).contains(hour), (0...59).contains(minute),
               (0...59).contains(second) else { return nil }
         self.init(day: date, secondOfDay: hour * 3600 + minute * 60 + second)
     }

@@ -223,7 +223,7 @@ public struct StreakGoal: Hashable, Sendable {
 ///
 /// ```swift
 /// let report = StreakReport(sessions: sessions, goal: StreakGoal(timeZone: .utc),
-///                           window: Day(year: 2024, month: 2, day: 20)!...Day(year: 2024, month: 2, day: 26)!)
+///                           window: try! Day(year: 2024, month: 2, day: 20)...Day(year: 2024, month: 2, day: 26))
 /// print(report.longestStreak.length, report.currentStreak.length)
 /// // Prints "2 2" for the tutorial's sample data
 /// ```
@@ -585,7 +585,7 @@ extension StreakReport {
     ///
     /// ```swift
     /// let (window, cutOff) = StreakReport.defaultWindow(
-    ///     earliestSessionDay: Day(year: 1, month: 1, day: 1)!, to: Day(year: 2024, month: 12, day: 31)!)
+    ///     earliestSessionDay: try! Day(year: 1, month: 1, day: 1), to: try! Day(year: 2024, month: 12, day: 31))
     /// print(window.lowerBound, cutOff!)
     /// // Prints "2015-01-01 0001-01-01"
     /// ```
@@ -674,8 +674,8 @@ public struct DayTotals: Sendable {
     ///
     /// ```swift
     /// var totals = DayTotals(goal: StreakGoal(requiredPoints: 30, timeZone: .utc))
-    /// totals.add(points: 45, startingAt: .date(Day(year: 2024, month: 3, day: 1)!))
-    /// print(totals.report(from: nil, to: Day(year: 2024, month: 3, day: 1)!).days[0].status)
+    /// totals.add(points: 45, startingAt: .date(try! Day(year: 2024, month: 3, day: 1)))
+    /// print(totals.report(from: nil, to: try! Day(year: 2024, month: 3, day: 1)).days[0].status)
     /// // Prints "met"
     /// ```
     public mutating func add(points: Int, startingAt start: SessionTime) {

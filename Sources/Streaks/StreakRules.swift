@@ -38,8 +38,12 @@ public struct StreakRules: Hashable, Sendable {
     public var atMost = false
 
     /// Rules with a constant daily requirement and nothing else: the simple case.
-    public init(requiredPoints: Int = 100) {
-        self.schedule = GoalSchedule(requiredPoints: requiredPoints)
+    ///
+    /// - Parameter requiredPoints: What every day requires; `nil` (the default): 100 here, and
+    ///   whatever `ReportSettings.requiredPoints` was when these rules are given to the settings
+    ///   (so `settings.streakRules = StreakRules()` keeps the settings' goal).
+    public init(requiredPoints: Int? = nil) {
+        self.schedule = requiredPoints.map { GoalSchedule(requiredPoints: $0) } ?? GoalSchedule()
         self.periodGoal = nil
         self.skippedDays = []
         self.skipCategories = []
@@ -105,15 +109,41 @@ public struct GoalSchedule: Hashable, Sendable {
         }
     }
 
-    /// The points a day requires when no entry names it; at least 1.
-    public var defaultPoints: Int
+    /// The points a day requires when no entry names it; at least 1. 100 until given.
+    public var defaultPoints: Int {
+        get { givenDefaultPoints ?? Self.standardPoints }
+        set { givenDefaultPoints = max(1, newValue) }
+    }
+    /// Whether `defaultPoints` was given (`init(requiredPoints:)` or set) rather than left at 100:
+    /// `ReportSettings.streakRules` keeps the settings' own required points for a schedule
+    /// that gives none.
+    public var givesDefaultPoints: Bool { givenDefaultPoints != nil }
+    private var givenDefaultPoints: Int?
+    /// What a day requires when nothing says otherwise.
+    public static let standardPoints = 100
     /// The entries, in the order they apply: a later one overrides an earlier one where both apply.
     public var entries: [Entry]
 
+    /// Every day requires 100 points until `defaultPoints` is set.
+    public init() {
+        self.entries = []
+    }
+
     /// Every day requires `requiredPoints` (at least 1).
     public init(requiredPoints: Int) {
-        self.defaultPoints = max(1, requiredPoints)
+        self.givenDefaultPoints = max(1, requiredPoints)
         self.entries = []
+    }
+
+    /// Schedules are equal when they require the same points of every day, whether or not the
+    /// default was given.
+    public static func == (left: GoalSchedule, right: GoalSchedule) -> Bool {
+        left.defaultPoints == right.defaultPoints && left.entries == right.entries
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(defaultPoints)
+        hasher.combine(entries)
     }
 
     /// Requires `points` on `weekdays` from `start` on (every day, and from the first day, by default).

@@ -110,17 +110,12 @@ struct DayArgumentError: Error, CustomStringConvertible {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
               parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let year = Int(parts[0]), let month = Int(parts[1])
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
         else {
             description = "a day is written YYYY-MM-DD, such as 2024-02-29"
             return
         }
-        if !(1...12).contains(month) {
-            description = "there is no month \(parts[1]): months run from 01 to 12"
-        } else {
-            let length = Day.daysInMonth(year: year, month: month)
-            description = "there is no day \(parts[2]) in \(parts[0])-\(parts[1]), which has \(length) days"
-        }
+        description = DayError(year: year, month: month, day: day).description
     }
 }
 
@@ -317,8 +312,8 @@ struct DaySpan: ExpressibleByArgument {
         let month = index.remainderRoundingDown(dividingBy: 12) + 1
         let year = (index - (month - 1)) / 12
         var dayOfMonth = day.dayOfMonth
-        while Day(year: year, month: month, day: dayOfMonth) == nil { dayOfMonth -= 1 }
-        return Day(year: year, month: month, day: dayOfMonth)!
+        while (try? Day(year: year, month: month, day: dayOfMonth)) == nil { dayOfMonth -= 1 }
+        return try! Day(year: year, month: month, day: dayOfMonth)
     }
 }
 

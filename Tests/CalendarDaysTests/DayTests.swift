@@ -14,7 +14,7 @@ struct DayTests {
         let startDate = try #require(calendar.date(from: DateComponents(year: 2000, month: 3, day: 1)))
         let firstDay = Int(startDate.timeIntervalSince1970) / 86_400
         #expect(firstDay == 11_017)
-        #expect(Day(year: 2000, month: 3, day: 1)!.daysSince1970 == firstDay)
+        #expect(try! Day(year: 2000, month: 3, day: 1).daysSince1970 == firstDay)
 
         var mismatches: [String] = []
         for offset in 0..<146_097 {
@@ -26,7 +26,7 @@ struct DayTests {
             let actual = day.components
             let text = String(year) + "-" + (month < 10 ? "0" : "") + String(month) + "-" + (dayOfMonth < 10 ? "0" : "") + String(dayOfMonth)
             if actual != (year, month, dayOfMonth)
-                || Day(year: year, month: month, day: dayOfMonth)! != day
+                || (try! Day(year: year, month: month, day: dayOfMonth)) != day
                 || day.weekday.rawValue != expected.weekday! - 1
                 || day.description != text
                 || Day(text) != day {
@@ -35,7 +35,7 @@ struct DayTests {
             }
         }
         #expect(mismatches.isEmpty, "\(mismatches)")
-        #expect(Day(year: 2400, month: 3, day: 1)!.daysSince1970 == firstDay + 146_097)
+        #expect(try! Day(year: 2400, month: 3, day: 1).daysSince1970 == firstDay + 146_097)
     }
 
     // MARK: - Far years, by an independent day-by-day walk
@@ -44,11 +44,11 @@ struct DayTests {
     /// that both conversions agree with it (year 0 is a leap year in the proleptic Gregorian calendar).
     @Test func walkThroughNegativeYearsAndYearZero() {
         var (year, month, dayOfMonth) = (-801, 1, 1)
-        var number = Day(year: year, month: month, day: dayOfMonth)!.daysSince1970
+        var number = try! Day(year: year, month: month, day: dayOfMonth).daysSince1970
         var mismatches: [String] = []
         while year < 801 {
             let day = Day(daysSince1970: number)
-            if day.components != (year, month, dayOfMonth) || Day(year: year, month: month, day: dayOfMonth)!.daysSince1970 != number {
+            if day.components != (year, month, dayOfMonth) || (try! Day(year: year, month: month, day: dayOfMonth)).daysSince1970 != number {
                 mismatches.append("\(number): expected \(year)-\(month)-\(dayOfMonth), got \(day.components)")
                 if mismatches.count >= 10 { break }
             }
@@ -65,7 +65,7 @@ struct DayTests {
         }
         #expect(mismatches.isEmpty, "\(mismatches)")
         // 1602 years, 389 of them leap years (401 multiples of 4, less 12 centuries not divisible by 400).
-        #expect(Day(year: 801, month: 1, day: 1)!.daysSince1970 - Day(year: -801, month: 1, day: 1)!.daysSince1970 == 1602 * 365 + 389)
+        #expect(try! Day(year: 801, month: 1, day: 1).daysSince1970 - (try! Day(year: -801, month: 1, day: 1)).daysSince1970 == 1602 * 365 + 389)
     }
 
     /// Known distances to 1970-01-01 (proleptic Gregorian, as Python's `date.toordinal` counts them).
@@ -83,7 +83,7 @@ struct DayTests {
         (0, 2, 29, -719_469),
     ])
     func knownDistances(year: Int, month: Int, dayOfMonth: Int, daysSince1970: Int) {
-        let day = Day(year: year, month: month, day: dayOfMonth)!
+        let day = try! Day(year: year, month: month, day: dayOfMonth)
         #expect(day.daysSince1970 == daysSince1970)
         #expect(Day(daysSince1970: daysSince1970).components == (year, month, dayOfMonth))
         #expect(day.year == year)
@@ -95,8 +95,8 @@ struct DayTests {
     @Test(arguments: [-1_000_000, -10_000, -401, -400, -1, 0, 1, 1582, 1900, 9999, 1_000_000])
     func fourHundredYearPeriod(year: Int) {
         for (month, dayOfMonth) in [(1, 1), (2, 28), (3, 1), (12, 31)] {
-            let day = Day(year: year, month: month, day: dayOfMonth)!
-            let later = Day(year: year + 400, month: month, day: dayOfMonth)!
+            let day = try! Day(year: year, month: month, day: dayOfMonth)
+            let later = try! Day(year: year + 400, month: month, day: dayOfMonth)
             #expect(later.daysSince1970 - day.daysSince1970 == 146_097)
             #expect(day.components == (year, month, dayOfMonth))
             #expect(later.components == (year + 400, month, dayOfMonth))
@@ -113,8 +113,8 @@ struct DayTests {
         #expect(Day.isLeapYear(year) == isLeap)
         #expect(Day.daysInMonth(year: year, month: 2) == (isLeap ? 29 : 28))
         #expect(Day(normalizingYear: year, month: 2, day: 29).components == (isLeap ? (year, 2, 29) : (year, 3, 1)))
-        #expect((Day(year: year, month: 2, day: 29) != nil) == isLeap)
-        #expect(Day(year: year + 1, month: 1, day: 1)!.daysSince1970 - Day(year: year, month: 1, day: 1)!.daysSince1970 == (isLeap ? 366 : 365))
+        #expect(((try? Day(year: year, month: 2, day: 29)) != nil) == isLeap)
+        #expect(try! Day(year: year + 1, month: 1, day: 1).daysSince1970 - (try! Day(year: year, month: 1, day: 1)).daysSince1970 == (isLeap ? 366 : 365))
     }
 
     @Test func leapDayStrings() throws {
@@ -123,7 +123,7 @@ struct DayTests {
         #expect(leapDay.advanced(by: 1).description == "2000-03-01")
         #expect(Day("1900-02-29") == nil)
         #expect(Day("2023-02-29") == nil)
-        #expect(Day("2024-02-29") == Day(year: 2024, month: 2, day: 29)!)
+        #expect(Day("2024-02-29") == (try! Day(year: 2024, month: 2, day: 29)))
         #expect(Day("2024-02-30") == nil)
     }
 
@@ -131,7 +131,7 @@ struct DayTests {
     func daysInMonth(month: Int, length: Int) {
         #expect(Day.daysInMonth(year: 2023, month: month) == length)
         // The last day of the month is followed by the first of the next.
-        let last = Day(year: 2023, month: month, day: length)!
+        let last = try! Day(year: 2023, month: month, day: length)
         #expect(last.components == (2023, month, length))
         #expect(last.advanced(by: 1).dayOfMonth == 1)
     }
@@ -155,18 +155,28 @@ struct DayTests {
         #expect(Day(normalizingYear: fields.0, month: fields.1, day: fields.2).components == expected)
         // The checked initializer refuses what does not exist, and takes what does.
         let exists = fields == expected
-        #expect((Day(year: fields.0, month: fields.1, day: fields.2) != nil) == exists)
+        #expect(((try? Day(year: fields.0, month: fields.1, day: fields.2)) != nil) == exists)
     }
 
-    @Test("Day(year:month:day:)! and LocalDateTime(year:...)! refuse what does not exist, as the command line does", arguments: [
+    @Test("Day(year:month:day:) and LocalDateTime(year:...) refuse what does not exist, as the command line does", arguments: [
         (2023, 2, 29), (2024, 2, 30), (2024, 4, 31), (2024, 13, 1), (2024, 0, 1), (2024, 1, 0), (2024, 1, 32),
     ])
     func impossible(year: Int, month: Int, day: Int) {
-        #expect(Day(year: year, month: month, day: day) == nil)
+        #expect((try? Day(year: year, month: month, day: day)) == nil)
         #expect(LocalDateTime(year: year, month: month, day: day) == nil)
         #expect(LocalDateTime(year: 2024, month: 1, day: 1, hour: 24) == nil)
         #expect(LocalDateTime(year: 2024, month: 1, day: 1, minute: 60) == nil)
         #expect(LocalDateTime(normalizingYear: 2024, month: 1, day: 1, hour: 25) == LocalDateTime(year: 2024, month: 1, day: 2, hour: 1))
+    }
+
+    @Test("Day(year:month:day:) throws, so that a day that does not exist cannot become a silent nil, and says why")
+    func impossibleSaysWhy() {
+        #expect(throws: DayError(year: 2024, month: 2, day: 30)) { try Day(year: 2024, month: 2, day: 30) }
+        #expect(DayError(year: 2024, month: 2, day: 30).description == "there is no day 30 in 2024-02, which has 29 days")
+        #expect(DayError(year: 2023, month: 2, day: 29).description == "there is no day 29 in 2023-02, which has 28 days")
+        #expect(DayError(year: 2024, month: 13, day: 1).description == "there is no month 13: months run from 01 to 12")
+        #expect(DayError(year: 2024, month: 1, day: 0).description == "there is no day 00 in 2024-01, which has 31 days")
+        #expect(DayError(year: 12024, month: 4, day: 31).description == "there is no day 31 in +12024-04, which has 30 days")
     }
 
     // MARK: - Weekday
@@ -185,11 +195,11 @@ struct DayTests {
         ((2024, 2, 26), .monday),
     ])
     func weekday(fields: (Int, Int, Int), expected: Weekday) {
-        #expect(Day(year: fields.0, month: fields.1, day: fields.2)!.weekday == expected)
+        #expect(try! Day(year: fields.0, month: fields.1, day: fields.2).weekday == expected)
     }
 
     @Test func weekdaysCycleBeforeAndAfter1970() {
-        let thursday = Day(year: 1970, month: 1, day: 1)!
+        let thursday = try! Day(year: 1970, month: 1, day: 1)
         for offset in -21...21 {
             let expected = Weekday(rawValue: ((4 + offset) % 7 + 7) % 7)
             #expect(thursday.advanced(by: offset).weekday == expected, "offset \(offset)")
@@ -264,26 +274,26 @@ struct DayTests {
         ((-10_000, 6, 15), "-10000-06-15"),
     ])
     func description(fields: (Int, Int, Int), expected: String) {
-        #expect(Day(year: fields.0, month: fields.1, day: fields.2)!.description == expected)
+        #expect(try! Day(year: fields.0, month: fields.1, day: fields.2).description == expected)
     }
 
     /// `LosslessStringConvertible` requires `Day(day.description) == day`.
     @Test(arguments: [(1970, 1, 1), (0, 1, 1), (9999, 12, 31), (2024, 2, 29)])
     func descriptionRoundTripsInYears0Through9999(fields: (Int, Int, Int)) {
-        let day = Day(year: fields.0, month: fields.1, day: fields.2)!
+        let day = try! Day(year: fields.0, month: fields.1, day: fields.2)
         #expect(Day(day.description) == day)
     }
 
     @Test(arguments: [(10_000, 1, 1), (-1, 12, 31)])
     func descriptionRoundTripsOutsideYears0Through9999(fields: (Int, Int, Int)) {
-        let day = Day(year: fields.0, month: fields.1, day: fields.2)!
+        let day = try! Day(year: fields.0, month: fields.1, day: fields.2)
         #expect(Day(day.description) == day)
     }
 
     // MARK: - Codable
 
     @Test func encodesAsDateString() throws {
-        let days = [Day(year: 2024, month: 2, day: 29)!, Day(year: 1970, month: 1, day: 1)!, Day(year: 5, month: 6, day: 7)!]
+        let days = [try! Day(year: 2024, month: 2, day: 29), try! Day(year: 1970, month: 1, day: 1), try! Day(year: 5, month: 6, day: 7)]
         let json = try sortedJSON(days)
         #expect(json == #"["2024-02-29","1970-01-01","0005-06-07"]"#)
         let decoded = try JSONDecoder().decode([Day].self, from: Data(json.utf8))
@@ -298,7 +308,7 @@ struct DayTests {
     }
 
     @Test func encodesOutsideYears0Through9999() throws {
-        let day = Day(year: 10_000, month: 1, day: 1)!
+        let day = try! Day(year: 10_000, month: 1, day: 1)
         #expect(try sortedJSON([day]) == #"["+10000-01-01"]"#)
         let decoded = try JSONDecoder().decode([Day].self, from: Data(try sortedJSON([day]).utf8))
         #expect(decoded == [day])
@@ -307,11 +317,11 @@ struct DayTests {
     // MARK: - Arithmetic
 
     @Test func arithmeticAndOrdering() {
-        let start = Day(year: 2023, month: 12, day: 30)!
+        let start = try! Day(year: 2023, month: 12, day: 30)
         #expect(start.advanced(by: 3).description == "2024-01-02")
         #expect(start.advanced(by: -365).description == "2022-12-30")
-        #expect(start.distance(to: Day(year: 2024, month: 3, day: 1)!) == 62)
-        #expect(Day(year: 2024, month: 3, day: 1)!.distance(to: start) == -62)
+        #expect(start.distance(to: try! Day(year: 2024, month: 3, day: 1)) == 62)
+        #expect(try! Day(year: 2024, month: 3, day: 1).distance(to: start) == -62)
         #expect(start < start.advanced(by: 1))
         #expect(!(start < start))
         #expect(Array(start...start.advanced(by: 3)).map(\.description) == ["2023-12-30", "2023-12-31", "2024-01-01", "2024-01-02"])
@@ -326,6 +336,6 @@ struct DayTests {
         ((-1, 3, 15), (-1, 3, 1)),
     ])
     func firstOfMonth(fields: (Int, Int, Int), expected: (Int, Int, Int)) {
-        #expect(Day(year: fields.0, month: fields.1, day: fields.2)!.firstOfMonth.components == expected)
+        #expect(try! Day(year: fields.0, month: fields.1, day: fields.2).firstOfMonth.components == expected)
     }
 }

@@ -58,7 +58,7 @@ struct LocalDateTimeTests {
     @Test func fieldInitializer() {
         let time = LocalDateTime(year: 2024, month: 2, day: 25, hour: 6, minute: 30)!
         #expect(time.description == "2024-02-25T06:30:00")
-        #expect(time.day == Day(year: 2024, month: 2, day: 25)!)
+        #expect(time.day == (try! Day(year: 2024, month: 2, day: 25)))
         #expect(time.secondOfDay == 6 * 3600 + 30 * 60)
         #expect(LocalDateTime(year: 2024, month: 2, day: 25)!.description == "2024-02-25T00:00:00")
         #expect(LocalDateTime(year: 1969, month: 12, day: 31, hour: 23, minute: 59, second: 59)!.secondsSince1970 == -1)

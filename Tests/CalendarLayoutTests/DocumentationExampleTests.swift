@@ -10,7 +10,7 @@ struct DocumentationExampleTests {
         let month = CalendarMonth(year: 2024, month: 11)
         #expect(printed(month, month.advanced(by: 3), month.dayCount, month.firstDay) == "2024-11 2025-02 30 2024-11-01")
         #expect(printed(CalendarMonth(year: 2024, month: 13), CalendarMonth(year: 2024, month: 0)) == "2025-01 2023-12")
-        #expect(printed(CalendarMonth(containing: Day(year: 2024, month: 2, day: 29)!)) == "2024-02")
+        #expect(printed(CalendarMonth(containing: try! Day(year: 2024, month: 2, day: 29))) == "2024-02")
         let february = CalendarMonth(year: 2023, month: 2).days
         #expect(printed(february.count, february.lowerBound, february.upperBound) == "28 2023-02-01 2023-03-01")
     }
@@ -38,16 +38,16 @@ struct DocumentationExampleTests {
         let sunday = MonthGrid(month: CalendarMonth(year: 2015, month: 2), firstWeekday: .sunday)
         #expect(printed(sunday.rowCount, sunday.firstDay) == "4 2015-02-01")
 
-        let week = MonthGrid(weekContaining: Day(year: 2024, month: 3, day: 1)!, firstWeekday: .monday)
+        let week = MonthGrid(weekContaining: try! Day(year: 2024, month: 3, day: 1), firstWeekday: .monday)
         #expect(printed(week.rowCount, week.first!.day, week.first!.isInMonth, week.last!.day) == "1 2024-02-26 false 2024-03-03")
 
         #expect(printed(MonthGrid.rowCount(month: CalendarMonth(year: 2015, month: 8), firstWeekday: .sunday, rowPolicy: .variable)) == "6")
 
-        let day = Day(year: 2024, month: 3, day: 14)!
+        let day = try! Day(year: 2024, month: 3, day: 14)
         #expect(printed(MonthGrid(month: CalendarMonth(containing: day)).mode, MonthGrid(weekContaining: day).mode) == "month week")
 
         let march = MonthGrid(month: CalendarMonth(year: 2024, month: 3))
-        #expect(printed(march.position(of: Day(year: 2024, month: 3, day: 14)!)!) == "(row: 2, column: 4)")
+        #expect(printed(march.position(of: try! Day(year: 2024, month: 3, day: 14))!) == "(row: 2, column: 4)")
     }
 
     @Test func layoutFrame() {
@@ -79,7 +79,7 @@ struct DocumentationExampleTests {
         let layout = MonthLayout(grid: MonthGrid(month: CalendarMonth(year: 2024, month: 3)), metrics: LayoutMetrics(width: 390))
         let placed = layout.cells[12]
         #expect(printed(placed.day, placed.isInMonth, placed.frame) == "2024-03-08 true (x: 278, y: 99, width: 56, height: 55)")
-        #expect(printed(layout.frame(of: Day(year: 2024, month: 3, day: 1)!)!) == "(x: 278, y: 44, width: 56, height: 55)")
+        #expect(printed(layout.frame(of: try! Day(year: 2024, month: 3, day: 1))!) == "(x: 278, y: 44, width: 56, height: 55)")
 
         let grid = MonthGrid(month: CalendarMonth(year: 2015, month: 2), firstWeekday: .sunday)
         let february = MonthLayout(grid: grid, metrics: LayoutMetrics(width: 390, headerHeight: 44))
@@ -101,7 +101,7 @@ struct DocumentationExampleTests {
         let year = MonthStack(firstMonth: CalendarMonth(year: 2015, month: 1), monthCount: 12, metrics: LayoutMetrics(width: 390))
         #expect(printed(year.month(atY: 0)!, year.month(atY: 319)!, year.month(atY: -1) as Any) == "2015-01 2015-02 nil")
         #expect(printed(year.frame(of: CalendarMonth(year: 2015, month: 3))!) == "(x: 0, y: 583, width: 390, height: 319)")
-        #expect(printed(year.frame(of: Day(year: 2015, month: 2, day: 1)!)!) == "(x: 0, y: 363, width: 55, height: 55)")
+        #expect(printed(year.frame(of: try! Day(year: 2015, month: 2, day: 1))!) == "(x: 0, y: 363, width: 55, height: 55)")
 
         let visible = year.visibleMonths(in: LayoutFrame(x: 0, y: 300, width: 390, height: 100))
         #expect(printed(visible.map { "\($0.month) header \($0.isHeaderVisible) rows \($0.rows)" }) == #"["2015-01 header false rows 4..<5", "2015-02 header true rows 0..<1"]"#)

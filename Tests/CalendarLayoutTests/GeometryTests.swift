@@ -87,7 +87,7 @@ struct GeometryTests {
                 grids.append(MonthGrid(month: month, firstWeekday: .sunday, rowPolicy: policy, outOfMonthDays: .hidden))
             }
         }
-        grids.append(MonthGrid(weekContaining: Day(year: 2024, month: 2, day: 29)!, firstWeekday: .monday))
+        grids.append(MonthGrid(weekContaining: try! Day(year: 2024, month: 2, day: 29), firstWeekday: .monday))
         for header in [0, 44] {
             for aspect in [CellAspect.square, CellAspect(height: 2, width: 3)] {
                 let metrics = LayoutMetrics(width: width, headerHeight: header, cellAspect: aspect)

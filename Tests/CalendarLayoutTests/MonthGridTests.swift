@@ -68,14 +68,14 @@ struct MonthGridTests {
         let grid = MonthGrid(month: CalendarMonth(year: 2015, month: 2), firstWeekday: .sunday)
         #expect(grid.rowCount == 4)
         #expect(grid.allSatisfy { $0.isInMonth })
-        #expect(grid.first?.day == Day(year: 2015, month: 2, day: 1)!)
-        #expect(grid.last?.day == Day(year: 2015, month: 2, day: 28)!)
+        #expect(grid.first?.day == (try! Day(year: 2015, month: 2, day: 1)))
+        #expect(grid.last?.day == (try! Day(year: 2015, month: 2, day: 28)))
         // The same month from Monday needs 5 rows; with `.six`, 6 (the last two wholly in March).
         #expect(MonthGrid(month: CalendarMonth(year: 2015, month: 2), firstWeekday: .monday).rowCount == 5)
         let six = MonthGrid(month: CalendarMonth(year: 2015, month: 2), firstWeekday: .sunday, rowPolicy: .six)
         #expect(six.rowCount == 6)
         #expect(six.weeks[4].allSatisfy { !$0.isInMonth && $0.day.month == 3 })
-        #expect(six.last?.day == Day(year: 2015, month: 3, day: 14)!)
+        #expect(six.last?.day == (try! Day(year: 2015, month: 3, day: 14)))
     }
 
     @Test(arguments: [
@@ -154,13 +154,13 @@ struct MonthGridTests {
     @Test func yearZeroAndNegativeYears() {
         // 0001-01-01 (proleptic Gregorian) was a Monday; year 0 is a leap year, -0001 is not.
         let january1 = MonthGrid(month: CalendarMonth(year: 1, month: 1), firstWeekday: .monday)
-        #expect(january1.firstDay == Day(year: 1, month: 1, day: 1)!)
+        #expect(january1.firstDay == (try! Day(year: 1, month: 1, day: 1)))
         #expect(january1.rowCount == 5)
         #expect(CalendarMonth(year: 0, month: 2).dayCount == 29)
         #expect(CalendarMonth(year: -1, month: 2).dayCount == 28)
         #expect(CalendarMonth(year: -4, month: 2).dayCount == 29)
         let december = MonthGrid(month: CalendarMonth(year: -1, month: 12), firstWeekday: .sunday)
-        #expect(december.filter(\.isInMonth).map(\.day).last == Day(year: 0, month: 1, day: 1)!.advanced(by: -1))
+        #expect(december.filter(\.isInMonth).map(\.day).last == (try! Day(year: 0, month: 1, day: 1)).advanced(by: -1))
         #expect(december.last!.day.description == "0000-01-01")
         #expect(CalendarMonth(year: -1, month: 12).description == "-0001-12")
         #expect(CalendarMonth(year: 123_456, month: 7).description == "+123456-07")
@@ -174,17 +174,17 @@ struct MonthGridTests {
         #expect(CalendarMonth(year: -5, month: 3).distance(to: CalendarMonth(year: 5, month: 3)) == 120)
         #expect((CalendarMonth(year: 2024, month: 11)...CalendarMonth(year: 2025, month: 2)).map(\.description)
                 == ["2024-11", "2024-12", "2025-01", "2025-02"])
-        #expect(CalendarMonth(containing: Day(year: -77, month: 4, day: 30)!) == CalendarMonth(year: -77, month: 4))
-        #expect(CalendarMonth(year: 2024, month: 2).contains(Day(year: 2024, month: 2, day: 29)!))
-        #expect(!CalendarMonth(year: 2024, month: 2).contains(Day(year: 2024, month: 3, day: 1)!))
+        #expect(CalendarMonth(containing: try! Day(year: -77, month: 4, day: 30)) == CalendarMonth(year: -77, month: 4))
+        #expect(CalendarMonth(year: 2024, month: 2).contains(try! Day(year: 2024, month: 2, day: 29)))
+        #expect(!CalendarMonth(year: 2024, month: 2).contains(try! Day(year: 2024, month: 3, day: 1)))
     }
 
     // MARK: - Week mode
 
     @Test(arguments: Weekday.allCases)
     func weekModeHoldsTheDate(firstWeekday: Weekday) {
-        var day = Day(year: 2023, month: 12, day: 1)!
-        while day < Day(year: 2024, month: 4, day: 1)! {
+        var day = try! Day(year: 2023, month: 12, day: 1)
+        while day < (try! Day(year: 2024, month: 4, day: 1)) {
             let week = MonthGrid(weekContaining: day, firstWeekday: firstWeekday)
             #expect(week.mode == .week)
             #expect(week.rowCount == 1 && week.count == 7)
@@ -197,7 +197,7 @@ struct MonthGridTests {
     }
 
     @Test func weekModeAcrossAMonthEnd() {
-        let week = MonthGrid(weekContaining: Day(year: 2024, month: 2, day: 29)!, firstWeekday: .monday, outOfMonthDays: .hidden)
+        let week = MonthGrid(weekContaining: try! Day(year: 2024, month: 2, day: 29), firstWeekday: .monday, outOfMonthDays: .hidden)
         #expect(week.map(\.day.description) == [
             "2024-02-26", "2024-02-27", "2024-02-28", "2024-02-29", "2024-03-01", "2024-03-02", "2024-03-03",
         ])

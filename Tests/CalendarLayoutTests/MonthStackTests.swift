@@ -121,7 +121,7 @@ struct MonthStackTests {
             #expect(a.height == b.height)
         }
         // The last day's cell, found directly.
-        let lastDay = Day(year: 101_999, month: 12, day: 31)!
+        let lastDay = try! Day(year: 101_999, month: 12, day: 31)
         let cell = try #require(stack.frame(of: lastDay))
         #expect(cell.maxY <= stack.totalHeight && cell.y >= lastFrame.y + 44)
         let visible = stack.visibleCells(in: cell)
@@ -161,10 +161,10 @@ struct MonthStackTests {
         #expect(months.map(\.position) == [0, 1])
         let cells = stack.visibleCells(in: LayoutFrame(x: 0, y: 250, width: 390, height: 150))
         #expect(cells.count == 21)
-        #expect(cells.first?.day == Day(year: 2015, month: 1, day: 18)!)
-        #expect(cells.last?.day == Day(year: 2015, month: 2, day: 7)!)
+        #expect(cells.first?.day == (try! Day(year: 2015, month: 1, day: 18)))
+        #expect(cells.last?.day == (try! Day(year: 2015, month: 2, day: 7)))
         // January's last two rows and February's first: 21 consecutive days, all in their months.
-        #expect(cells.map(\.day) == Array(Day(year: 2015, month: 1, day: 18)!..<Day(year: 2015, month: 2, day: 8)!))
+        #expect(cells.map(\.day) == Array(try! Day(year: 2015, month: 1, day: 18)..<Day(year: 2015, month: 2, day: 8)))
         #expect(cells.allSatisfy { $0.isInMonth })
     }
 
@@ -235,7 +235,7 @@ struct MonthStackTests {
             #expect(at.count == 1 && at.first?.day == day && at.first?.isInMonth == true && at.first?.frame == frame)
             day = day.advanced(by: 1)
         }
-        #expect(stack.frame(of: Day(year: 2023, month: 10, day: 31)!) == nil)
+        #expect(stack.frame(of: try! Day(year: 2023, month: 10, day: 31)) == nil)
         #expect(stack.frame(of: stack.months.upperBound.lastDay.advanced(by: 1)) == nil)
     }
 

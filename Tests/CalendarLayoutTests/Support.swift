@@ -54,7 +54,7 @@ struct BruteForceStack {
         var y = 0
         var (year, month) = (firstMonth.year, firstMonth.month)
         for _ in 0..<monthCount {
-            let first = Day(year: year, month: month, day: 1)!
+            let first = try! Day(year: year, month: month, day: 1)
             let length = Day.daysInMonth(year: year, month: month)
             var weekStarts = Set<Int>()
             for offset in 0..<length {
@@ -81,7 +81,7 @@ struct BruteForceStack {
             guard frame.intersects(viewport) else { continue }
             let header = LayoutFrame(x: 0, y: entry.y, width: metrics.width, height: metrics.headerHeight)
             lines.append("month \(entry.month) \(frame) header \(header.intersects(viewport))")
-            let first = Day(year: entry.month.year, month: entry.month.month, day: 1)!
+            let first = try! Day(year: entry.month.year, month: entry.month.month, day: 1)
             let gridStart = first.advanced(by: -first.weekday.daysSince(firstWeekday))
             for row in 0..<entry.rows {
                 for column in 0..<7 {

@@ -8,10 +8,10 @@ struct YearGridTests {
     @Test("The doc comments' examples print what they say")
     func documentationExamples() {
         let grid = YearGrid(year: 2024, firstWeekday: .sunday)
-        #expect(printed(grid.weekCount, grid.position(of: Day(year: 2024, month: 2, day: 20)!)!) == "53 (week: 7, row: 2)")
+        #expect(printed(grid.weekCount, grid.position(of: try! Day(year: 2024, month: 2, day: 20))!) == "53 (week: 7, row: 2)")
         #expect(printed(YearGrid(year: 2024).monthColumns.prefix(3).map { "\($0.month):\($0.week)" }) == #"["1:0", "2:5", "3:9"]"#)
         let layout = YearLayout(grid: YearGrid(year: 2024), cellSize: 12, gap: 3, labelWidth: 30, labelHeight: 16)
-        #expect(printed(layout.frame, layout.frame(of: Day(year: 2024, month: 1, day: 1)!)!)
+        #expect(printed(layout.frame, layout.frame(of: try! Day(year: 2024, month: 1, day: 1))!)
             == "(x: 0, y: 0, width: 822, height: 118) (x: 30, y: 31, width: 12, height: 12)")
         #expect(YearLayout.cellSize(fitting: 976, grid: YearGrid(year: 2024), gap: 3, labelWidth: 34, maximum: 16) == 14)
     }
@@ -61,7 +61,7 @@ struct YearGridTests {
                 let grid = YearGrid(year: year, firstWeekday: firstWeekday)
                 for month in 1...12 {
                     for dayOfMonth in [1, 15, 28] {
-                        let day = Day(year: year, month: month, day: dayOfMonth)!
+                        let day = try! Day(year: year, month: month, day: dayOfMonth)
                         let date = try #require(calendar.date(from: DateComponents(year: year, month: month, day: dayOfMonth)))
                         let foundationWeek = calendar.component(.weekOfYear, from: date)
                         // Foundation counts the week of 1 January as week 1 of the year (weekOfYear
@@ -99,9 +99,9 @@ struct YearGridTests {
         let layout = YearLayout(grid: YearGrid(year: 2028, firstWeekday: .sunday), cellSize: 10, gap: 2, labelWidth: 28, labelHeight: 14, x: 5, y: 7)
         #expect(layout.pitch == 12)
         #expect(layout.frame == LayoutFrame(x: 5, y: 7, width: 28 + 54 * 12 - 2, height: 14 + 7 * 12 - 2))
-        let january1 = try #require(layout.frame(of: Day(year: 2028, month: 1, day: 1)!))
+        let january1 = try #require(layout.frame(of: try! Day(year: 2028, month: 1, day: 1)))
         #expect(january1 == LayoutFrame(x: 33, y: 7 + 14 + 6 * 12, width: 10, height: 10))
-        let january2 = try #require(layout.frame(of: Day(year: 2028, month: 1, day: 2)!))
+        let january2 = try #require(layout.frame(of: try! Day(year: 2028, month: 1, day: 2)))
         #expect(january2 == LayoutFrame(x: 33 + 12, y: 21, width: 10, height: 10))
         #expect(layout.weekdayLabelFrame(row: 3) == LayoutFrame(x: 5, y: 21 + 36, width: 28, height: 10))
         let labels = (1...12).compactMap { layout.monthLabelFrame(month: $0) }
@@ -131,10 +131,10 @@ struct YearGridTests {
 
     @Test("A rolling grid: the last 53 weeks through the week of its last day, as GitHub's graph")
     func rolling() throws {
-        let last = Day(year: 2026, month: 11, day: 28)!  // a Saturday
+        let last = try! Day(year: 2026, month: 11, day: 28)  // a Saturday
         let grid = YearGrid(weeksEndingWith: last, firstWeekday: .sunday)
         #expect(printed(grid.firstDay, grid.weekCount, grid.monthColumns.first!) == "2025-11-23 53 (month: 11, week: 0)")
-        #expect(grid.days == Day(year: 2025, month: 11, day: 23)!...last)
+        #expect(grid.days == (try! Day(year: 2025, month: 11, day: 23))...last)
         #expect(grid.position(of: last)! == (week: 52, row: 6))
         #expect(grid.day(week: 52, row: 6) == last)
         #expect(grid.position(of: last.advanced(by: 1)) == nil)
@@ -146,8 +146,8 @@ struct YearGridTests {
         #expect(layout.monthLabelFrame(at: 12)?.x == 20 + 49 * 12)
         #expect(layout.monthLabelFrame(month: 11)?.x == 20)  // the first of the two
         // A Wednesday: the last column is that week, its later days not in the grid.
-        let midweek = YearGrid(weeksEndingWith: Day(year: 2026, month: 11, day: 25)!, weekCount: 2, firstWeekday: .monday)
+        let midweek = YearGrid(weeksEndingWith: try! Day(year: 2026, month: 11, day: 25), weekCount: 2, firstWeekday: .monday)
         #expect(printed(midweek.firstDay, midweek.weekCount) == "2026-11-16 2")
-        #expect(midweek.day(week: 1, row: 2) == Day(year: 2026, month: 11, day: 25)! && midweek.day(week: 1, row: 3) == nil)
+        #expect(midweek.day(week: 1, row: 2) == (try! Day(year: 2026, month: 11, day: 25)) && midweek.day(week: 1, row: 3) == nil)
     }
 }

@@ -12,7 +12,7 @@ private func generatedRules(_ tzid: String, years: ClosedRange<Int>, expandedThr
     #expect(definition.problems.isEmpty)
     var budget = ZoneExpansionBudget()
     let window = ZoneExpansionWindow(RecurrenceExpansion(
-        from: Day(year: years.lowerBound, month: 1, day: 1)!, through: Day(year: lastYear - 1, month: 12, day: 31)!))
+        from: try! Day(year: years.lowerBound, month: 1, day: 1), through: try! Day(year: lastYear - 1, month: 12, day: 31)))
     let (rules, problems) = definition.rules(in: window, budget: &budget)
     #expect(problems.isEmpty)
     return (text, rules)

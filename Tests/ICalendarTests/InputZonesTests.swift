@@ -35,7 +35,7 @@ struct InputZonesTests {
     }
 
     private static let window = ZoneExpansionWindow(RecurrenceExpansion(
-        from: Day(year: 2024, month: 1, day: 1)!, through: Day(year: 2024, month: 12, day: 31)!))
+        from: try! Day(year: 2024, month: 1, day: 1), through: try! Day(year: 2024, month: 12, day: 31)))
 
     @Test("The first VTIMEZONE of a TZID defines it; a later one with other rules is said to give way")
     func firstDefines() {

@@ -20,7 +20,7 @@ struct OneReadingTests {
         var importer = SessionImporter(
             pointsRule: .xPoints,
             expansion: RecurrenceExpansion(
-                from: Day(year: 2023, month: 1, day: 1)!, through: Day(year: 2025, month: 12, day: 31)!, maximumInstancesPerRule: 64))
+                from: try! Day(year: 2023, month: 1, day: 1), through: try! Day(year: 2025, month: 12, day: 31), maximumInstancesPerRule: 64))
         importer.isParallel = false
         importer.keptProperties = kept
         importer.readsThroughLibical = throughLibical

@@ -7,7 +7,7 @@ import Testing
 @Suite("Parallel import")
 struct ParallelImportTests {
     private static func compare(_ bytes: [UInt8], name: String) {
-        var sequential = SessionImporter(expansion: RecurrenceExpansion(through: Day(year: 2030, month: 12, day: 31)!))
+        var sequential = SessionImporter(expansion: RecurrenceExpansion(through: try! Day(year: 2030, month: 12, day: 31)))
         sequential.isParallel = false
         var parallel = sequential
         parallel.isParallel = true

@@ -21,11 +21,11 @@ struct RecurrenceCapTests {
     @Test("Int.max and values near it do not overflow the iterator's call budget (cap × 4)", arguments: [Int.max, Int.max / 4 + 1, 1 << 61])
     func huge(cap: Int) {
         let expansion = RecurrenceExpansion(
-            from: Day(year: 2024, month: 1, day: 1)!, through: Day(year: 2024, month: 1, day: 3)!, maximumInstancesPerRule: cap)
+            from: try! Day(year: 2024, month: 1, day: 1), through: try! Day(year: 2024, month: 1, day: 3), maximumInstancesPerRule: cap)
         let imported = SessionImporter(pointsRule: .xPoints, expansion: expansion).importText(Self.daily, name: "daily.ics")
         // The expansion reaches a few margin days past the window (for the report's zone), no further.
         let days = imported.sessions.map { $0.day(in: .utc, dayStart: .midnight) }
-        #expect(days.prefix(3) == [Day(year: 2024, month: 1, day: 1)!, Day(year: 2024, month: 1, day: 2)!, Day(year: 2024, month: 1, day: 3)!])
+        #expect(days.prefix(3) == [try! Day(year: 2024, month: 1, day: 1), try! Day(year: 2024, month: 1, day: 2), try! Day(year: 2024, month: 1, day: 3)])
         #expect((3...7).contains(days.count))
         #expect(imported.diagnostics.filter { $0.code == .recurrence }.isEmpty)
     }
@@ -47,17 +47,17 @@ struct RecurrenceCapTests {
     func recurrenceDatesPastTheCap() throws {
         func imported(cap: Int) -> CalendarImport {
             let expansion = RecurrenceExpansion(
-                from: Day(year: 2024, month: 6, day: 1)!, through: Day(year: 2024, month: 6, day: 30)!, maximumInstancesPerRule: cap)
+                from: try! Day(year: 2024, month: 6, day: 1), through: try! Day(year: 2024, month: 6, day: 30), maximumInstancesPerRule: cap)
             return SessionImporter(pointsRule: .xPoints, expansion: expansion).importText(Self.manyDates, name: "dates.ics")
         }
         func days(_ result: CalendarImport) -> [Int] {
-            result.sessions.map { $0.day(in: .utc, dayStart: .midnight) }.map { $0.daysSince1970 - Day(year: 2024, month: 5, day: 31)!.daysSince1970 }
+            result.sessions.map { $0.day(in: .utc, dayStart: .midnight) }.map { $0.daysSince1970 - (try! Day(year: 2024, month: 5, day: 31)).daysSince1970 }
         }
 
         // Under the cap: all 30 values but the two excluded, the PERIOD two hours long.
         let all = imported(cap: 100)
         #expect(days(all) == (1...30).filter { $0 != 3 && $0 != 25 })
-        let period = try #require(all.sessions.first { $0.day(in: .utc, dayStart: .midnight) == Day(year: 2024, month: 6, day: 21)! })
+        let period = try #require(all.sessions.first { $0.day(in: .utc, dayStart: .midnight) == (try! Day(year: 2024, month: 6, day: 21)) })
         #expect(period.end.instant(in: .utc) - period.start.instant(in: .utc) == 2 * 3_600)
         #expect(all.diagnostics.isEmpty)
 

@@ -129,9 +129,9 @@ struct RecurrenceRuleTests {
     }
 
     @Test("A period's days carry their date parts from one day to the next exactly as each day's own parts are", arguments: [
-        (Day(year: 1599, month: 12, day: 1)!, 400 * 366),  // 400 years from before 1600 (a leap century)
-        (Day(year: 1899, month: 2, day: 20)!, 3 * 366),  // 1900: not a leap year
-        (Day(year: 2023, month: 12, day: 25)!, 800),  // 2024's leap day, New Year twice
+        (try! Day(year: 1599, month: 12, day: 1), 400 * 366),  // 400 years from before 1600 (a leap century)
+        (try! Day(year: 1899, month: 2, day: 20), 3 * 366),  // 1900: not a leap year
+        (try! Day(year: 2023, month: 12, day: 25), 800),  // 2024's leap day, New Year twice
         (Day(daysSince1970: -1_000_000), 2 * 366),  // BCE, proleptic
     ])
     func datePartsWalk(from first: Day, days: Int) {
@@ -145,8 +145,8 @@ struct RecurrenceRuleTests {
             walked.advance()
         }
         #expect(mismatches.isEmpty)
-        let leapDay = RecurrenceIterator.DateParts(Day(year: 2024, month: 2, day: 29)!)
-        #expect(leapDay == .init(Day(year: 2024, month: 2, day: 28)!).advanced())
+        let leapDay = RecurrenceIterator.DateParts(try! Day(year: 2024, month: 2, day: 29))
+        #expect(leapDay == .init(try! Day(year: 2024, month: 2, day: 28)).advanced())
         #expect((leapDay.monthLength, leapDay.dayOfYear, leapDay.yearLength, leapDay.weekday) == (29, 59, 366, 4))
     }
 
@@ -177,7 +177,7 @@ struct RecurrenceRuleTests {
                 parts.append("BYDAY=" + Set(days).joined(separator: ","))
             }
             let rule = try RecurrenceRule(parsing: parts.joined(separator: ";"))
-            let dtstart = LocalDateTime(day: Day(year: 2020 + next(8), month: 1 + next(12), day: 1 + next(28))!, secondOfDay: 9 * 3600)
+            let dtstart = LocalDateTime(day: try! Day(year: 2020 + next(8), month: 1 + next(12), day: 1 + next(28)), secondOfDay: 9 * 3600)
             let iterator = RecurrenceIterator(rule: rule, dtstart: dtstart, isDate: false, stepBudget: 1_000)
             for month in 0..<30 {
                 let first = Day(normalizingYear: 2023, month: 1 + month, day: 1)  // through June 2025: a leap February
@@ -191,7 +191,7 @@ struct RecurrenceRuleTests {
         let leapDays = try RecurrenceIterator(
             rule: RecurrenceRule(parsing: "FREQ=MONTHLY;BYMONTHDAY=-1,29;BYDAY=-1TH,TH"),
             dtstart: LocalDateTime(year: 2024, month: 1, day: 1, hour: 9)!, isDate: false, stepBudget: 100)
-            .matchingDays(ofMonthStarting: Day(year: 2024, month: 2, day: 1)!, length: 29)
+            .matchingDays(ofMonthStarting: try! Day(year: 2024, month: 2, day: 1), length: 29)
         #expect(leapDays == 1 << 29)  // Thursday 29 February 2024: the last day, the 29th and the last Thursday
     }
 

@@ -8,7 +8,7 @@ import Testing
 /// segments start, whatever is open or damaged where they meet.
 @Suite("Segmented cutting")
 struct SegmentedCuttingTests {
-    private static let expansion = RecurrenceExpansion(through: Day(year: 2030, month: 12, day: 31)!)
+    private static let expansion = RecurrenceExpansion(through: try! Day(year: 2030, month: 12, day: 31))
 
     private static var fixtures: [URL] {
         let folder = URL(fileURLWithPath: #filePath)

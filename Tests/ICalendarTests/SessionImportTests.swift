@@ -229,7 +229,7 @@ struct RealWorldTimeZoneTests {
             "TZOFFSETFROM:+0500", "TZOFFSETTO:+0500", "END:STANDARD", "END:VTIMEZONE",
             "END:VCALENDAR",
         ]
-        let importer = SessionImporter(expansion: RecurrenceExpansion(through: Day(year: 2024, month: 12, day: 31)!))
+        let importer = SessionImporter(expansion: RecurrenceExpansion(through: try! Day(year: 2024, month: 12, day: 31)))
         let path = NSTemporaryDirectory() + "zones-across-\(UUID().uuidString).ics"
         try Data((lines.joined(separator: "\r\n") + "\r\n").utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }

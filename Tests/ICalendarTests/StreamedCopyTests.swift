@@ -138,7 +138,7 @@ struct StreamedCopyTests {
         let copy = try writer.copy(sources, marks: [:], memoryLimit: 4 << 10)
         let diagnostics = copy.diagnostics
         var output = RecordingOutput()
-        let event = AllDayEvent(uid: "2024-03-01.x@streakcal.local", day: Day(year: 2024, month: 3, day: 1)!, summary: "✓")
+        let event = AllDayEvent(uid: "2024-03-01.x@streakcal.local", day: try! Day(year: 2024, month: 3, day: 1), summary: "✓")
         try copy.write(adding: [event], timestamp: 0, to: &output)
         let whole = try writer.write(sources, adding: [event], timestamp: 0)
         #expect(output.bytes == Array(whole.text.utf8))

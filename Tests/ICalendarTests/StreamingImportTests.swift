@@ -7,7 +7,7 @@ import Testing
 /// only what must wait held to the end; and the session path's own reading of text properties.
 @Suite("Streaming import")
 struct StreamingImportTests {
-    private static let expansion = RecurrenceExpansion(through: Day(year: 2030, month: 12, day: 31)!)
+    private static let expansion = RecurrenceExpansion(through: try! Day(year: 2030, month: 12, day: 31))
 
     private static var fixtures: [URL] {
         let folder = URL(fileURLWithPath: #filePath)

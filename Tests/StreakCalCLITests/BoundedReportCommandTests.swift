@@ -214,18 +214,18 @@ struct BoundedReportCommandTests {
         #expect(!result.timedOut)
         #expect(result.status == 0, "\(result.standardError)")
         let lines = result.standardOutput.split(separator: "\r\n")
-        let first = Day(year: 1000, month: 1, day: 1)!
-        let last = Day(year: 9000, month: 12, day: 31)!
+        let first = try! Day(year: 1000, month: 1, day: 1)
+        let last = try! Day(year: 9000, month: 12, day: 31)
         #expect(lines.count == 1 + first.distance(to: last) + 1)
         func required(on day: Day) -> Int {
             (starts.lastIndex { $0 <= day }).map { $0 % 500 + 1 } ?? 100
         }
         // 2024 is skipped (1,000 + 1,024 % 8,000); 9000 is not.
-        let newYear = Day(year: 2024, month: 1, day: 1)!
+        let newYear = try! Day(year: 2024, month: 1, day: 1)
         let fraction = (Double(5) / Double(required(on: newYear)) * 10_000).rounded() / 10_000
         #expect(lines.contains("2024-01-01,5,1,skipped,\(required(on: newYear)),\(fraction)"))
         #expect(lines.last == "9000-12-31,0,0,none,\(required(on: last)),0.0")
-        let middle = Day(year: 9000, month: 6, day: 1)!
+        let middle = try! Day(year: 9000, month: 6, day: 1)
         #expect(lines.contains("9000-06-01,0,0,none,\(required(on: middle)),0.0"))
     }
 }

@@ -83,7 +83,7 @@ struct AtomicFileStreamTests {
     func annotatedCopyToFile() throws {
         try inTemporaryFolder { (folder: String) throws(any Error) in
             var settings = ReportSettings(requiredPoints: 100, timeZone: "UTC")
-            settings.to = Day(year: 2024, month: 2, day: 29)
+            settings.to = try Day(year: 2024, month: 2, day: 29)
             let now = Int64(1_709_164_800)
             let inMemory = try settings.annotated([.file(tutorial)], includingEmptyDays: true, markingSessions: true, now: now)
             let copy = try settings.annotatedCopy([.file(tutorial)], includingEmptyDays: true, markingSessions: true, now: now)

@@ -32,7 +32,7 @@ private func source(_ fixture: String, named name: String? = nil) throws -> Cale
 }
 
 /// The report options the tests use: UTC days, a fixed last day.
-private let settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 12, day: 31)!)
+private let settings = ReportSettings(timeZone: "UTC", to: try! Day(year: 2024, month: 12, day: 31))
 
 /// A name that stays in its folder: one component, not hidden, not `.` or `..`.
 private func isPlainFileName(_ name: String) -> Bool {
@@ -353,7 +353,7 @@ struct BatchReportTests {
         #expect(tutorial.days == 316)
         #expect(tutorial.daysMet == 3)
         #expect(tutorial.currentStreak?.length == 0)
-        #expect(tutorial.longestStreak == Streak(from: Day(year: 2024, month: 2, day: 25)!, through: Day(year: 2024, month: 2, day: 26)!))
+        #expect(tutorial.longestStreak == Streak(from: try! Day(year: 2024, month: 2, day: 25), through: try! Day(year: 2024, month: 2, day: 26)))
         #expect(tutorial.diagnostics == DiagnosticCounts(errors: 0, warnings: 1, notes: 0))
         #expect(reports[2].result.diagnostics == DiagnosticCounts(errors: 1, warnings: 5, notes: 0))
     }
@@ -458,7 +458,7 @@ struct BatchReportTests {
         timed.points = 1_234
         timed.days = 30
         timed.daysMet = 4
-        timed.currentStreak = Streak(from: Day(year: 2025, month: 3, day: 1)!, through: Day(year: 2025, month: 3, day: 4)!)
+        timed.currentStreak = Streak(from: try! Day(year: 2025, month: 3, day: 1), through: try! Day(year: 2025, month: 3, day: 4))
         timed.longestStreak = Streak(start: nil, end: nil)
         timed.diagnostics = DiagnosticCounts(errors: 1, warnings: 2, notes: 3)
         timed.elapsedSeconds = 0.001234
@@ -577,7 +577,7 @@ struct BatchReportTests {
         tutorial.sessions = 5
         tutorial.daysMet = 3
         tutorial.currentStreak = .empty
-        tutorial.longestStreak = Streak(from: Day(year: 2024, month: 2, day: 25)!, through: Day(year: 2024, month: 2, day: 26)!)
+        tutorial.longestStreak = Streak(from: try! Day(year: 2024, month: 2, day: 25), through: try! Day(year: 2024, month: 2, day: 26))
         tutorial.diagnostics = DiagnosticCounts(warnings: 1)
         var missing = BatchFileResult(input: "missing.ics")
         missing.error = "cannot read missing.ics: no such file"

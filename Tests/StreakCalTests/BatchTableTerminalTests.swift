@@ -37,7 +37,7 @@ struct BatchTableTerminalTests {
             if index.isMultiple(of: 2) {
                 file.sessions = index * 1_000
                 file.daysMet = index
-                let first = Day(year: 2024, month: 1, day: 1)!
+                let first = try! Day(year: 2024, month: 1, day: 1)
                 file.currentStreak = Streak(from: first, through: first.advanced(by: index), length: index + 1)
                 file.diagnostics = DiagnosticCounts(errors: index, warnings: 1)
             } else {

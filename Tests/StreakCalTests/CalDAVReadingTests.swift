@@ -69,9 +69,9 @@ struct CalDAVReadingTests {
 
     @Test("The time range is the window with two days' margin each side, in UTC; open ends stay open")
     func timeRange() throws {
-        let range = try #require(CalDAVTimeRange(from: Day(year: 2024, month: 3, day: 1), to: Day(year: 2024, month: 3, day: 31)))
+        let range = try #require(CalDAVTimeRange(from: try Day(year: 2024, month: 3, day: 1), to: try Day(year: 2024, month: 3, day: 31)))
         #expect(range.attributes == " start=\"20240228T000000Z\" end=\"20240403T000000Z\"")
-        let open = try #require(CalDAVTimeRange(from: nil, to: Day(year: 2024, month: 1, day: 1)))
+        let open = try #require(CalDAVTimeRange(from: nil, to: try Day(year: 2024, month: 1, day: 1)))
         #expect(open.attributes == " end=\"20240104T000000Z\"")
         #expect(CalDAVTimeRange(from: nil, to: nil) == nil)
     }

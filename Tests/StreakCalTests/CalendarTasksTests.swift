@@ -15,8 +15,8 @@ private let now = Int64(1_709_164_800)  // 2024-02-29T00:00:00Z
 struct CalendarTasksTests {
     @Test("A score over an exact window: those days, whatever the settings' own from and to")
     func scoredOverWindow() throws {
-        let settings = ReportSettings(timeZone: "UTC", from: Day(year: 2020, month: 1, day: 1)!, to: Day(year: 2020, month: 1, day: 2)!)
-        let window = Day(year: 2024, month: 2, day: 24)!...Day(year: 2024, month: 2, day: 26)!
+        let settings = ReportSettings(timeZone: "UTC", from: try! Day(year: 2020, month: 1, day: 1), to: try! Day(year: 2020, month: 1, day: 2))
+        let window = try! Day(year: 2024, month: 2, day: 24)...Day(year: 2024, month: 2, day: 26)
         let scored = try settings.scored([.file(tutorial)], over: window, now: now)
         #expect(scored.report.days.map(\.date) == Array(window))
         #expect(scored.report.days.map(\.points) == [30, 100, 120])
@@ -26,21 +26,21 @@ struct CalendarTasksTests {
 
     @Test("One day's sessions: the cards, their points and the import's diagnostics")
     func daySessions() throws {
-        let day = Day(year: 2024, month: 2, day: 26)!
+        let day = try! Day(year: 2024, month: 2, day: 26)
         let listed = try ReportSettings(timeZone: "UTC").sessions(on: day, in: [.file(tutorial)], now: now)
         #expect(listed.cards.day == day)
         #expect(listed.cards.sessions.map(\.summary) == ["Success"])
         #expect(listed.cards.points == 120)
         #expect(listed.cards.render().hasPrefix("Sessions on 2024-02-26 (UTC): 120 of 100 points, met\n"))
         #expect(listed.diagnostics.map(\.message) == ["the event ends before it starts; the session is kept with its points"])
-        let empty = try ReportSettings(timeZone: "UTC").sessions(on: Day(year: 2024, month: 3, day: 1)!, in: [.file(tutorial)], now: now)
+        let empty = try ReportSettings(timeZone: "UTC").sessions(on: try! Day(year: 2024, month: 3, day: 1), in: [.file(tutorial)], now: now)
         #expect(empty.cards.sessions.isEmpty)
         #expect(empty.cards.points == 0)
     }
 
     @Test("An annotated calendar from a file and the same bytes in memory: the same text, report and diagnostics")
     func annotated() throws {
-        let settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 2, day: 29)!)
+        let settings = ReportSettings(timeZone: "UTC", to: try! Day(year: 2024, month: 2, day: 29))
         let fromFile = try settings.annotated([.file(tutorial)], markingSessions: true, now: now)
         let bytes = try CalendarSource.file(tutorial).read()
         let fromMemory = try settings.annotated([.bytes(bytes, name: tutorial)], markingSessions: true, now: now)
@@ -60,7 +60,7 @@ struct CalendarTasksTests {
 
     @Test("UIDs name the day and the calendar: the same on every run, kept by an annotated calendar under another file name")
     func annotationUIDs() throws {
-        let settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 2, day: 29)!)
+        let settings = ReportSettings(timeZone: "UTC", to: try! Day(year: 2024, month: 2, day: 29))
         let first = try settings.annotated([.file(tutorial)], now: now)
         let expected = ["2024-02-20", "2024-02-24", "2024-02-25", "2024-02-26"].map { "\($0).fscalendar-streaks-tutorial-sample@streakcal.local" }
         #expect(uids(first.text) == expected)
@@ -83,7 +83,7 @@ struct CalendarTasksTests {
 
     @Test("Two calendars annotated on their own, and two habits of one calendar, get disjoint UIDs")
     func disjointUIDs() throws {
-        let settings = ReportSettings(requiredPoints: 30, timeZone: "UTC", to: Day(year: 2024, month: 1, day: 3)!)
+        let settings = ReportSettings(requiredPoints: 30, timeZone: "UTC", to: try! Day(year: 2024, month: 1, day: 3))
         let piano = try settings.annotated([.string(calendar(name: "Piano", events: [("p", "20240101T100000Z")]), name: "a.ics")], now: now)
         let running = try settings.annotated([.string(calendar(name: "Running", events: [("r", "20240101T100000Z")]), name: "a.ics")], now: now)
         #expect(uids(piano.text) == ["2024-01-01.piano@streakcal.local"])
@@ -96,7 +96,7 @@ struct CalendarTasksTests {
 
         var habits = settings
         habits.habits = [Habit(name: "Piano", filter: .category("piano")), Habit(name: "Running", filter: .property("X-HABIT", value: "running"))]
-        habits.from = Day(year: 2024, month: 1, day: 1)
+        habits.from = try Day(year: 2024, month: 1, day: 1)
         let path = URL(fileURLWithPath: tutorial).deletingLastPathComponent().appendingPathComponent("habits.ics").path
         let annotated = try habits.annotated([.file(path)], now: now)
         let all = uids(annotated.text)
@@ -112,7 +112,7 @@ struct CalendarTasksTests {
 
     @Test("Only the annotations: a calendar of the day events, which libical reads and which imports as no session")
     func onlyAnnotations() throws {
-        let settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 2, day: 29)!)
+        let settings = ReportSettings(timeZone: "UTC", to: try! Day(year: 2024, month: 2, day: 29))
         let annotated = try settings.annotated([.file(tutorial)], onlyAnnotations: true, now: now)
         let lines = annotated.text.components(separatedBy: "\r\n")
         #expect(Array(lines.prefix(6)) == [
@@ -138,7 +138,7 @@ struct CalendarTasksTests {
     @Test("What the import and the writer both say of a damaged calendar is said once")
     func diagnosticsOnce() throws {
         let path = URL(fileURLWithPath: tutorial).deletingLastPathComponent().appendingPathComponent("missing-end-lines.ics").path
-        let settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 5, day: 5)!)
+        let settings = ReportSettings(timeZone: "UTC", to: try! Day(year: 2024, month: 5, day: 5))
         let annotated = try settings.annotated([.file(path)], now: now)
         let imported = try settings.scored([.file(path)], now: now).imported.diagnostics
         #expect(imported.count == 4)

@@ -113,7 +113,7 @@ struct ConfinedFilesTests {
         var lines = names.enumerated().map { "{\"id\": \($0.offset), \"path\": \"\(root)/\($0.element)\"}" }
         lines.append("{\"id\": \"environ\", \"path\": \"/proc/self/environ\"}")
         let written = Collected<String>()
-        _ = try JSONLinesBatch(settings: ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 12, day: 31)!), format: .csv, jobs: 2,
+        _ = try JSONLinesBatch(settings: ReportSettings(timeZone: "UTC", to: try! Day(year: 2024, month: 12, day: 31)), format: .csv, jobs: 2,
                                now: 1_735_603_200, roots: [root]).run(lines: lines) { written.append($0) }
         let records = try written.values.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         #expect(records.map { $0["error"] as? String } == [
@@ -135,7 +135,7 @@ struct ConfinedFilesTests {
             "{\"id\": 1, \"path\": \"\(fixturePath("tutorial-sample.ics"))\"}",
             "{\"id\": 2, \"ics\": \"BEGIN:VEVENT\\r\\nUID:a\\r\\nDTSTART:20240220T080000Z\\r\\nX-POINTS:100\\r\\nEND:VEVENT\\r\\n\"}",
         ]
-        _ = try JSONLinesBatch(settings: ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 12, day: 31)!), format: .csv, jobs: 1,
+        _ = try JSONLinesBatch(settings: ReportSettings(timeZone: "UTC", to: try! Day(year: 2024, month: 12, day: 31)), format: .csv, jobs: 1,
                                now: 1_735_603_200).run(lines: lines) { written.append($0) }
         let records = try written.values.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         #expect(records[0]["error"] as? String == "line 1: " + JSONLinesBatch.pathNeedsRoot)

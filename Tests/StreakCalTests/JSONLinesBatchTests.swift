@@ -10,7 +10,7 @@ private func fixture(_ name: String) -> String {
     root.appendingPathComponent("Fixtures").appendingPathComponent(name).path
 }
 
-private let settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 12, day: 31)!)
+private let settings = ReportSettings(timeZone: "UTC", to: try! Day(year: 2024, month: 12, day: 31))
 /// A fixed "today", so that reports do not depend on the day the tests run.
 private let now: Int64 = 1_735_603_200
 /// The folder `path` records may name.

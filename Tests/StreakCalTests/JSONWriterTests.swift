@@ -68,7 +68,7 @@ struct JSONWriterTests {
             Diagnostic(.error, .structure, at: SourceLocation(file: "-", line: 1), "no END"),
         ],
         empty: [], nothing: nil, numbers: [0, 1.5, -2, 3e-05, 1e22],
-        streaks: [Streak(from: Day(year: 2024, month: 2, day: 25)!, through: Day(year: 2024, month: 2, day: 26)!), .empty],
+        streaks: [Streak(from: try! Day(year: 2024, month: 2, day: 25), through: try! Day(year: 2024, month: 2, day: 26)), .empty],
         text: "line one\r\nline \"two\"\t\\ / é 🎹 \u{0}", totals: ["daysMet": 3, "points": -350])
 
     @Test("Pretty: JSONEncoder's .prettyPrinted text byte for byte; compact: its one-line text", arguments: [JSONWriter.Layout.pretty, .compact])

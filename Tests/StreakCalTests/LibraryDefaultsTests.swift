@@ -19,7 +19,7 @@ struct LibraryDefaultsTests {
     @Test("Setting the palette colours the days too, unless rules of one's own were set")
     func paletteColoursDays() {
         var settings = ReportSettings(timeZone: "UTC")
-        let met = DayTotal(date: Day(year: 2024, month: 2, day: 20)!, points: 100, sessions: 1, status: .met, required: 100)
+        let met = DayTotal(date: try! Day(year: 2024, month: 2, day: 20), points: 100, sessions: 1, status: .met, required: 100)
         #expect(settings.rules.presentation(for: met).fill == ReportPalette.standard.rules.presentation(for: met).fill)
         settings.palette = .github
         #expect(settings.rules.presentation(for: met).fill == ReportPalette.github.rules.presentation(for: met).fill)
@@ -33,7 +33,7 @@ struct LibraryDefaultsTests {
 
     @Test("A presentation or a layout export made with a palette colours the days in it")
     func presentationPalette() {
-        let met = DayTotal(date: Day(year: 2024, month: 2, day: 20)!, points: 100, sessions: 1, status: .met, required: 100)
+        let met = DayTotal(date: try! Day(year: 2024, month: 2, day: 20), points: 100, sessions: 1, status: .met, required: 100)
         let github = ReportPalette.github.rules.presentation(for: met).fill
         #expect(ReportPresentation(palette: .github).rules.presentation(for: met).fill == github)
         #expect(LayoutExport(layouts: [], palette: .github).rules.presentation(for: met).fill == github)
@@ -43,7 +43,7 @@ struct LibraryDefaultsTests {
 
     @Test("A scored calendar renders with the settings it was scored with")
     func renderWithoutSettings() throws {
-        var settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 2, day: 26)!, firstWeekday: .monday)
+        var settings = ReportSettings(timeZone: "UTC", to: try! Day(year: 2024, month: 2, day: 26), firstWeekday: .monday)
         settings.palette = .github
         let scored = try settings.scored([.file(tutorial)], now: now)
         for format in ReportFormat.allCases {
@@ -51,6 +51,37 @@ struct LibraryDefaultsTests {
         }
         // Not the defaults: the first weekday and the palette carried over.
         #expect(try ReportFormat.text.render(scored) != ReportFormat.text.render(scored, with: ReportSettings(timeZone: "UTC")))
+    }
+
+    @Test("Streak rules that give no required points keep the settings' goal; rules that give one set it")
+    func streakRulesKeepGoal() {
+        var settings = ReportSettings(requiredPoints: 60, timeZone: "UTC")
+        var rules = StreakRules()
+        rules.todayGrace = false
+        settings.streakRules = rules
+        #expect(settings.requiredPoints == 60)
+        #expect(settings.streakRules.schedule.defaultPoints == 60)
+        #expect(settings.streakRules.todayGrace == false)
+        settings.streakRules = StreakRules(requiredPoints: 30)
+        #expect(settings.requiredPoints == 30)
+        // Changing one member through the settings keeps the rest, the goal included.
+        settings.streakRules.freezes = FreezePolicy(budget: 2)
+        #expect(settings.requiredPoints == 30)
+        #expect(settings.streakRules.freezes.budget == 2)
+        // The rules alone still require 100 until told otherwise, and equal rules that say 100.
+        #expect(StreakRules().schedule.defaultPoints == 100)
+        #expect(StreakRules() == StreakRules(requiredPoints: 100))
+        #expect(StreakRules().schedule.givesDefaultPoints == false)
+        #expect(StreakRules(requiredPoints: 100).schedule.givesDefaultPoints)
+    }
+
+    @Test("A day that does not exist is an error where settings take it, not a silent default window")
+    func impossibleDayThrows() {
+        var settings = ReportSettings(timeZone: "UTC")
+        #expect(throws: DayError(year: 2024, month: 2, day: 30)) {
+            settings.from = try Day(year: 2024, month: 2, day: 30)
+        }
+        #expect(settings.from == nil)
     }
 
     @Test("A path written as a string literal is that file; - is standard input")
@@ -61,7 +92,7 @@ struct LibraryDefaultsTests {
 
     @Test("The goal's unit follows the points rule the import took, and a habit's own")
     func goalUnits() throws {
-        var settings = ReportSettings(requiredPoints: 1, pointsRule: .count, timeZone: "UTC", to: Day(year: 2024, month: 2, day: 26)!)
+        var settings = ReportSettings(requiredPoints: 1, pointsRule: .count, timeZone: "UTC", to: try! Day(year: 2024, month: 2, day: 26))
         #expect(try settings.scored([.file(tutorial)], now: now).report.goal.unit == .sessions)
         settings.pointsRule = .minutes
         #expect(try settings.scored([.file(tutorial)], now: now).report.goal.unit == .minutes)

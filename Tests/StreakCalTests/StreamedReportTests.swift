@@ -33,7 +33,7 @@ struct StreamedReportTests {
             for (zone, dayStart) in [(nil, DayStart.midnight), ("America/New_York", DayStart(hour: 4)!)] as [(String?, DayStart)] {
                 for rule in [PointsRule.xPoints, .minutes, .auto] {
                     let settings = ReportSettings(
-                        pointsRule: rule, timeZone: zone, dayStart: dayStart, from: Day(year: 2023, month: 12, day: 1)!)
+                        pointsRule: rule, timeZone: zone, dayStart: dayStart, from: try! Day(year: 2023, month: 12, day: 1))
                     let whole = settings.scored(try settings.importer(now: now).importSessions(from: .file(path)), now: now)
                     let streamed = try settings.scored([.file(path)], keepingSessions: true, now: now)
                     #expect(streamed.report == whole.report, "\(path) \(zone ?? "-") \(rule)")
@@ -76,7 +76,7 @@ struct StreamedReportTests {
 
     private func habitsSameAsWholeImport(path: String, rule: PointsRule) throws {
         let now = Int64(1_735_689_600)
-        var settings = ReportSettings(pointsRule: rule, timeZone: "Europe/Berlin", dayStart: DayStart(hour: 4)!, from: Day(year: 2023, month: 6, day: 1)!)
+        var settings = ReportSettings(pointsRule: rule, timeZone: "Europe/Berlin", dayStart: DayStart(hour: 4)!, from: try! Day(year: 2023, month: 6, day: 1))
         settings.habits = [
             try Habit(parsing: "Any=all"), try Habit(parsing: #"Digits=summary~\d|(?i)^[a-m]"#),
             try Habit(parsing: "Piano=categories:piano or property:X-HABIT=running"),
@@ -106,7 +106,7 @@ struct StreamedReportTests {
     @Test("A format asks for sessions only when it lists them")
     func sessionsByFormat() throws {
         let path = fixtureFolder.appendingPathComponent("tutorial-sample.ics").path
-        let settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 2, day: 29)!)
+        let settings = ReportSettings(timeZone: "UTC", to: try! Day(year: 2024, month: 2, day: 29))
         for format in ReportFormat.allCases {
             let scored = try settings.scored([.file(path)], for: format)
             #expect(scored.imported.sessions.count == (format == .html ? 5 : 0), "\(format)")
@@ -146,7 +146,7 @@ struct StreamedReportTests {
         let plainPath = folder.appendingPathComponent("plain.ics").path
         #expect(FileManager.default.createFile(atPath: seriesPath, contents: Data(series.utf8)))
         #expect(FileManager.default.createFile(atPath: plainPath, contents: Data(plain.utf8)))
-        let settings = ReportSettings(to: Day(year: 2024, month: 1, day: 5)!)
+        let settings = ReportSettings(to: try! Day(year: 2024, month: 1, day: 5))
         let kept = try settings.scored([.file(seriesPath), .file(plainPath)], keepingSessions: true)
         let counted = try settings.scored([.file(seriesPath), .file(plainPath)])
         let expected = counted.imported.diagnostics.filter { $0.code == .points }.map(\.location)
@@ -159,7 +159,7 @@ struct StreamedReportTests {
     @Test("Without keepingSessions no session is kept, and the report is the same")
     func sessionsNotKept() throws {
         let path = fixtureFolder.appendingPathComponent("tutorial-sample.ics").path
-        let settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 2, day: 29)!)
+        let settings = ReportSettings(timeZone: "UTC", to: try! Day(year: 2024, month: 2, day: 29))
         let kept = try settings.scored([.file(path)], keepingSessions: true)
         let counted = try settings.scored([.file(path)])
         #expect(counted.imported.sessions.isEmpty)
@@ -175,12 +175,12 @@ struct StreamedReportTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("year-one.ics").path
         #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let settings = ReportSettings(timeZone: "UTC", to: Day(year: 2024, month: 12, day: 31)!)
+        let settings = ReportSettings(timeZone: "UTC", to: try! Day(year: 2024, month: 12, day: 31))
         let streamed = try settings.scored([.file(path)])
         let whole = settings.scored(try settings.importer().importSessions(from: .file(path)))
         for scored in [streamed, whole] {
             #expect(scored.report.days.count == StreakReport.maximumDefaultDays)
-            #expect(scored.report.days.first?.date == Day(year: 2015, month: 1, day: 1)!)
+            #expect(scored.report.days.first?.date == (try! Day(year: 2015, month: 1, day: 1)))
             #expect(scored.imported.diagnostics.map(\.message) == [
                 "sessions go back to 0001-01-01, but without a first day a report covers at most 3653 days: it starts on 2015-01-01; give a first day to include the earlier ones",
             ])
@@ -213,8 +213,8 @@ struct StreamedReportTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("streakcal-memo-\(kind)-\(UUID().uuidString).ics").path
         #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        var settings = ReportSettings(pointsRule: .minutes, timeZone: "UTC", from: Day(year: 2024, month: 1, day: 1)!,
-                                      to: Day(year: 2024, month: 12, day: 31)!)
+        var settings = ReportSettings(pointsRule: .minutes, timeZone: "UTC", from: try! Day(year: 2024, month: 1, day: 1),
+                                      to: try! Day(year: 2024, month: 12, day: 31))
         settings.habits = [
             try Habit(parsing: "Practice=summary:übung or summary:SCALES or summary:étude"),
             try Habit(parsing: "Piano=categories:piano"), try Habit(parsing: #"Numbered=summary~(?i)^п|#\d*7$"#),

@@ -28,7 +28,7 @@ private func annotate(
     return (output, sessions)
 }
 
-private let february = Day(year: 2024, month: 2, day: 20)!...Day(year: 2024, month: 2, day: 29)!
+private let february = try! Day(year: 2024, month: 2, day: 20)...Day(year: 2024, month: 2, day: 29)
 
 @Suite("Annotated calendars")
 struct AnnotationTests {
@@ -53,7 +53,7 @@ struct AnnotationTests {
           arguments: ["tutorial-sample.ics", "folding.ics", "vtimezone-after-events.ics", "recurring-with-moved-instance.ics",
                       "encoding-latin1.ics", "bad-properties.ics", "missing-end-lines.ics", "several-vcalendars.ics"])
     func wellFormed(_ name: String) throws {
-        let window = Day(year: 2024, month: 1, day: 1)!...Day(year: 2024, month: 12, day: 31)!
+        let window = try! Day(year: 2024, month: 1, day: 1)...Day(year: 2024, month: 12, day: 31)
         let text = try annotate([name], window: window, allDays: false).output.text
         let bytes = Array(text.utf8)
         #expect(text.hasSuffix("END:VCALENDAR\r\n"))
@@ -78,7 +78,7 @@ struct AnnotationTests {
         "tutorial-sample.ics", "recurring-with-moved-instance.ics", "vtimezone-after-events.ics", "dst-gap-and-overlap.ics",
     ])
     func roundTrip(_ name: String) throws {
-        let window = Day(year: 2000, month: 1, day: 1)!...Day(year: 2024, month: 12, day: 31)!
+        let window = try! Day(year: 2000, month: 1, day: 1)...Day(year: 2024, month: 12, day: 31)
         let (output, sessions) = try annotate([name], window: window, allDays: true)
         let reread = try SessionImporter(expansion: RecurrenceExpansion(from: window.lowerBound, through: window.upperBound))
             .importSessions(from: .string(output.text, name: "annotated.ics")).sessions
@@ -99,7 +99,7 @@ struct AnnotationTests {
         #expect(text.contains("X-WR-CALNAME:FSCalendar streaks tutorial sample\r\n"))
         #expect(text.contains("X-POINTS:120\r\n"))
         #expect(text.components(separatedBy: "BEGIN:VCALENDAR").count - 1 == 1)
-        let alarms = try annotate(["missing-end-lines.ics"], window: Day(year: 2024, month: 5, day: 1)!...Day(year: 2024, month: 5, day: 5)!).output.text
+        let alarms = try annotate(["missing-end-lines.ics"], window: try! Day(year: 2024, month: 5, day: 1)...Day(year: 2024, month: 5, day: 5)).output.text
         #expect(alarms.contains("BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT10M\r\nEND:VALARM\r\n"))
     }
 
@@ -133,7 +133,7 @@ private func reportReading(of source: CalendarSource, window: ClosedRange<Day>) 
 struct AnnotationReadingTests {
     @Test("report of the annotated copy gives the input's sessions: ids, summaries, points per day", arguments: calendarFixtures)
     func fixtureSessions(_ name: String) throws {
-        let window = Day(year: 1990, month: 1, day: 1)!...Day(year: 2030, month: 12, day: 31)!
+        let window = try! Day(year: 1990, month: 1, day: 1)...Day(year: 2030, month: 12, day: 31)
         let source = try CalendarSource.file(fixtures.appendingPathComponent(name).path).inMemory()
         let (output, _) = try annotate([source], window: window, markSessions: true)
         let input = try reportReading(of: source, window: window)
@@ -157,7 +157,7 @@ struct AnnotationReadingTests {
             ]
         }
         let source = CalendarSource.string((lines + ["END:VCALENDAR"]).joined(separator: "\r\n") + "\r\n", name: "tricky.ics")
-        let window = Day(year: 2024, month: 7, day: 1)!...Day(year: 2024, month: 7, day: 31)!
+        let window = try! Day(year: 2024, month: 7, day: 1)...Day(year: 2024, month: 7, day: 31)
         let (output, _) = try annotate([source], window: window, markSessions: true)
         let input = try reportReading(of: source, window: window)
         let copy = try reportReading(of: .string(output.text, name: "annotated.ics"), window: window)
@@ -179,7 +179,7 @@ struct DamagedAnnotationTests {
             "END:VEVENT", "END:VCALENDAR",
         ].joined(separator: "\r\n")
         let source = CalendarSource.string(text, name: "damaged.ics")
-        let window = Day(year: 2024, month: 3, day: 1)!...Day(year: 2024, month: 3, day: 1)!
+        let window = try! Day(year: 2024, month: 3, day: 1)...Day(year: 2024, month: 3, day: 1)
         let report = StreakReport(sessions: try SessionImporter().importSessions(from: source).sessions, goal: StreakGoal(timeZone: .utc), window: window)
         let output = try CalendarAnnotation(report: report).write([source], timestamp: 0)
         #expect(output.text.contains("X-NOTE:bell\u{FFFD}and\u{FFFD}tab\there\r\n"))
@@ -240,7 +240,7 @@ struct AnnotationUIDTests {
     @Test("UIDs: the day, the calendar, the habit and the domain; habits whose names give one slug stay apart")
     func uids() throws {
         let report = StreakReport(sessions: [], goal: StreakGoal(timeZone: .utc), window: february)
-        let day = Day(year: 2024, month: 2, day: 20)!
+        let day = try! Day(year: 2024, month: 2, day: 20)
         let piano = CalendarAnnotation(report: report, calendar: CalendarSlug(name: "Piano"), uidDomain: try UIDDomain("Example.ORG"))
         #expect(piano.uid(for: day) == "2024-02-20.piano@example.org")
         #expect(piano.uid(for: day, habit: "Scales & arpeggios") == "2024-02-20.piano.scales-arpeggios@example.org")

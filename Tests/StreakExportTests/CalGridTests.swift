@@ -26,7 +26,7 @@ struct CalGridTests {
         for (index, (year, month)) in calMonths.enumerated() {
             let expected = normalized(Array(stored[index * 8..<index * 8 + 8]))
             // A report over the whole month, so that every day carries a mark to blank.
-            let first = Day(year: year, month: month, day: 1)!
+            let first = try! Day(year: year, month: month, day: 1)
             let last = first.advanced(by: Day.daysInMonth(year: year, month: month) - 1)
             let points = (0...first.distance(to: last)).map { [0, 50, 100][$0 % 3] }
             let report = StreakReport(goal: StreakGoal(timeZone: .utc), firstDay: first, points: points, sessionCounts: points.map { $0 > 0 ? 1 : 0 })

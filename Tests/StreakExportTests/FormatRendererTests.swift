@@ -9,7 +9,7 @@ import Testing
 
 /// A custom rule whose label and mark need escaping in every format.
 private let trickyRules = DayPresentationRules.standard.prepending(
-    when: .dates(Day(year: 2024, month: 2, day: 21)!...Day(year: 2024, month: 2, day: 21)!),
+    when: .dates(try! Day(year: 2024, month: 2, day: 21)...Day(year: 2024, month: 2, day: 21)),
     show: DayPresentation(fill: RGBColor(red: 0x0A, green: 0x5C, blue: 0xA8), mark: "<", label: "a|b <i>&\"q\"'s *x*"))
 
 /// Sessions whose summaries hold markup.
@@ -85,7 +85,7 @@ struct MarkdownReportTests {
 
     @Test("Monday first, two months (snapshot)")
     func mondayFirst() throws {
-        let markdown = MarkdownReport(report: tutorialReport(to: Day(year: 2024, month: 3, day: 3)!), firstWeekday: .monday).render()
+        let markdown = MarkdownReport(report: tutorialReport(to: try! Day(year: 2024, month: 3, day: 3)), firstWeekday: .monday).render()
         try assertSnapshot(markdown, named: "tutorial-monday.md")
         #expect(markdown.contains("| Mo | Tu | We | Th | Fr | Sa | Su |"))
         #expect(markdown.contains("|  |  |  | 1 | 2 | 3 | 4 |"))
@@ -132,7 +132,7 @@ struct SVGReportTests {
 
     @Test("Two months side by side, Monday first (snapshot)")
     func twoMonths() throws {
-        let svg = SVGReport(report: tutorialReport(to: Day(year: 2024, month: 3, day: 3)!), firstWeekday: .monday).render()
+        let svg = SVGReport(report: tutorialReport(to: try! Day(year: 2024, month: 3, day: 3)), firstWeekday: .monday).render()
         try assertSnapshot(svg, named: "tutorial-monday.svg")
         #expect(svg.contains("id=\"month-2024-03\""))
         #expect(svg.contains("id=\"day-2024-03-03\""))

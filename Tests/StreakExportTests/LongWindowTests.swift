@@ -7,8 +7,8 @@ import Testing
 struct DrawingLimitTests {
     /// A report of `years` calendar years from 2024, one met day in its first and in its last year.
     private func report(years: Int) -> StreakReport {
-        let first = Day(year: 2024, month: 1, day: 1)!
-        let last = Day(year: 2024 + years - 1, month: 12, day: 31)!
+        let first = try! Day(year: 2024, month: 1, day: 1)
+        let last = try! Day(year: 2024 + years - 1, month: 12, day: 31)
         var points = Array(repeating: 0, count: first.distance(to: last) + 1)
         points[0] = 100
         points[points.count - 1] = 100

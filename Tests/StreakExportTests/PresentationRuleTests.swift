@@ -3,7 +3,7 @@ import Streaks
 import Testing
 
 private func total(_ year: Int, _ month: Int, _ day: Int, points: Int, status: DayStatus, sessions: Int = 1) -> DayTotal {
-    DayTotal(date: Day(year: year, month: month, day: day)!, points: points, sessions: sessions, status: status)
+    DayTotal(date: try! Day(year: year, month: month, day: day), points: points, sessions: sessions, status: status)
 }
 
 private let blue = DayPresentation(fill: RGBColor(red: 0x0A, green: 0x5C, blue: 0xA8), mark: "z", label: "rest day")
@@ -31,7 +31,7 @@ struct PresentationRuleTests {
         (100, .met, "#0A5C45", "✓", "met"), (250, .met, "#0A5C45", "✓", "met"),
     ])
     func standard(points: Int, status: DayStatus, fill: String, mark: Character, label: String) {
-        let day = DayTotal(date: Day(year: 2024, month: 2, day: 20)!, points: points, sessions: 1, status: status, required: 100)
+        let day = DayTotal(date: try! Day(year: 2024, month: 2, day: 20), points: points, sessions: 1, status: status, required: 100)
         let presentation = DayPresentationRules.standard.presentation(for: day)
         #expect(presentation.fill.description == fill)
         #expect(presentation.mark == mark)
@@ -99,7 +99,7 @@ struct PresentationRuleTests {
 
     @Test("Date range: both ends included", arguments: [(19, false), (20, true), (22, true), (23, false)])
     func dateRange(day: Int, inRange: Bool) {
-        let holiday = Day(year: 2024, month: 2, day: 20)!...Day(year: 2024, month: 2, day: 22)!
+        let holiday = try! Day(year: 2024, month: 2, day: 20)...Day(year: 2024, month: 2, day: 22)
         let rules = DayPresentationRules.standard.prepending(when: .dates(holiday), show: blue)
         let presentation = rules.presentation(for: total(2024, 2, day, points: 0, status: .none))
         #expect(presentation == (inRange ? blue : .none))
@@ -126,10 +126,10 @@ struct PresentationRuleTests {
     func outside() {
         let report = tutorialReport()
         let rules = DayPresentationRules.standard
-        #expect(rules.presentation(of: Day(year: 2024, month: 2, day: 19)!, in: report) == .outsideWindow)
-        #expect(rules.presentation(of: Day(year: 2024, month: 2, day: 20)!, in: report) == .met)
+        #expect(rules.presentation(of: try! Day(year: 2024, month: 2, day: 19), in: report) == .outsideWindow)
+        #expect(rules.presentation(of: try! Day(year: 2024, month: 2, day: 20), in: report) == .met)
         let custom = rules.showingOutsideWindow(as: blue)
-        #expect(custom.presentation(of: Day(year: 2024, month: 3, day: 1)!, in: report) == blue)
+        #expect(custom.presentation(of: try! Day(year: 2024, month: 3, day: 1), in: report) == blue)
     }
 
     @Test("The legend lists each rule's presentation in order, one per label")

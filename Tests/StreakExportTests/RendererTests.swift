@@ -15,16 +15,16 @@ let tutorialSessions: [Session] = [
                    points: sample.5, summary: "Session \(index)")
 }
 
-func tutorialReport(to last: Day = Day(year: 2024, month: 2, day: 29)!) -> StreakReport {
+func tutorialReport(to last: Day = try! Day(year: 2024, month: 2, day: 29)) -> StreakReport {
     StreakReport(sessions: tutorialSessions, goal: StreakGoal(requiredPoints: 100, timeZone: .utc),
-                 window: Day(year: 2024, month: 2, day: 20)!...last)
+                 window: try! Day(year: 2024, month: 2, day: 20)...last)
 }
 
 @Suite("Text report")
 struct TextReportTests {
     @Test("Plain marks, two months side by side (snapshot)")
     func plain() throws {
-        let text = TextReport(report: tutorialReport(to: Day(year: 2024, month: 3, day: 3)!)).render()
+        let text = TextReport(report: tutorialReport(to: try! Day(year: 2024, month: 3, day: 3))).render()
         try assertSnapshot(text, named: "tutorial-plain.txt")
         #expect(text.contains("20✓21·22·23·24◔"))
         #expect(text.contains("Longest streak: 2 days (2024-02-25 to 2024-02-26)"))
@@ -61,8 +61,8 @@ struct TextReportTests {
 
     @Test("Streak descriptions", arguments: [
         (Streak.empty, "0 days"),
-        (Streak(from: Day(year: 2024, month: 1, day: 1)!, through: Day(year: 2024, month: 1, day: 1)!), "1 day (2024-01-01)"),
-        (Streak(from: Day(year: 2024, month: 1, day: 1)!, through: Day(year: 2024, month: 1, day: 3)!), "3 days (2024-01-01 to 2024-01-03)"),
+        (Streak(from: try! Day(year: 2024, month: 1, day: 1), through: try! Day(year: 2024, month: 1, day: 1)), "1 day (2024-01-01)"),
+        (Streak(from: try! Day(year: 2024, month: 1, day: 1), through: try! Day(year: 2024, month: 1, day: 3)), "3 days (2024-01-01 to 2024-01-03)"),
     ])
     func describe(_ streak: Streak, expected: String) {
         #expect(TextReport.describe(streak) == expected)
@@ -102,7 +102,7 @@ struct JSONReportTests {
         for (report, diagnostics) in [
             (tutorialReport(), [tricky, plain]),
             (tutorialReport(), []),
-            (StreakReport(goal: StreakGoal(timeZone: .utc), firstDay: Day(year: 2024, month: 1, day: 1)!, points: [], sessionCounts: []), [plain]),
+            (StreakReport(goal: StreakGoal(timeZone: .utc), firstDay: try! Day(year: 2024, month: 1, day: 1), points: [], sessionCounts: []), [plain]),
         ] {
             for sources in [[], [ReportSource(file: "dir/a \"b\".ics", declaredName: "Piano \\ \u{1}"), ReportSource(file: "-")]] {
                 let json = JSONReport(report: report, diagnostics: diagnostics, sources: sources)
@@ -117,7 +117,7 @@ struct JSONReportTests {
 struct SessionCardsTests {
     @Test("Start order, local times, points")
     func order() {
-        let cards = SessionCards(day: Day(year: 2024, month: 2, day: 25)!, goal: StreakGoal(timeZone: .utc), from: tutorialSessions)
+        let cards = SessionCards(day: try! Day(year: 2024, month: 2, day: 25), goal: StreakGoal(timeZone: .utc), from: tutorialSessions)
         #expect(cards.sessions.map(\.id) == ["s3", "s2"])
         #expect(cards.points == 100)
         #expect(cards.render() == """
@@ -130,7 +130,7 @@ struct SessionCardsTests {
 
     @Test("All-day sessions and sessions that end on another day")
     func spans() {
-        let day = Day(year: 2024, month: 3, day: 1)!
+        let day = try! Day(year: 2024, month: 3, day: 1)
         let sessions = [
             Session(id: "a", start: .date(day), end: .date(day.advanced(by: 1)), points: 1),
             Session(id: "b", start: .date(day), end: .date(day.advanced(by: 3)), points: 1),

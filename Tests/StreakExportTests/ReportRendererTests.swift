@@ -10,7 +10,7 @@ private func content(view: ReportView? = nil) throws -> ReportContent {
     let evensReport = StreakReport(sessions: tutorialSessions.filter(evens.filter.matches), goal: report.goal, window: report.from...report.to)
     return ReportContent(
         report: report, habits: [HabitReport(habit: evens, report: evensReport)], unmatchedSessions: 2, sessions: tutorialSessions,
-        sources: [ReportSource(file: "tutorial-sample.ics")], today: Day(year: 2024, month: 2, day: 29)!)
+        sources: [ReportSource(file: "tutorial-sample.ics")], today: try! Day(year: 2024, month: 2, day: 29))
 }
 
 @Suite("Renderers behind one protocol")

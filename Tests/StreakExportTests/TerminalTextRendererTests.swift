@@ -16,11 +16,11 @@ private func hostileReport() -> StreakReport {
     StreakReport(
         sessions: tutorialSessions,
         goal: StreakGoal(requiredPoints: 100, timeZone: TimeZoneRules(identifier: "Zone" + hostile, initialOffset: 0, transitions: [])),
-        window: Day(year: 2024, month: 2, day: 20)!...Day(year: 2024, month: 2, day: 29)!)
+        window: try! Day(year: 2024, month: 2, day: 20)...Day(year: 2024, month: 2, day: 29))
 }
 
 private let hostileRules = DayPresentationRules.standard.prepending(
-    when: .dates(Day(year: 2024, month: 2, day: 21)!...Day(year: 2024, month: 2, day: 21)!),
+    when: .dates(try! Day(year: 2024, month: 2, day: 21)...Day(year: 2024, month: 2, day: 21)),
     show: DayPresentation(fill: RGBColor(red: 0, green: 0, blue: 0), mark: "\u{1B}", label: "label" + hostile))
 
 @Suite("Renderers keep terminal controls from outside inert")
@@ -41,7 +41,7 @@ struct TerminalTextRendererTests {
 
     @Test("Session cards: the summary, or the UID when there is none, and the zone's name")
     func sessionCards() {
-        let day = Day(year: 2024, month: 2, day: 21)!
+        let day = try! Day(year: 2024, month: 2, day: 21)
         let start = LocalDateTime(year: 2024, month: 2, day: 21, hour: 7)!
         let sessions = [
             Session(id: "a", start: .floating(start), end: .floating(start.advanced(bySeconds: 60)), points: 5, summary: hostile),

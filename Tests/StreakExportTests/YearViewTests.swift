@@ -29,7 +29,7 @@ private func patternSessions(from first: Day, to last: Day, summary: (Int) -> St
     }
 }
 
-private let winter = (first: Day(year: 2023, month: 11, day: 1)!, last: Day(year: 2024, month: 3, day: 10)!)
+private let winter = (first: try! Day(year: 2023, month: 11, day: 1), last: try! Day(year: 2024, month: 3, day: 10))
 private let sources = [ReportSource(file: "exports/piano.ics", declaredName: "Piano <practice> & \u{1B}[31m")]
 private let diagnostics = (1...7).map { line in
     Diagnostic(line == 1 ? .error : .warning, .points, at: Streaks.SourceLocation(file: "exports/piano.ics", line: line * 10, column: 3),
@@ -56,7 +56,7 @@ struct YearViewTests {
         #expect(html.contains("<h2 id=\"progress\">Progress</h2>"))
         #expect(html.components(separatedBy: "<figure class=\"chart wide\">").count == 5 && html.components(separatedBy: "<figure class=\"chart narrow\">").count == 5)
         // A thousand years: the score's line has a point per point of width, not per day.
-        let long = patternReport(from: Day(year: 1024, month: 1, day: 1)!, to: Day(year: 2023, month: 12, day: 31)!)
+        let long = patternReport(from: try! Day(year: 1024, month: 1, day: 1), to: try! Day(year: 2023, month: 12, day: 31))
         let longSVG = SVGReport(report: long, view: .year).render()
         let line = try #require(longSVG.split(separator: "\n").first { $0.hasPrefix("<polyline") })
         #expect(line.split(separator: " ").count < 1_200)
@@ -65,7 +65,7 @@ struct YearViewTests {
 
     @Test("The rolling view: chosen for a long window that ends today, one strip of 53 weeks in text, SVG and HTML")
     func rollingView() throws {
-        let today = Day(year: 2024, month: 3, day: 10)!  // a Sunday
+        let today = try! Day(year: 2024, month: 3, day: 10)  // a Sunday
         let report = patternReport(from: winter.first, to: today)
         #expect(ReportView.automatic(for: report, today: today) == .rolling)
         #expect(ReportView.automatic(for: report, today: today.advanced(by: 1)) == .year)
@@ -90,7 +90,7 @@ struct YearViewTests {
 
     @Test("The view is chosen by the window's length: up to 92 days months, longer years")
     func automatic() {
-        let start = Day(year: 2024, month: 1, day: 1)!
+        let start = try! Day(year: 2024, month: 1, day: 1)
         #expect(ReportView.automatic(for: patternReport(from: start, to: start.advanced(by: 91))) == .month)
         #expect(ReportView.automatic(for: patternReport(from: start, to: start.advanced(by: 92))) == .year)
     }
@@ -134,7 +134,7 @@ struct YearViewTests {
     @Test("Text with colours: every cell keeps its mark, today is underlined, and without the codes it is the plain text")
     func coloredText() throws {
         let report = patternReport(from: winter.first, to: winter.last)
-        let today = Day(year: 2024, month: 3, day: 8)!
+        let today = try! Day(year: 2024, month: 3, day: 8)
         let colored = TextReport(report: report, colors: true, today: today).render()
         let plain = TextReport(report: report, colors: false).render()
         // Only the line that explains the underline is extra.
@@ -150,7 +150,7 @@ struct YearViewTests {
     func textStatuses() throws {
         var rules = StreakRules(requiredPoints: 100)
         try rules.schedule.add(parsing: "sat-sun:0")
-        rules.skippedDays = [Day(year: 2024, month: 1, day: 10)!...Day(year: 2024, month: 1, day: 12)!]
+        rules.skippedDays = [try! Day(year: 2024, month: 1, day: 10)...Day(year: 2024, month: 1, day: 12)]
         rules.freezes = FreezePolicy(budget: 1)
         let report = patternReport(from: winter.first, to: winter.last, rules: rules)
         #expect(Set(report.days.map(\.status)).isSuperset(of: [.rest, .skipped, .frozen]))
@@ -165,7 +165,7 @@ struct YearViewTests {
     @Test("SVG: a cell per day of the window at YearLayout's frames, a title each, today outlined (snapshot)")
     func svg() throws {
         let report = patternReport(from: winter.first, to: winter.last)
-        let today = Day(year: 2024, month: 3, day: 8)!
+        let today = try! Day(year: 2024, month: 3, day: 8)
         let svg = SVGReport(report: report, sources: sources, diagnostics: diagnostics, today: today).render()
         try assertSnapshot(svg, named: "year-winter.svg")
         #expect(try parsesAsXML(svg))
@@ -228,7 +228,7 @@ struct YearViewTests {
 
     @Test("HTML of ten years stays under a megabyte, the cards of the latest days within their budget")
     func tenYears() throws {
-        let first = Day(year: 2015, month: 1, day: 1)!, last = Day(year: 2024, month: 12, day: 31)!
+        let first = try! Day(year: 2015, month: 1, day: 1), last = try! Day(year: 2024, month: 12, day: 31)
         let report = patternReport(from: first, to: last)
         // Three sessions on each day with points, with summaries as long as real ones.
         let sessions = (0..<3).flatMap { copy in

@@ -29,7 +29,7 @@ struct FoundationBridgingTests {
         let floating = SessionTime.floating(LocalDateTime(year: 2024, month: 7, day: 1, hour: 9)!)
         #expect(floating.date(in: berlin).timeIntervalSince1970 == 1_719_817_200)  // 07:00Z, CEST
         #expect(floating.date(in: newYork).timeIntervalSince1970 == 1_719_838_800)  // 13:00Z, EDT
-        let allDay = SessionTime.date(Day(year: 2024, month: 7, day: 1)!)
+        let allDay = SessionTime.date(try! Day(year: 2024, month: 7, day: 1))
         #expect(allDay.date(in: newYork).timeIntervalSince1970 == 1_719_806_400)  // 04:00Z
         // In the spring gap RFC 5545 reads 02:30 with the offset before the gap: 03:30 CEST.
         let inGap = SessionTime.floating(LocalDateTime(year: 2024, month: 3, day: 31, hour: 2, minute: 30)!)
@@ -39,9 +39,9 @@ struct FoundationBridgingTests {
     @Test("The day a Date counts toward follows the zone and the day start, as a session's does")
     func days() throws {
         let date = Date(timeIntervalSince1970: 1_709_173_800)  // 2024-02-29T02:30Z
-        #expect(Day(date, in: .utc) == Day(year: 2024, month: 2, day: 29)!)
-        #expect(Day(date, in: newYork) == Day(year: 2024, month: 2, day: 28)!)  // 21:30 the evening before
-        #expect(Day(date, in: .utc, dayStart: DayStart(hour: 4)!) == Day(year: 2024, month: 2, day: 28)!)
+        #expect(Day(date, in: .utc) == (try! Day(year: 2024, month: 2, day: 29)))
+        #expect(Day(date, in: newYork) == (try! Day(year: 2024, month: 2, day: 28)))  // 21:30 the evening before
+        #expect(Day(date, in: .utc, dayStart: DayStart(hour: 4)!) == (try! Day(year: 2024, month: 2, day: 28)))
         let session = Session(id: "a", start: SessionTime(date), end: SessionTime(date), points: 1)
         for zone in [TimeZoneRules.utc, berlin, newYork] {
             for start in [DayStart.midnight, DayStart(hour: 4)!] {
@@ -52,7 +52,7 @@ struct FoundationBridgingTests {
 
     @Test("A day begins at its day start in the zone, and a Date at that start is on that day")
     func dayStarts() {
-        let day = Day(year: 2024, month: 3, day: 10)!  // New York springs forward at 02:00
+        let day = try! Day(year: 2024, month: 3, day: 10)  // New York springs forward at 02:00
         #expect(day.start(in: newYork).timeIntervalSince1970 == 1_710_046_800)  // 05:00Z, EST
         let four = DayStart(hour: 4)!
         #expect(day.start(in: newYork, dayStart: four).timeIntervalSince1970 == 1_710_057_600)  // 08:00Z, EDT

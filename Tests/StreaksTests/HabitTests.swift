@@ -197,7 +197,7 @@ struct SummaryContainsTests {
                 needle = text(1 + next(3))
             }
             let expected = Self.containsCharacters(summary.lowercased(), needle.lowercased())
-            let session = Session(id: "s", start: .date(Day(year: 2024, month: 1, day: 1)!), end: .date(Day(year: 2024, month: 1, day: 2)!),
+            let session = Session(id: "s", start: .date(try! Day(year: 2024, month: 1, day: 1)), end: .date(try! Day(year: 2024, month: 1, day: 2)),
                                   points: 1, summary: summary)
             #expect(SessionFilter.summaryContains(needle).compiled().matches(session) == expected,
                     "'\(needle.unicodeScalars.map { String($0.value, radix: 16) })' in '\(summary.unicodeScalars.map { String($0.value, radix: 16) })'")

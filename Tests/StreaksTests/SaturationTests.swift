@@ -5,7 +5,7 @@ import Testing
 struct SaturationTests {
     @Test("Day totals and the window total saturate at Int.max instead of wrapping negative")
     func saturates() {
-        let day = Day(year: 2024, month: 1, day: 1)!
+        let day = try! Day(year: 2024, month: 1, day: 1)
         let sessions = (0..<3).map {
             Session(id: "\($0)", start: .date(day), end: .date(day.advanced(by: 1)), points: Int.max - 1)
         } + [Session(id: "next", start: .date(day.advanced(by: 1)), end: .date(day.advanced(by: 2)), points: 5)]

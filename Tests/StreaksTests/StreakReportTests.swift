@@ -371,7 +371,7 @@ struct DefaultWindowTests {
         (5, 0, nil),                             // a session after the last day: the last day alone
     ])
     func bounded(earliestOffset: Int?, startOffset: Int, cutOffset: Int?) {
-        let last = Day(year: 2024, month: 12, day: 31)!
+        let last = try! Day(year: 2024, month: 12, day: 31)
         let (window, cutOff) = StreakReport.defaultWindow(earliestSessionDay: earliestOffset.map { last.advanced(by: $0) }, to: last)
         #expect(window == last.advanced(by: startOffset)...last)
         #expect(cutOff == cutOffset.map { last.advanced(by: $0) })

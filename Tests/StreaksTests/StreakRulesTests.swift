@@ -704,10 +704,10 @@ struct RuleLookupTests {
         for index in 0..<10_000 {
             rules.schedule.require(index % 500 + 1, from: Day(daysSince1970: -36_500 + index * 10))
             let year = 1800 + index % 300
-            rules.skippedDays.append(Day(year: year, month: 3, day: 1)!...Day(year: year, month: 3, day: 2 + index % 5)!)
+            rules.skippedDays.append(try! Day(year: year, month: 3, day: 1)...Day(year: year, month: 3, day: 2 + index % 5))
         }
-        let first = Day(year: 1800, month: 1, day: 1)!
-        let count = first.distance(to: Day(year: 2099, month: 12, day: 31)!) + 1
+        let first = try! Day(year: 1800, month: 1, day: 1)
+        let count = first.distance(to: try! Day(year: 2099, month: 12, day: 31)) + 1
         let report = StreakReport(goal: StreakGoal(timeZone: .utc), rules: rules, firstDay: first,
                                   points: Array(repeating: 60, count: count), sessionCounts: Array(repeating: 1, count: count))
         #expect(report.days.count == 109_573)
@@ -717,8 +717,8 @@ struct RuleLookupTests {
             #expect((total.status == .skipped) == skipped, "\(total.date)")
         }
         // Entry i applies from day -36,500 + 10 i: on 1990-01-01 (day 7,305), entry 4,380 is the latest begun.
-        #expect(report.total(on: Day(year: 1990, month: 1, day: 1)!)?.required == 4_380 % 500 + 1)
-        #expect(report.total(on: Day(year: 1800, month: 1, day: 1)!)?.required == 100)
+        #expect(report.total(on: try! Day(year: 1990, month: 1, day: 1))?.required == 4_380 % 500 + 1)
+        #expect(report.total(on: try! Day(year: 1800, month: 1, day: 1))?.required == 100)
         #expect(report.total(on: Day(daysSince1970: -36_500 + 4_321 * 10 + 3))?.required == 4_321 % 500 + 1)
     }
 

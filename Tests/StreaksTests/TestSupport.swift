@@ -3,7 +3,7 @@ import Streaks
 
 /// A day from its fields, so that tests that are not about parsing do not depend on `Day(String)`.
 func ymd(_ year: Int, _ month: Int, _ dayOfMonth: Int) -> Day {
-    Day(year: year, month: month, day: dayOfMonth)!
+    try! Day(year: year, month: month, day: dayOfMonth)
 }
 
 /// A wall-clock time from its fields.

@@ -8,7 +8,7 @@ public import Streaks
 ///
 /// ```swift
 /// var settings = ReportSettings(requiredPoints: 60, pointsRule: .minutes, timeZone: "Europe/Berlin")
-/// settings.to = Day(year: 2024, month: 2, day: 29)!
+/// settings.to = try! Day(year: 2024, month: 2, day: 29)
 /// let scored = try settings.scored([.file("runs.ics")])
 /// print(scored.report.longestStreak.length)
 /// // Prints "2"
@@ -17,11 +17,23 @@ public struct ReportSettings: Sendable {
     /// Points a day needs to count as met (at least 1) where the schedule says nothing else: the
     /// default of `streakRules.schedule`.
     public var requiredPoints: Int {
-        get { streakRules.schedule.defaultPoints }
-        set { streakRules.schedule.defaultPoints = max(1, newValue) }
+        get { ownStreakRules.schedule.defaultPoints }
+        set { ownStreakRules.schedule.defaultPoints = max(1, newValue) }
     }
     /// What a streak means: the schedule, skips, freezes, a period goal, today-grace.
-    public var streakRules: StreakRules
+    ///
+    /// Rules whose schedule gives no required points (`StreakRules()`) keep ``requiredPoints``:
+    /// `settings.streakRules = StreakRules()` does not reset a goal of 60 to 100;
+    /// `StreakRules(requiredPoints: 30)` sets it to 30.
+    public var streakRules: StreakRules {
+        get { ownStreakRules }
+        set {
+            let required = ownStreakRules.schedule.defaultPoints
+            ownStreakRules = newValue
+            if !newValue.schedule.givesDefaultPoints { ownStreakRules.schedule.defaultPoints = required }
+        }
+    }
+    private var ownStreakRules: StreakRules
     /// Named habits to report side by side; none: every session counts toward one report.
     public var habits: [Habit] = []
     /// Where the points come from (default `PointsRule.auto`: `X-POINTS` where events carry it, else minutes).
@@ -64,7 +76,7 @@ public struct ReportSettings: Sendable {
         maximumInstancesPerRule: Int = RecurrenceExpansion.defaultMaximumInstancesPerRule,
         rules: DayPresentationRules? = nil, firstWeekday: Weekday = .sunday
     ) {
-        self.streakRules = StreakRules(requiredPoints: requiredPoints)
+        self.ownStreakRules = StreakRules(requiredPoints: requiredPoints)
         self.pointsRule = pointsRule
         self.timeZone = timeZone
         self.dayStart = dayStart
