@@ -20,7 +20,7 @@ struct RulesOptions: ParsableArguments {
         valueName: "spec"))
     var periodGoal: String?
 
-    @Option(help: ArgumentHelp("The first day of a --period-goal week (default: mon).", valueName: "day"))
+    @Option(help: ArgumentHelp("The first day of a weekly goal's weeks (default: the rules file's weekStarts, else --first-weekday, else mon).", valueName: "day"))
     var weekStarts: String?
 
     @Option(help: ArgumentHelp("Days that neither break nor extend a streak: YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD. Repeatable.", valueName: "days"))
@@ -44,22 +44,31 @@ struct RulesOptions: ParsableArguments {
     var habit: [String] = []
 
     func validate() throws {
-        _ = try options(required: nil)
+        _ = try options(required: nil, weekStart: nil)
     }
 
     /// The rules file and these options on `settings` (`ReportSettings.applyRules`, the library's
     /// one call for it); `required` is `--required`, which wins over the file's `required`.
-    func apply(to settings: inout ReportSettings, required: Int?) throws {
+    ///
+    /// Weekly goals' weeks start on `--week-starts`, else the file's `weekStarts`, else
+    /// `firstWeekday` (`--first-weekday`, when given: grid rows and goal weeks then line up),
+    /// else Monday.
+    func apply(to settings: inout ReportSettings, required: Int?, firstWeekday: Weekday? = nil) throws {
         let file = try self.rules.map(Self.readRulesFile)
-        do { try settings.applyRules(file, options: try options(required: required)) } catch let error as RuleOptionsError {
+        let weekStart = file?.weekStart ?? firstWeekday
+        do {
+            try settings.applyRules(file, options: try options(required: required, weekStart: weekStart))
+        } catch let error as RuleOptionsError {
             throw ValidationError(error.message.replacingOccurrences(of: "the rules file's and the options'", with: "those of --rules and --habit"))
         }
     }
 
-    /// The options, read into `RuleOptions`: an option that cannot be read is a usage error naming it.
-    private func options(required: Int?) throws -> RuleOptions {
+    /// The options, read into `RuleOptions`: an option that cannot be read is a usage error naming
+    /// it. `weekStart` is the weeks' first day when `--week-starts` does not say.
+    private func options(required: Int?, weekStart: Weekday?) throws -> RuleOptions {
         var options = RuleOptions()
         options.requiredPoints = required
+        options.weekStarts = weekStart
         func failure(_ option: String, _ value: String, _ error: StreakRulesSyntaxError) -> ValidationError {
             ValidationError("\(option) '\(Self.shown(value))': \(error.message) (at character \(error.offset + 1)).")
         }

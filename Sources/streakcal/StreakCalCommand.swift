@@ -185,14 +185,9 @@ struct ScoringOptions: ParsableArguments {
             dayStart: dayStart, from: from, to: to, maximumInstancesPerRule: maxInstances,
             rules: try presentation?.rules())
         settings.palette = presentation?.palette.palette ?? .standard
-        try applyRules(rules, to: &settings)
+        try rules.apply(to: &settings, required: required, firstWeekday: presentation?.firstWeekday?.weekday)
         settings.firstWeekday = presentation?.firstWeekday(for: settings.streakRules) ?? .sunday
         return settings
-    }
-
-    /// The rules and habits of `--rules` and the rule options, on `settings`.
-    func applyRules(_ rules: RulesOptions, to settings: inout ReportSettings) throws {
-        try rules.apply(to: &settings, required: required)
     }
 
     func validate() throws {

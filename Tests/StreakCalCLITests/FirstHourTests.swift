@@ -126,6 +126,35 @@ struct FirstHourTests {
         #expect(layout.standardOutput.components(separatedBy: "\n").dropFirst().first == "Mo Tu We Th Fr Sa Su", "\(layout.standardOutput)")
     }
 
+    @Test("A weekly goal's weeks follow --first-weekday unless --week-starts or the rules file's weekStarts says")
+    func weeklyGoalFollowsFirstWeekday() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("week-starts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let saturdays = folder.appendingPathComponent("saturdays.json").path
+        try #"{"periodGoal": "week:3 days", "weekStarts": "sat"}"#.write(toFile: saturdays, atomically: true, encoding: .utf8)
+        let habitFile = folder.appendingPathComponent("habit.json").path
+        try #"{"habits": [{"name": "All", "filter": "all", "periodGoal": "week:3 days"}]}"#
+            .write(toFile: habitFile, atomically: true, encoding: .utf8)
+        /// The first day of the report's first week (2024-02-20 is a Tuesday).
+        func firstWeekEnd(_ extra: [String]) throws -> String? {
+            let result = try streakcal(["report", sample, "--format", "json"] + week + extra)
+            #expect(result.status == 0, "\(result.standardError)")
+            let json = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+            let report = (json?["habits"] as? [[String: Any]])?.first ?? json
+            return ((report?["periods"] as? [[String: Any]])?.first)?["end"] as? String
+        }
+        #expect(try firstWeekEnd(["--period-goal", "week:3 days"]) == "2024-02-25")  // Monday weeks
+        #expect(try firstWeekEnd(["--period-goal", "week:3 days", "--first-weekday", "sun"]) == "2024-02-24")
+        #expect(try firstWeekEnd(["--period-goal", "week:3 days", "--first-weekday", "sun", "--week-starts", "wed"]) == "2024-02-20")
+        #expect(try firstWeekEnd(["--rules", saturdays, "--first-weekday", "sun"]) == "2024-02-23")
+        #expect(try firstWeekEnd(["--rules", saturdays, "--week-starts", "sun"]) == "2024-02-24")
+        // A habit's weekly goal from a rules file follows them too.
+        #expect(try firstWeekEnd(["--rules", habitFile]) == "2024-02-25")
+        #expect(try firstWeekEnd(["--rules", habitFile, "--first-weekday", "sun"]) == "2024-02-24")
+        #expect(try firstWeekEnd(["--rules", habitFile, "--week-starts", "wed"]) == "2024-02-20")
+    }
+
     @Test("layout --calendar scores with the report's options: --points, --day-start, --rules")
     func layoutScoring() throws {
         func marks(_ extra: [String]) throws -> String {

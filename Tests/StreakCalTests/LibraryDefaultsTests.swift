@@ -84,6 +84,19 @@ struct LibraryDefaultsTests {
         #expect(settings.from == nil)
     }
 
+    @Test("A rules file says whether it names weekStarts; the options' weekStarts start its habits' weeks too")
+    func weekStart() throws {
+        #expect(try RulesFile(parsing: #"{"weekStarts": "sun"}"#, file: "r.json").weekStart == .sunday)
+        let unnamed = try RulesFile(parsing: #"{"habits": [{"name": "A", "filter": "all", "periodGoal": "week:2 days"}]}"#, file: "r.json")
+        #expect(unnamed.weekStart == nil)
+        #expect(unnamed.habits.first?.rules.periodGoal?.length == .week(firstWeekday: .monday))
+        var settings = ReportSettings(timeZone: "UTC")
+        var options = RuleOptions()
+        options.weekStarts = .wednesday
+        try settings.applyRules(unnamed, options: options)
+        #expect(settings.habits.first?.rules.periodGoal?.length == .week(firstWeekday: .wednesday))
+    }
+
     @Test("A path written as a string literal is that file; - is standard input")
     func sourceLiterals() {
         let sources: [CalendarSource] = ["work.ics", "-"]

@@ -20,7 +20,8 @@ public struct RuleOptions: Hashable, Sendable {
     public var schedule: [GoalSchedule.Entry] = []
     /// A period goal in place of the file's.
     public var periodGoal: PeriodGoal?
-    /// The first day of the week of a period goal the file gives (a `periodGoal` here has its own).
+    /// The first day of the weeks of the weekly goals the file gives, its habits' included (a
+    /// `periodGoal` here has its own).
     public var weekStarts: Weekday?
     /// Days skipped besides the file's.
     public var skippedDays: [ClosedRange<Day>] = []
@@ -61,18 +62,18 @@ extension ReportSettings {
         let required = options.requiredPoints ?? (file?.namesRequiredPoints == true ? file?.rules.schedule.defaultPoints : nil) ?? requiredPoints
         var rules = file?.rules ?? StreakRules()
         rules.schedule.entries += options.schedule
-        if let periodGoal = options.periodGoal {
-            rules.periodGoal = periodGoal
-        } else if let weekStarts = options.weekStarts, var goal = rules.periodGoal, case .week = goal.length {
-            goal.length = .week(firstWeekday: weekStarts)
-            rules.periodGoal = goal
-        }
+        rules.periodGoal = options.periodGoal ?? Self.periodGoal(rules.periodGoal, weekStarts: options.weekStarts)
         rules.skippedDays += options.skippedDays
         rules.skipCategories.formUnion(options.skipCategories.map { $0.lowercased() })
         if let freezes = options.freezes { rules.freezes = freezes }
         if let todayGrace = options.todayGrace { rules.todayGrace = todayGrace }
         if let bestStreakCount = options.bestStreakCount { rules.bestStreakCount = bestStreakCount }
-        let habits = (file?.habits ?? []) + options.habits
+        let fileHabits = (file?.habits ?? []).map { habit in
+            var habit = habit
+            habit.rules.periodGoal = Self.periodGoal(habit.rules.periodGoal, weekStarts: options.weekStarts)
+            return habit
+        }
+        let habits = fileHabits + options.habits
         if let duplicate = Dictionary(grouping: habits, by: \.name).first(where: { $0.value.count > 1 })?.key {
             throw RuleOptionsError("the habit '\(duplicate.escapingControlCharacters())' is named twice.")
         }
@@ -82,5 +83,12 @@ extension ReportSettings {
         streakRules = rules
         requiredPoints = required
         self.habits = habits
+    }
+
+    /// `goal` with its weeks starting on `weekStarts`, when both are given and it is a weekly goal.
+    private static func periodGoal(_ goal: PeriodGoal?, weekStarts: Weekday?) -> PeriodGoal? {
+        guard var goal, let weekStarts, case .week = goal.length else { return goal }
+        goal.length = .week(firstWeekday: weekStarts)
+        return goal
     }
 }

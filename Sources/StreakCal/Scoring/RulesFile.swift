@@ -48,6 +48,9 @@ public struct RulesFile: Sendable {
     public var habits: [Habit]
     /// Whether the file names `required` (which then is the schedule's default).
     public var namesRequiredPoints: Bool
+    /// The file's `weekStarts`, when it names one: the first day of its weekly goals' weeks (else
+    /// Monday, or what the command line says: `--week-starts`, `--first-weekday`).
+    public var weekStart: Weekday?
 
     /// The longest rules file, in bytes.
     public static let maximumBytes = 4 << 20
@@ -88,6 +91,7 @@ public struct RulesFile: Sendable {
         self.rules = reading.rules
         self.habits = reading.habits
         self.namesRequiredPoints = reading.namesRequired
+        self.weekStart = reading.namesWeekStart ? reading.weekStarts : nil
     }
 
     /// A name as an error shows it: at most 40 characters.
@@ -125,6 +129,7 @@ private struct RulesFileReading {
     var habits: [Habit] = []
     var namesRequired = false
     var weekStarts = Weekday.monday
+    var namesWeekStart = false
     /// `periodGoal` is read last, once `weekStarts` is known.
     var periodText: LocatedJSON?
 
@@ -151,6 +156,7 @@ private struct RulesFileReading {
                 throw error("\"weekStarts\" is a weekday, such as \"mon\"", at: value)
             }
             weekStarts = weekday
+            namesWeekStart = true
         case "skip": try readSkip(value)
         case "skipCategories":
             for item in try RulesFile.strings(value, key: "skipCategories", file: file) {
