@@ -13,6 +13,9 @@ struct StreakCalCommand: ParsableCommand {
 
     static func main() {
         AllocatorSettings.apply()
+        if let shell = CompletionScripts.requestedShell(CommandLine.arguments) {
+            exitPrinting(CompletionScripts.script(for: shell))
+        }
         do {
             var command = try parseAsRoot()
             try command.run()

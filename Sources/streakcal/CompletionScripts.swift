@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+
+/// The shell completion scripts: ArgumentParser's, taught that `streakcal FILE ...` is
+/// `streakcal report FILE ...` (the default subcommand, which its scripts do not know).
+///
+/// With them, the first word completes to a subcommand or a calendar file, and every word after a
+/// first word that is not a subcommand completes as `report`'s do (its options, their values, more
+/// files). Each change is made at a line of ArgumentParser's script; a line that is no longer there
+/// (a newer ArgumentParser) leaves that shell's script as ArgumentParser wrote it, and
+/// `FirstHourTests.bareFileCompletion` fails.
+enum CompletionScripts {
+    /// The shell `streakcal --generate-completion-script [SHELL]` asks for (`$SHELL`'s without
+    /// one); `nil` for any other command line, or a shell ArgumentParser does not know (its own
+    /// error then says so).
+    static func requestedShell(_ arguments: [String]) -> CompletionShell? {
+        let words = Array(arguments.dropFirst())
+        let option = "--generate-completion-script"
+        switch words.count {
+        case 1 where words[0] == option: return CompletionShell.autodetected()
+        case 1 where words[0].hasPrefix(option + "="): return CompletionShell(rawValue: String(words[0].dropFirst(option.count + 1)))
+        case 2 where words[0] == option: return CompletionShell(rawValue: words[1])
+        default: return nil
+        }
+    }
+
+    /// The script for `shell`.
+    static func script(for shell: CompletionShell) -> String {
+        let script = StreakCalCommand.completionScript(for: shell)
+        switch shell {
+        case .bash: return bash(script)
+        case .zsh: return zsh(script)
+        case .fish: return fish(script)
+        default: return script
+        }
+    }
+
+    /// bash: `_streakcal`'s fallback offers the subcommands only; the first word may be a file, and
+    /// the words after a file are `report`'s.
+    static func bash(_ script: String) -> String {
+        let fallback = "        # Offer subcommand completions\n"
+            + "        COMPREPLY+=($(compgen -W 'report sessions annotate layout batch help' -- \"${cur}\"))\n"
+        let replacement = """
+                    if [[ "${#unparsed_words[@]}" -eq 0 ]]; then
+                        # The first word: a subcommand, or a calendar (streakcal FILE is streakcal report FILE)
+                        COMPREPLY+=($(compgen -W 'report sessions annotate layout batch help' -- "${cur}"))
+                        __streakcal_add_completions -o plusdirs -fX '!*.@(ics)'
+                    else
+                        # After a first word that is not a subcommand: report's completions, that word its first file
+                        unparsed_words=("${subcommand}" "${unparsed_words[@]}")
+                        _streakcal_report
+                    fi
+
+            """
+        return replacingOnce(fallback, with: replacement, in: script)
+    }
+
+    /// zsh: the first word offers files too; the words after a file are `report`'s.
+    static func zsh(_ script: String) -> String {
+        let subcommands = "        _describe -V subcommand subcommands && ret=0\n"
+        var patched = replacingOnce(
+            subcommands, with: subcommands + "        _files -g '*.ics' && ret=0\n", in: script)
+        let dispatch = """
+                    report|sessions|annotate|layout|batch|help)
+                        "_streakcal_${words[1]}" && ret=0
+                        ;;
+
+            """
+        let fallback = """
+                    *)
+                        # streakcal FILE ... is streakcal report FILE ...
+                        words=(report "${words[@]}")
+                        (( CURRENT += 1 ))
+                        _streakcal_report && ret=0
+                        ;;
+
+            """
+        patched = replacingOnce(dispatch, with: dispatch + fallback, in: patched)
+        return patched
+    }
+
+    /// fish: the first word offers files too; tokens after a first file are parsed as `report`'s.
+    static func fish(_ script: String) -> String {
+        var lines = script.components(separatedBy: "\n")
+        // Files at the first word: report's file completion, offered for the command itself.
+        let reportFiles = "'__streakcal_should_offer_completions_for_positional \"streakcal report\" -ge 1'"
+        if let index = lines.firstIndex(where: { $0.contains(reportFiles) }) {
+            let firstWord = "'__streakcal_should_offer_completions_for_positional \"streakcal\" -eq 1'"
+            lines.insert(lines[index].replacingOccurrences(of: reportFiles, with: firstWord), at: index)
+        }
+        // Tokens after a first word that is not a subcommand: parsed as report's.
+        guard let reportCase = lines.firstIndex(of: "        case 'report'"),
+              reportCase + 1 < lines.count,
+              let end = lines[reportCase...].firstIndex(of: "        end")
+        else { return lines.joined(separator: "\n") }
+        let parseReport = lines[reportCase + 1]
+        lines.insert(contentsOf: [
+            "        case '*'",
+            "            # streakcal FILE ... is streakcal report FILE ...",
+            "            if test (count $unparsed_tokens) -gt 0",
+            "                set unparsed_tokens 'report' $unparsed_tokens",
+            parseReport,
+            "            end",
+        ], at: end)
+        return lines.joined(separator: "\n")
+    }
+
+    /// `text` with its one `target` replaced; `text` itself when `target` is not there exactly once.
+    private static func replacingOnce(_ target: String, with replacement: String, in text: String) -> String {
+        guard let range = text.range(of: target), text.range(of: target, range: range.upperBound..<text.endIndex) == nil else {
+            return text
+        }
+        return text.replacingCharacters(in: range, with: replacement)
+    }
+}
