@@ -121,7 +121,7 @@ struct RoundTrip {
 ///
 /// ```swift
 /// let totals = DayFigures.totals(of: sessions, goal: goal)
-/// print(totals[Day(year: 2024, month: 2, day: 26)] ?? DayFigures())
+/// print(totals[try Day(year: 2024, month: 2, day: 26)] ?? DayFigures())
 /// // Prints "120 points in 1 session"
 /// ```
 struct DayFigures: Hashable, CustomStringConvertible {
