@@ -29,8 +29,7 @@ public struct Day: Hashable, Comparable, Sendable {
     /// // Prints "there is no day 29 in 2023-02, which has 28 days"
     /// ```
     public init(year: Int, month: Int, day: Int) throws(DayError) {
-        guard (1...12).contains(month) else { throw DayError(year: year, month: month, day: day) }
-        guard (1...Day.daysInMonth(year: year, month: month)).contains(day) else {
+        guard (1...12).contains(month), (1...Day.daysInMonth(year: year, month: month)).contains(day) else {
             throw DayError(year: year, month: month, day: day)
         }
         self.init(normalizingYear: year, month: month, day: day)

@@ -10,29 +10,18 @@ import Foundation
 /// (a newer ArgumentParser) leaves that shell's script as ArgumentParser wrote it, and
 /// `FirstHourTests.bareFileCompletion` fails.
 enum CompletionScripts {
-    /// The shell `streakcal --generate-completion-script [SHELL]` asks for (`$SHELL`'s without
-    /// one); `nil` for any other command line, or a shell ArgumentParser does not know (its own
-    /// error then says so).
-    static func requestedShell(_ arguments: [String]) -> CompletionShell? {
-        let words = Array(arguments.dropFirst())
-        let option = "--generate-completion-script"
-        switch words.count {
-        case 1 where words[0] == option: return CompletionShell.autodetected()
-        case 1 where words[0].hasPrefix(option + "="): return CompletionShell(rawValue: String(words[0].dropFirst(option.count + 1)))
-        case 2 where words[0] == option: return CompletionShell(rawValue: words[1])
-        default: return nil
+    /// `message` itself, or, when it is ArgumentParser's completion script for a shell (what
+    /// `--generate-completion-script` prints), that script taught the default subcommand.
+    /// ArgumentParser stays the one reader of the command line: this looks only at what it printed.
+    static func taught(_ message: String) -> String {
+        // Help and the version never name the scripts' shell functions: they pass at once, without
+        // three scripts made to compare them with.
+        guard message.contains("__streakcal_") else { return message }
+        let teachings: [(CompletionShell, (String) -> String)] = [(.bash, bash), (.zsh, zsh), (.fish, fish)]
+        for (shell, teach) in teachings where message == StreakCalCommand.completionScript(for: shell) {
+            return teach(message)
         }
-    }
-
-    /// The script for `shell`.
-    static func script(for shell: CompletionShell) -> String {
-        let script = StreakCalCommand.completionScript(for: shell)
-        switch shell {
-        case .bash: return bash(script)
-        case .zsh: return zsh(script)
-        case .fish: return fish(script)
-        default: return script
-        }
+        return message
     }
 
     /// bash: `_streakcal`'s fallback offers the subcommands only; the first word may be a file, and

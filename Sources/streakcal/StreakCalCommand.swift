@@ -13,9 +13,6 @@ struct StreakCalCommand: ParsableCommand {
 
     static func main() {
         AllocatorSettings.apply()
-        if let shell = CompletionScripts.requestedShell(CommandLine.arguments) {
-            exitPrinting(CompletionScripts.script(for: shell))
-        }
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -32,7 +29,7 @@ struct StreakCalCommand: ParsableCommand {
     /// write them (`--help > /dev/full`) is an error with exit status 1, not a silent success.
     static func exit(showing error: any Error) -> Never {
         let code = exitCode(for: error)
-        guard code != .success else { exitPrinting(fullMessage(for: error)) }
+        guard code != .success else { exitPrinting(CompletionScripts.taught(fullMessage(for: error))) }
         var message = fullMessage(for: error)
         // One style for every error the command prints: ArgumentParser's "Error: " becomes the
         // "streakcal: error: " the command's own errors start with.
@@ -309,9 +306,8 @@ struct DaySpan: ExpressibleByArgument {
         let index = day.year * 12 + (day.month - 1) - months
         let month = index.remainderRoundingDown(dividingBy: 12) + 1
         let year = (index - (month - 1)) / 12
-        var dayOfMonth = day.dayOfMonth
-        while (try? Day(year: year, month: month, day: dayOfMonth)) == nil { dayOfMonth -= 1 }
-        return try! Day(year: year, month: month, day: dayOfMonth)
+        let dayOfMonth = min(day.dayOfMonth, Day.daysInMonth(year: year, month: month))
+        return Day(normalizingYear: year, month: month, day: dayOfMonth)
     }
 }
 

@@ -128,31 +128,30 @@ struct FirstHourTests {
 
     @Test("A weekly goal's weeks follow --first-weekday unless --week-starts or the rules file's weekStarts says")
     func weeklyGoalFollowsFirstWeekday() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("week-starts-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let saturdays = folder.appendingPathComponent("saturdays.json").path
-        try #"{"periodGoal": "week:3 days", "weekStarts": "sat"}"#.write(toFile: saturdays, atomically: true, encoding: .utf8)
-        let habitFile = folder.appendingPathComponent("habit.json").path
-        try #"{"habits": [{"name": "All", "filter": "all", "periodGoal": "week:3 days"}]}"#
-            .write(toFile: habitFile, atomically: true, encoding: .utf8)
-        /// The first day of the report's first week (2024-02-20 is a Tuesday).
-        func firstWeekEnd(_ extra: [String]) throws -> String? {
-            let result = try streakcal(["report", sample, "--format", "json"] + week + extra)
-            #expect(result.status == 0, "\(result.standardError)")
-            let json = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
-            let report = (json?["habits"] as? [[String: Any]])?.first ?? json
-            return ((report?["periods"] as? [[String: Any]])?.first)?["end"] as? String
+        try withTemporaryFolder("week-starts") { folder in
+            let saturdays = folder.appendingPathComponent("saturdays.json").path
+            try #"{"periodGoal": "week:3 days", "weekStarts": "sat"}"#.write(toFile: saturdays, atomically: true, encoding: .utf8)
+            let habitFile = folder.appendingPathComponent("habit.json").path
+            try #"{"habits": [{"name": "All", "filter": "all", "periodGoal": "week:3 days"}]}"#
+                .write(toFile: habitFile, atomically: true, encoding: .utf8)
+            /// The last day of the report's first week (the window starts on Tuesday 2024-02-20).
+            func firstWeekEnd(_ extra: [String]) throws -> String? {
+                let result = try streakcal(["report", sample, "--format", "json"] + week + extra)
+                #expect(result.status == 0, "\(result.standardError)")
+                let json = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+                let report = (json?["habits"] as? [[String: Any]])?.first ?? json
+                return ((report?["periods"] as? [[String: Any]])?.first)?["end"] as? String
+            }
+            #expect(try firstWeekEnd(["--period-goal", "week:3 days"]) == "2024-02-25")  // Monday weeks
+            #expect(try firstWeekEnd(["--period-goal", "week:3 days", "--first-weekday", "sun"]) == "2024-02-24")
+            #expect(try firstWeekEnd(["--period-goal", "week:3 days", "--first-weekday", "sun", "--week-starts", "wed"]) == "2024-02-20")
+            #expect(try firstWeekEnd(["--rules", saturdays, "--first-weekday", "sun"]) == "2024-02-23")
+            #expect(try firstWeekEnd(["--rules", saturdays, "--week-starts", "sun"]) == "2024-02-24")
+            // A habit's weekly goal from a rules file follows them too.
+            #expect(try firstWeekEnd(["--rules", habitFile]) == "2024-02-25")
+            #expect(try firstWeekEnd(["--rules", habitFile, "--first-weekday", "sun"]) == "2024-02-24")
+            #expect(try firstWeekEnd(["--rules", habitFile, "--week-starts", "wed"]) == "2024-02-20")
         }
-        #expect(try firstWeekEnd(["--period-goal", "week:3 days"]) == "2024-02-25")  // Monday weeks
-        #expect(try firstWeekEnd(["--period-goal", "week:3 days", "--first-weekday", "sun"]) == "2024-02-24")
-        #expect(try firstWeekEnd(["--period-goal", "week:3 days", "--first-weekday", "sun", "--week-starts", "wed"]) == "2024-02-20")
-        #expect(try firstWeekEnd(["--rules", saturdays, "--first-weekday", "sun"]) == "2024-02-23")
-        #expect(try firstWeekEnd(["--rules", saturdays, "--week-starts", "sun"]) == "2024-02-24")
-        // A habit's weekly goal from a rules file follows them too.
-        #expect(try firstWeekEnd(["--rules", habitFile]) == "2024-02-25")
-        #expect(try firstWeekEnd(["--rules", habitFile, "--first-weekday", "sun"]) == "2024-02-24")
-        #expect(try firstWeekEnd(["--rules", habitFile, "--week-starts", "wed"]) == "2024-02-20")
     }
 
     @Test("layout --calendar scores with the report's options: --points, --day-start, --rules")
@@ -186,53 +185,52 @@ struct FirstHourTests {
 struct ZoneCompletionTests {
     @Test("bash completes after a bare `streakcal FILE` as after `streakcal report FILE`, and offers files first")
     func bareFileCompletion() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("completion-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let script = try streakcal(["--generate-completion-script", "bash"])
-        #expect(script.status == 0)
-        try script.standardOutput.write(to: folder.appendingPathComponent("streakcal.bash"), atomically: true, encoding: .utf8)
-        for name in ["work.ics", "notes.txt"] {
-            FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data())
-        }
-        // What bash does on a tab: the words so far, the function the script registered, its replies.
-        let driver = #"""
-            source streakcal.bash
-            complete_line() {
-                COMP_LINE="$1"; COMP_POINT=${#COMP_LINE}
-                read -ra COMP_WORDS <<<"$COMP_LINE"
-                [[ $COMP_LINE == *" " ]] && COMP_WORDS+=("")
-                COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-                COMPREPLY=()
-                _streakcal streakcal "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
-                printf '%s\n' "${COMPREPLY[@]}" | sort | tr '\n' ' '; echo
+        try withTemporaryFolder("completion") { folder in
+            let script = try streakcal(["--generate-completion-script", "bash"])
+            #expect(script.status == 0)
+            try script.standardOutput.write(to: folder.appendingPathComponent("streakcal.bash"), atomically: true, encoding: .utf8)
+            for name in ["work.ics", "notes.txt"] {
+                #expect(FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data()))
             }
-            complete_line "streakcal "
-            complete_line "streakcal wo"
-            complete_line "streakcal work.ics --fo"
-            complete_line "streakcal work.ics --format "
-            complete_line "streakcal work.ics --tz Europe/Be"
-            complete_line "streakcal report work.ics --fo"
-            """#
-        let binaryFolder = URL(fileURLWithPath: try streakcalPath()).deletingLastPathComponent().path
-        let result = try run("/bin/bash", ["-c", driver], environment: ["PATH": binaryFolder + ":/usr/bin:/bin", "LC_ALL": "C"],
-                             currentDirectory: folder.path)
-        #expect(result.status == 0, "\(result.standardError)")
-        let replies = result.standardOutput.components(separatedBy: "\n")
-        #expect(replies.first == "--help --version -h annotate batch help layout report sessions work.ics ")
-        #expect(replies.dropFirst(1).first == "work.ics ")
-        #expect(replies.dropFirst(2).first == "--format ")
-        #expect(replies.dropFirst(3).first == "csv html json md svg text ")
-        #expect(replies.dropFirst(4).first == "Europe/Belgrade Europe/Berlin ")
-        #expect(replies.dropFirst(5).first == "--format ")
-        // zsh and fish are taught the same (checked by hand with zsh 5.9's zpty and fish 3.6's
-        // complete -C; neither shell is on the test machines): their scripts carry the changes.
-        let zsh = try streakcal(["--generate-completion-script", "zsh"]).standardOutput
-        #expect(zsh.contains("_files -g '*.ics' && ret=0"))
-        #expect(zsh.contains("words=(report \"${words[@]}\")"))
-        let fish = try streakcal(["--generate-completion-script", "fish"]).standardOutput
-        #expect(fish.contains("set unparsed_tokens 'report' $unparsed_tokens"))
-        #expect(fish.contains("'__streakcal_should_offer_completions_for_positional \"streakcal\" -eq 1' -fa '(for p in"))
+            // What bash does on a tab: the words so far, the function the script registered, its replies.
+            let driver = #"""
+                source streakcal.bash
+                complete_line() {
+                    COMP_LINE="$1"; COMP_POINT=${#COMP_LINE}
+                    read -ra COMP_WORDS <<<"$COMP_LINE"
+                    [[ $COMP_LINE == *" " ]] && COMP_WORDS+=("")
+                    COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+                    COMPREPLY=()
+                    _streakcal streakcal "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+                    printf '%s\n' "${COMPREPLY[@]}" | sort | tr '\n' ' '; echo
+                }
+                complete_line "streakcal "
+                complete_line "streakcal wo"
+                complete_line "streakcal work.ics --fo"
+                complete_line "streakcal work.ics --format "
+                complete_line "streakcal work.ics --tz Europe/Be"
+                complete_line "streakcal report work.ics --fo"
+                """#
+            let binaryFolder = URL(fileURLWithPath: try streakcalPath()).deletingLastPathComponent().path
+            let result = try run("/bin/bash", ["-c", driver], environment: ["PATH": binaryFolder + ":/usr/bin:/bin", "LC_ALL": "C"],
+                                 currentDirectory: folder.path)
+            #expect(result.status == 0, "\(result.standardError)")
+            let replies = result.standardOutput.components(separatedBy: "\n")
+            #expect(replies.first == "--help --version -h annotate batch help layout report sessions work.ics ")
+            #expect(replies.dropFirst(1).first == "work.ics ")
+            #expect(replies.dropFirst(2).first == "--format ")
+            #expect(replies.dropFirst(3).first == "csv html json md svg text ")
+            #expect(replies.dropFirst(4).first == "Europe/Belgrade Europe/Berlin ")
+            #expect(replies.dropFirst(5).first == "--format ")
+            // zsh and fish are taught the same (checked by hand with zsh 5.9's zpty and fish 3.6's
+            // complete -C; neither shell is on the test machines): their scripts carry the changes.
+            let zsh = try streakcal(["--generate-completion-script", "zsh"]).standardOutput
+            #expect(zsh.contains("_files -g '*.ics' && ret=0"))
+            #expect(zsh.contains("words=(report \"${words[@]}\")"))
+            let fish = try streakcal(["--generate-completion-script", "fish"]).standardOutput
+            #expect(fish.contains("set unparsed_tokens 'report' $unparsed_tokens"))
+            #expect(fish.contains("'__streakcal_should_offer_completions_for_positional \"streakcal\" -eq 1' -fa '(for p in"))
+        }
     }
 
     @Test("--tz completes to the IANA names that start with what is typed")

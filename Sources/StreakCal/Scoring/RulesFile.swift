@@ -47,7 +47,7 @@ public struct RulesFile: Sendable {
     /// The file's habits, in its order.
     public var habits: [Habit]
     /// Whether the file names `required` (which then is the schedule's default).
-    public var namesRequiredPoints: Bool
+    public var namesRequiredPoints: Bool { rules.schedule.givesDefaultPoints }
     /// The file's `weekStarts`, when it names one: the first day of its weekly goals' weeks (else
     /// Monday, or what the command line says: `--week-starts`, `--first-weekday`).
     public var weekStart: Weekday?
@@ -90,7 +90,6 @@ public struct RulesFile: Sendable {
         try reading.readPeriodGoal()
         self.rules = reading.rules
         self.habits = reading.habits
-        self.namesRequiredPoints = reading.namesRequired
         self.weekStart = reading.namesWeekStart ? reading.weekStarts : nil
     }
 
@@ -127,7 +126,6 @@ private struct RulesFileReading {
     let file: String
     var rules = StreakRules()
     var habits: [Habit] = []
-    var namesRequired = false
     var weekStarts = Weekday.monday
     var namesWeekStart = false
     /// `periodGoal` is read last, once `weekStarts` is known.
@@ -148,7 +146,6 @@ private struct RulesFileReading {
                 throw error("\"required\" is a whole number of points from 1 to \(GoalSchedule.maximumPoints)", at: value)
             }
             rules.schedule.defaultPoints = points
-            namesRequired = true
         case "schedule": try readSchedule(value)
         case "periodGoal": periodText = value
         case "weekStarts":
