@@ -199,9 +199,14 @@ struct DuplicateEventTests {
     }
 
     private func calendars(_ blocks: [(method: String?, events: [[String]])]) -> String {
-        blocks.flatMap { block in
-            ["BEGIN:VCALENDAR", "VERSION:2.0"] + (block.method.map { ["METHOD:\($0)"] } ?? []) + block.events.flatMap { $0 } + ["END:VCALENDAR"]
-        }.joined(separator: "\r\n") + "\r\n"
+        var lines: [String] = []
+        for block in blocks {
+            lines += ["BEGIN:VCALENDAR", "VERSION:2.0"]
+            if let method = block.method { lines.append("METHOD:\(method)") }
+            lines += block.events.joined()
+            lines.append("END:VCALENDAR")
+        }
+        return lines.joined(separator: "\r\n") + "\r\n"
     }
 
     @Test("The highest SEQUENCE wins, then the latest DTSTAMP, then the last copy; a note says how many merged", arguments: [

@@ -166,7 +166,7 @@ struct SummaryPatternTests {
             state ^= state << 13
             state ^= state >> 7
             state ^= state << 17
-            let text = String((0..<Int(state % 9)).map { index in alphabet[Int((state >> (UInt64(index) * 4 + 8)) % UInt64(alphabet.count))] })
+            let text = String(randomText(length: Int(state % 9), from: alphabet, bits: state))
             #expect(ours.matches(text) == ((try? theirs.firstMatch(in: text)) != nil), "\(pattern) on '\(text)'")
         }
     }
@@ -188,7 +188,7 @@ struct SummaryPatternTests {
             state ^= state << 13
             state ^= state >> 7
             state ^= state << 17
-            let text = (0..<Int(state % 8)).map { alphabet[Int((state >> (UInt64($0) * 4 + 8)) % UInt64(alphabet.count))] }.joined()
+            let text = randomText(length: Int(state % 8), from: alphabet, bits: state).joined()
             let scalars = Array(text.unicodeScalars)
             let expected = scalars.withUnsafeBufferPointer { text in
                 withUnsafeTemporaryAllocation(of: Int32.self, capacity: PatternMatcher.memoryNeeded(everywhere)) { memory in
@@ -199,5 +199,14 @@ struct SummaryPatternTests {
             }
             #expect(skipping.matches(text) == expected, "\(pattern) on '\(text)'")
         }
+    }
+}
+
+/// `length` elements of `alphabet`, the n-th chosen by four bits of `bits` from bit 4n + 8 on.
+private func randomText<Element>(length: Int, from alphabet: [Element], bits: UInt64) -> [Element] {
+    let count = UInt64(alphabet.count)
+    return (0..<length).map { (index: Int) -> Element in
+        let shift: UInt64 = UInt64(index) * 4 + 8
+        return alphabet[Int((bits >> shift) % count)]
     }
 }
