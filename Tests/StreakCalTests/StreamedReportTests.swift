@@ -31,7 +31,9 @@ struct StreamedReportTests {
         let now = Int64(1_735_689_600)  // 2025-01-01
         do {
             for (zone, dayStart) in [(nil, DayStart.midnight), ("America/New_York", DayStart(hour: 4)!)] as [(String?, DayStart)] {
-                for rule in [PointsRule.xPoints, .minutes, .auto] {
+                // Every rule in a zone; floating times at midnight with `auto`, which also runs the
+                // rule it takes (x-points or minutes) explicitly.
+                for rule in zone == nil ? [PointsRule.auto] : [.xPoints, .minutes, .auto] {
                     let settings = ReportSettings(
                         pointsRule: rule, timeZone: zone, dayStart: dayStart, from: try! Day(year: 2023, month: 12, day: 1))
                     let whole = settings.scored(try settings.importer(now: now).importSessions(from: .file(path)), now: now)
