@@ -1,5 +1,3 @@
-package import Streaks
-
 /// Sorts counted sessions into habits at the import: a bit per habit whose filter takes an event,
 /// tested once per event (every instance of a series is its event's, and shares its SUMMARY,
 /// CATEGORIES and properties), so that a report with habits counts its sessions without a
