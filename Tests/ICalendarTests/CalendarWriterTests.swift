@@ -248,7 +248,7 @@ struct CalendarWriterTests {
         let note = String(repeating: "x\\y;", count: 20_000)
         let output = write(["BEGIN:VEVENT", "UID:a", "DTSTART:20240701T060000Z", "CATEGORIES:" + many + "q\\", "X-NOTE:" + note + "\u{01}", "END:VEVENT"])
         let back = reread(output.text)
-        let categories = try? #require(back.first { $0.name == "CATEGORIES" })
+        let categories = back.first { $0.name == "CATEGORIES" }
         #expect(categories.map { TextValue.decodeList($0.value) } == Array(repeating: "a,b", count: 20_000) + ["q\\"])
         #expect(back.first { $0.name == "X-NOTE" }?.value == Substring(note + "\u{FFFD}"))
         #expect(output.diagnostics.map(\.message) == [

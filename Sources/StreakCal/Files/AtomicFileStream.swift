@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A file written a piece at a time that appears at its path only once it is complete
 /// (``commit()``), as ``AtomicFile`` writes one whole: a reader sees the old content or the new,
