@@ -228,9 +228,45 @@ public struct CompiledSessionFilter: Sendable {
         if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
             return containsBytes(text, needle, lowering: asciiLower)
         }
+        guard mayContain(text, lowercased: needle) else { return false }
         let lowered = text.lowercased()
         guard isSearchableAsBytes(lowered) else { return lowered.contains(needle) }
         return containsBytes(lowered, needle, lowering: { $0 })
+    }
+
+    /// Whether `text` may contain `needle` (lowercased and searchable as bytes) in any case, decided
+    /// without lowercasing `text`, which costs more than the search. Each ASCII Character of the
+    /// needle must stand in the lowercased text as a Character equal to it: that ASCII scalar, or
+    /// one scalar canonically equivalent to it. So unless `text` holds one of the four scalars whose
+    /// lowercase is or holds such a scalar (`standsForASCII`), the needle's longest ASCII run must
+    /// be in `text`'s bytes with ASCII letters lowered, as ASCII lowercases to ASCII.
+    static func mayContain(_ text: String, lowercased needle: String) -> Bool {
+        let run = longestASCIIRun(of: needle)
+        guard !run.isEmpty, !text.unicodeScalars.contains(where: standsForASCII) else { return true }
+        return containsBytes(text, run, lowering: asciiLower)
+    }
+
+    /// Whether `scalar` is one of the scalars beyond ASCII whose lowercase holds an ASCII scalar or
+    /// one canonically equivalent to it (the standard library's Unicode data; a test derives them
+    /// from every scalar): U+0130 İ (to i and U+0307), U+037E GREEK QUESTION MARK (equivalent to ;),
+    /// U+1FEF GREEK VARIA (to `) and U+212A KELVIN SIGN (to k).
+    static func standsForASCII(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x130, 0x37E, 0x1FEF, 0x212A: true
+        default: false
+        }
+    }
+
+    /// The longest stretch of ASCII in `text` (the first of the longest): a stretch of bytes below
+    /// 0x80, as every byte of another scalar's UTF-8 is 0x80 or above.
+    private static func longestASCIIRun(of text: String) -> String {
+        var longest: Range<Int> = 0..<0, start = 0
+        for (offset, byte) in text.utf8.enumerated() where byte >= 0x80 {
+            if offset - start > longest.count { longest = start..<offset }
+            start = offset + 1
+        }
+        if text.utf8.count - start > longest.count { longest = start..<text.utf8.count }
+        return String(decoding: Array(text.utf8)[longest], as: UTF8.self)
     }
 
     /// Whether a Character search in `text` is a search of its UTF-8: every scalar is below U+0300

@@ -161,7 +161,7 @@ struct SummaryContainsTests {
     static let pieces: [String] = [
         "a", "A", "e", "E", "é", "É", "e\u{301}", "\u{301}", "İ", "i", "ß", "ẞ", "s", "\r", "\n", "\r\n", "k", "K",
         "\u{212A}", ";", "\u{37E}", "å", "Å", "\u{212B}", "–", "П", "п", "中", "🇩", "🇪", "👍", "\u{1F3FB}", "\u{200D}",
-        "ü", "Ü", "u\u{308}", "ǅ", "ǆ", " ", "#", "1",
+        "ü", "Ü", "u\u{308}", "ǅ", "ǆ", " ", "#", "1", "`", "\u{1FEF}", "\u{130}",
     ]
 
     /// The reference: a search of Characters, spelled out (with Foundation imported, as here,
@@ -204,6 +204,35 @@ struct SummaryContainsTests {
             if expected { matched += 1 }
         }
         #expect(matched > 5_000)
+    }
+
+    /// `mayContain` answers without lowercasing the text on the strength of this set: derived here
+    /// from every scalar, so that a new Unicode version that adds one fails this test.
+    @Test("Four scalars beyond ASCII lowercase to an ASCII Character or one equal to it")
+    func scalarsStandingForASCII() {
+        let ascii = Set((0..<128).map { String(Unicode.Scalar(UInt8($0))) })
+        var found: [UInt32] = [], claimed: [UInt32] = []
+        for value in UInt32(0x80)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let lowered = String(scalar).lowercased().unicodeScalars
+            if lowered.contains(where: { $0.isASCII || ascii.contains(String($0)) }) || ascii.contains(String(scalar)) {
+                found.append(value)
+            }
+            if CompiledSessionFilter.standsForASCII(scalar) { claimed.append(value) }
+        }
+        #expect(found == [0x130, 0x37E, 0x1FEF, 0x212A])
+        #expect(claimed == found)
+    }
+
+    @Test("Without lowercasing: a text that lacks the needle's ASCII is passed over; one that may hold it is searched", arguments: [
+        ("Практика #12", "practice", false), ("Übung: Tonleitern", "übung", true), ("Übung: Tonleitern", "bung", true),
+        ("Chamber music – trio", "trio", true), ("\u{37E} – x", ";", true), ("\u{1FEF} –", "`", true), ("\u{212A}ey – x", "key", true),
+        ("练习 PRACTICE", "practice", true), ("練習（音階）", "übung", false),
+    ])
+    func passedOver(text: String, needle: String, contains: Bool) {
+        #expect(CompiledSessionFilter.mayContain(text, lowercased: needle) == contains)
+        #expect(CompiledSessionFilter.contains(text, lowercased: needle) == contains)
+        #expect(SummaryContainsTests.containsCharacters(text.lowercased(), needle) == contains)
     }
 
     @Test("Byte search is chosen only below U+0300 and without CR", arguments: [
