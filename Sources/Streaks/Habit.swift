@@ -119,7 +119,7 @@ public struct CompiledSessionFilter: Sendable {
     /// A condition on one session.
     private enum Test: Sendable {
         case all
-        case contains(String)
+        case contains(SummaryNeedle)
         case pattern(SummaryPattern?)
         case category(String)
         case property(String, String?)
@@ -175,7 +175,7 @@ public struct CompiledSessionFilter: Sendable {
 
     private static func test(_ leaf: SessionFilter) -> Test {
         switch leaf {
-        case .summaryContains(let text): .contains(text.lowercased())
+        case .summaryContains(let text): .contains(SummaryNeedle(lowercased: text.lowercased()))
         case .summaryMatches(let pattern): .pattern(try? SummaryPattern(pattern))
         case .category(let name): .category(name.lowercased())
         case .property(let name, let value): .property(name.uppercased(), value?.lowercased())
@@ -211,7 +211,7 @@ public struct CompiledSessionFilter: Sendable {
     private static func passes(_ test: Test, summary: String, categories: [String], properties: [String: String]) -> Bool {
         switch test {
         case .all: return true
-        case .contains(let text): return text.isEmpty || contains(summary, lowercased: text)
+        case .contains(let needle): return needle.text.isEmpty || contains(summary, needle)
         case .pattern(let pattern): return pattern?.matches(summary) ?? false
         case .category(let name): return categories.contains { equal($0, lowercased: name) }
         case .property(let name, let value):
@@ -224,14 +224,39 @@ public struct CompiledSessionFilter: Sendable {
     /// `text.lowercased()` contains `needle` as Characters, searched as UTF-8 bytes where that gives
     /// the same answer (`isSearchableAsBytes`), and ASCII text lowercased as it is searched.
     static func contains(_ text: String, lowercased needle: String) -> Bool {
-        guard isSearchableAsBytes(needle) else { return text.lowercased().contains(needle) }
+        contains(text, SummaryNeedle(lowercased: needle))
+    }
+
+    private static func contains(_ text: String, _ needle: SummaryNeedle) -> Bool {
+        guard needle.isSearchableAsBytes else { return text.lowercased().contains(needle.text) }
         if text.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
-            return containsBytes(text, needle, lowering: asciiLower)
+            return containsBytes(text, needle.text, lowering: asciiLower)
         }
-        guard mayContain(text, lowercased: needle) else { return false }
+        guard mayContain(text, needle) else { return false }
         let lowered = text.lowercased()
-        guard isSearchableAsBytes(lowered) else { return lowered.contains(needle) }
-        return containsBytes(lowered, needle, lowering: { $0 })
+        guard isSearchableAsBytes(lowered) else { return lowered.contains(needle.text) }
+        return containsBytes(lowered, needle.text, lowering: { $0 })
+    }
+
+    /// A `summary:` term's text, lowercased, with what every search of it needs worked out once.
+    private struct SummaryNeedle: Sendable {
+        let text: String
+        let isSearchableAsBytes: Bool
+        /// The longest stretch of ASCII in `text` (the first of the longest): a stretch of bytes
+        /// below 0x80, as every byte of another scalar's UTF-8 is 0x80 or above.
+        let asciiRun: String
+
+        init(lowercased text: String) {
+            self.text = text
+            isSearchableAsBytes = CompiledSessionFilter.isSearchableAsBytes(text)
+            var longest: Range<Int> = 0..<0, start = 0
+            for (offset, byte) in text.utf8.enumerated() where byte >= 0x80 {
+                if offset - start > longest.count { longest = start..<offset }
+                start = offset + 1
+            }
+            if text.utf8.count - start > longest.count { longest = start..<text.utf8.count }
+            asciiRun = String(decoding: Array(text.utf8)[longest], as: UTF8.self)
+        }
     }
 
     /// Whether `text` may contain `needle` (lowercased and searchable as bytes) in any case, decided
@@ -241,9 +266,12 @@ public struct CompiledSessionFilter: Sendable {
     /// lowercase is or holds such a scalar (`standsForASCII`), the needle's longest ASCII run must
     /// be in `text`'s bytes with ASCII letters lowered, as ASCII lowercases to ASCII.
     static func mayContain(_ text: String, lowercased needle: String) -> Bool {
-        let run = longestASCIIRun(of: needle)
-        guard !run.isEmpty, !text.unicodeScalars.contains(where: standsForASCII) else { return true }
-        return containsBytes(text, run, lowering: asciiLower)
+        mayContain(text, SummaryNeedle(lowercased: needle))
+    }
+
+    private static func mayContain(_ text: String, _ needle: SummaryNeedle) -> Bool {
+        guard !needle.asciiRun.isEmpty, !text.unicodeScalars.contains(where: standsForASCII) else { return true }
+        return containsBytes(text, needle.asciiRun, lowering: asciiLower)
     }
 
     /// Whether `scalar` is one of the scalars beyond ASCII whose lowercase holds an ASCII scalar or
@@ -255,18 +283,6 @@ public struct CompiledSessionFilter: Sendable {
         case 0x130, 0x37E, 0x1FEF, 0x212A: true
         default: false
         }
-    }
-
-    /// The longest stretch of ASCII in `text` (the first of the longest): a stretch of bytes below
-    /// 0x80, as every byte of another scalar's UTF-8 is 0x80 or above.
-    private static func longestASCIIRun(of text: String) -> String {
-        var longest: Range<Int> = 0..<0, start = 0
-        for (offset, byte) in text.utf8.enumerated() where byte >= 0x80 {
-            if offset - start > longest.count { longest = start..<offset }
-            start = offset + 1
-        }
-        if text.utf8.count - start > longest.count { longest = start..<text.utf8.count }
-        return String(decoding: Array(text.utf8)[longest], as: UTF8.self)
     }
 
     /// Whether a Character search in `text` is a search of its UTF-8: every scalar is below U+0300
