@@ -30,7 +30,8 @@ struct CalDAVCopy {
     private mutating func load() {
         guard let text = try? String(contentsOfFile: indexFile, encoding: .utf8) else { return }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        guard lines.count >= 2, lines[0] == key, !lines[1].isEmpty else { return }
+        // A token an earlier version kept although it cannot be sent back starts over.
+        guard lines.count >= 2, lines[0] == key, !lines[1].isEmpty, CalDAVClient.isUsableToken(lines[1]) else { return }
         var files: [String: String] = [:]
         for line in lines.dropFirst(2) where !line.isEmpty {
             let fields = line.split(separator: "\t", maxSplits: 1).map(String.init)
@@ -61,7 +62,8 @@ struct CalDAVCopy {
             if let file = files.removeValue(forKey: href) { unlink(itemsFolder + "/" + file) }
         }
         token = changes.token
-        let lines = [key, changes.token] + files.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)" }
+        // Without a token (one the server gave that cannot be kept) the next run starts over.
+        let lines = [key, changes.token ?? ""] + files.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)" }
         try write(lines.joined(separator: "\n") + "\n", to: indexFile)
     }
 

@@ -16,6 +16,15 @@ struct CalendarCache {
     struct Validators: Equatable {
         var entityTag: String?
         var lastModified: String?
+
+        /// The validators that can be sent back in a header line: a value with a control character
+        /// (a NUL, a line end) is dropped, so that the next request is unconditional rather than refused.
+        var usable: Validators {
+            func sendable(_ value: String?) -> String? {
+                value.flatMap { $0.unicodeScalars.contains(where: CalDAVClient.isControl) ? nil : $0 }
+            }
+            return Validators(entityTag: sendable(entityTag), lastModified: sendable(lastModified))
+        }
     }
 
     struct Entry {

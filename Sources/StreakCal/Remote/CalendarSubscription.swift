@@ -127,7 +127,7 @@ public struct CalendarSubscription: Sendable {
         case 200..<300:
             do { try file.commit() } catch { throw CalendarReadError(path: entry.calendar, reason: error.reason) }
             let headers = outcome.response.headers
-            try cache.store(CalendarCache.Validators(entityTag: headers["etag"], lastModified: headers["last-modified"]), for: entry)
+            try cache.store(CalendarCache.Validators(entityTag: headers["etag"], lastModified: headers["last-modified"]).usable, for: entry)
             return download(entry, downloaded: true)
         case 304 where validators != nil:
             return download(entry, downloaded: false)

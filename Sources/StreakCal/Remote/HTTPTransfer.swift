@@ -80,61 +80,77 @@ private final class TransferState {
     func run(_ request: HTTPTransfer.Request, on handle: UnsafeMutableRawPointer) throws(HTTPTransfer.Failure) -> HTTPTransfer.Response {
         var strings: [UnsafeMutablePointer<CChar>] = []
         var headerList: UnsafeMutablePointer<curl_slist>?
+        var body: UnsafeMutableRawBufferPointer?
         defer {
             streakcal_curl_slist_free_all(headerList)
             strings.forEach { free($0) }
+            body?.deallocate()
         }
-        /// A copy of `text` that lives until the transfer ends (libcurl copies most strings, not all).
-        func kept(_ text: String) -> UnsafeMutablePointer<CChar> {
+        /// A C copy of `text` that lives until the transfer ends (libcurl copies most strings, not
+        /// all); text holding a NUL is refused, as a C string would end there.
+        func kept(_ text: String, _ what: String) throws(HTTPTransfer.Failure) -> UnsafeMutablePointer<CChar> {
+            guard !text.utf8.contains(0) else { throw HTTPTransfer.Failure(reason: "the request's \(what) holds a NUL character") }
             let copy = strdup(text)!
             strings.append(copy)
             return copy
         }
+        // Header lines go to libcurl as C strings and on the wire as lines: no NUL, CR or LF, so
+        // that no value (an ETag a server gave) ends a line early or adds one.
+        for header in request.headers {
+            guard !header.utf8.contains(where: { $0 == 0 || $0 == 0x0A || $0 == 0x0D }) else {
+                throw HTTPTransfer.Failure(reason: "the request's header \(header.prefix { $0 != ":" }) holds a line end or a NUL character")
+            }
+        }
+        // The body goes as bytes with their length, never through a C string: a NUL in it (a sync
+        // token a server sent) is sent as a byte, and libcurl reads nothing beyond the copy.
+        if let bytes = request.body {
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
+            copy.copyBytes(from: bytes)
+            body = copy
+        }
         let context = Unmanaged.passUnretained(self).toOpaque()
-        let code: CURLcode = {
-            var result = streakcal_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorText)
-            func set(_ option: CURLoption, _ value: Int) { if result == CURLE_OK { result = streakcal_curl_setopt_long(handle, option, value) } }
-            func set(_ option: CURLoption, _ value: UnsafeRawPointer?) { if result == CURLE_OK { result = streakcal_curl_setopt_pointer(handle, option, value) } }
-            set(CURLOPT_URL, kept(request.url))
-            set(CURLOPT_PROTOCOLS_STR, kept("http,https"))
-            set(CURLOPT_FOLLOWLOCATION, 0)
-            set(CURLOPT_NOSIGNAL, 1)
-            set(CURLOPT_CONNECTTIMEOUT_MS, Int(request.connectTimeout * 1000))
-            set(CURLOPT_TIMEOUT_MS, max(1, Int(request.timeout * 1000)))
-            set(CURLOPT_SSL_VERIFYPEER, 1)
-            set(CURLOPT_SSL_VERIFYHOST, 2)
-            if let authorities = request.certificateAuthorities { set(CURLOPT_CAINFO, kept(authorities)) }
-            // Every encoding this libcurl decodes (gzip, deflate, and br or zstd where built in); the
-            // cap counts the decoded bytes, so a compression bomb ends at the cap.
-            set(CURLOPT_ACCEPT_ENCODING, kept(""))
-            set(CURLOPT_USERAGENT, kept("streakcal"))
-            // A response that announces more than the cap ends before its body.
-            if result == CURLE_OK { result = streakcal_curl_setopt_offset(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maximumSize)) }
-            if let login = request.login {
-                set(CURLOPT_USERNAME, kept(login.user))
-                set(CURLOPT_PASSWORD, kept(login.password))
-                set(CURLOPT_HTTPAUTH, streakcal_curl_basic_or_digest)
-            }
-            set(CURLOPT_CUSTOMREQUEST, kept(request.method))
-            if let body = request.body {
-                let copy = kept(String(decoding: body, as: UTF8.self))
-                set(CURLOPT_POSTFIELDSIZE, body.count)
-                set(CURLOPT_POSTFIELDS, copy)
-            }
-            for header in request.headers { headerList = streakcal_curl_slist_append(headerList, header) }
-            if let headerList { set(CURLOPT_HTTPHEADER, headerList) }
-            if result == CURLE_OK { result = streakcal_curl_setopt_write(handle, CURLOPT_HEADERFUNCTION, onHeader) }
-            set(CURLOPT_HEADERDATA, context)
-            if result == CURLE_OK { result = streakcal_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, onBody) }
-            set(CURLOPT_WRITEDATA, context)
-            if progress != nil {
-                set(CURLOPT_NOPROGRESS, 0)
-                if result == CURLE_OK { result = streakcal_curl_setopt_progress(handle, onProgress) }
-                set(CURLOPT_XFERINFODATA, context)
-            }
-            guard result == CURLE_OK else { return result }
-            return streakcal_curl_easy_perform(handle)
-        }()
+        var result = streakcal_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorText)
+        func set(_ option: CURLoption, _ value: Int) { if result == CURLE_OK { result = streakcal_curl_setopt_long(handle, option, value) } }
+        func set(_ option: CURLoption, _ value: UnsafeRawPointer?) { if result == CURLE_OK { result = streakcal_curl_setopt_pointer(handle, option, value) } }
+        func set(_ option: CURLoption, offset value: Int64) { if result == CURLE_OK { result = streakcal_curl_setopt_offset(handle, option, curl_off_t(value)) } }
+        set(CURLOPT_URL, try kept(request.url, "address"))
+        set(CURLOPT_PROTOCOLS_STR, try kept("http,https", "protocols"))
+        set(CURLOPT_FOLLOWLOCATION, 0)
+        set(CURLOPT_NOSIGNAL, 1)
+        set(CURLOPT_CONNECTTIMEOUT_MS, Int(request.connectTimeout * 1000))
+        set(CURLOPT_TIMEOUT_MS, max(1, Int(request.timeout * 1000)))
+        set(CURLOPT_SSL_VERIFYPEER, 1)
+        set(CURLOPT_SSL_VERIFYHOST, 2)
+        if let authorities = request.certificateAuthorities { set(CURLOPT_CAINFO, try kept(authorities, "certificate file")) }
+        // Every encoding this libcurl decodes (gzip, deflate, and br or zstd where built in); the
+        // cap counts the decoded bytes, so a compression bomb ends at the cap.
+        set(CURLOPT_ACCEPT_ENCODING, try kept("", "encodings"))
+        set(CURLOPT_USERAGENT, try kept("streakcal", "user agent"))
+        // A response that announces more than the cap ends before its body.
+        set(CURLOPT_MAXFILESIZE_LARGE, offset: request.maximumSize)
+        if let login = request.login {
+            set(CURLOPT_USERNAME, try kept(login.user, "user name"))
+            set(CURLOPT_PASSWORD, try kept(login.password, "password"))
+            set(CURLOPT_HTTPAUTH, streakcal_curl_basic_or_digest)
+        }
+        set(CURLOPT_CUSTOMREQUEST, try kept(request.method, "method"))
+        if let body {
+            // The size first: POSTFIELDS without it would be read as a C string.
+            set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(request.body?.count ?? 0))
+            set(CURLOPT_POSTFIELDS, UnsafeRawPointer(body.baseAddress))
+        }
+        for header in request.headers { headerList = streakcal_curl_slist_append(headerList, header) }
+        if let headerList { set(CURLOPT_HTTPHEADER, headerList) }
+        if result == CURLE_OK { result = streakcal_curl_setopt_write(handle, CURLOPT_HEADERFUNCTION, onHeader) }
+        set(CURLOPT_HEADERDATA, context)
+        if result == CURLE_OK { result = streakcal_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, onBody) }
+        set(CURLOPT_WRITEDATA, context)
+        if progress != nil {
+            set(CURLOPT_NOPROGRESS, 0)
+            if result == CURLE_OK { result = streakcal_curl_setopt_progress(handle, onProgress) }
+            set(CURLOPT_XFERINFODATA, context)
+        }
+        let code = result == CURLE_OK ? streakcal_curl_easy_perform(handle) : result
         if let failure { throw failure }
         guard code == CURLE_OK else { throw HTTPTransfer.Failure(reason: reason(for: code, request)) }
         return HTTPTransfer.Response(status: status, headers: headers, redirect: headers["location"].flatMap { Self.resolve($0, against: request.url) })

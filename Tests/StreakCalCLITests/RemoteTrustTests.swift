@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import StreakCal
+
+/// Regression tests built from `../shared/repro/round4` (issue 45), each named after its
+/// reproducer: what servers, caches and folders send back, tried as an attacker and as a careless
+/// server would.
+@Suite("Reproducers, round 4: what servers send back")
+struct RemoteTrustTests {
+    let window = ["--tz", "UTC", "--format", "csv"]
+
+    @Test("caldav-sync-token-nul-heap-overread.sh: a token with a NUL is not kept; the next request carries nothing beyond its body")
+    func syncTokenWithNUL() throws {
+        let event = DAVAnswer.event(uid: "a", day: "20240105", points: 10)
+        let padding = String(repeating: "A", count: 2_000)
+        let server = try ScriptedServer([
+            DAVAnswer.collection("/cal/"),
+            .init(method: "REPORT", path: "/cal/", contains: "sync-collection", responses: [
+                DAVAnswer.multistatus([DAVAnswer.response("/cal/a.ics", DAVAnswer.calendarData(event))],
+                                      extra: "<D:sync-token>tok&#0;\(padding)</D:sync-token>"),
+            ]),
+        ])
+        let home = try TestHome()
+        defer { home.remove() }
+        for run in 1...2 {
+            let result = try streakcal(["report", server.url("/cal/")] + window, environment: home.environment, timeLimit: .seconds(60))
+            #expect(!result.killedBySignal && result.status == 0, "run \(run): \(result.standardError)")
+            #expect(result.standardOutput.contains("2024-01-05,10,"), "run \(run): \(result.standardOutput)")
+        }
+        let reports = server.requests.filter { $0.method == "REPORT" }
+        try #require(reports.count == 2)
+        // The second run starts over: the token was not kept, so nothing of it (or of the heap) goes back.
+        for report in reports {
+            #expect(report.body.contains("<D:sync-token></D:sync-token>"), "\(report.body)")
+            #expect(!report.body.contains("AAAA"))
+            #expect(!report.body.unicodeScalars.contains { $0.value == 0 })
+        }
+    }
+
+    @Test("A request body holding a NUL goes out whole, byte for byte, with its real length")
+    func bodyWithNUL() throws {
+        let server = try ScriptedServer([.init(method: "POST", path: "/echo", responses: [.init(status: 200, body: "ok")])])
+        let body: [UInt8] = Array("before".utf8) + [0] + Array(repeating: UInt8(ascii: "A"), count: 5_000) + [0xFF, 0]
+        var received: [UInt8] = []
+        let request = HTTPTransfer.Request(
+            url: server.url("/echo"), method: "POST", body: body, connectTimeout: 10, timeout: 30, timeLimit: 30,
+            maximumSize: 1 << 20)
+        let response = try HTTPTransfer.perform(request) { received += $0 }
+        #expect(response.status == 200)
+        #expect(received == Array("ok".utf8))
+        let sent = try #require(server.requests.first)
+        #expect(Array(sent.body.unicodeScalars.map { UInt8($0.value) }) == body)
+    }
+
+    @Test("A header or address holding a NUL, CR or LF is refused before anything is sent", arguments: [
+        (["If-None-Match: \"a\"\r\nX-Injected: 1"], "/ok"), (["If-None-Match: \"a\u{0}b\""], "/ok"), ([], "/ok\u{0}/../other"),
+    ])
+    func controlCharactersRefused(headers: [String], path: String) throws {
+        let server = try ScriptedServer([.init(path: "/ok", responses: [.init(status: 200, body: "ok")])])
+        let request = HTTPTransfer.Request(
+            url: server.url(path), headers: headers, connectTimeout: 10, timeout: 30, timeLimit: 30, maximumSize: 1 << 20)
+        #expect(throws: HTTPTransfer.Failure.self) { try HTTPTransfer.perform(request) { _ in } }
+        #expect(server.requests.isEmpty)
+    }
+}
