@@ -63,3 +63,38 @@ struct RemoteTrustTests {
         #expect(server.requests.isEmpty)
     }
 }
+
+extension RemoteTrustTests {
+    @Test("redirect-credentials-other-port.sh: with credentials, a redirect to another port or scheme of the same host is refused; nothing goes there")
+    func redirectToAnotherPort() throws {
+        let calendar = DAVAnswer.event(uid: "a", day: "20240105", points: 7)
+        let other = try ScriptedServer([.init(path: "/other-service", responses: [.init(status: 200, body: calendar)])])
+        let first = try ScriptedServer([
+            .init(path: "/team.ics", auth: "alice:hunter2", responses: [.init(status: 302, headers: ["Location": other.url("/other-service")])]),
+        ])
+        let home = try TestHome()
+        defer { home.remove() }
+        var environment = home.environment
+        environment["STREAKCAL_PASSWORD"] = "hunter2"
+        let result = try streakcal(["report", first.url("/team.ics"), "--user", "alice"] + window, environment: environment)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("refused a redirect to another origin (http://127.0.0.1:\(other.port)) with the credentials for http://127.0.0.1:\(first.port)"),
+                "\(result.standardError)")
+        #expect(other.requests.isEmpty)
+        // The same redirect without credentials is followed: nothing secret goes with it.
+        let open = try ScriptedServer([.init(path: "/team.ics", responses: [.init(status: 302, headers: ["Location": other.url("/other-service")])])])
+        let plain = try streakcal(["report", open.url("/team.ics")] + window, environment: home.environment)
+        #expect(plain.status == 0, "\(plain.standardError)")
+        #expect(plain.standardOutput.contains("2024-01-05,7,"))
+        #expect(other.requests.map(\.authorization) == [nil])
+    }
+
+    @Test("Origins: scheme, host and port, the scheme's port when none is written")
+    func origins() throws {
+        #expect(try CalendarAddress("https://Example.com/a.ics").origin == "https://example.com:443")
+        #expect(try CalendarAddress("webcal://example.com/a.ics").origin == "https://example.com:443")
+        #expect(try CalendarAddress("http://example.com/a.ics").origin == "http://example.com:80")
+        #expect(try CalendarAddress("http://example.com:80/a.ics").origin == "http://example.com:80")
+        #expect(try CalendarAddress("https://example.com:8443/a.ics").origin == "https://example.com:8443")
+    }
+}

@@ -131,7 +131,7 @@ struct SubscriptionTests {
         // A redirect to another host name with credentials is refused before anything is sent there.
         let other = try streakcal(["report", server.url("/other-host")], environment: home.environment, timeLimit: .seconds(120))
         #expect(other.status == 1)
-        #expect(other.standardError.contains("refused a redirect to another host (localhost) with the credentials for 127.0.0.1"), "\(other.standardError)")
+        #expect(other.standardError.contains("refused a redirect to another host (localhost) with the credentials for http://127.0.0.1:"), "\(other.standardError)")
         // Both logins above went to the address's host; the other host got none.
         #expect(try Set(server.counts("/auth/tutorial.ics").authorizedHosts) == ["127.0.0.1:\(server.port)"])
         // A password in the address is refused without being echoed.

@@ -225,7 +225,7 @@ struct CalDAVClient {
     }
 
     /// A `href` (an absolute path, or a whole URL) as a URL, checked as a redirect would be: a
-    /// server's link never leads the credentials to another host, nor from https to http.
+    /// server's link never leads the credentials to another origin, nor from https to http.
     private func resolve(_ href: String, against base: String) throws(CalendarReadError) -> String {
         let resolved: String
         if CalendarAddress.isAddress(href) {

@@ -19,6 +19,8 @@ public struct CalendarAddress: Hashable, Sendable, CustomStringConvertible {
     public var scheme: String
     /// The host, lowercased.
     public var host: String
+    /// The port asked: the address's, else the scheme's (443 for https, 80 for http).
+    public var port: Int
     /// Whether it was written `webcal://`.
     var wasWebcal: Bool
 
@@ -45,7 +47,15 @@ public struct CalendarAddress: Hashable, Sendable, CustomStringConvertible {
         self.wasWebcal = scheme == "webcal"
         components.scheme = self.scheme
         self.host = host.lowercased()
+        self.port = components.port ?? (self.scheme == "https" ? 443 : 80)
         self.url = components.string ?? text
+    }
+
+    /// Where credentials may go: scheme, host and port (RFC 6454 §4), as `https://host:443`.
+    /// Another port or scheme on the same host is another origin (another service, or another
+    /// tenant of a shared host), as curl holds since CVE-2022-27776.
+    public var origin: String {
+        "\(scheme)://\(host):\(port)"
     }
 
     /// Whether the address may be a CalDAV server's (a collection, an account or the server

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Credentials come from ``user`` and ``password`` (the command line's `--user NAME` and the
 /// `STREAKCAL_PASSWORD` environment variable), else from `~/.netrc`, as curl and git read it; they
-/// are sent to the address's host only, never after a redirect to another host.
+/// are sent to the address's origin only (scheme, host and port), never after a redirect elsewhere.
 public struct DownloadOptions: Hashable, Sendable {
     /// The cache folder; `nil` for the user's (`$XDG_CACHE_HOME/streakcal/calendars`).
     public var cacheFolder: String?
@@ -82,7 +82,7 @@ public struct CalendarSubscription: Sendable {
     ///
     /// - Throws: `CalendarReadError` naming the address (without credentials) when the server
     ///   cannot be reached or answers with an error, a limit is passed, a redirect is refused (to
-    ///   `http` from `https`, to another host with credentials, more than
+    ///   `http` from `https`, to another origin with credentials, more than
     ///   ``DownloadOptions/maximumRedirects``), or offline with no copy. The cached copy is then as it was.
     public func fetch() throws(CalendarReadError) -> Download {
         try checkPermitted(address.host)

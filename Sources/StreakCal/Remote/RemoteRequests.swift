@@ -81,7 +81,7 @@ struct RemoteRequests {
     /// A redirect (or a server's link to another resource) is followed only to http(s), only to a
     /// host of ``DownloadOptions/permittedHosts`` when it is set, never from https to http (a
     /// downgrade would show the calendar, and any password, to the network), and with credentials
-    /// only to the same host.
+    /// only within the same origin: scheme, host and port (``CalendarAddress/origin``).
     func checkRedirect(from url: String, to next: CalendarAddress) throws(CalendarReadError) {
         let current = try CalendarAddress(url)
         if let permitted = options.permittedHosts, !permitted.contains(next.host) {
@@ -90,8 +90,9 @@ struct RemoteRequests {
         if current.scheme == "https" && next.scheme == "http" {
             throw failure("refused a redirect from https to http (\(next))", url: url)
         }
-        if login != nil && next.host != current.host {
-            throw failure("refused a redirect to another host (\(next.host)) with the credentials for \(current.host)", url: url)
+        if login != nil && next.origin != current.origin {
+            let place = next.host != current.host ? "another host (\(next.host))" : "another origin (\(next.origin))"
+            throw failure("refused a redirect to \(place) with the credentials for \(current.origin)", url: url)
         }
     }
 
