@@ -137,8 +137,9 @@ extension StreakCalCommand {
             var options = downloads.options
             (options.firstDay, options.lastDay) = (settings.from, settings.to)
             let files = BatchInput.walk(paths.filter { !CalendarAddress.isAddress($0) }, reserving: [BatchReport.summaryFileName], fileExtension: format.fileExtension)
+            let fetched = BatchInput.fetched(addresses, downloads: options)
             return BatchReport(
-                inputs: files.inputs + BatchInput.fetched(addresses, downloads: options), skipped: files.skipped,
+                inputs: files.inputs + fetched.inputs, skipped: files.skipped + fetched.skipped,
                 settings: settings, format: format, jobs: jobs, strict: strict, recordsElapsedTime: !noTimings)
         }
 

@@ -98,3 +98,52 @@ extension RemoteTrustTests {
         #expect(try CalendarAddress("https://example.com:8443/a.ics").origin == "https://example.com:8443")
     }
 }
+
+extension RemoteTrustTests {
+    /// An account on `127.0.0.1` (no login) whose calendar home lists its own calendar and one on
+    /// `localhost` at another port, where the user does have a login (in `home`'s netrc).
+    private func accountLinkingElsewhere() throws -> (account: ScriptedServer, other: ScriptedServer) {
+        let privateEvent = DAVAnswer.event(uid: "private", day: "20240105", points: 50)
+        let other = try ScriptedServer([
+            .init(method: "PROPFIND", path: "/bob/private/", auth: "bob:bobs-private-pw",
+                  responses: [DAVAnswer.multistatus([DAVAnswer.response("/bob/private/", DAVAnswer.calendarCollection)])]),
+            .init(method: "REPORT", path: "/bob/private/", auth: "bob:bobs-private-pw",
+                  responses: [DAVAnswer.multistatus([DAVAnswer.response("/bob/private/e.ics", DAVAnswer.calendarData(privateEvent))])]),
+        ])
+        let mine = DAVAnswer.event(uid: "mine", day: "20240105", points: 5)
+        let account = try ScriptedServer([
+            .init(method: "PROPFIND", path: "/acct/", responses: [DAVAnswer.multistatus([DAVAnswer.response(
+                "/acct/", "<D:resourcetype><D:collection/></D:resourcetype><C:calendar-home-set><D:href>/home/</D:href></C:calendar-home-set>")])]),
+            .init(method: "PROPFIND", path: "/home/", responses: [DAVAnswer.multistatus([
+                DAVAnswer.response("/home/mine/", DAVAnswer.calendarCollection),
+                DAVAnswer.response(other.url("/bob/private/", host: "localhost"), DAVAnswer.calendarCollection),
+            ])]),
+            DAVAnswer.collection("/home/mine/"),
+            .init(method: "REPORT", path: "/home/mine/", responses: [
+                DAVAnswer.multistatus([DAVAnswer.response("/home/mine/e.ics", DAVAnswer.calendarData(mine))]),
+            ]),
+        ])
+        return (account, other)
+    }
+
+    @Test("batch-caldav-link-logs-in-elsewhere.sh: batch and report refuse an account's link to another host alike; the netrc login there is never used")
+    func accountLinkElsewhere() throws {
+        let (account, other) = try accountLinkingElsewhere()
+        let home = try TestHome(netrc: "machine localhost login bob password bobs-private-pw\n")
+        defer { home.remove() }
+        let days = ["--from", "2024-01-05", "--to", "2024-01-05"]
+        let skippedNote = "streakcal: note: skipped \(other.url("/bob/private/", host: "localhost")): the account at http://127.0.0.1:\(account.port) lists it, outside its origin"
+        let out = home.folder.appendingPathComponent("out")
+        let batch = try streakcal(["batch", account.url("/acct/"), "--out", out.path, "--no-timings"] + days + window, environment: home.environment)
+        #expect(batch.status == 0, "\(batch.standardError)")
+        #expect(batch.standardError.components(separatedBy: skippedNote).count == 2, "said once: \(batch.standardError)")
+        let summary = try String(contentsOf: out.appendingPathComponent("summary.json"), encoding: .utf8)
+        #expect(summary.contains("/bob/private/") && summary.contains("outside its origin"))
+        #expect(!summary.contains("\"points\" : 50"))
+        let report = try streakcal(["report", account.url("/acct/")] + days + window, environment: home.environment)
+        #expect(report.status == 0, "\(report.standardError)")
+        #expect(report.standardError.contains(skippedNote), "\(report.standardError)")
+        #expect(report.standardOutput.contains("2024-01-05,5,"), "\(report.standardOutput)")
+        #expect(other.requests.isEmpty, "\(other.requests.map(\.path))")
+    }
+}

@@ -26,28 +26,53 @@ struct CalDAVClient {
 
     // MARK: Discovery (RFC 4791 §6, RFC 5397, RFC 6764)
 
+    /// The calendars discovery found at an address, and the links it did not follow.
+    struct Discovery {
+        var collections: [Collection]
+        /// Calendars an account listed outside its origin (``follow(_:from:)``), with the reason.
+        var refused: [SkippedInput] = []
+    }
+
     /// The calendar collections at `url`: the collection itself, or those of the account (the
     /// principal's `calendar-home-set`). `nil` when the server does not answer WebDAV there
     /// (a plain web server), so that the address is read as a subscription.
-    func collections(at url: String) throws(CalendarReadError) -> [Collection]? {
+    func collections(at url: String) throws(CalendarReadError) -> Discovery? {
         var found = try propertiesOfResource(at: url)
         if found == nil, isServerRoot(url) {
             // RFC 6764 §5: a server's CalDAV context path is at /.well-known/caldav.
             found = try propertiesOfResource(at: origin(of: url) + "/.well-known/caldav")
         }
         guard let (resource, location) = found else { return nil }
-        if resource.isCalendar { return [Collection(url: location, name: resource.displayName)] }
+        if resource.isCalendar { return Discovery(collections: [Collection(url: location, name: resource.displayName)]) }
         var home = resource.href(of: "calendar-home-set", in: DAVElement.calDAV)
+        var homeAnswer = location
         if home == nil, let principal = resource.href(of: "current-user-principal") {
-            home = try propertiesOfResource(at: try resolve(principal, against: location))?.properties
-                .href(of: "calendar-home-set", in: DAVElement.calDAV)
+            let found = try propertiesOfResource(at: try follow(principal, from: location))
+            home = found?.properties.href(of: "calendar-home-set", in: DAVElement.calDAV)
+            homeAnswer = found?.url ?? location
         }
         guard let home else {
             throw requests.failure("the server answers WebDAV there but names no calendar (no calendar-home-set): give a calendar's address")
         }
-        let collections = try calendars(inHome: try resolve(home, against: location))
-        guard !collections.isEmpty else { throw requests.failure("the account has no calendar with events") }
-        return collections
+        let discovery = try calendars(inHome: try follow(home, from: homeAnswer))
+        guard !discovery.collections.isEmpty else {
+            throw requests.failure("the account has no calendar with events"
+                + (discovery.refused.isEmpty ? "" : " within \(try CalendarAddress(homeAnswer).origin)"))
+        }
+        return discovery
+    }
+
+    /// A link a server's answer gives (a principal, a calendar home, a calendar), followed only
+    /// within the origin of the answer it came in: a server never leads StreakCal, and the login
+    /// chosen for its address, to another host, port or scheme (the same rule for `report` and
+    /// for `batch`, which reads an account's calendars one by one).
+    private func follow(_ href: String, from answer: String) throws(CalendarReadError) -> String {
+        let url = try resolve(href, against: answer)
+        let here = try CalendarAddress(answer)
+        guard try CalendarAddress(url).origin == here.origin else {
+            throw requests.failure("the server links to \(url), outside \(here.origin); links are followed within the origin only", url: answer)
+        }
+        return url
     }
 
     /// The properties discovery reads, of the resource at `url` (redirects followed); `nil` when
@@ -70,8 +95,9 @@ struct CalDAVClient {
         return (first.properties, outcome.url)
     }
 
-    /// The calendar collections directly in a calendar home that can hold events, by URL.
-    private func calendars(inHome home: String) throws(CalendarReadError) -> [Collection] {
+    /// The calendar collections directly in a calendar home that can hold events, by URL; those
+    /// outside the home's origin are refused (``follow(_:from:)``).
+    private func calendars(inHome home: String) throws(CalendarReadError) -> Discovery {
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
             <D:propfind xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
@@ -83,10 +109,18 @@ struct CalDAVClient {
         guard outcome.response.status == 207 else {
             throw requests.failure("listing the calendars at \(home) gave \(RemoteRequests.describe(outcome.response.status))")
         }
-        return try multistatus(bytes, from: outcome.url)
-            .filter { $0.properties.isCalendar && $0.properties.holdsEvents }
-            .map { Collection(url: $0.url, name: $0.properties.displayName) }
-            .sorted { $0.url < $1.url }
+        let origin = try CalendarAddress(outcome.url).origin
+        var discovery = Discovery(collections: [])
+        for response in try multistatus(bytes, from: outcome.url) where response.properties.isCalendar && response.properties.holdsEvents {
+            if try CalendarAddress(response.url).origin == origin {
+                discovery.collections.append(Collection(url: response.url, name: response.properties.displayName))
+            } else {
+                discovery.refused.append(SkippedInput(
+                    input: response.url, reason: "the account at \(origin) lists it, outside its origin; links are followed within the origin only"))
+            }
+        }
+        discovery.collections.sort { $0.url < $1.url }
+        return discovery
     }
 
     // MARK: Events (RFC 4791 §7.8)

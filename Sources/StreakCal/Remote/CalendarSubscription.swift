@@ -54,6 +54,10 @@ public struct DownloadOptions: Hashable, Sendable {
 public struct CalendarSubscription: Sendable {
     public var address: CalendarAddress
     public var options: DownloadOptions
+    /// The login of the account this calendar was found in (``calendars()``), `.some(nil)` for none;
+    /// `nil` to look it up for the address. A calendar an account lists is read with the account's
+    /// login, never with one looked up for where the account's server points.
+    private var accountLogin: Netrc.Login??
 
     /// What a fetch gave.
     public struct Download: Sendable {
@@ -63,6 +67,16 @@ public struct CalendarSubscription: Sendable {
         public var file: String
         /// Whether a body came (`false`: the server said the copy is current, or ``DownloadOptions/isOffline``).
         public var wasDownloaded: Bool
+        /// Calendars a CalDAV account listed that were not read, with the reason (a link outside
+        /// the account's origin).
+        public var skipped: [SkippedInput] = []
+    }
+
+    /// The calendars at an address (``calendars()``), and those an account listed but that are not read.
+    public struct Calendars: Sendable {
+        public var subscriptions: [CalendarSubscription]
+        /// Calendars outside the account's origin, with the reason.
+        public var skipped: [SkippedInput]
     }
 
     public init(_ address: String, options: DownloadOptions = DownloadOptions()) throws(CalendarReadError) {
@@ -91,23 +105,31 @@ public struct CalendarSubscription: Sendable {
         let range = CalDAVTimeRange(from: options.firstDay, to: options.lastDay)
         if options.isOffline { return try cachedCopy(in: cache, user: login?.user, range: range) }
         let requests = RemoteRequests(address: address, options: options, login: login)
-        if address.mayBeCalDAV, let collections = try CalDAVClient(requests: requests).collections(at: address.url) {
-            return try fetchEvents(of: collections, with: CalDAVClient(requests: requests), range: range, into: cache)
+        if address.mayBeCalDAV, let discovery = try CalDAVClient(requests: requests).collections(at: address.url) {
+            var download = try fetchEvents(of: discovery.collections, with: CalDAVClient(requests: requests), range: range, into: cache)
+            download.skipped = discovery.refused
+            return download
         }
         return try fetchSubscription(with: requests, into: cache)
     }
 
     /// The calendars at the address, each its own subscription: a CalDAV account's collections
-    /// (one report each in a batch), else the address itself.
-    public func calendars() throws(CalendarReadError) -> [CalendarSubscription] {
-        guard address.mayBeCalDAV, !options.isOffline else { return [self] }
-        let requests = RemoteRequests(address: address, options: options, login: try login(for: address.host))
-        guard let collections = try CalDAVClient(requests: requests).collections(at: address.url), collections.count > 1 else {
-            return [self]
+    /// (one report each in a batch), each read with the account's login; else the address itself.
+    public func calendars() throws(CalendarReadError) -> Calendars {
+        guard address.mayBeCalDAV, !options.isOffline else { return Calendars(subscriptions: [self], skipped: []) }
+        let login = try login(for: address.host)
+        let requests = RemoteRequests(address: address, options: options, login: login)
+        guard let discovery = try CalDAVClient(requests: requests).collections(at: address.url) else {
+            return Calendars(subscriptions: [self], skipped: [])
         }
-        var options = self.options
-        options.user = options.user ?? address.user
-        return try collections.map { (collection) throws(CalendarReadError) in try CalendarSubscription(collection.url, options: options) }
+        // One calendar: the address is read as it is, and its fetch says what it skipped.
+        guard discovery.collections.count > 1 else { return Calendars(subscriptions: [self], skipped: []) }
+        let subscriptions = try discovery.collections.map { (collection) throws(CalendarReadError) in
+            var subscription = try CalendarSubscription(collection.url, options: options)
+            subscription.accountLogin = .some(login)
+            return subscription
+        }
+        return Calendars(subscriptions: subscriptions, skipped: discovery.refused)
     }
 
     /// A plain subscription: one GET, conditional when a copy is cached; the body streamed into the
@@ -185,6 +207,7 @@ public struct CalendarSubscription: Sendable {
     /// The login for `host`: ``DownloadOptions/user`` and ``DownloadOptions/password``; else the
     /// netrc file's entry for the host (and the address's user, when it names one).
     private func login(for host: String) throws(CalendarReadError) -> Netrc.Login? {
+        if let accountLogin { return accountLogin }
         let netrc = Netrc(path: options.netrcFile)
         let user = options.user ?? address.user
         if let user, let password = options.password { return Netrc.Login(user: user, password: password) }
@@ -263,7 +286,9 @@ public struct CalendarInputs: Sendable {
         skipped = []
         for name in names {
             if CalendarAddress.isAddress(name) {
-                sources.append(try .url(name, options: downloads))
+                let download = try CalendarSubscription(name, options: downloads).fetch()
+                sources.append(download.source)
+                skipped += download.skipped
             } else {
                 if CalendarSniff.regularFileStartsLikeACalendar(atPath: name) == false {
                     throw CalendarReadError(path: name, reason: CalendarSniff.notACalendar)

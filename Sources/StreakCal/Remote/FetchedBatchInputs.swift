@@ -4,18 +4,23 @@ extension BatchInput {
     /// The calendars at `addresses`, fetched now (through the cache, ``CalendarSubscription``), one
     /// input each: a CalDAV account as one input per calendar collection, any other address as
     /// one. An address that cannot be read becomes an input that fails with the reason, so the
-    /// rest of the batch goes on.
+    /// rest of the batch goes on; a calendar an account lists outside its origin is skipped, with
+    /// the reason.
     ///
     /// Each input is named by its address (without credentials); its output name is the address
     /// without its scheme, its path's slashes as `__` (`example.com__alice__work`).
-    public static func fetched(_ addresses: [String], downloads: DownloadOptions = DownloadOptions()) -> [BatchInput] {
+    public static func fetched(_ addresses: [String], downloads: DownloadOptions = DownloadOptions()) -> BatchDiscovery {
         var inputs: [BatchInput] = []
+        var skipped: [SkippedInput] = []
         for text in addresses {
             do throws(CalendarReadError) {
-                for subscription in try CalendarSubscription(text, options: downloads).calendars() {
+                let calendars = try CalendarSubscription(text, options: downloads).calendars()
+                skipped += calendars.skipped
+                for subscription in calendars.subscriptions {
                     let url = subscription.address.url
                     do throws(CalendarReadError) {
                         let download = try subscription.fetch()
+                        skipped += download.skipped
                         inputs.append(BatchInput(name: url, outputName: outputName(forAddress: url), content: .source(download.source)))
                     } catch {
                         inputs.append(BatchInput(name: url, outputName: outputName(forAddress: url), content: .unreadable(reason: error.description)))
@@ -26,7 +31,7 @@ extension BatchInput {
                 inputs.append(BatchInput(name: name, outputName: outputName(forAddress: name), content: .unreadable(reason: error.description)))
             }
         }
-        return inputs
+        return BatchDiscovery(inputs: inputs, skipped: skipped)
     }
 
     /// `https://example.com/alice/work/` as `example.com__alice__work`; ``BatchReport`` makes it a
