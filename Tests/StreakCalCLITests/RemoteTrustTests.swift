@@ -147,3 +147,39 @@ extension RemoteTrustTests {
         #expect(other.requests.isEmpty, "\(other.requests.map(\.path))")
     }
 }
+
+extension RemoteTrustTests {
+    static let passwords = ["s3cret", "Zq#9x!Lp", "ab?cd", "x/y", "p@ss", "12/34", "a:b"]
+
+    @Test("address-password-echoed.sh: a password in an address is in no message, table or summary, whatever it holds", arguments: passwords)
+    func passwordNeverShown(password: String) throws {
+        let address = "https://alice:\(password)@calendar.example.com/team.ics"
+        let report = try streakcal(["report", address, "--tz", "UTC"])
+        #expect(report.status != 0)
+        #expect(report.standardError.contains("calendar.example.com/team.ics"), "\(report.standardError)")
+        #expect(!report.standardError.contains(password) && !report.standardOutput.contains(password), "\(report.standardError)")
+        try withTemporaryFolder("password") { folder in
+            let batch = try streakcal(["batch", address, "--out", folder.path, "--format", "csv", "--no-timings"])
+            #expect(batch.status == 1)
+            let summary = try String(contentsOf: folder.appendingPathComponent("summary.json"), encoding: .utf8)
+            #expect(summary.contains("calendar.example.com/team.ics"))
+            for text in [summary, batch.standardOutput, batch.standardError] {
+                #expect(!text.contains(password), "\(text)")
+            }
+        }
+    }
+
+    @Test("Redacting an address removes the user information and nothing a URL parser reads as host or path", arguments: [
+        ("https://alice:Zq#9x!Lp@calendar.example.com/team.ics", "https://calendar.example.com/team.ics"),
+        ("https://alice:x/y@calendar.example.com/team.ics", "https://calendar.example.com/team.ics"),
+        ("https://alice:p@ss@calendar.example.com/team.ics", "https://calendar.example.com/team.ics"),
+        ("https://alice:pw@host.example/cal/bob@gmail.com/basic.ics", "https://host.example/cal/bob@gmail.com/basic.ics"),
+        ("https://alice@host.example/team.ics", "https://host.example/team.ics"),
+        ("https://calendar.google.com/calendar/ical/bob@gmail.com/public/basic.ics", "https://calendar.google.com/calendar/ical/bob@gmail.com/public/basic.ics"),
+        ("https://host.example:8443/cal/team.ics", "https://host.example:8443/cal/team.ics"),
+        ("not an address", "not an address"),
+    ])
+    func redaction(text: String, shown: String) {
+        #expect(CalendarAddress.redacted(text) == shown)
+    }
+}

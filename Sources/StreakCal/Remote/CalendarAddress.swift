@@ -33,12 +33,16 @@ public struct CalendarAddress: Hashable, Sendable, CustomStringConvertible {
         guard var components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
               ["http", "https", "webcal"].contains(scheme), let host = components.host, !host.isEmpty
         else {
-            throw CalendarReadError(path: Self.redacted(text), reason: "not an http, https or webcal address")
-        }
-        if components.password != nil {
             throw CalendarReadError(
                 path: Self.redacted(text),
-                reason: "the address holds a password; put it in ~/.netrc or the STREAKCAL_PASSWORD environment variable")
+                reason: Self.mayHoldPassword(text) ? Self.holdsPassword : "not an http, https or webcal address")
+        }
+        // `alice:12/34@host/…` parses as the host `alice` at port 12 with the path `/34@host/…`: a
+        // password holding '/' read as a port and a path. A port followed by an '@' in the first
+        // path segment is taken for what it most likely is.
+        let mayBePassword = components.port != nil && components.path.split(separator: "/").first?.contains("@") == true
+        if components.password != nil || mayBePassword {
+            throw CalendarReadError(path: Self.redacted(text), reason: Self.holdsPassword)
         }
         self.user = components.user.flatMap { $0.isEmpty ? nil : $0 }
         components.user = nil
@@ -76,12 +80,39 @@ public struct CalendarAddress: Hashable, Sendable, CustomStringConvertible {
     /// The URL as printed: ``url``.
     public var description: String { url }
 
-    /// `text` with anything between `//` and `@` in its authority removed, for messages about an
-    /// address that could not be read.
+    private static let holdsPassword = "the address holds a password; put it in ~/.netrc or the STREAKCAL_PASSWORD environment variable"
+
+    /// Whether `text` may hold a password: after `//`, a `:` before an `@` (`user:password@host`).
+    static func mayHoldPassword(_ text: String) -> Bool {
+        guard let start = text.range(of: "//"), let at = text[start.upperBound...].firstIndex(of: "@") else { return false }
+        return text[start.upperBound..<at].contains(":")
+    }
+
+    /// `text` without its user information, whatever that holds, for messages about an address
+    /// that could not be read (or holds a password): a password may hold `#`, `?`, `/` or `@`,
+    /// which end an authority for a URL parser, so text where one may stand is cut up to its last
+    /// `@`. Cutting too much from a message is harmless; a password in it is not.
+    ///
+    /// ```swift
+    /// print(CalendarAddress.redacted("https://alice:Zq#9x!Lp@calendar.example.com/team.ics"))
+    /// // Prints "https://calendar.example.com/team.ics"
+    /// ```
     static func redacted(_ text: String) -> String {
         guard let start = text.range(of: "//") else { return text }
-        let authorityEnd = text[start.upperBound...].firstIndex(where: { "/?#".contains($0) }) ?? text.endIndex
-        guard let at = text[start.upperBound..<authorityEnd].lastIndex(of: "@") else { return text }
-        return String(text[..<start.upperBound]) + String(text[text.index(after: at)...])
+        let rest = text[start.upperBound...]
+        guard let firstAt = rest.firstIndex(of: "@") else { return text }
+        let mayHoldPassword = Self.mayHoldPassword(text)
+        if var components = URLComponents(string: text), components.host != nil, components.password != nil || !mayHoldPassword {
+            components.user = nil
+            components.password = nil
+            return components.string ?? String(text[..<start.upperBound]) + (components.host ?? "")
+        }
+        // A user name alone ends at the first '@' when no '/', '?' or '#' comes before it.
+        if !mayHoldPassword {
+            let isUserName = !rest[..<firstAt].contains { "/?#".contains($0) }
+            return isUserName ? String(text[..<start.upperBound]) + String(rest[rest.index(after: firstAt)...]) : text
+        }
+        let lastAt = rest.lastIndex(of: "@") ?? firstAt
+        return String(text[..<start.upperBound]) + String(rest[rest.index(after: lastAt)...])
     }
 }

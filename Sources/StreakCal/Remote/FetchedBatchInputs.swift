@@ -27,7 +27,7 @@ extension BatchInput {
                     }
                 }
             } catch {
-                let name = CalendarAddress.redacted(text)
+                let name = (try? CalendarAddress(text))?.url ?? CalendarAddress.redacted(text)
                 inputs.append(BatchInput(name: name, outputName: outputName(forAddress: name), content: .unreadable(reason: error.description)))
             }
         }
