@@ -183,3 +183,84 @@ extension RemoteTrustTests {
         #expect(CalendarAddress.redacted(text) == shown)
     }
 }
+
+extension RemoteTrustTests {
+    /// A server with one calendar at /team.ics (7 points on 2024-01-05).
+    private func teamCalendar() throws -> ScriptedServer {
+        try ScriptedServer([.init(path: "/team.ics", responses: [.init(status: 200, body: DAVAnswer.event(uid: "a", day: "20240105", points: 7))])])
+    }
+
+    /// The permission bits of `path` (not following a link).
+    private func mode(_ path: String) -> mode_t {
+        var status = stat()
+        lstat(path, &status)
+        return status.st_mode & 0o7777
+    }
+
+    @Test("cache-writes-through-planted-links.sh: a link planted in the cache is replaced, never written through; the folder becomes the user's only")
+    func plantedLink() throws {
+        let server = try teamCalendar()
+        let home = try TestHome()
+        defer { home.remove() }
+        let cache = home.folder.appendingPathComponent("cache/streakcal/calendars")
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        chmod(cache.path, 0o1777)
+        let profile = home.folder.appendingPathComponent("profile")
+        try "export PATH=/usr/bin\n".write(to: profile, atomically: true, encoding: .utf8)
+        let address = try CalendarAddress(server.url("/team.ics"))
+        let entry = try CalendarCache(folder: home.folder.appendingPathComponent("scratch").path).entry(for: address, user: nil)
+        for name in [entry.calendar, entry.metadata] {
+            try FileManager.default.createSymbolicLink(atPath: cache.appendingPathComponent(name).path, withDestinationPath: profile.path)
+        }
+        let result = try streakcal(["report", server.url("/team.ics"), "--from", "2024-01-05", "--to", "2024-01-05"] + window, environment: home.environment)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("2024-01-05,7,"))
+        #expect(try String(contentsOf: profile, encoding: .utf8) == "export PATH=/usr/bin\n")
+        #expect(mode(cache.path) == 0o700)
+        for name in [entry.calendar, entry.metadata] {
+            let path = cache.appendingPathComponent(name).path
+            #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: path)) == nil, "\(name) is still a link")
+            #expect(mode(path) == 0o600)
+        }
+    }
+
+    @Test("cache-files-world-readable.sh: copies are 0600 and an existing 0755 cache folder becomes 0700, whatever the umask")
+    func privateModes() throws {
+        let server = try teamCalendar()
+        let home = try TestHome()
+        defer { home.remove() }
+        let cache = home.folder.appendingPathComponent("cache/streakcal/calendars")
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        let result = try streakcal(["report", server.url("/team.ics"), "--from", "2024-01-05", "--to", "2024-01-05"] + window, environment: home.environment)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(mode(cache.path) == 0o700)
+        let files = try FileManager.default.contentsOfDirectory(atPath: cache.path)
+        #expect(files.count == 2)
+        for file in files { #expect(mode(cache.appendingPathComponent(file).path) == 0o600, "\(file)") }
+    }
+
+    @Test("A cache folder of another user is refused with the reason; nothing is written there")
+    func cacheOfAnotherUser() throws {
+        let server = try teamCalendar()
+        let home = try TestHome()
+        defer { home.remove() }
+        // As root (CI), a folder given to nobody; as anyone else, /tmp, which root owns.
+        var foreign = "/tmp"
+        if geteuid() == 0 {
+            foreign = home.folder.appendingPathComponent("foreign").path
+            try FileManager.default.createDirectory(atPath: foreign, withIntermediateDirectories: true)
+            #expect(chown(foreign, 65_534, 65_534) == 0)
+        }
+        var environment = home.environment
+        environment["XDG_CACHE_HOME"] = nil
+        var options = DownloadOptions()
+        options.cacheFolder = foreign
+        #expect(throws: CalendarReadError.self) { try CalendarSubscription(server.url("/team.ics"), options: options).fetch() }
+        do {
+            _ = try CalendarSubscription(server.url("/team.ics"), options: options).fetch()
+        } catch {
+            #expect(error.reason.contains("belongs to another user"), "\(error.reason)")
+        }
+        #expect(server.requests.isEmpty)
+    }
+}

@@ -8,7 +8,10 @@ import Foundation
 /// its file). The index is written last, atomically: a run cut short leaves the old token, and the
 /// server sends those changes again. A copy whose index or files do not agree starts over.
 struct CalDAVCopy {
+    private let cache: CalendarCache
+    /// The folder of resources: a folder of the cache, made when first written.
     private let itemsFolder: String
+    /// The index's name in the cache.
     private let indexFile: String
     private let key: String
     /// The token of the state the copy shows; `nil` for none (a first run, or starting over).
@@ -19,23 +22,32 @@ struct CalDAVCopy {
     init(cache: CalendarCache, collection: CalDAVClient.Collection, user: String?) throws(CalendarReadError) {
         let address = try CalendarAddress(collection.url)
         let entry = cache.entry(for: address, user: user, variant: "sync")
-        let base = String(entry.calendar.dropLast(".ics".count))
-        itemsFolder = base + ".items"
-        indexFile = base + ".sync"
+        self.cache = cache
+        itemsFolder = entry.stem + ".items"
+        indexFile = entry.stem + ".sync"
         key = entry.key.replacingOccurrences(of: "\n", with: "\t")
         load()
     }
 
+    /// The folder of resources.
+    private func items() throws(CalendarReadError) -> PrivateFolder {
+        do throws(PrivateFolder.Refusal) {
+            return try cache.files.subfolder(named: itemsFolder)
+        } catch {
+            throw CalendarReadError(path: error.path, reason: "cannot keep the cache there: \(error.reason)")
+        }
+    }
+
     /// Reads the index; anything amiss leaves the copy empty, to be filled from the start.
     private mutating func load() {
-        guard let text = try? String(contentsOfFile: indexFile, encoding: .utf8) else { return }
+        guard let text = cache.files.text(named: indexFile), let items = try? items() else { return }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         // A token an earlier version kept although it cannot be sent back starts over.
         guard lines.count >= 2, lines[0] == key, !lines[1].isEmpty, CalDAVClient.isUsableToken(lines[1]) else { return }
         var files: [String: String] = [:]
         for line in lines.dropFirst(2) where !line.isEmpty {
             let fields = line.split(separator: "\t", maxSplits: 1).map(String.init)
-            guard fields.count == 2, FileManager.default.fileExists(atPath: itemsFolder + "/" + fields[1]) else { return }
+            guard fields.count == 2, items.hasFile(named: fields[1]) else { return }
             files[fields[0]] = fields[1]
         }
         (self.token, self.files) = (lines[1], files)
@@ -44,42 +56,35 @@ struct CalDAVCopy {
     /// Writes the changes into the copy: changed resources written, removed ones deleted (all of
     /// them when the server started over), then the index with the new token.
     mutating func apply(_ changes: CalDAVClient.Changes) throws(CalendarReadError) {
-        do {
-            try FileManager.default.createDirectory(atPath: itemsFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw CalendarReadError(path: itemsFolder, reason: "cannot make the cache folder (\(error.localizedDescription))")
-        }
+        let items = try items()
         if changes.isComplete {
-            for file in files.values { unlink(itemsFolder + "/" + file) }
+            for file in files.values { items.remove(named: file) }
             files = [:]
         }
         for resource in changes.changed {
             let file = String(CalendarCache.hash(resource.href), radix: 16) + ".ics"
-            try write(resource.calendarData, to: itemsFolder + "/" + file)
+            do { try items.write(resource.calendarData, named: file) } catch { throw CalendarReadError(path: error.path, reason: error.reason) }
             files[resource.href] = file
         }
         for href in changes.removed {
-            if let file = files.removeValue(forKey: href) { unlink(itemsFolder + "/" + file) }
+            if let file = files.removeValue(forKey: href) { items.remove(named: file) }
         }
         token = changes.token
         // Without a token (one the server gave that cannot be kept) the next run starts over.
         let lines = [key, changes.token ?? ""] + files.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)" }
-        try write(lines.joined(separator: "\n") + "\n", to: indexFile)
+        try cache.write(lines.joined(separator: "\n") + "\n", named: indexFile)
     }
 
     /// The resources the copy holds, in URL order.
     func resources() throws(CalendarReadError) -> [CalDAVClient.Resource] {
+        let items = try items()
         var resources: [CalDAVClient.Resource] = []
         for (href, file) in files.sorted(by: { $0.key < $1.key }) {
-            guard let text = try? String(contentsOfFile: itemsFolder + "/" + file, encoding: .utf8) else {
-                throw CalendarReadError(path: itemsFolder + "/" + file, reason: "the cached copy of \(href) cannot be read")
+            guard let text = items.text(named: file) else {
+                throw CalendarReadError(path: items.path(of: file), reason: "the cached copy of \(href) cannot be read")
             }
             resources.append(CalDAVClient.Resource(href: href, calendarData: text))
         }
         return resources
-    }
-
-    private func write(_ text: String, to path: String) throws(CalendarReadError) {
-        do { try AtomicFile.write(text, to: path) } catch { throw CalendarReadError(path: path, reason: error.reason) }
     }
 }

@@ -7,10 +7,15 @@ import Foundation
 ///
 /// An entry is named by a hash of its address and user; its metadata file starts with the address,
 /// so that two addresses with one hash never take each other's copy. The folder is the user's
-/// only (mode 0700): a subscription's secret address gives its calendar to anyone who has it.
+/// only (mode 0700, its files 0600, made so if it was not; another user's folder is refused): a
+/// subscription's secret address gives its calendar to anyone who has it. Names are predictable,
+/// so no link in the folder is ever followed (``PrivateFolder``).
 struct CalendarCache {
-    /// The folder the entries are in.
-    let folder: String
+    /// The folder the entries are in: the user's own, 0700, its files 0600, no link in it followed
+    /// (``PrivateFolder``).
+    let files: PrivateFolder
+    /// The folder's path.
+    var folder: String { files.path }
 
     /// What revalidates a copy.
     struct Validators: Equatable {
@@ -28,24 +33,24 @@ struct CalendarCache {
     }
 
     struct Entry {
-        /// The calendar's copy.
-        var calendar: String
-        /// The address, then the validators, a line each.
-        var metadata: String
+        /// The name of the entry's files without their extension (a hash of ``key``).
+        var stem: String
+        /// The calendar's copy, a name in the folder.
+        var calendar: String { stem + ".ics" }
+        /// The address, then the validators, a line each; a name in the folder.
+        var metadata: String { stem + ".meta" }
         /// `address` then the user, which the metadata's first line must equal.
         var key: String
     }
 
-    /// The cache at `folder`, or the user's default; created if missing.
+    /// The cache at `folder`, or the user's default; created if missing, made private if it is not.
     init(folder: String?) throws(CalendarReadError) {
         let chosen = folder ?? Self.defaultFolder()
-        do {
-            try FileManager.default.createDirectory(
-                atPath: chosen, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        do throws(PrivateFolder.Refusal) {
+            files = try PrivateFolder(chosen)
         } catch {
-            throw CalendarReadError(path: chosen, reason: "cannot make the cache folder (\(error.localizedDescription))")
+            throw CalendarReadError(path: error.path, reason: "cannot keep the cache there: \(error.reason)")
         }
-        self.folder = chosen
     }
 
     /// `$XDG_CACHE_HOME/streakcal/calendars`, else `$HOME/.cache/streakcal/calendars` (the XDG Base
@@ -62,15 +67,17 @@ struct CalendarCache {
     /// (a CalDAV server's answer for one time range from another's).
     func entry(for address: CalendarAddress, user: String?, variant: String = "") -> Entry {
         let key = address.url + "\n" + (user ?? "") + (variant.isEmpty ? "" : " " + variant)
-        let name = String(Self.hash(key), radix: 16)
-        return Entry(calendar: "\(folder)/\(name).ics", metadata: "\(folder)/\(name).meta", key: key)
+        return Entry(stem: String(Self.hash(key), radix: 16), key: key)
+    }
+
+    /// The path of a name in the cache.
+    func path(of name: String) -> String {
+        files.path(of: name)
     }
 
     /// The validators of the entry's copy; `nil` when there is no copy, or it is another address's.
     func validators(of entry: Entry) -> Validators? {
-        guard FileManager.default.fileExists(atPath: entry.calendar),
-              let text = try? String(contentsOfFile: entry.metadata, encoding: .utf8)
-        else { return nil }
+        guard files.hasFile(named: entry.calendar), let text = files.text(named: entry.metadata) else { return nil }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard lines.count >= 4, lines[0] + "\n" + lines[1] == entry.key else { return nil }
         return Validators(entityTag: lines[2].isEmpty ? nil : lines[2], lastModified: lines[3].isEmpty ? nil : lines[3])
@@ -84,10 +91,15 @@ struct CalendarCache {
     /// Records the validators of the copy just put in place.
     func store(_ validators: Validators, for entry: Entry) throws(CalendarReadError) {
         let text = [entry.key, validators.entityTag ?? "", validators.lastModified ?? ""].joined(separator: "\n") + "\n"
+        try write(text, named: entry.metadata)
+    }
+
+    /// Writes a file of the cache, atomically.
+    func write(_ text: String, named name: String) throws(CalendarReadError) {
         do {
-            try AtomicFile.write(text, to: entry.metadata)
+            try files.write(text, named: name)
         } catch {
-            throw CalendarReadError(path: entry.metadata, reason: error.reason)
+            throw CalendarReadError(path: error.path, reason: error.reason)
         }
     }
 

@@ -140,19 +140,19 @@ public struct CalendarSubscription: Sendable {
         var headers = ["Accept: text/calendar, */*;q=0.5"]
         if let tag = validators?.entityTag { headers.append("If-None-Match: \(tag)") }
         if let date = validators?.lastModified { headers.append("If-Modified-Since: \(date)") }
-        var file: AtomicFileStream
-        do { file = try AtomicFileStream(path: entry.calendar) } catch { throw CalendarReadError(path: entry.calendar, reason: error.reason) }
+        var file: OutputDirectory.FileStream
+        do { file = try cache.files.stream(named: entry.calendar) } catch { throw CalendarReadError(path: error.path, reason: error.reason) }
         let outcome = try requests.send("GET", to: address.url, headers: headers, showsProgress: true) { (bytes) throws(HTTPTransfer.Failure) in
             do throws(AtomicFile.WriteError) { try file.write(bytes) } catch { throw HTTPTransfer.Failure(reason: "cannot write the cache: \(error.reason)") }
         }
         switch outcome.response.status {
         case 200..<300:
-            do { try file.commit() } catch { throw CalendarReadError(path: entry.calendar, reason: error.reason) }
+            do { try file.commit() } catch { throw CalendarReadError(path: error.path, reason: error.reason) }
             let headers = outcome.response.headers
             try cache.store(CalendarCache.Validators(entityTag: headers["etag"], lastModified: headers["last-modified"]).usable, for: entry)
-            return download(entry, downloaded: true)
+            return download(entry, in: cache, downloaded: true)
         case 304 where validators != nil:
-            return download(entry, downloaded: false)
+            return download(entry, in: cache, downloaded: false)
         default:
             throw requests.failure(RemoteRequests.describe(outcome.response.status), url: outcome.url)
         }
@@ -173,13 +173,9 @@ public struct CalendarSubscription: Sendable {
         }
         let name = collections.count == 1 ? collections[0].name : nil
         let entry = cache.entry(for: address, user: client.requests.login?.user, variant: "caldav " + (range?.key ?? "/"))
-        do {
-            try AtomicFile.write(CalendarJoin.join(resources, name: name), to: entry.calendar)
-        } catch {
-            throw CalendarReadError(path: entry.calendar, reason: error.reason)
-        }
+        try cache.write(CalendarJoin.join(resources, name: name), named: entry.calendar)
         try cache.store(CalendarCache.Validators(), for: entry)
-        return download(entry, downloaded: true)
+        return download(entry, in: cache, downloaded: true)
     }
 
     /// A whole collection, kept up to date in the cache with only what changed since the last run
@@ -199,7 +195,7 @@ public struct CalendarSubscription: Sendable {
         let variants = (range.map { ["caldav " + $0.key] } ?? []) + ["caldav /", ""]
         for variant in variants {
             let entry = cache.entry(for: address, user: user, variant: variant)
-            if cache.hasCopy(entry) { return download(entry, downloaded: false) }
+            if cache.hasCopy(entry) { return download(entry, in: cache, downloaded: false) }
         }
         throw CalendarReadError(path: address.url, reason: "no copy in the cache (\(cache.folder)); read it once without --offline")
     }
@@ -218,8 +214,9 @@ public struct CalendarSubscription: Sendable {
         return nil
     }
 
-    private func download(_ entry: CalendarCache.Entry, downloaded: Bool) -> Download {
-        Download(source: CalendarSource(name: address.url, content: .file(path: entry.calendar)), file: entry.calendar, wasDownloaded: downloaded)
+    private func download(_ entry: CalendarCache.Entry, in cache: CalendarCache, downloaded: Bool) -> Download {
+        let file = cache.path(of: entry.calendar)
+        return Download(source: CalendarSource(name: address.url, content: .file(path: file)), file: file, wasDownloaded: downloaded)
     }
 
     private func checkPermitted(_ host: String) throws(CalendarReadError) {
