@@ -264,3 +264,29 @@ extension RemoteTrustTests {
         #expect(server.requests.isEmpty)
     }
 }
+
+extension RemoteTrustTests {
+    @Test("subscription-html-replaces-cache.sh: a 200 answer that is no calendar (a portal page, an empty body) is an error; the cached copy stays", arguments: [
+        "<!DOCTYPE html><html><body>Please sign in to the hotel Wi-Fi</body></html>\n", "",
+    ])
+    func answerThatIsNoCalendar(page: String) throws {
+        let calendar = DAVAnswer.event(uid: "a", day: "20240105", points: 100)
+        let server = try ScriptedServer([.init(path: "/team.ics", responses: [
+            .init(status: 200, headers: ["ETag": "\"v1\""], body: calendar), .init(status: 200, headers: ["ETag": "\"v2\""], body: page),
+        ])])
+        let home = try TestHome()
+        defer { home.remove() }
+        let days = ["--from", "2024-01-05", "--to", "2024-01-05"] + window
+        let first = try streakcal(["report", server.url("/team.ics")] + days, environment: home.environment)
+        #expect(first.status == 0 && first.standardOutput.contains("2024-01-05,100,"), "\(first.standardError)")
+        let second = try streakcal(["report", server.url("/team.ics")] + days, environment: home.environment)
+        #expect(second.status == 1)
+        #expect(second.standardError.contains("cannot read \(server.url("/team.ics")): the server's answer is not an iCalendar file"), "\(second.standardError)")
+        #expect(second.standardOutput.isEmpty)
+        let offline = try streakcal(["report", server.url("/team.ics"), "--offline"] + days, environment: home.environment)
+        #expect(offline.status == 0 && offline.standardOutput.contains("2024-01-05,100,"), "\(offline.standardError)")
+        // The copy's validators are the good copy's: the next request asks with them.
+        _ = try streakcal(["report", server.url("/team.ics")] + days, environment: home.environment)
+        #expect(server.requests.count == 3)
+    }
+}

@@ -141,6 +141,12 @@ enum CalendarSniff {
         return try? startsLikeACalendar(descriptor).get()
     }
 
+    /// The verdict on a file's first bytes (the whole file, or as far as its first text).
+    static func startsLikeACalendar(_ head: [UInt8]) -> Bool {
+        var bytes = head.makeIterator()
+        return startsLikeACalendar { bytes.next() }
+    }
+
     /// The verdict on the bytes `nextByte` gives (`nil` at the end), reading no further than needed.
     static func startsLikeACalendar(_ nextByte: () -> UInt8?) -> Bool {
         var head: [UInt8] = []

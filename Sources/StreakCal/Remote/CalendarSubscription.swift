@@ -132,8 +132,11 @@ public struct CalendarSubscription: Sendable {
         return Calendars(subscriptions: subscriptions, skipped: discovery.refused)
     }
 
+    /// The bytes of a body's start looked at to tell a calendar (white space before `BEGIN:`).
+    static let sniffedBytes = 65_536
+
     /// A plain subscription: one GET, conditional when a copy is cached; the body streamed into the
-    /// cache and put in place only when whole.
+    /// cache and put in place only when whole and a calendar.
     private func fetchSubscription(with requests: RemoteRequests, into cache: CalendarCache) throws(CalendarReadError) -> Download {
         let entry = cache.entry(for: address, user: requests.login?.user)
         let validators = cache.validators(of: entry)
@@ -142,11 +145,20 @@ public struct CalendarSubscription: Sendable {
         if let date = validators?.lastModified { headers.append("If-Modified-Since: \(date)") }
         var file: OutputDirectory.FileStream
         do { file = try cache.files.stream(named: entry.calendar) } catch { throw CalendarReadError(path: error.path, reason: error.reason) }
+        var head: [UInt8] = []
         let outcome = try requests.send("GET", to: address.url, headers: headers, showsProgress: true) { (bytes) throws(HTTPTransfer.Failure) in
+            if head.count < Self.sniffedBytes { head += bytes.prefix(Self.sniffedBytes - head.count) }
             do throws(AtomicFile.WriteError) { try file.write(bytes) } catch { throw HTTPTransfer.Failure(reason: "cannot write the cache: \(error.reason)") }
         }
         switch outcome.response.status {
         case 200..<300:
+            // A login page or a captive portal's answer is no calendar: the copy kept stays, as a
+            // file with the same text is refused (an empty body too: a calendar has components).
+            guard !head.isEmpty, CalendarSniff.startsLikeACalendar(head) else {
+                throw requests.failure(
+                    "the server's answer is not an iCalendar file (" + (head.isEmpty ? "it is empty" : "its text does not start with BEGIN:")
+                        + "); the cached copy is left as it was", url: outcome.url)
+            }
             do { try file.commit() } catch { throw CalendarReadError(path: error.path, reason: error.reason) }
             let headers = outcome.response.headers
             try cache.store(CalendarCache.Validators(entityTag: headers["etag"], lastModified: headers["last-modified"]).usable, for: entry)
