@@ -13,17 +13,24 @@
 public struct ReportSource: Hashable, Sendable, Codable {
     /// The file as given (`-` for standard input).
     public var file: String
-    /// The calendar's name: its `X-WR-CALNAME`, else the file's name (``name(ofFile:)``).
+    /// The calendar's name: its `X-WR-CALNAME`, else the file's name (``name(ofFile:)``); for a
+    /// part of a collection, the collection's.
     public var name: String
+    /// Where the calendar the file is a part of is, when several files make one (a vdir folder, a
+    /// CalDAV collection); `nil` for a calendar of its own.
+    public var collection: String?
 
     /// - Parameters:
     ///   - file: The file as given (`-` for standard input).
     ///   - declaredName: The calendar's `X-WR-CALNAME`, if it has one: line breaks and runs of
     ///     spaces become one space, and more than ``maximumNameLength`` characters are cut with `…`.
-    public init(file: String, declaredName: String? = nil) {
+    ///   - collection: Where the calendar the file is a part of is (a folder, an address), which
+    ///     names it when `declaredName` does not.
+    public init(file: String, declaredName: String? = nil, collection: String? = nil) {
         self.file = file
+        self.collection = collection
         let declared = declaredName.map(Self.tidied) ?? ""
-        self.name = declared.isEmpty ? Self.name(ofFile: file) : declared
+        self.name = declared.isEmpty ? Self.name(ofFile: collection ?? file) : declared
     }
 
     /// The longest name kept: a calendar cannot make every report's title a page long.
@@ -74,6 +81,25 @@ public struct ReportSource: Hashable, Sendable, Codable {
 }
 
 extension Array where Element == ReportSource {
+    /// The calendars the files make: each file of its own, and each collection once (where its
+    /// first file stands), named by the collection and found at its place.
+    ///
+    /// ```swift
+    /// let files = ["vdir/a.ics", "vdir/b.ics"].map { ReportSource(file: $0, declaredName: "Runs", collection: "vdir") }
+    /// print((files + [ReportSource(file: "piano.ics")]).calendars.map(\.name))
+    /// // Prints "["Runs", "piano"]"
+    /// ```
+    public var calendars: [ReportSource] {
+        var seen: Set<String> = []
+        return compactMap { source in
+            guard let collection = source.collection else { return source }
+            guard seen.insert(collection).inserted else { return nil }
+            var calendar = source
+            calendar.file = collection
+            return calendar
+        }
+    }
+
     /// How a report names what it is about: one calendar's name, or the names of several
     /// (`Piano, Running and Swimming`; the first three and a count of the rest beyond that), or
     /// `nil` when there are none.
@@ -83,7 +109,7 @@ extension Array where Element == ReportSource {
     /// // Prints "piano and run"
     /// ```
     public var subject: String? {
-        let names = map(\.name)
+        let names = calendars.map(\.name)
         switch names.count {
         case 0: return nil
         case 1: return names[0]

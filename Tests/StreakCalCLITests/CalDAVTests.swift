@@ -86,7 +86,8 @@ struct CalDAVTests {
             let result = try streakcal(["report", server.url(path)] + window, environment: home.environment)
             #expect(try comparable(result) == file, "\(path)")
             let sources = try jsonObject(result.standardOutput)["sources"] as? [[String: Any]]
-            #expect(sources?.first?["file"] as? String == server.url(path))
+            // The calendar is named by where it is: the collection, whichever address led to it.
+            #expect(sources?.first?["file"] as? String == server.url("/alice/streaks/"))
             #expect(sources?.first?["name"] as? String == "FSCalendar streaks tutorial sample")
             #expect(!result.standardError.contains("s3cret"))
         }
@@ -127,13 +128,18 @@ struct CalDAVTests {
         let file = try comparable(try streakcal(["report", fixture("tutorial-sample.ics")] + day), keepingDiagnostics: false)
         #expect(try comparable(result, keepingDiagnostics: false) == file)
         #expect((file["totals"] as? [String: Any])?["points"] as? Int == 100)
-        // The copy holds the events from two days before to two days after: tutorial-1 (02-20) only.
-        let copies = home.cachedFiles.filter { $0.hasSuffix(".ics") }
+        // The copy holds the events from two days before to two days after: tutorial-1 (02-20) only,
+        // a file per resource; the report names the collection as the file names its calendar.
+        let folders = home.cachedFiles.filter { $0.hasSuffix(".items") }
+        #expect(folders.count == 1)
+        let items = home.folder.appendingPathComponent("cache/streakcal/calendars/\(folders[0])")
+        let copies = try FileManager.default.contentsOfDirectory(atPath: items.path)
         #expect(copies.count == 1)
-        let copy = try String(contentsOfFile: home.folder.appendingPathComponent("cache/streakcal/calendars/\(copies[0])").path, encoding: .utf8)
+        let copy = try String(contentsOfFile: items.appendingPathComponent(copies[0]).path, encoding: .utf8)
         #expect(copy.components(separatedBy: "BEGIN:VEVENT").count - 1 == 1)
         #expect(copy.contains("UID:tutorial-1@streakcal.example"))
-        #expect(copy.contains("X-WR-CALNAME:FSCalendar streaks tutorial sample"))
+        let sources = try jsonObject(result.standardOutput)["sources"] as? [[String: String]]
+        #expect(sources == [["file": server.url("/alice/streaks/"), "name": "FSCalendar streaks tutorial sample"]])
 
         let offline = try streakcal(["report", server.url("/alice/streaks/"), "--offline"] + day, environment: home.environment)
         #expect(try comparable(offline) == (try comparable(result)))

@@ -290,3 +290,192 @@ extension RemoteTrustTests {
         #expect(server.requests.count == 3)
     }
 }
+
+extension RemoteTrustTests {
+    /// The resources of caldav-join-drops-silently.sh: a plain event, a resource that is not
+    /// iCalendar, one with lone CR line ends, and two with a VTIMEZONE of one TZID and other rules.
+    static let joinResources: [(name: String, text: String)] = {
+        func zoned(_ uid: String, _ offset: String) -> String {
+            ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "BEGIN:VTIMEZONE", "TZID:Custom", "BEGIN:STANDARD", "DTSTART:19700101T000000",
+             "TZOFFSETFROM:\(offset)", "TZOFFSETTO:\(offset)", "END:STANDARD", "END:VTIMEZONE", "BEGIN:VEVENT", "UID:\(uid)",
+             "DTSTAMP:20240101T000000Z", "DTSTART;TZID=Custom:20240108T010000", "DURATION:PT30M", "X-POINTS:1", "END:VEVENT", "END:VCALENDAR",
+            ].joined(separator: "\r\n") + "\r\n"
+        }
+        return [
+            ("a.ics", DAVAnswer.event(uid: "a", day: "20240105", points: 10)),
+            ("b.ics", "<html><body>500 Internal Server Error</body></html>\r\n"),
+            ("c.ics", DAVAnswer.event(uid: "c", day: "20240106", points: 50).replacingOccurrences(of: "\r\n", with: "\r")),
+            ("d.ics", zoned("east", "+1200")),
+            ("e.ics", zoned("west", "-1100")),
+        ]
+    }()
+
+    @Test("caldav-join-drops-silently.sh: a CalDAV collection reads as its resources do in a folder and as files: same days, same diagnostics")
+    func sameTextEveryWay() throws {
+        let resources = Self.joinResources
+        let server = try ScriptedServer([
+            DAVAnswer.collection("/cal/"),
+            .init(method: "REPORT", path: "/cal/", responses: [DAVAnswer.multistatus(resources.map {
+                DAVAnswer.response("/cal/\($0.name)", DAVAnswer.calendarData($0.text))
+            })]),
+        ])
+        let home = try TestHome()
+        defer { home.remove() }
+        let days = ["--from", "2024-01-05", "--to", "2024-01-08"] + window
+        try withTemporaryFolder("vdir") { folder in
+            for resource in resources { try Data(resource.text.utf8).write(to: folder.appendingPathComponent(resource.name)) }
+            /// The report and its diagnostics without the place each input had.
+            func seen(_ result: CommandResult, prefix: String) -> (String, [String]) {
+                #expect(result.status == 0, "\(result.standardError)")
+                let diagnostics = result.standardError.split(separator: "\n").filter { $0.contains(": warning: ") || $0.contains(": error: ") }
+                return (result.standardOutput, diagnostics.map { $0.replacingOccurrences(of: prefix, with: "") })
+            }
+            let caldav = seen(try streakcal(["report", server.url("/cal/")] + days, environment: home.environment), prefix: server.url("/cal/"))
+            let vdir = seen(try streakcal(["report", folder.path] + days), prefix: folder.path + "/")
+            #expect(caldav.0.contains("2024-01-06,50,1,"), "the CR-only resource counts: \(caldav.0)")
+            #expect(caldav.0 == vdir.0)
+            #expect(caldav.1 == vdir.1)
+            #expect(caldav.1.count == 2, "\(caldav.1)")
+            #expect(caldav.1.contains { $0.hasPrefix("b.ics:1:1: warning: content outside any component") }, "\(caldav.1)")
+            #expect(caldav.1.contains { $0.hasPrefix("e.ics:4:1: warning: another VTIMEZONE Custom, with other rules, comes first") }, "\(caldav.1)")
+        }
+    }
+
+    @Test("One text, every way in: a file, standard input, a folder, an https address and a CalDAV collection give the same days and diagnostics")
+    func oneTextEveryWayIn() throws {
+        // Lone CR line ends, a fold, and an event that ends before it starts (a warning at its line).
+        let text = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "BEGIN:VEVENT", "UID:c", "DTSTAMP:20240101T000000Z",
+                    "DTSTART:20240106T090000Z", "DTEND:20240106T080000Z", "SUMMARY:A long", " fold", "X-POINTS:50", "END:VEVENT", "END:VCALENDAR",
+                   ].joined(separator: "\r") + "\r"
+        let server = try ScriptedServer([
+            .init(method: "GET", path: "/c.ics", responses: [.init(status: 200, body: text)]),
+            DAVAnswer.collection("/cal/"),
+            .init(method: "REPORT", path: "/cal/", responses: [DAVAnswer.multistatus([DAVAnswer.response("/cal/c.ics", DAVAnswer.calendarData(text))])]),
+        ])
+        let home = try TestHome()
+        defer { home.remove() }
+        let days = ["--from", "2024-01-05", "--to", "2024-01-08", "--format", "json", "--tz", "UTC"]
+        try withTemporaryFolder("one-text") { folder in
+            try Data(text.utf8).write(to: folder.appendingPathComponent("c.ics"))
+            let file = folder.appendingPathComponent("c.ics").path
+            let runs: [(name: String, result: CommandResult)] = [
+                (file, try streakcal(["report", file] + days)),
+                ("-", try streakcal(["report", "-"] + days, input: text)),
+                (file, try streakcal(["report", folder.path] + days)),
+                (server.url("/c.ics"), try streakcal(["report", server.url("/c.ics")] + days, environment: home.environment)),
+                (server.url("/cal/c.ics"), try streakcal(["report", server.url("/cal/")] + days, environment: home.environment)),
+            ]
+            var seen: [(days: NSArray, diagnostics: [String])] = []
+            for (name, result) in runs {
+                #expect(result.status == 0, "\(name): \(result.standardError)")
+                let report = try jsonObject(result.standardOutput)
+                let diagnostics = (report["diagnostics"] as? [[String: Any]] ?? []).map { diagnostic in
+                    #expect(diagnostic["file"] as? String == name)
+                    return "\(diagnostic["line"] ?? "?"):\(diagnostic["column"] ?? "?") \(diagnostic["message"] ?? "")"
+                }
+                seen.append((NSArray(array: report["days"] as? [Any] ?? []), diagnostics))
+            }
+            #expect(seen[0].diagnostics.contains { $0.hasPrefix("8:") && $0.contains("ends before it starts") }, "\(seen[0].diagnostics)")
+            for (index, other) in seen.enumerated().dropFirst() {
+                #expect(other.days.isEqual(to: seen[0].days as! [Any]), "\(runs[index].name)")
+                #expect(other.diagnostics == seen[0].diagnostics, "\(runs[index].name)")
+            }
+        }
+    }
+
+    @Test("offline-prefers-older-window-copy.sh: --offline reads the newest copy that covers the window")
+    func offlineNewestCopy() throws {
+        let one = DAVAnswer.response("/cal/e1.ics", DAVAnswer.calendarData(DAVAnswer.event(uid: "e1", day: "20240101", points: 10)))
+        let two = DAVAnswer.response("/cal/e2.ics", DAVAnswer.calendarData(DAVAnswer.event(uid: "e2", day: "20240102", points: 20)))
+        let server = try ScriptedServer([
+            DAVAnswer.collection("/cal/"),
+            // The first query sees both events; by the sync, e2 is gone.
+            .init(method: "REPORT", path: "/cal/", contains: "calendar-query", responses: [DAVAnswer.multistatus([one, two])]),
+            .init(method: "REPORT", path: "/cal/", contains: "sync-collection", responses: [DAVAnswer.multistatus([one], extra: "<D:sync-token>t1</D:sync-token>")]),
+        ])
+        let home = try TestHome()
+        defer { home.remove() }
+        let windowed = try streakcal(["report", server.url("/cal/"), "--from", "2024-01-01", "--to", "2024-01-03"] + window, environment: home.environment)
+        #expect(windowed.standardOutput.contains("2024-01-02,20,1,"), "\(windowed.standardOutput)")
+        // The index's time tells which copy is newer: a file system may keep it to the second or coarser.
+        Thread.sleep(forTimeInterval: 1.1)
+        let synced = try streakcal(["report", server.url("/cal/")] + window, environment: home.environment)
+        #expect(synced.status == 0, "\(synced.standardError)")
+        for last in ["2024-01-03", "2024-01-04"] {
+            let offline = try streakcal(["report", server.url("/cal/"), "--offline", "--from", "2024-01-01", "--to", last] + window, environment: home.environment)
+            #expect(offline.standardOutput.contains("2024-01-02,0,0,"), "to \(last): \(offline.standardOutput)")
+        }
+    }
+
+    @Test("batch-offline-caldav-account.sh: batch and report of an account read offline what the online run fetched")
+    func offlineAccount() throws {
+        func calendarData(_ path: String) -> ScriptedServer.Route {
+            .init(method: "REPORT", path: path, responses: [DAVAnswer.multistatus([
+                DAVAnswer.response(path + "e.ics", DAVAnswer.calendarData(DAVAnswer.event(uid: path, day: "20240105", points: 5))),
+            ])])
+        }
+        let server = try ScriptedServer([
+            .init(method: "PROPFIND", path: "/alice/", responses: [DAVAnswer.multistatus([DAVAnswer.response(
+                "/alice/", "<D:resourcetype><D:collection/></D:resourcetype><C:calendar-home-set><D:href>/alice/home/</D:href></C:calendar-home-set>")])]),
+            .init(method: "PROPFIND", path: "/alice/home/", responses: [DAVAnswer.multistatus([
+                DAVAnswer.response("/alice/home/run/", DAVAnswer.calendarCollection), DAVAnswer.response("/alice/home/piano/", DAVAnswer.calendarCollection),
+            ])]),
+            DAVAnswer.collection("/alice/home/run/"), DAVAnswer.collection("/alice/home/piano/"),
+            calendarData("/alice/home/run/"), calendarData("/alice/home/piano/"),
+        ])
+        let home = try TestHome()
+        defer { home.remove() }
+        let days = ["--from", "2024-01-05", "--to", "2024-01-05", "--no-timings"] + window
+        let online = try streakcal(["batch", server.url("/alice/"), "--out", home.folder.appendingPathComponent("on").path] + days, environment: home.environment)
+        #expect(online.status == 0, "\(online.standardError)")
+        let requests = server.requests.count
+        let offline = try streakcal(
+            ["batch", server.url("/alice/"), "--offline", "--out", home.folder.appendingPathComponent("off").path] + days, environment: home.environment)
+        #expect(offline.status == 0, "\(offline.standardError)")
+        #expect(offline.standardOutput == online.standardOutput)
+        let report = try streakcal(["report", server.url("/alice/"), "--offline", "--from", "2024-01-05", "--to", "2024-01-05"] + window, environment: home.environment)
+        #expect(report.status == 0, "\(report.standardError)")
+        #expect(report.standardOutput.contains("2024-01-05,10,2,"), "\(report.standardOutput)")
+        #expect(server.requests.count == requests)
+    }
+
+    @Test("caldav-expired-sync-token-never-restarts.sh: a 403 valid-sync-token starts the sync over, and the new token is kept")
+    func expiredToken() throws {
+        let event = DAVAnswer.response("/cal/e.ics", DAVAnswer.calendarData(DAVAnswer.event(uid: "e", day: "20240101", points: 10)))
+        let server = try ScriptedServer([
+            DAVAnswer.collection("/cal/"),
+            .init(method: "REPORT", path: "/cal/", contains: "<D:sync-token>t1</D:sync-token>", responses: [
+                .init(status: 403, headers: ["Content-Type": "application/xml"], body: #"<?xml version="1.0"?><error xmlns="DAV:"><valid-sync-token/></error>"#),
+            ]),
+            .init(method: "REPORT", path: "/cal/", contains: "sync-collection", responses: [
+                DAVAnswer.multistatus([event], extra: "<D:sync-token>t1</D:sync-token>"),
+                DAVAnswer.multistatus([event], extra: "<D:sync-token>t2</D:sync-token>"),
+                DAVAnswer.multistatus([], extra: "<D:sync-token>t2</D:sync-token>"),
+            ]),
+        ])
+        let home = try TestHome()
+        defer { home.remove() }
+        for _ in 1...3 {
+            let result = try streakcal(["report", server.url("/cal/")] + window, environment: home.environment)
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(result.standardOutput.contains("2024-01-01,10,1,"), "\(result.standardOutput)")
+        }
+        let tokens = server.requests.filter { $0.method == "REPORT" }.map { request -> String in
+            guard let start = request.body.range(of: "<D:sync-token>"), let end = request.body.range(of: "</D:sync-token>") else { return "?" }
+            return String(request.body[start.upperBound..<end.lowerBound])
+        }
+        // Run 1 starts; run 2's token is refused, so it starts over at once; run 3 asks with the new one.
+        #expect(tokens == ["", "t1", "", "t2"])
+        #expect(!server.requests.contains { $0.body.contains("calendar-query") })
+    }
+
+    @Test("An error's body is read no further than its first 64 KiB")
+    func errorBodyBounded() throws {
+        let page = String(repeating: "x", count: 2 << 20)
+        let server = try ScriptedServer([.init(path: "/big-error", responses: [.init(status: 500, body: page)])])
+        let request = HTTPTransfer.Request(url: server.url("/big-error"), connectTimeout: 10, timeout: 30, timeLimit: 30, maximumSize: 1 << 30)
+        let response = try HTTPTransfer.perform(request) { _ in Issue.record("an error's body went to the sink") }
+        #expect(response.status == 500)
+        #expect(response.errorBody.count == HTTPTransfer.errorBodyLimit)
+    }
+}

@@ -3,7 +3,7 @@ import Testing
 @testable import StreakCal
 
 /// The pieces of the CalDAV client that need no server: the XML of WebDAV answers, the time range
-/// a report asks for, the join of a server's resources into one calendar, batch output names.
+/// a report asks for, batch output names.
 @Suite("CalDAV reading")
 struct CalDAVReadingTests {
     @Test("A multistatus is read with its namespaces, whatever the prefixes; references and CDATA are undone")
@@ -74,32 +74,6 @@ struct CalDAVReadingTests {
         let open = try #require(CalDAVTimeRange(from: nil, to: try Day(year: 2024, month: 1, day: 1)))
         #expect(open.attributes == " end=\"20240104T000000Z\"")
         #expect(CalDAVTimeRange(from: nil, to: nil) == nil)
-    }
-
-    @Test("Resources are joined into one calendar: the name escaped, each time zone once, every event in order")
-    func join() {
-        let zone = "BEGIN:VTIMEZONE\r\nTZID:Europe/Berlin\r\nBEGIN:STANDARD\r\nDTSTART:19701025T030000\r\nTZOFFSETFROM:+0200\r\nTZOFFSETTO:+0100\r\nEND:STANDARD\r\nEND:VTIMEZONE"
-        let first = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n\(zone)\r\nBEGIN:VEVENT\r\nUID:a\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
-        let second = "BEGIN:VCALENDAR\nVERSION:2.0\n\(zone.replacingOccurrences(of: "\r\n", with: "\n"))\nBEGIN:VEVENT\nUID:b\nBEGIN:VALARM\nEND:VALARM\nEND:VEVENT\nEND:VCALENDAR\n"
-        let joined = CalendarJoin.join(
-            [.init(href: "1", calendarData: first), .init(href: "2", calendarData: second)], name: "Runs; walks, swims")
-        #expect(joined == """
-            BEGIN:VCALENDAR\r
-            VERSION:2.0\r
-            PRODID:-//StreakCal//CalDAV copy//EN\r
-            X-WR-CALNAME:Runs\\; walks\\, swims\r
-            \(zone)\r
-            BEGIN:VEVENT\r
-            UID:a\r
-            END:VEVENT\r
-            BEGIN:VEVENT\r
-            UID:b\r
-            BEGIN:VALARM\r
-            END:VALARM\r
-            END:VEVENT\r
-            END:VCALENDAR\r
-
-            """)
     }
 
     @Test("A batch names an address's report by its host and path")

@@ -264,13 +264,15 @@ struct JSONLinesBatchTests {
         let (id, calendar) = try JSONLinesBatch.Request.parse(line).get()
         let inMemory = try JSONLinesBatch.Request.take(calendar, from: line, id: id, files: ConfinedFiles(roots: []), downloads: DownloadOptions(), textInMemoryLimit: line.count).get()
         let spooled = try JSONLinesBatch.Request.take(calendar, from: line, id: id, files: ConfinedFiles(roots: []), downloads: DownloadOptions(), textInMemoryLimit: 0).get()
-        guard case .bytes(let bytes) = inMemory.calendar.content, case .file(let path) = spooled.calendar.content else {
-            Issue.record("\(inMemory.calendar.content), \(spooled.calendar.content)")
+        let memorySource = try #require(inMemory.calendars.first), spooledSource = try #require(spooled.calendars.first)
+        #expect(inMemory.calendars.count == 1 && spooled.calendars.count == 1)
+        guard case .bytes(let bytes) = memorySource.content, case .file(let path) = spooledSource.content else {
+            Issue.record("\(memorySource.content), \(spooledSource.content)")
             return
         }
         #expect(inMemory.file == nil && spooled.file != nil)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(bytes))
-        #expect(spooled.calendar.name == inMemory.calendar.name)
+        #expect(spooledSource.name == memorySource.name)
     }
 
     @Test("A failed write stops the run: the error comes back, no more lines are read")

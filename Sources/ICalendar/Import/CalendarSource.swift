@@ -15,13 +15,31 @@ public struct CalendarSource: Hashable, Sendable {
         case bytes([UInt8])
     }
 
+    /// A calendar that several inputs make together: a folder of `.ics` files (a vdir, one event
+    /// a file) or a CalDAV collection (one resource an event). Reports name it once, by its own
+    /// name, rather than each of its inputs.
+    public struct Collection: Hashable, Sendable {
+        /// Where it is: the folder's path, the collection's address.
+        public var location: String
+        /// Its name (a vdir's `displayname` file, a CalDAV collection's `displayname`), if it has one.
+        public var name: String?
+
+        public init(location: String, name: String? = nil) {
+            self.location = location
+            self.name = name
+        }
+    }
+
     /// The name diagnostics and session sources give it: the path, `-` for standard input.
     public var name: String
     public var content: Content
+    /// The calendar it is a part of, when several inputs make one.
+    public var collection: Collection?
 
-    public init(name: String, content: Content) {
+    public init(name: String, content: Content, collection: Collection? = nil) {
         self.name = name
         self.content = content
+        self.collection = collection
     }
 
     /// A file; `-` is standard input, as on a command line.
@@ -54,7 +72,7 @@ public struct CalendarSource: Hashable, Sendable {
     /// The source as bytes in memory, for readers that need it whole (`CalendarWriter`).
     public func inMemory() throws(CalendarReadError) -> CalendarSource {
         if case .bytes = content { return self }
-        return .bytes(try read(), name: name)
+        return CalendarSource(name: name, content: .bytes(try read()), collection: collection)
     }
 }
 

@@ -16,6 +16,8 @@ struct InputMap {
     /// One input's place in the stream.
     struct Part: Sendable {
         var name: String
+        /// The calendar the input is a part of, when several make one.
+        var collection: CalendarSource.Collection?
         /// The stream's line where the input's first line is.
         var firstLine: Int
         var lineCount: Int
@@ -33,14 +35,14 @@ struct InputMap {
     private var lines = 0
 
     /// One input, read where it is: every location is its own.
-    init(name: String) {
-        parts = [Part(name: name, firstLine: 1, lineCount: Int.max / 2)]
+    init(name: String, collection: CalendarSource.Collection? = nil) {
+        parts = [Part(name: name, collection: collection, firstLine: 1, lineCount: Int.max / 2)]
     }
 
     /// Sources in memory (`CalendarSource.Content.bytes`), one after another in `bytes`.
     init(sources: [CalendarSource]) {
         for source in sources {
-            if case .bytes(let bytes) = source.content { append(bytes, name: source.name) }
+            if case .bytes(let bytes) = source.content { append(bytes, name: source.name, collection: source.collection) }
         }
     }
 
@@ -65,12 +67,12 @@ struct InputMap {
                 input.buffer(atLeast: 3)
                 let head = Array(input.bytes.prefix(3))
                 if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
-                    combined.append(ContentLineScanner.transcodeUTF16(input, littleEndian: head.first == 0xFF)[...], name: source.name)
+                    combined.append(ContentLineScanner.transcodeUTF16(input, littleEndian: head.first == 0xFF)[...], name: source.name, collection: source.collection)
                     try combined.flush(to: descriptor, path: source.name)
                     continue
                 }
                 var chunk = input.bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? input.bytes.dropFirst(3) : input.bytes[...]
-                combined.beginPart(name: source.name)
+                combined.beginPart(name: source.name, collection: source.collection)
                 while true {
                     combined.continuePart(chunk)
                     try combined.flush(to: descriptor, path: source.name)
@@ -102,16 +104,16 @@ struct InputMap {
 
     /// Appends one input in memory: as UTF-8 (UTF-16 with a byte order mark transcoded, a UTF-8 one
     /// dropped), ending with CRLF.
-    private mutating func append(_ input: [UInt8], name: String) {
+    private mutating func append(_ input: [UInt8], name: String, collection: CalendarSource.Collection?) {
         if input.starts(with: [0xFF, 0xFE]) || input.starts(with: [0xFE, 0xFF]) {
-            append(ContentLineScanner.transcodeUTF16(InputBytes(bytes: input), littleEndian: input.first == 0xFF)[...], name: name)
+            append(ContentLineScanner.transcodeUTF16(InputBytes(bytes: input), littleEndian: input.first == 0xFF)[...], name: name, collection: collection)
         } else {
-            append(input.starts(with: [0xEF, 0xBB, 0xBF]) ? input.dropFirst(3) : input[...], name: name)
+            append(input.starts(with: [0xEF, 0xBB, 0xBF]) ? input.dropFirst(3) : input[...], name: name, collection: collection)
         }
     }
 
-    private mutating func append(_ content: ArraySlice<UInt8>, name: String) {
-        beginPart(name: name)
+    private mutating func append(_ content: ArraySlice<UInt8>, name: String, collection: CalendarSource.Collection?) {
+        beginPart(name: name, collection: collection)
         continuePart(content)
         endPart()
     }
@@ -122,8 +124,8 @@ struct InputMap {
     private var lastByte: UInt8?
     private var partHasContent = false
 
-    private mutating func beginPart(name: String) {
-        parts.append(Part(name: name, firstLine: lines + 1, lineCount: 0))
+    private mutating func beginPart(name: String, collection: CalendarSource.Collection?) {
+        parts.append(Part(name: name, collection: collection, firstLine: lines + 1, lineCount: 0))
         partLines = 0
         lastByte = nil
         partHasContent = false
@@ -240,11 +242,20 @@ struct InputMap {
     private static let idPrefix = name + ":"
 
     /// Every input, named by the first `X-WR-CALNAME` among `names` (lines of the stream) that
-    /// stands in it, else by its file.
+    /// stands in it, else by its file; an input of a collection by the collection's name, else the
+    /// first `X-WR-CALNAME` among its inputs, else the collection's place.
     func sources(named names: [(line: Int, name: String)]) -> [ReportSource] {
-        parts.map { part in
-            let declared = names.first { $0.line >= part.firstLine && $0.line - part.firstLine < part.lineCount }
-            return ReportSource(file: part.name, declaredName: declared?.name)
+        let declared = parts.map { part in
+            names.first { $0.line >= part.firstLine && $0.line - part.firstLine < part.lineCount }?.name
+        }
+        var collectionNames: [CalendarSource.Collection: String] = [:]
+        for (part, name) in zip(parts, declared) {
+            guard let collection = part.collection, collectionNames[collection] == nil else { continue }
+            if let name = collection.name ?? name { collectionNames[collection] = name }
+        }
+        return zip(parts, declared).map { part, name in
+            guard let collection = part.collection else { return ReportSource(file: part.name, declaredName: name) }
+            return ReportSource(file: part.name, declaredName: collectionNames[collection], collection: collection.location)
         }
     }
 

@@ -135,7 +135,7 @@ public struct SessionImporter: Sendable {
     /// several one after another as one stream (`InputMap`).
     func pipeline(for sources: [CalendarSource]) throws(CalendarReadError) -> (ImportPipeline, InputMap) {
         if sources.count == 1, let source = sources.first {
-            let map = InputMap(name: source.name)
+            let map = InputMap(name: source.name, collection: source.collection)
             switch source.content {
             case .bytes(let bytes): return (pipeline(bytes: bytes), map)
             case .file(let path): return (pipeline(descriptor: try Self.openInput(path: path)), map)

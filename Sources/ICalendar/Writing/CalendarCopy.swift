@@ -97,7 +97,7 @@ extension CalendarCopy {
     ) throws {
         firstSource = firstSource ?? source.name
         var cutter = try Self.cutter(for: source)
-        var input = SourceCopy(map: InputMap(name: source.name))
+        var input = SourceCopy(map: InputMap(name: source.name, collection: source.collection))
         while let item = cutter.next() {
             input.problems.add(cut: cutter.takeDiagnostics())
             switch item {

@@ -13,8 +13,9 @@ public struct BatchInput: Sendable {
     public enum Content: Sendable {
         /// A file, read when its turn comes.
         case file(path: String)
-        /// Bytes already in memory.
-        case source(CalendarSource)
+        /// Sources read as one calendar: bytes already in memory, or a calendar fetched from an
+        /// address (a CalDAV collection's resources, each an input of its own).
+        case sources([CalendarSource])
         /// An input that is known to fail, such as a folder that cannot be listed.
         case unreadable(reason: String)
     }
@@ -96,7 +97,7 @@ extension BatchInput {
     /// Calendars already in memory, in order, named after their sources.
     public static func sources(_ sources: [CalendarSource], reserving: Set<String> = [], fileExtension: String = "") -> [BatchInput] {
         let names = outputNames(for: sources.map(\.name), reserving: reserving, fileExtension: fileExtension)
-        return zip(sources, names).map { BatchInput(name: $0.name, outputName: $1, content: .source($0)) }
+        return zip(sources, names).map { BatchInput(name: $0.name, outputName: $1, content: .sources([$0])) }
     }
 
     /// Readable, safe and distinct report names for input paths.

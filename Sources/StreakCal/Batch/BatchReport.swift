@@ -163,8 +163,8 @@ public struct BatchReport: Sendable {
             switch input.content {
             case .file(let path):
                 scored = try settings.scored([.file(path)], for: format, now: now)
-            case .source(let source):
-                scored = try settings.scored([source], for: format, now: now)
+            case .sources(let sources):
+                scored = try settings.scored(sources, for: format, now: now)
             case .unreadable(let reason): throw BatchFailure(description: reason)
             }
             result.record(scored)

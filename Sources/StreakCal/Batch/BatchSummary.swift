@@ -306,7 +306,7 @@ public struct BatchFileResult: Hashable, Sendable {
         currentStreak = report.currentStreak
         longestStreak = report.longestStreak
         diagnostics = DiagnosticCounts(scored.imported.diagnostics)
-        if let source = scored.sources.first { name = source.name }
+        if let source = scored.sources.calendars.first { name = source.name }
         habits = scored.habits.map { habit in
             HabitResult(
                 name: habit.habit.name, daysMet: habit.report.statusCounts[.met] ?? 0,

@@ -257,20 +257,20 @@ public struct JSONLinesBatch: Sendable {
         case .success(let (id, source)):
             record.id = id
             // The import opens the file by its descriptor's path: the descriptor stays open until it is done.
-            withExtendedLifetime(source.file) { score(source.calendar, into: &record) }
+            withExtendedLifetime(source.file) { score(source.calendars, into: &record) }
         }
         return record
     }
 
     /// Reads, scores and renders a calendar into its record.
-    private func score(_ source: CalendarSource, into record: inout Record) {
-        var result = BatchFileResult(input: source.name)
+    private func score(_ sources: [CalendarSource], into record: inout Record) {
+        var result = BatchFileResult(input: sources.first?.collection?.location ?? sources.first?.name ?? "")
         do {
             var settings = settings
             settings.isParallel = false
-            let scored = try settings.scored([source], for: format, now: now)
+            let scored = try settings.scored(sources, for: format, now: now)
             result.record(scored)
-            record.name = scored.sources.first?.name ?? result.name
+            record.name = scored.sources.calendars.first?.name ?? result.name
             record.diagnostics = scored.imported.diagnostics
             record.report = try format.render(scored, with: settings)
             let serious = result.diagnostics.errors + result.diagnostics.warnings

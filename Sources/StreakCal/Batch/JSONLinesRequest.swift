@@ -31,8 +31,18 @@ extension JSONLinesBatch {
         /// A calendar taken from its line: the source the import reads, and the file it is in
         /// when it was written out (kept open while the source is read).
         struct TakenCalendar {
-            var calendar: CalendarSource
+            /// The inputs read as the calendar: one, or a CalDAV collection's resources.
+            var calendars: [CalendarSource]
             var file: OpenFile?
+
+            init(calendars: [CalendarSource], file: OpenFile? = nil) {
+                self.calendars = calendars
+                self.file = file
+            }
+
+            init(calendar: CalendarSource, file: OpenFile? = nil) {
+                self.init(calendars: [calendar], file: file)
+            }
         }
 
         /// The line's `id` and calendar, taken out of the line so that the line can go.
@@ -101,7 +111,7 @@ extension JSONLinesBatch {
             case .url(let address):
                 guard downloads.permittedHosts?.isEmpty == false else { return .failure(Problem(id: id, reason: JSONLinesBatch.urlNeedsHost)) }
                 do throws(CalendarReadError) {
-                    return .success(TakenCalendar(calendar: try CalendarSubscription(address, options: downloads).fetch().source))
+                    return .success(TakenCalendar(calendars: try CalendarSubscription(address, options: downloads).fetch().sources))
                 } catch {
                     return .failure(Problem(id: id, reason: error.description))
                 }

@@ -29,7 +29,7 @@ public struct CalendarFolder: Sendable {
         for input in walk.inputs {
             switch input.content {
             case .file(let file): sources.append(.file(file))
-            case .source(let source): sources.append(source)
+            case .sources(let found): sources += found
             case .unreadable(let reason): throw CalendarReadError(path: input.name, reason: Self.reason(reason, of: input.name))
             }
         }

@@ -129,6 +129,13 @@ final class PrivateFolder: Sendable {
         read(named: name).map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// When the regular file `name` was last modified, in nanoseconds since 1970; `nil` without one.
+    func modificationTime(named name: String) -> Int64? {
+        var status = stat()
+        guard fstatat(directory.descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+    }
+
     /// Removes the name `name` (a file or a link; never what a link leads to).
     func remove(named name: String) {
         unlinkat(directory.descriptor, name, 0)

@@ -29,6 +29,9 @@ struct CalDAVClient {
     /// The calendars discovery found at an address, and the links it did not follow.
     struct Discovery {
         var collections: [Collection]
+        /// Whether the address is an account (its calendars found through its calendar home),
+        /// not a calendar itself.
+        var isAccount = false
         /// Calendars an account listed outside its origin (``follow(_:from:)``), with the reason.
         var refused: [SkippedInput] = []
     }
@@ -54,7 +57,8 @@ struct CalDAVClient {
         guard let home else {
             throw requests.failure("the server answers WebDAV there but names no calendar (no calendar-home-set): give a calendar's address")
         }
-        let discovery = try calendars(inHome: try follow(home, from: homeAnswer))
+        var discovery = try calendars(inHome: try follow(home, from: homeAnswer))
+        discovery.isAccount = true
         guard !discovery.collections.isEmpty else {
             throw requests.failure("the account has no calendar with events"
                 + (discovery.refused.isEmpty ? "" : " within \(try CalendarAddress(homeAnswer).origin)"))
@@ -191,7 +195,8 @@ struct CalDAVClient {
             """
         let (outcome, bytes) = try requests.data(
             "REPORT", to: collection.url, headers: Self.xmlHeaders(depth: 0), body: Array(body.utf8), limit: Self.queryLimit)
-        if token != nil, [403, 409].contains(outcome.response.status), String(decoding: bytes, as: UTF8.self).contains("valid-sync-token") {
+        if token != nil, [403, 409].contains(outcome.response.status),
+           String(decoding: outcome.response.errorBody, as: UTF8.self).contains("valid-sync-token") {
             return try changes(in: collection, since: nil)
         }
         guard outcome.response.status == 207 else { return nil }
@@ -352,71 +357,5 @@ struct CalDAVTimeRange: Equatable {
     /// How the cache tells this range's copy from others: `20240130-20240303`, `-20240303`.
     var key: String {
         (start.map { "\($0)" } ?? "") + "/" + (end.map { "\($0)" } ?? "")
-    }
-}
-
-/// Calendar object resources joined into one iCalendar object: the calendar's name, each time
-/// zone once (by TZID), then every resource's components in the order given.
-///
-/// RFC 4791 §4.1 keeps one event (with its overrides) per resource, each in its own VCALENDAR with
-/// the VTIMEZONEs it uses; one calendar reads as a file does, its diagnostics naming lines in it.
-enum CalendarJoin {
-    static func join(_ resources: [CalDAVClient.Resource], name: String?) -> String {
-        var zones: [String] = []
-        var zoneIDs: Set<String> = []
-        var components: [String] = []
-        for resource in resources {
-            for component in topLevelComponents(of: resource.calendarData) {
-                if component.kind == "VTIMEZONE" {
-                    guard zoneIDs.insert(component.zoneID ?? "").inserted else { continue }
-                    zones.append(component.text)
-                } else {
-                    components.append(component.text)
-                }
-            }
-        }
-        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//StreakCal//CalDAV copy//EN"]
-        if let name { lines.append("X-WR-CALNAME:" + escapedText(name)) }
-        return (lines + zones + components + ["END:VCALENDAR"]).joined(separator: "\r\n") + "\r\n"
-    }
-
-    struct Component {
-        var kind: String
-        var zoneID: String?
-        var text: String
-    }
-
-    /// The components directly inside each VCALENDAR of `text`, as their lines (CRLF-joined).
-    static func topLevelComponents(of text: String) -> [Component] {
-        var found: [Component] = []
-        var depth = 0
-        var current: [Substring] = []
-        var kind = ""
-        var zoneID: String?
-        for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
-            let upper = line.uppercased()
-            if upper.hasPrefix("BEGIN:") { depth += 1 }
-            if depth >= 2 {
-                if depth == 2 && upper.hasPrefix("BEGIN:") { kind = String(upper.dropFirst(6)); zoneID = nil }
-                if depth == 2 && upper.hasPrefix("TZID:") { zoneID = String(line.dropFirst(5)) }
-                current.append(line)
-            }
-            if upper.hasPrefix("END:") {
-                if depth == 2 {
-                    found.append(Component(kind: kind, zoneID: zoneID, text: current.joined(separator: "\r\n")))
-                    current = []
-                }
-                depth -= 1
-            }
-        }
-        return found
-    }
-
-    /// A TEXT value escaped as RFC 5545 §3.3.11 says.
-    private static func escapedText(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ";", with: "\\;")
-            .replacingOccurrences(of: ",", with: "\\,").replacingOccurrences(of: "\n", with: "\\n")
-            .replacingOccurrences(of: "\r", with: "")
     }
 }

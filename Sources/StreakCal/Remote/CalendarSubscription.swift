@@ -49,7 +49,7 @@ public struct DownloadOptions: Hashable, Sendable {
 /// ```swift
 /// let subscription = try CalendarSubscription("webcal://example.com/team.ics")
 /// let download = try subscription.fetch()
-/// let scored = try ReportSettings().scored([download.source])
+/// let scored = try ReportSettings().scored(download.sources)
 /// ```
 public struct CalendarSubscription: Sendable {
     public var address: CalendarAddress
@@ -61,10 +61,10 @@ public struct CalendarSubscription: Sendable {
 
     /// What a fetch gave.
     public struct Download: Sendable {
-        /// The cached copy, named by the address (diagnostics name the address, not the cache).
-        public var source: CalendarSource
-        /// The cached copy's path.
-        public var file: String
+        /// The cached copy as the inputs the import reads, named by the address (diagnostics name
+        /// the address, not the cache): a subscription's one file; a CalDAV calendar's resources,
+        /// each named by its own address, making one calendar (``CalendarSource/Collection``).
+        public var sources: [CalendarSource]
         /// Whether a body came (`false`: the server said the copy is current, or ``DownloadOptions/isOffline``).
         public var wasDownloaded: Bool
         /// Calendars a CalDAV account listed that were not read, with the reason (a link outside
@@ -100,36 +100,57 @@ public struct CalendarSubscription: Sendable {
     ///   ``DownloadOptions/maximumRedirects``), or offline with no copy. The cached copy is then as it was.
     public func fetch() throws(CalendarReadError) -> Download {
         try checkPermitted(address.host)
-        let login = try self.login(for: address.host)
         let cache = try CalendarCache(folder: options.cacheFolder)
         let range = CalDAVTimeRange(from: options.firstDay, to: options.lastDay)
-        if options.isOffline { return try cachedCopy(in: cache, user: login?.user, range: range) }
+        if options.isOffline { return try cachedCopy(in: cache, user: try cacheUser(), range: range) }
+        let login = try self.login(for: address.host)
         let requests = RemoteRequests(address: address, options: options, login: login)
-        if address.mayBeCalDAV, let discovery = try CalDAVClient(requests: requests).collections(at: address.url) {
-            var download = try fetchEvents(of: discovery.collections, with: CalDAVClient(requests: requests), range: range, into: cache)
-            download.skipped = discovery.refused
-            return download
+        let client = CalDAVClient(requests: requests)
+        if address.mayBeCalDAV, let discovery = try client.collections(at: address.url) {
+            let user = login?.user
+            if discovery.isAccount {
+                try CalDAVAccountList(cache: cache, address: address, user: user).store(discovery.collections)
+            }
+            var sources: [CalendarSource] = []
+            for collection in discovery.collections {
+                sources += try fetchEvents(of: collection, with: client, range: range, into: cache, user: user)
+            }
+            return Download(sources: sources, wasDownloaded: true, skipped: discovery.refused)
         }
         return try fetchSubscription(with: requests, into: cache)
     }
 
     /// The calendars at the address, each its own subscription: a CalDAV account's collections
     /// (one report each in a batch), each read with the account's login; else the address itself.
+    /// Offline, the calendars the account had when it was last read.
     public func calendars() throws(CalendarReadError) -> Calendars {
-        guard address.mayBeCalDAV, !options.isOffline else { return Calendars(subscriptions: [self], skipped: []) }
-        let login = try login(for: address.host)
-        let requests = RemoteRequests(address: address, options: options, login: login)
-        guard let discovery = try CalDAVClient(requests: requests).collections(at: address.url) else {
-            return Calendars(subscriptions: [self], skipped: [])
+        guard address.mayBeCalDAV else { return Calendars(subscriptions: [self], skipped: []) }
+        let collections: [CalDAVClient.Collection]
+        var skipped: [SkippedInput] = []
+        let login: Netrc.Login?
+        if options.isOffline {
+            let cache = try CalendarCache(folder: options.cacheFolder)
+            let user = try cacheUser()
+            collections = CalDAVAccountList(cache: cache, address: address, user: user).collections ?? []
+            login = user.map { Netrc.Login(user: $0, password: "") }
+        } else {
+            login = try self.login(for: address.host)
+            guard let discovery = try CalDAVClient(requests: RemoteRequests(address: address, options: options, login: login))
+                .collections(at: address.url), discovery.isAccount else {
+                return Calendars(subscriptions: [self], skipped: [])
+            }
+            (collections, skipped) = (discovery.collections, discovery.refused)
+            let cache = try CalendarCache(folder: options.cacheFolder)
+            try CalDAVAccountList(cache: cache, address: address, user: login?.user).store(collections)
         }
         // One calendar: the address is read as it is, and its fetch says what it skipped.
-        guard discovery.collections.count > 1 else { return Calendars(subscriptions: [self], skipped: []) }
-        let subscriptions = try discovery.collections.map { (collection) throws(CalendarReadError) in
+        guard collections.count > 1 else { return Calendars(subscriptions: [self], skipped: []) }
+        let subscriptions = try collections.map { (collection) throws(CalendarReadError) in
             var subscription = try CalendarSubscription(collection.url, options: options)
             subscription.accountLogin = .some(login)
             return subscription
         }
-        return Calendars(subscriptions: subscriptions, skipped: discovery.refused)
+        return Calendars(subscriptions: subscriptions, skipped: skipped)
     }
 
     /// The bytes of a body's start looked at to tell a calendar (white space before `BEGIN:`).
@@ -162,54 +183,58 @@ public struct CalendarSubscription: Sendable {
             do { try file.commit() } catch { throw CalendarReadError(path: error.path, reason: error.reason) }
             let headers = outcome.response.headers
             try cache.store(CalendarCache.Validators(entityTag: headers["etag"], lastModified: headers["last-modified"]).usable, for: entry)
-            return download(entry, in: cache, downloaded: true)
+            return subscriptionCopy(entry, in: cache, downloaded: true)
         case 304 where validators != nil:
-            return download(entry, in: cache, downloaded: false)
+            return subscriptionCopy(entry, in: cache, downloaded: false)
         default:
             throw requests.failure(RemoteRequests.describe(outcome.response.status), url: outcome.url)
         }
     }
 
-    /// A CalDAV address: the events of every collection in `range` (a `calendar-query`), or, for
-    /// every day, the whole collection kept in sync; joined into one calendar in the cache.
+    /// A CalDAV collection's events: those of `range` (a `calendar-query`), or, for every day, the
+    /// whole collection kept in sync; each resource a file of the collection's copy in the cache.
     private func fetchEvents(
-        of collections: [CalDAVClient.Collection], with client: CalDAVClient, range: CalDAVTimeRange?, into cache: CalendarCache
-    ) throws(CalendarReadError) -> Download {
-        var resources: [CalDAVClient.Resource] = []
-        for collection in collections {
-            if range == nil, let synced = try syncedEvents(of: collection, with: client, in: cache) {
-                resources += synced
-            } else {
-                resources += try client.events(in: collection, range: range)
+        of collection: CalDAVClient.Collection, with client: CalDAVClient, range: CalDAVTimeRange?, into cache: CalendarCache, user: String?
+    ) throws(CalendarReadError) -> [CalendarSource] {
+        if range == nil {
+            var copy = try CalDAVCopy(cache: cache, collection: collection, user: user, kind: .synced)
+            if let changes = try client.changes(in: collection, since: copy.token) {
+                try copy.apply(changes)
+                return try copy.sources()
             }
         }
-        let name = collections.count == 1 ? collections[0].name : nil
-        let entry = cache.entry(for: address, user: client.requests.login?.user, variant: "caldav " + (range?.key ?? "/"))
-        try cache.write(CalendarJoin.join(resources, name: name), named: entry.calendar)
-        try cache.store(CalendarCache.Validators(), for: entry)
-        return download(entry, in: cache, downloaded: true)
+        var copy = try CalDAVCopy(cache: cache, collection: collection, user: user, kind: .window(range))
+        let resources = try client.events(in: collection, range: range)
+        try copy.apply(CalDAVClient.Changes(token: nil, changed: resources, removed: [], isComplete: true))
+        return try copy.sources()
     }
 
-    /// A whole collection, kept up to date in the cache with only what changed since the last run
-    /// (RFC 6578 `sync-collection`); `nil` when the server does not sync it.
-    private func syncedEvents(
-        of collection: CalDAVClient.Collection, with client: CalDAVClient, in cache: CalendarCache
-    ) throws(CalendarReadError) -> [CalDAVClient.Resource]? {
-        var copy = try CalDAVCopy(cache: cache, collection: collection, user: client.requests.login?.user)
-        guard let changes = try client.changes(in: collection, since: copy.token) else { return nil }
-        try copy.apply(changes)
-        return try copy.resources()
-    }
-
-    /// `--offline`: the copy of the last fetch: a CalDAV server's answer for this range, else for
-    /// every day, else the subscription's.
+    /// `--offline`: for each calendar at the address (an account's, as its last online run listed
+    /// them), the newest copy that covers the window: the copy for this window or the collection
+    /// kept in sync, whichever was written last; else the subscription's copy.
     private func cachedCopy(in cache: CalendarCache, user: String?, range: CalDAVTimeRange?) throws(CalendarReadError) -> Download {
-        let variants = (range.map { ["caldav " + $0.key] } ?? []) + ["caldav /", ""]
-        for variant in variants {
-            let entry = cache.entry(for: address, user: user, variant: variant)
-            if cache.hasCopy(entry) { return download(entry, in: cache, downloaded: false) }
+        let collections = CalDAVAccountList(cache: cache, address: address, user: user).collections
+            ?? [CalDAVClient.Collection(url: address.url, name: nil)]
+        var sources: [CalendarSource] = []
+        var found = 0
+        for collection in collections {
+            let copies = [try CalDAVCopy(cache: cache, collection: collection, user: user, kind: .window(range)),
+                          try CalDAVCopy(cache: cache, collection: collection, user: user, kind: .synced)]
+            guard let newest = copies.filter(\.exists).max(by: { ($0.modified ?? 0) < ($1.modified ?? 0) }) else { continue }
+            sources += try newest.sources()
+            found += 1
         }
+        if found == collections.count { return Download(sources: sources, wasDownloaded: false) }
+        let entry = cache.entry(for: address, user: user)
+        if found == 0, cache.hasCopy(entry) { return subscriptionCopy(entry, in: cache, downloaded: false) }
         throw CalendarReadError(path: address.url, reason: "no copy in the cache (\(cache.folder)); read it once without --offline")
+    }
+
+    /// The user a copy in the cache is kept for: the one given, the address's, else the netrc
+    /// file's for the host (as ``login(for:)`` finds it, without needing a password).
+    private func cacheUser() throws(CalendarReadError) -> String? {
+        if let accountLogin { return accountLogin?.user }
+        return options.user ?? address.user ?? Netrc(path: options.netrcFile).login(for: address.host)?.user
     }
 
     /// The login for `host`: ``DownloadOptions/user`` and ``DownloadOptions/password``; else the
@@ -226,9 +251,8 @@ public struct CalendarSubscription: Sendable {
         return nil
     }
 
-    private func download(_ entry: CalendarCache.Entry, in cache: CalendarCache, downloaded: Bool) -> Download {
-        let file = cache.path(of: entry.calendar)
-        return Download(source: CalendarSource(name: address.url, content: .file(path: file)), file: file, wasDownloaded: downloaded)
+    private func subscriptionCopy(_ entry: CalendarCache.Entry, in cache: CalendarCache, downloaded: Bool) -> Download {
+        Download(sources: [CalendarSource(name: address.url, content: .file(path: cache.path(of: entry.calendar)))], wasDownloaded: downloaded)
     }
 
     private func checkPermitted(_ host: String) throws(CalendarReadError) {
@@ -244,9 +268,10 @@ public struct CalendarSubscription: Sendable {
 
 extension CalendarSource {
     /// The calendar at an `https://`, `http://` or `webcal://` address, fetched now into the cache
-    /// (revalidated when a copy is there) and read from there: see ``CalendarSubscription``.
-    public static func url(_ address: String, options: DownloadOptions = DownloadOptions()) throws(CalendarReadError) -> CalendarSource {
-        try CalendarSubscription(address, options: options).fetch().source
+    /// (revalidated when a copy is there) and read from there, as the inputs the import reads: see
+    /// ``CalendarSubscription``.
+    public static func url(_ address: String, options: DownloadOptions = DownloadOptions()) throws(CalendarReadError) -> [CalendarSource] {
+        try CalendarSubscription(address, options: options).fetch().sources
     }
 }
 
@@ -296,7 +321,7 @@ public struct CalendarInputs: Sendable {
         for name in names {
             if CalendarAddress.isAddress(name) {
                 let download = try CalendarSubscription(name, options: downloads).fetch()
-                sources.append(download.source)
+                sources += download.sources
                 skipped += download.skipped
             } else {
                 if CalendarSniff.regularFileStartsLikeACalendar(atPath: name) == false {

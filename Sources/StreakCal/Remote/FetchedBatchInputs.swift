@@ -21,7 +21,7 @@ extension BatchInput {
                     do throws(CalendarReadError) {
                         let download = try subscription.fetch()
                         skipped += download.skipped
-                        inputs.append(BatchInput(name: url, outputName: outputName(forAddress: url), content: .source(download.source)))
+                        inputs.append(BatchInput(name: url, outputName: outputName(forAddress: url), content: .sources(download.sources)))
                     } catch {
                         inputs.append(BatchInput(name: url, outputName: outputName(forAddress: url), content: .unreadable(reason: error.description)))
                     }

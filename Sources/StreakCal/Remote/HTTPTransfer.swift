@@ -31,7 +31,14 @@ struct HTTPTransfer {
         var headers: [String: String]
         /// Where a redirect points, resolved against the request's URL.
         var redirect: String?
+        /// The start of a response's body that is not a success (at most ``HTTPTransfer/errorBodyLimit``
+        /// bytes), for the caller to read a reason from (WebDAV's `valid-sync-token`, RFC 6578 §3.2).
+        var errorBody: [UInt8] = []
     }
+
+    /// The most bytes of a body that is not a success kept and read: an error page is not read to
+    /// `--max-size`; the transfer ends there.
+    static let errorBodyLimit = 65_536
 
     /// Why a request failed, as the user is told it.
     struct Failure: Error {
@@ -39,7 +46,8 @@ struct HTTPTransfer {
     }
 
     /// Performs `request`, giving a successful (2xx) response's body to `sink` a piece at a time;
-    /// other responses' bodies are read (within the cap) and dropped.
+    /// of another response's body, the first ``errorBodyLimit`` bytes are kept in the response
+    /// (``Response/errorBody``) and the rest is not read.
     static func perform(
         _ request: Request, sink: (UnsafeRawBufferPointer) throws(Failure) -> Void
     ) throws(Failure) -> Response {
@@ -61,6 +69,11 @@ private final class TransferState {
     var status = 0
     var headers: [String: String] = [:]
     var received: Int64 = 0
+    /// The start of a body that is not a success.
+    var errorBody: [UInt8] = []
+    /// Whether the transfer was stopped at ``HTTPTransfer/errorBodyLimit`` of such a body (its
+    /// "write error" is then the end, not a failure).
+    var errorBodyCut = false
     /// Why a callback stopped the transfer; it outranks libcurl's own "write error".
     var failure: HTTPTransfer.Failure?
     /// libcurl's detail on a failure (`CURLOPT_ERRORBUFFER`).
@@ -152,8 +165,12 @@ private final class TransferState {
         }
         let code = result == CURLE_OK ? streakcal_curl_easy_perform(handle) : result
         if let failure { throw failure }
-        guard code == CURLE_OK else { throw HTTPTransfer.Failure(reason: reason(for: code, request)) }
-        return HTTPTransfer.Response(status: status, headers: headers, redirect: headers["location"].flatMap { Self.resolve($0, against: request.url) })
+        guard code == CURLE_OK || (code == CURLE_WRITE_ERROR && errorBodyCut) else {
+            throw HTTPTransfer.Failure(reason: reason(for: code, request))
+        }
+        return HTTPTransfer.Response(
+            status: status, headers: headers, redirect: headers["location"].flatMap { Self.resolve($0, against: request.url) },
+            errorBody: errorBody)
     }
 
     /// libcurl's failure in the user's words, with libcurl's detail where it gave one.
@@ -200,13 +217,15 @@ private final class TransferState {
         if line.hasPrefix("HTTP/") {
             status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
             headers = [:]
+            errorBody = []
         } else if let colon = line.firstIndex(of: ":") {
             let name = line[..<colon].lowercased()
             headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
         }
     }
 
-    /// Body bytes: a success's go to the sink within the cap; any other's are counted and dropped.
+    /// Body bytes: a success's go to the sink within the cap; of any other's, the first
+    /// ``HTTPTransfer/errorBodyLimit`` are kept, and the transfer ends there.
     fileprivate func body(_ bytes: UnsafeRawBufferPointer) -> Bool {
         received += Int64(bytes.count)
         if received > maximumSize {
@@ -214,7 +233,11 @@ private final class TransferState {
                 reason: "the response is larger than \(ByteCount(maximumSize)), the limit --max-size sets")
             return false
         }
-        guard (200..<300).contains(status) else { return true }
+        guard (200..<300).contains(status) else {
+            errorBody += bytes.prefix(HTTPTransfer.errorBodyLimit - errorBody.count)
+            errorBodyCut = errorBody.count >= HTTPTransfer.errorBodyLimit
+            return !errorBodyCut
+        }
         do throws(HTTPTransfer.Failure) {
             try sink(bytes)
             return true

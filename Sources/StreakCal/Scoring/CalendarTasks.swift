@@ -131,14 +131,14 @@ extension ReportSettings {
         var earlier = CalendarAnnotation.EarlierSlugs()
         if onlyAnnotations {
             try CalendarAnnotation.writer.annotationUIDs(in: inputs.sources) { earlier.add(uid: $0) }
-            annotation.calendar = earlier.slug ?? CalendarSlug(names: scored.sources.map(\.name))
+            annotation.calendar = earlier.slug ?? CalendarSlug(names: scored.sources.calendars.map(\.name))
             let name = scored.sources.subject.map { $0 + " (StreakCal)" } ?? "StreakCal"
             return AnnotatedCalendarCopy(
                 annotation: annotation, diagnostics: scored.imported.diagnostics, timestamp: now, body: .annotationsOnly(calendarName: name))
         }
         let marks = markingSessions ? annotation.sessionMarks(for: scored.imported.sessions) : [:]
         let copy = try CalendarAnnotation.writer.copy(inputs.sources, marks: marks, inMemory: inMemory) { earlier.add(uid: $0) }
-        annotation.calendar = earlier.slug ?? CalendarSlug(names: scored.sources.map(\.name))
+        annotation.calendar = earlier.slug ?? CalendarSlug(names: scored.sources.calendars.map(\.name))
         // The writer cuts the same text the import read: what both say (a missing END line) is said once.
         let said = Set(scored.imported.diagnostics.map(\.description))
         let diagnostics = scored.imported.diagnostics + copy.diagnostics.filter { !said.contains($0.description) }

@@ -167,7 +167,7 @@ public struct JSONReport: Encodable, Sendable {
             ("diagnostics", .diagnostics(diagnostics)),
             ("from", .string(from.description)),
             ("generator", .string(generator)),
-            ("sources", .sources(sources)),
+            ("sources", .sources(sources.calendars)),
             ("timeZone", .string(timeZone)),
             ("to", .string(to.description)),
         ]

@@ -89,17 +89,25 @@ struct ReportHeading {
         "Streak report: " + (subject.map { "\($0), " } ?? "") + "\(report.from) to \(report.to)"
     }
 
-    /// `Calendar` or `Calendars` and each calendar's name with its file: `Piano (a.ics), Running (b.ics)`.
+    /// The most calendars a heading names; the rest are counted (`and 12 more`).
+    static let namedCalendars = 5
+
+    /// `Calendar` or `Calendars` and each calendar's name with its file (a folder's or a
+    /// collection's files as the one calendar they make): `Piano (a.ics), Running (b.ics)`; beyond
+    /// ``namedCalendars``, `and N more`.
     var calendarsRow: (name: String, value: String)? {
-        guard !sources.isEmpty else { return nil }
-        let names = sources.map { $0.file == "-" ? $0.name : "\($0.name) (\($0.file))" }
-        return (sources.count == 1 ? "Calendar" : "Calendars", names.joined(separator: ", "))
+        let calendars = sources.calendars
+        guard !calendars.isEmpty else { return nil }
+        var names = calendars.prefix(Self.namedCalendars).map { $0.file == "-" ? $0.name : "\($0.name) (\($0.file))" }
+        if calendars.count > Self.namedCalendars { names.append("and \(calendars.count - Self.namedCalendars) more") }
+        return (calendars.count == 1 ? "Calendar" : "Calendars", names.joined(separator: ", "))
     }
 
     /// Whether a text header needs a line of its own for the calendars: several of them, or one
     /// whose name is not its file's.
     var needsCalendarsLine: Bool {
-        sources.count > 1 || sources.contains { $0.name != ReportSource.name(ofFile: $0.file) }
+        let calendars = sources.calendars
+        return calendars.count > 1 || calendars.contains { $0.name != ReportSource.name(ofFile: $0.file) }
     }
 }
 
