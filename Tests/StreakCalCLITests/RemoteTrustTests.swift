@@ -479,3 +479,62 @@ extension RemoteTrustTests {
         #expect(response.errorBody.count == HTTPTransfer.errorBodyLimit)
     }
 }
+
+extension RemoteTrustTests {
+    /// Runs `streakcal` through Tests/Support/max-rss.py: the result, and the peak memory in bytes.
+    private func measured(_ arguments: [String], environment: [String: String]) throws -> (CommandResult, Int) {
+        let result = try run("/usr/bin/env", ["python3", repositoryRoot.appendingPathComponent("Tests/Support/max-rss.py").path, try streakcalPath()] + arguments,
+                             environment: environment, timeLimit: .seconds(300))
+        let line = result.standardError.split(separator: "\n").last { $0.hasPrefix("max-rss-kib: ") }
+        let kibibytes = try #require(line.flatMap { Int($0.dropFirst("max-rss-kib: ".count)) })
+        return (result, kibibytes << 10)
+    }
+
+    @Test("caldav-xml-namespaces-quadratic.sh: 200,000 namespace declarations are read in time linear in the answer")
+    func manyNamespaces() throws {
+        try withTemporaryFolder("namespaces") { folder in
+            let count = 200_000
+            var answer = #"<D:multistatus xmlns:D="DAV:""# + (0..<count).map { " xmlns:p\($0)=\"u\($0)\"" }.joined() + ">"
+            answer += String(repeating: #"<x xmlns:q="v"/>"#, count: count) + "</D:multistatus>"
+            let file = folder.appendingPathComponent("answer.xml")
+            try Data(answer.utf8).write(to: file)
+            let server = try ScriptedServer([.init(method: "PROPFIND", path: "/cal/", responses: [.init(status: 207, bodyFile: file.path)])])
+            let home = try TestHome()
+            defer { home.remove() }
+            // Quadratic, this took hours; linear, about a second even unoptimised. No WebDAV
+            // calendar there, so the address is then read as a subscription: a 404.
+            let result = try streakcal(["report", server.url("/cal/")] + window, environment: home.environment, timeLimit: .seconds(240))
+            #expect(!result.timedOut)
+            #expect(result.status == 1 && result.standardError.contains("HTTP 404"), "\(result.standardError)")
+        }
+    }
+
+    @Test("caldav-xml-memory-amplification.sh: an answer of unread elements costs little beyond itself; a flood of read ones is refused")
+    func elementFloods() throws {
+        try withTemporaryFolder("floods") { folder in
+            let size = 24 << 20
+            let head = #"<?xml version="1.0"?><D:multistatus xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">"#
+            let unread = folder.appendingPathComponent("unread.xml"), read = folder.appendingPathComponent("read.xml")
+            try Data((head + String(repeating: "<a/>", count: size / 4) + "</D:multistatus>").utf8).write(to: unread)
+            try Data((head + "<D:response>" + String(repeating: "<D:href/>", count: size / 9) + "</D:response></D:multistatus>").utf8).write(to: read)
+            // The calendar query's answer (up to 256 MiB may come) is the flood.
+            let server = try ScriptedServer([
+                DAVAnswer.collection("/unread/"), DAVAnswer.collection("/read/"),
+                .init(method: "REPORT", path: "/unread/", responses: [.init(status: 207, bodyFile: unread.path)]),
+                .init(method: "REPORT", path: "/read/", responses: [.init(status: 207, bodyFile: read.path)]),
+            ])
+            let home = try TestHome()
+            defer { home.remove() }
+            let days = ["--from", "2024-01-05", "--to", "2024-01-05"] + window
+            let (plain, peak) = try measured(["report", server.url("/unread/")] + days, environment: home.environment)
+            #expect(plain.status == 0 && plain.standardOutput.contains("2024-01-05,0,0,"), "\(plain.standardError)")
+            // The answer itself, and a margin for the program: at most three times the answer (it took twenty).
+            #expect(peak <= 3 * size, "peak \(peak >> 20) MiB for an answer of \(size >> 20) MiB")
+            let (flood, floodPeak) = try measured(["report", server.url("/read/")] + days, environment: home.environment)
+            #expect(flood.status == 1)
+            #expect(flood.standardError.contains("the answer holds more elements than"), "\(flood.standardError)")
+            // At most one element kept per 32 bytes of the answer, then the error: about four times it.
+            #expect(floodPeak <= 5 * size, "peak \(floodPeak >> 20) MiB for an answer of \(size >> 20) MiB")
+        }
+    }
+}

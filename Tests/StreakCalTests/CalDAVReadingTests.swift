@@ -58,6 +58,28 @@ struct CalDAVReadingTests {
         }
     }
 
+    @Test("Elements StreakCal does not read are passed over unkept, their namespaces scoped; those it reads are kept")
+    func unreadElements() throws {
+        let text = """
+            <D:multistatus xmlns:D="DAV:"><D:response><x:other xmlns:x="urn:x"><D:href>inside another</D:href></x:other>\
+            <D:href xmlns:D="urn:not-dav">shadowed</D:href><D:href>/a.ics</D:href><D:propstat/></D:response></D:multistatus>
+            """
+        let root = try DAVElement.parse(Array(text.utf8))
+        let response = try #require(root.child("response"))
+        #expect(response.children.map(\.name) == ["href", "href", "propstat"])
+        #expect(response.children.map(\.namespace) == ["urn:not-dav", "DAV:", "DAV:"])
+        #expect(response.child("href")?.text == "/a.ics")
+        // An undeclared prefix in a kept element is an error; a prefix declared inside an element is gone after it.
+        #expect(throws: DAVElement.SyntaxError.self) { try DAVElement.parse(Array(#"<D:a xmlns:D="DAV:"><b xmlns:q="v"/><q:href/></D:a>"#.utf8)) }
+    }
+
+    @Test("Reading stops at the deadline it is given")
+    func deadline() {
+        let text = "<D:multistatus xmlns:D=\"DAV:\">" + String(repeating: "<a/>", count: 10_000) + "</D:multistatus>"
+        #expect(throws: DAVElement.SyntaxError.self) { try DAVElement.parse(Array(text.utf8)) { true } }
+        #expect(throws: Never.self) { try DAVElement.parse(Array(text.utf8)) { false } }
+    }
+
     @Test("A collection that lists its components holds events only when VEVENT is among them")
     func supportedComponents() throws {
         let tasks = try DAVElement.parse(Array("""

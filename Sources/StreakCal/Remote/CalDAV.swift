@@ -8,8 +8,9 @@ struct CalDAVClient {
 
     /// The most bytes a discovery answer may hold: a few properties of a few resources.
     static let discoveryLimit: Int64 = 16 << 20
-    /// The most bytes a calendar query's answer may hold. It is read whole, as XML, and joined into
-    /// one calendar, about three times its size in memory; a longer history is asked for by window.
+    /// The most bytes a calendar query's answer may hold. It is read whole, as XML (``DAVElement``:
+    /// what is kept is at most about twice the answer), then written to the cache a resource a
+    /// file; a longer history is asked for by window.
     static let queryLimit: Int64 = 256 << 20
 
     /// A calendar collection: its URL and the name the server shows for it.
@@ -235,7 +236,8 @@ struct CalDAVClient {
     /// The root of a `multistatus` answer.
     private func document(_ bytes: [UInt8], from url: String) throws(CalendarReadError) -> DAVElement {
         let root: DAVElement
-        do throws(DAVElement.SyntaxError) { root = try DAVElement.parse(bytes) } catch {
+        let deadline = requests.deadline
+        do throws(DAVElement.SyntaxError) { root = try DAVElement.parse(bytes) { ContinuousClock.now > deadline } } catch {
             throw requests.failure("the server's WebDAV answer is not XML it can read: \(error.reason)", url: url)
         }
         guard root.isNamed("multistatus") else { throw requests.failure("the server's WebDAV answer is not a multistatus", url: url) }

@@ -4,7 +4,13 @@
 /// Elements, attributes, text, character and the five predefined entity references, CDATA,
 /// comments and processing instructions are read. A document type declaration is refused, so no
 /// entity is ever expanded (the "billion laughs"), and nesting deeper than ``maximumDepth`` is an
-/// error: a server's answer never runs unbounded. The document's size is bounded by the download's.
+/// error. What a server's answer costs is bounded by its size:
+/// - time: linear in the answer (each namespace declaration is pushed and popped once, never the
+///   whole table copied per element);
+/// - memory: only the elements StreakCal reads (``readNames``, and the root) are kept in the
+///   tree; any other element, with all it holds, is checked and passed over. The elements kept
+///   are at most one per 32 bytes of the answer (``maximumKeptElements(forAnswerOf:)``), so that
+///   a flood of them is an error rather than twenty times the answer in memory.
 struct DAVElement: Equatable {
     /// The namespace URI (`DAV:`, `urn:ietf:params:xml:ns:caldav`) and the local name.
     var namespace: String
@@ -17,6 +23,19 @@ struct DAVElement: Equatable {
     static let dav = "DAV:"
     static let calDAV = "urn:ietf:params:xml:ns:caldav"
     static let maximumDepth = 64
+
+    /// The local names of the elements the CalDAV client reads (in `DAV:` and CalDAV's namespace);
+    /// others are passed over unkept.
+    static let readNames: Set<String> = [
+        "multistatus", "response", "href", "propstat", "prop", "status", "resourcetype", "collection", "calendar", "displayname",
+        "current-user-principal", "calendar-home-set", "supported-calendar-component-set", "comp", "getetag", "calendar-data",
+        "sync-token", "error", "valid-sync-token",
+    ]
+
+    /// The most elements kept of an answer of `count` bytes: one per 32 bytes, and a thousand.
+    static func maximumKeptElements(forAnswerOf count: Int) -> Int {
+        count / 32 + 1_000
+    }
 
     /// The first child named `name` in `namespace`.
     func child(_ name: String, in namespace: String = dav) -> DAVElement? {
@@ -37,26 +56,40 @@ struct DAVElement: Equatable {
         var reason: String
     }
 
-    /// Reads a document's root element.
-    static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> DAVElement {
-        var reader = DAVXMLReader(bytes: bytes)
-        return try reader.document()
+    /// Reads a document's root element; `isPastDeadline` is asked now and then, and ends the
+    /// reading with an error when it says so (a download's time limit holds while its answer is read).
+    static func parse(_ bytes: [UInt8], isPastDeadline: () -> Bool = { false }) throws(SyntaxError) -> DAVElement {
+        try withoutActuallyEscaping(isPastDeadline) { (isPastDeadline) throws(SyntaxError) in
+            var reader = DAVXMLReader(bytes: bytes, isPastDeadline: isPastDeadline)
+            return try reader.document()
+        }
     }
 }
 
 /// A recursive-descent reader over the bytes of one document.
 private struct DAVXMLReader {
     let bytes: [UInt8]
+    let isPastDeadline: () -> Bool
     var position = 0
+    /// Each prefix's namespaces, innermost last: a declaration is pushed where its element starts
+    /// and popped where it ends.
+    var namespaces: [String: [String]] = ["xml": ["http://www.w3.org/XML/1998/namespace"]]
+    /// Elements kept so far, and how many may be.
+    var kept = 0
+    let maximumKept: Int
+    /// Elements read so far (kept or not), for looking at the deadline now and then.
+    var read = 0
 
-    init(bytes: [UInt8]) {
+    init(bytes: [UInt8], isPastDeadline: @escaping () -> Bool) {
         self.bytes = bytes
+        self.isPastDeadline = isPastDeadline
+        maximumKept = DAVElement.maximumKeptElements(forAnswerOf: bytes.count)
     }
 
     mutating func document() throws(DAVElement.SyntaxError) -> DAVElement {
         try skipMisc()
         guard position < bytes.count, bytes[position] == UInt8(ascii: "<") else { throw fail("no root element") }
-        let root = try element(scopes: [["xml": "http://www.w3.org/XML/1998/namespace"]], depth: 1)
+        guard let root = try element(depth: 1, isRoot: true) else { throw fail("no root element") }
         try skipMisc()
         guard position == bytes.count else { throw fail("text after the root element") }
         return root
@@ -78,35 +111,37 @@ private struct DAVXMLReader {
         }
     }
 
-    /// One element from its `<` to the end of its end tag.
-    private mutating func element(scopes: [[String: String]], depth: Int) throws(DAVElement.SyntaxError) -> DAVElement {
+    /// One element from its `<` to the end of its end tag; `nil` for one that is not kept (its
+    /// whole content read and checked, nothing of it stored).
+    private mutating func element(depth: Int, isRoot: Bool = false) throws(DAVElement.SyntaxError) -> DAVElement? {
         guard depth <= DAVElement.maximumDepth else { throw fail("elements nested deeper than \(DAVElement.maximumDepth)") }
+        read += 1
+        if read % 4096 == 0, isPastDeadline() { throw DAVElement.SyntaxError(reason: "reading the answer took longer than the time allowed") }
         position += 1
         let qualifiedName = try name()
-        var rawAttributes: [(String, String)] = []
-        var isEmpty = false
-        while true {
-            skipSpace()
-            guard position < bytes.count else { throw fail("the document ends inside <\(qualifiedName)>") }
-            if starts(with: "/>") { position += 2; isEmpty = true; break }
-            if bytes[position] == UInt8(ascii: ">") { position += 1; break }
-            let attribute = try name()
-            skipSpace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "=") else { throw fail("no value for the attribute \(attribute)") }
-            position += 1
-            skipSpace()
-            rawAttributes.append((attribute, try quoted()))
-        }
-        var scope = scopes.last ?? [:]
-        for (attribute, value) in rawAttributes {
-            if attribute == "xmlns" { scope[""] = value } else if attribute.hasPrefix("xmlns:") { scope[String(attribute.dropFirst(6))] = value }
-        }
-        var result = try resolved(qualifiedName, in: scope)
-        for (attribute, value) in rawAttributes where attribute != "xmlns" && !attribute.hasPrefix("xmlns:") {
-            result.attributes[attribute.split(separator: ":").last.map(String.init) ?? attribute] = value
+        let (rawAttributes, isEmpty) = try attributes(of: qualifiedName)
+        let declared = declare(rawAttributes)
+        defer { undeclare(declared) }
+        let localName = qualifiedName.split(separator: ":", maxSplits: 1).last.map(String.init) ?? qualifiedName
+        let keeps = isRoot || DAVElement.readNames.contains(localName)
+        var result: DAVElement?
+        if keeps {
+            kept += 1
+            guard kept <= maximumKept else { throw fail("the answer holds more elements than \(maximumKept), more than a WebDAV answer of its size needs") }
+            var element = try resolved(qualifiedName)
+            for (attribute, value) in rawAttributes where attribute != "xmlns" && !attribute.hasPrefix("xmlns:") {
+                element.attributes[attribute.split(separator: ":").last.map(String.init) ?? attribute] = value
+            }
+            result = element
         }
         if isEmpty { return result }
-        let inner = scopes + [scope]
+        try content(of: qualifiedName, into: &result, depth: depth)
+        return result
+    }
+
+    /// An element's content up to and including its end tag: children (kept ones added to
+    /// `element`), text (added when it is kept), comments, CDATA and instructions.
+    private mutating func content(of qualifiedName: String, into element: inout DAVElement?, depth: Int) throws(DAVElement.SyntaxError) {
         while true {
             guard position < bytes.count else { throw fail("the document ends inside <\(qualifiedName)>") }
             if starts(with: "</") {
@@ -117,46 +152,81 @@ private struct DAVXMLReader {
                     throw fail("</\(closing)> closes <\(qualifiedName)>")
                 }
                 position += 1
-                return result
+                return
             } else if starts(with: "<!--") {
                 try skip(past: "-->")
             } else if starts(with: "<![CDATA[") {
                 position += 9
                 let start = position
                 try skip(past: "]]>")
-                result.text += String(decoding: bytes[start..<(position - 3)], as: UTF8.self)
+                element?.text += String(decoding: bytes[start..<(position - 3)], as: UTF8.self)
             } else if starts(with: "<?") {
                 try skip(past: "?>")
             } else if bytes[position] == UInt8(ascii: "<") {
-                result.children.append(try element(scopes: inner, depth: depth + 1))
+                if let child = try self.element(depth: depth + 1) { element?.children.append(child) }
             } else {
-                result.text += try characters()
+                let text = try characters(keeping: element != nil)
+                element?.text += text
             }
         }
     }
 
-    /// A name's namespace from the scope of prefixes; an unprefixed attribute has none.
-    private func resolved(_ qualifiedName: String, in scope: [String: String]) throws(DAVElement.SyntaxError) -> DAVElement {
-        let parts = qualifiedName.split(separator: ":", maxSplits: 1).map(String.init)
-        if parts.count == 2 {
-            guard let namespace = scope[parts[0]] else { throw fail("the prefix \(parts[0]) is not declared") }
-            return DAVElement(namespace: namespace, name: parts[1])
+    /// A start tag's attributes (after its name) and whether it is empty (`/>`).
+    private mutating func attributes(of qualifiedName: String) throws(DAVElement.SyntaxError) -> ([(String, String)], Bool) {
+        var attributes: [(String, String)] = []
+        while true {
+            skipSpace()
+            guard position < bytes.count else { throw fail("the document ends inside <\(qualifiedName)>") }
+            if starts(with: "/>") { position += 2; return (attributes, true) }
+            if bytes[position] == UInt8(ascii: ">") { position += 1; return (attributes, false) }
+            let attribute = try name()
+            skipSpace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "=") else { throw fail("no value for the attribute \(attribute)") }
+            position += 1
+            skipSpace()
+            attributes.append((attribute, try quoted()))
         }
-        return DAVElement(namespace: scope[""] ?? "", name: qualifiedName)
     }
 
-    /// Text up to the next `<`, references replaced.
-    private mutating func characters() throws(DAVElement.SyntaxError) -> String {
+    /// Pushes the namespace declarations among `attributes`; the prefixes declared (`""` for the default).
+    private mutating func declare(_ attributes: [(String, String)]) -> [String] {
+        var declared: [String] = []
+        for (attribute, value) in attributes {
+            let prefix: String
+            if attribute == "xmlns" { prefix = "" } else if attribute.hasPrefix("xmlns:") { prefix = String(attribute.dropFirst(6)) } else { continue }
+            namespaces[prefix, default: []].append(value)
+            declared.append(prefix)
+        }
+        return declared
+    }
+
+    private mutating func undeclare(_ prefixes: [String]) {
+        for prefix in prefixes { namespaces[prefix]?.removeLast() }
+    }
+
+    /// A name's namespace from the prefixes in scope.
+    private func resolved(_ qualifiedName: String) throws(DAVElement.SyntaxError) -> DAVElement {
+        let parts = qualifiedName.split(separator: ":", maxSplits: 1).map(String.init)
+        if parts.count == 2 {
+            guard let namespace = namespaces[parts[0]]?.last else { throw fail("the prefix \(parts[0]) is not declared") }
+            return DAVElement(namespace: namespace, name: parts[1])
+        }
+        return DAVElement(namespace: namespaces[""]?.last ?? "", name: qualifiedName)
+    }
+
+    /// Text up to the next `<`, references replaced; checked but not made when not `keeping`.
+    private mutating func characters(keeping: Bool) throws(DAVElement.SyntaxError) -> String {
         var text: [UInt8] = []
         while position < bytes.count, bytes[position] != UInt8(ascii: "<") {
             if bytes[position] == UInt8(ascii: "&") {
-                text += try reference()
+                let decoded = try reference()
+                if keeping { text += decoded }
             } else {
-                text.append(bytes[position])
+                if keeping { text.append(bytes[position]) }
                 position += 1
             }
         }
-        return String(decoding: text, as: UTF8.self)
+        return keeping ? String(decoding: text, as: UTF8.self) : ""
     }
 
     /// `&lt;`, `&gt;`, `&amp;`, `&quot;`, `&apos;`, `&#N;` or `&#xN;` as UTF-8.
@@ -164,8 +234,14 @@ private struct DAVXMLReader {
         guard let end = bytes[position...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else { throw fail("an unfinished reference") }
         let body = String(decoding: bytes[(position + 1)..<end], as: UTF8.self)
         position = end + 1
-        let named = ["lt": "<", "gt": ">", "amp": "&", "quot": "\"", "apos": "'"]
-        if let text = named[body] { return Array(text.utf8) }
+        switch body {
+        case "lt": return [UInt8(ascii: "<")]
+        case "gt": return [UInt8(ascii: ">")]
+        case "amp": return [UInt8(ascii: "&")]
+        case "quot": return [UInt8(ascii: "\"")]
+        case "apos": return [UInt8(ascii: "'")]
+        default: break
+        }
         let number: UInt32?
         if body.hasPrefix("#x") { number = UInt32(body.dropFirst(2), radix: 16) } else if body.hasPrefix("#") { number = UInt32(body.dropFirst()) } else { number = nil }
         guard let number, let scalar = Unicode.Scalar(number) else { throw fail("the reference &\(body); is not one XML defines") }
