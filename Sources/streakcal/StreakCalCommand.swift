@@ -14,10 +14,21 @@ struct StreakCalCommand: ParsableCommand {
     static func main() {
         AllocatorSettings.apply()
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(systemArguments)
             try command.run()
         } catch {
             exit(showing: error)
+        }
+    }
+
+    /// The command line as the system gave it: an argument that is not UTF-8 (a file name from an
+    /// old archive) keeps its bytes (``FileName``), where `CommandLine.arguments` would make them
+    /// U+FFFD and the file unreachable.
+    static var systemArguments: [String] {
+        (1..<Int(CommandLine.argc)).compactMap { index in
+            CommandLine.unsafeArgv[index].map { argument in
+                FileName.string(fromSystem: UnsafeBufferPointer(start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument)))
+            }
         }
     }
 
@@ -429,8 +440,8 @@ enum CommandNameSuggestion {
     /// `error` with the suggestion, when it is about a missing file whose name is the command
     /// line's first word and a typing slip away from a command's; else `error` as it is.
     static func suggesting(for error: CalendarReadError) -> any Error {
-        let arguments = CommandLine.arguments
-        guard arguments.count > 1, error.path == arguments[1], error.reason == "no such file",
+        let arguments = StreakCalCommand.systemArguments
+        guard arguments.count > 0, error.path == arguments[0], error.reason == "no such file",
               let meant = closest(to: error.path)
         else { return error }
         return CommandFailure("\(error); '\(error.path)' is not a command: did you mean '\(meant)'?")

@@ -13,6 +13,10 @@ public struct CalendarSource: Hashable, Sendable {
         case standardInput
         /// Bytes in memory, in any encoding the import reads (UTF-8, UTF-16 with a byte order mark, Latin-1).
         case bytes([UInt8])
+        /// An input known not to be readable, and why (a broken link in a folder): read with
+        /// others, it is an error diagnostic of its own and the others are read; alone, the
+        /// import fails with the reason.
+        case unreadable(reason: String)
     }
 
     /// A calendar that several inputs make together: a folder of `.ics` files (a vdir, one event
@@ -42,9 +46,10 @@ public struct CalendarSource: Hashable, Sendable {
         self.collection = collection
     }
 
-    /// A file; `-` is standard input, as on a command line.
+    /// A file; `-` is standard input, as on a command line. A path with bytes that are not UTF-8
+    /// (``FileName``) is named with them shown as `\xNN`.
     public static func file(_ path: String) -> CalendarSource {
-        path == "-" ? .standardInput : CalendarSource(name: path, content: .file(path: path))
+        path == "-" ? .standardInput : CalendarSource(name: FileName.displayed(path), content: .file(path: path))
     }
 
     /// The process's standard input, named `-`.
@@ -66,6 +71,7 @@ public struct CalendarSource: Hashable, Sendable {
         case .bytes(let bytes): return bytes
         case .file(let path): return try SessionImporter.read(path: path)
         case .standardInput: return try SessionImporter.read(path: "-")
+        case .unreadable(let reason): throw CalendarReadError(path: name, reason: reason)
         }
     }
 

@@ -44,11 +44,11 @@ extension SessionImporter {
     ) throws(CalendarReadError) -> StreamedImport {
         guard !sources.isEmpty else { return StreamedImport(declaredTimeZone: nil, sessionsWithPointsProperty: 0) }
         let (pipeline, map) = try pipeline(for: sources)
-        var blankInputs = map.blankInputs
+        var inputDiagnostics = map.inputDiagnostics
         while var batch = pipeline.next() {
             map.map(&batch)
-            batch.diagnostics = blankInputs + batch.diagnostics
-            blankInputs = []
+            batch.diagnostics = inputDiagnostics + batch.diagnostics
+            inputDiagnostics = []
             body(batch)
         }
         return StreamedImport(
@@ -110,7 +110,7 @@ public struct SessionBatches: AsyncSequence, Sendable {
         /// Touched only on `queue`.
         private var pipeline: (ImportPipeline, InputMap)?
         /// Warnings for blank inputs, given with the first batch; touched only on `queue`.
-        private var blankInputs: [Diagnostic] = []
+        private var inputDiagnostics: [Diagnostic] = []
 
         /// Opens the sources and reads their outline, off the caller's thread.
         func open(importer: SessionImporter, sources: [CalendarSource]) async throws(CalendarReadError) {
@@ -118,7 +118,7 @@ public struct SessionBatches: AsyncSequence, Sendable {
                 queue.async {
                     do throws(CalendarReadError) {
                         self.pipeline = sources.isEmpty ? nil : try importer.pipeline(for: sources)
-                        self.blankInputs = self.pipeline?.1.blankInputs ?? []
+                        self.inputDiagnostics = self.pipeline?.1.inputDiagnostics ?? []
                         continuation.resume(returning: .success(()))
                     } catch {
                         continuation.resume(returning: .failure(error))
@@ -136,8 +136,8 @@ public struct SessionBatches: AsyncSequence, Sendable {
                         return continuation.resume(returning: nil)
                     }
                     map.map(&batch)
-                    batch.diagnostics = self.blankInputs + batch.diagnostics
-                    self.blankInputs = []
+                    batch.diagnostics = self.inputDiagnostics + batch.diagnostics
+                    self.inputDiagnostics = []
                     continuation.resume(returning: batch)
                 }
             }

@@ -30,6 +30,8 @@ struct InputMap {
     static let name = "\u{1}input"
 
     private(set) var parts: [Part] = []
+    /// An error for each input of several that could not be opened: the others are read.
+    private(set) var unreadableInputs: [Diagnostic] = []
     /// The stream, for inputs in memory.
     private(set) var bytes: [UInt8] = []
     private var lines = 0
@@ -61,8 +63,20 @@ struct InputMap {
                 let input: InputBytes
                 switch source.content {
                 case .bytes(let bytes): input = InputBytes(bytes: bytes)
-                case .file(let path): input = InputBytes(reading: try SessionImporter.openInput(path: path), owning: true)
+                case .file(let path):
+                    // One file of several that cannot be read (gone, no permission) is said, and
+                    // the others are read; a file read alone is an error of the whole import.
+                    do throws(CalendarReadError) {
+                        input = InputBytes(reading: try SessionImporter.openInput(path: path), owning: true)
+                    } catch where sources.count > 1 {
+                        combined.unreadableInputs.append(Self.unreadable(source.name, reason: error.reason))
+                        continue
+                    }
                 case .standardInput: input = InputBytes(reading: try SessionImporter.openInput(path: "-"), owning: true)
+                case .unreadable(let reason):
+                    guard sources.count > 1 else { throw CalendarReadError(path: source.name, reason: reason) }
+                    combined.unreadableInputs.append(Self.unreadable(source.name, reason: reason))
+                    continue
                 }
                 input.buffer(atLeast: 3)
                 let head = Array(input.bytes.prefix(3))
@@ -89,6 +103,11 @@ struct InputMap {
         }
         lseek(descriptor, 0, SEEK_SET)
         return (descriptor, combined)
+    }
+
+    /// The error that an input of several cannot be read.
+    static func unreadable(_ name: String, reason: String) -> Diagnostic {
+        Diagnostic(.error, .input, at: SourceLocation(file: name, line: 1), "the file cannot be read (\(reason)); the other inputs are read without it")
     }
 
     /// Writes what `bytes` holds to the temporary file and empties it.
@@ -166,7 +185,7 @@ struct InputMap {
     /// A diagnostic with its location mapped back; `nil` for the note that the stream has several
     /// VCALENDARs when it is only that a second input begins.
     func diagnostic(_ diagnostic: Diagnostic) -> Diagnostic? {
-        // With several inputs, each blank one is said of itself (`blankInputs`), not of the stream.
+        // With several inputs, each blank one is said of itself (`inputDiagnostics`), not of the stream.
         if diagnostic.code == .emptyInput, parts.count > 1 { return nil }
         var mapped = diagnostic
         mapped.location = location(of: diagnostic.location)
@@ -284,15 +303,16 @@ struct InputMap {
     func importResult(_ result: CalendarImport) -> CalendarImport {
         var mapped = result
         mapped.sessions = result.sessions.map(session)
-        mapped.diagnostics = blankInputs + result.diagnostics.compactMap(diagnostic)
+        mapped.diagnostics = inputDiagnostics + result.diagnostics.compactMap(diagnostic)
         return mapped
     }
 
-    /// With several inputs, a warning for each that holds no content line (with one, the cutter
-    /// says so of the stream). Streams give them with their first batch.
-    var blankInputs: [Diagnostic] {
-        guard parts.count > 1 else { return [] }
-        return parts.filter(\.isBlank).map {
+    /// With several inputs, an error for each that could not be read and a warning for each that
+    /// holds no content line (with one, the cutter says so of the stream). Streams give them with
+    /// their first batch.
+    var inputDiagnostics: [Diagnostic] {
+        guard parts.count > 1 else { return unreadableInputs }
+        return unreadableInputs + parts.filter(\.isBlank).map {
             Diagnostic(.warning, .emptyInput, at: SourceLocation(file: $0.name, line: 1), "the input is empty: it holds no calendar")
         }
     }

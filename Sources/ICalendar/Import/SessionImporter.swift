@@ -40,7 +40,8 @@ public struct CalendarReadError: Error, Hashable, Sendable, CustomStringConverti
         self.reason = reason
     }
 
-    public var description: String { "cannot read \(path): \(reason)" }
+    /// `cannot read PATH: REASON`, a byte of the path that is not UTF-8 shown as `\xNN` (``FileName``).
+    public var description: String { "cannot read \(FileName.displayed(path)): \(reason)" }
 }
 
 /// Reads iCalendar data into sessions, through libical, with located diagnostics.
@@ -140,6 +141,7 @@ public struct SessionImporter: Sendable {
             case .bytes(let bytes): return (pipeline(bytes: bytes), map)
             case .file(let path): return (pipeline(descriptor: try Self.openInput(path: path)), map)
             case .standardInput: return (pipeline(descriptor: try Self.openInput(path: "-")), map)
+            case .unreadable(let reason): throw CalendarReadError(path: source.name, reason: reason)
             }
         }
         if sources.allSatisfy({ if case .bytes = $0.content { true } else { false } }) {
@@ -166,11 +168,11 @@ public struct SessionImporter: Sendable {
         // under LeakSanitizer), and a file is read a chunk at a time. Opened first, looked at
         // after (one system call less a file, in a batch of thousands): what cannot be opened is
         // looked up only to say why.
-        let descriptor = open(path, O_RDONLY)
+        let descriptor = FileName.withSystemRepresentation(path) { open($0, O_RDONLY) }
         var status = stat()
         guard descriptor >= 0 else {
             let code = errno
-            guard stat(path, &status) == 0 else { throw CalendarReadError(path: path, reason: "no such file") }
+            guard FileName.withSystemRepresentation(path, { stat($0, &status) }) == 0 else { throw CalendarReadError(path: path, reason: "no such file") }
             if status.st_mode & S_IFMT == S_IFDIR { throw CalendarReadError(path: path, reason: "it is a directory") }
             throw CalendarReadError(path: path, reason: String(cString: strerror(code)))
         }

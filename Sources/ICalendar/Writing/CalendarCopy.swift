@@ -28,7 +28,7 @@ public struct CalendarCopy: ~Copyable {
     private var zones = ZoneRecord()
     private var firstSource: String?
     /// Problems found while copying the inputs (lines left out), at most 100 of a kind per input.
-    public private(set) var diagnostics: [Diagnostic] = []
+    public internal(set) var diagnostics: [Diagnostic] = []
 
     /// The most bytes the copy kept in memory for the components it copied (tests hold it to its limit).
     var largestSpooledInMemory: Int { spool.largestPending }
@@ -129,6 +129,7 @@ extension CalendarCopy {
         case .bytes(let bytes): return InputBytes(bytes: bytes)
         case .file(let file): path = file
         case .standardInput: path = "-"
+        case .unreadable(let reason): throw CalendarReadError(path: source.name, reason: reason)
         }
         do {
             return InputBytes(reading: try SessionImporter.openInput(path: path), owning: true)

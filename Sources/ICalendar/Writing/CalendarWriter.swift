@@ -143,6 +143,11 @@ public struct CalendarWriter: Sendable {
         _ = Libical.ready
         var copy = CalendarCopy(writer: self, memoryLimit: memoryLimit)
         for source in sources {
+            // One input of several that cannot be read is said, as the import says it; the others are copied.
+            if case .unreadable(let reason) = source.content, sources.count > 1 {
+                copy.diagnostics.append(InputMap.unreadable(source.name, reason: reason))
+                continue
+            }
             try copy.copy(source, marks: marks, noticingAnnotation: noticingAnnotation)
         }
         copy.finish()
@@ -208,6 +213,7 @@ public struct CalendarWriter: Sendable {
     /// decoded: `ComponentCutter`'s `eventProperties`).
     public func annotationUIDs(in sources: [CalendarSource], _ body: (String) -> Void) throws(CalendarReadError) {
         for source in sources {
+            if case .unreadable = source.content, sources.count > 1 { continue }
             var cutter = try CalendarCopy.cutter(for: source, eventProperties: [annotationMarker, "UID"])
             while let item = cutter.next() {
                 guard case .component(let lines, _) = item, lines.properties.contains(where: { $0.name == annotationMarker }),

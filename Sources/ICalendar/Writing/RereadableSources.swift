@@ -30,23 +30,27 @@ public struct RereadableSources: ~Copyable {
             for source in sources {
                 let path: String
                 switch source.content {
-                case .bytes: opened.append(source); continue
+                case .bytes, .unreadable: opened.append(source); continue
                 case .file(let file): path = file
                 case .standardInput: path = "-"
                 }
                 let descriptor: Int32
                 do {
                     descriptor = try SessionImporter.openInput(path: path)
+                } catch where sources.count > 1 {
+                    // Said where it is read (as the import and the copy say it), the others read.
+                    opened.append(CalendarSource(name: source.name, content: .unreadable(reason: error.reason), collection: source.collection))
+                    continue
                 } catch {
                     throw CalendarReadError(path: source.name, reason: error.reason)
                 }
                 descriptors.append(descriptor)
                 let name = Self.name(of: descriptor)
                 guard access(name, R_OK) == 0 else {
-                    opened.append(.bytes(try Self.read(descriptor, name: source.name), name: source.name))
+                    opened.append(CalendarSource(name: source.name, content: .bytes(try Self.read(descriptor, name: source.name)), collection: source.collection))
                     continue
                 }
-                opened.append(CalendarSource(name: source.name, content: .file(path: name)))
+                opened.append(CalendarSource(name: source.name, content: .file(path: name), collection: source.collection))
             }
         } catch {
             for descriptor in descriptors { close(descriptor) }

@@ -216,7 +216,7 @@ struct CalendarWalk {
         guard let (identity, kind) = Self.identify(path) else {
             if seenMissing.insert(path).inserted {
                 let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
-                found.append((path, .unreadable(reason: "cannot read \(path): \(reason)")))
+                found.append((FileName.displayed(path), .unreadable(reason: "cannot read \(FileName.displayed(path)): \(reason)")))
             }
             return
         }
@@ -224,7 +224,7 @@ struct CalendarWalk {
             enter(path, identity: identity)
         } else if seenFiles.insert(identity).inserted {
             // Named on its own: read whatever it is (a named pipe as a stream).
-            found.append((path, .file(path: path)))
+            found.append((FileName.displayed(path), .file(path: path)))
         }
     }
 
@@ -236,7 +236,7 @@ struct CalendarWalk {
         switch Self.list(folder) {
         case .success(let listed): entries = listed
         case .failure(let code):
-            found.append((folder, .unreadable(reason: "cannot list \(folder): \(String(cString: strerror(code.code.rawValue)))")))
+            found.append((FileName.displayed(folder), .unreadable(reason: "cannot list \(FileName.displayed(folder)): \(String(cString: strerror(code.code.rawValue)))")))
             return
         }
         seenFiles.reserveCapacity(seenFiles.count + entries.count)
@@ -246,7 +246,7 @@ struct CalendarWalk {
             guard let (identity, kind) = identified else {
                 // A dangling link or a file that vanished: worth reporting only if it looks like a calendar.
                 if isCalendar, seenMissing.insert(path).inserted {
-                    found.append((path, .unreadable(reason: "cannot read \(path): a broken link or a vanished file")))
+                    found.append((FileName.displayed(path), .unreadable(reason: "cannot read \(FileName.displayed(path)): a broken link or a vanished file")))
                 }
                 continue
             }
@@ -257,11 +257,11 @@ struct CalendarWalk {
                 if Self.isLink(path), Self.leadsUp(from: folder, to: path) { continue }
                 enter(path, identity: identity)
             } else if isCalendar, kind == S_IFREG {
-                if seenFiles.insert(identity).inserted { found.append((path, .file(path: path))) }
+                if seenFiles.insert(identity).inserted { found.append((FileName.displayed(path), .file(path: path))) }
             } else if isCalendar, seenSkipped.insert(identity).inserted {
                 // Opening a named pipe waits for a writer; a device may never end. Named on its
                 // own (`add`), the same file is still read.
-                skipped.append(SkippedInput(input: path, reason: "\(describeFileType(kind)), not a regular file"))
+                skipped.append(SkippedInput(input: FileName.displayed(path), reason: "\(describeFileType(kind)), not a regular file"))
             }
         }
     }
@@ -271,7 +271,7 @@ struct CalendarWalk {
     /// cannot be listed. Entries are looked up by name in the open folder (`fstatat`), not by
     /// their whole path, and the folder is closed before any of its folders is entered.
     static func list(_ folder: String) -> Result<[(name: String, found: (FileIdentity, kind: mode_t)?)], POSIXError> {
-        guard let directory = opendir(folder) else { return .failure(POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)) }
+        guard let directory = FileName.withSystemRepresentation(folder, { opendir($0) }) else { return .failure(POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)) }
         defer { closedir(directory) }
         var names: [String] = []
         while true {
@@ -280,10 +280,10 @@ struct CalendarWalk {
                 if errno != 0 { return .failure(POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)) }
                 break
             }
-            // Decoded as FileManager's listing decodes names.
+            // Its bytes as they are: a name that is not UTF-8 keeps them (``FileName``).
             let name = withUnsafePointer(to: &entry.pointee.d_name) { field in
                 field.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: field.pointee)) {
-                    FileManager.default.string(withFileSystemRepresentation: $0, length: strlen($0))
+                    FileName.string(fromSystem: UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0)))
                 }
             }
             if name != ".", name != ".." { names.append(name) }
@@ -292,7 +292,7 @@ struct CalendarWalk {
         let descriptor = dirfd(directory)
         return .success(names.map { name in
             var information = stat()
-            guard fstatat(descriptor, name, &information, 0) == 0 else { return (name, nil) }
+            guard FileName.withSystemRepresentation(name, { fstatat(descriptor, $0, &information, 0) }) == 0 else { return (name, nil) }
             return (name, identity(of: information))
         })
     }
@@ -300,7 +300,7 @@ struct CalendarWalk {
     /// Whether `path` is a symbolic link.
     static func isLink(_ path: String) -> Bool {
         var information = stat()
-        return lstat(path, &information) == 0 && (information.st_mode & S_IFMT) == S_IFLNK
+        return FileName.withSystemRepresentation(path, { lstat($0, &information) }) == 0 && (information.st_mode & S_IFMT) == S_IFLNK
     }
 
     /// Whether the folder `link` leads to contains `folder` (or is it): a link that makes a loop.
@@ -310,15 +310,15 @@ struct CalendarWalk {
     }
 
     static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
+        guard let resolved = FileName.withSystemRepresentation(path, { realpath($0, nil) }) else { return nil }
         defer { free(resolved) }
-        return String(cString: resolved)
+        return FileName.string(fromSystem: UnsafeBufferPointer(start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved)))
     }
 
     /// The file's identity and type (`S_IFDIR`, `S_IFREG`, ...), following links; `nil` if it cannot be reached.
     static func identify(_ path: String) -> (FileIdentity, kind: mode_t)? {
         var information = stat()
-        guard stat(path, &information) == 0 else { return nil }
+        guard FileName.withSystemRepresentation(path, { stat($0, &information) }) == 0 else { return nil }
         return identity(of: information)
     }
 

@@ -14,15 +14,17 @@ public struct CalendarFolder: Sendable {
     /// Every `*.ics` file (any case) under it, at any depth, in the order `batch` walks a folder
     /// (``BatchInput/walk(_:reserving:fileExtension:)``: sorted by path, links followed but never
     /// in a loop, each file once, hidden folders passed over); each is named by its path, so
-    /// diagnostics name the file.
+    /// diagnostics name the file. What under it cannot be read (a broken link, a folder that
+    /// cannot be listed) is a source that says so (``CalendarSource/Content/unreadable(reason:)``):
+    /// an error diagnostic of its own, and the folder's other files are read.
     public var sources: [CalendarSource]
     /// The `*.ics` entries that are not regular files (named pipes, sockets, devices), passed over.
     public var skipped: [SkippedInput]
 
     /// Walks the folder.
     ///
-    /// - Throws: `CalendarReadError` when the folder, or a folder or calendar file under it, cannot
-    ///   be listed or read, and when it holds no calendar file.
+    /// - Throws: `CalendarReadError` when the folder cannot be listed, and when it holds no
+    ///   calendar file that can be read.
     public init(_ path: String) throws(CalendarReadError) {
         let walk = BatchInput.walk([path])
         var sources: [CalendarSource] = []
@@ -30,11 +32,15 @@ public struct CalendarFolder: Sendable {
             switch input.content {
             case .file(let file): sources.append(.file(file))
             case .sources(let found): sources += found
-            case .unreadable(let reason): throw CalendarReadError(path: input.name, reason: Self.reason(reason, of: input.name))
+            case .unreadable(let reason):
+                // The folder itself must be listed; anything under it that cannot be read is said, and passed over.
+                if input.name == FileName.displayed(path) { throw CalendarReadError(path: path, reason: Self.reason(reason, of: input.name)) }
+                sources.append(CalendarSource(name: input.name, content: .unreadable(reason: Self.reason(reason, of: input.name))))
             }
         }
-        guard !sources.isEmpty else {
-            throw CalendarReadError(path: path, reason: "the folder holds no calendar file (*.ics)")
+        guard sources.contains(where: { if case .unreadable = $0.content { false } else { true } }) else {
+            let reason = sources.isEmpty ? "the folder holds no calendar file (*.ics)" : "no calendar file under it can be read"
+            throw CalendarReadError(path: path, reason: reason)
         }
         self.path = path
         self.sources = sources
@@ -44,7 +50,7 @@ public struct CalendarFolder: Sendable {
     /// Whether `path` names a folder (a link to one included).
     public static func isFolder(_ path: String) -> Bool {
         var information = stat()
-        return path != "-" && stat(path, &information) == 0 && information.st_mode & S_IFMT == S_IFDIR
+        return path != "-" && FileName.withSystemRepresentation(path, { stat($0, &information) }) == 0 && information.st_mode & S_IFMT == S_IFDIR
     }
 
     /// The calendars command-line paths name: a folder as its calendar files, anything else as

@@ -134,8 +134,8 @@ enum CalendarSniff {
     /// opened, as a device can act on being opened.
     static func regularFileStartsLikeACalendar(atPath path: String) -> Bool? {
         var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-        let descriptor = Foundation.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard FileName.withSystemRepresentation(path, { stat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        let descriptor = FileName.withSystemRepresentation(path) { Foundation.open($0, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         return try? startsLikeACalendar(descriptor).get()
