@@ -35,6 +35,9 @@ struct ReportAccumulator {
     /// Where warnings about the whole input point: the first session's file, at the earliest
     /// line of that file that has a session.
     private(set) var firstSession: SourceLocation?
+    /// The inputs (by index) of the first session's file, found once: a folder's every batch
+    /// need not look through all of its files again.
+    private var inputsOfFirstFile: (file: String, inputs: Set<Int>)?
 
     init(settings: ReportSettings, keepingSessions: Bool) {
         self.settings = settings
@@ -269,7 +272,10 @@ extension ReportAccumulator {
             // The earliest line of the first session's file, found by input index (the inputs of
             // that file) without a location per session.
             let known = firstSession!
-            let inputsOfFile = batch.sources.indices.filter { batch.sources[$0].file == known.file }
+            if inputsOfFirstFile?.file != known.file {
+                inputsOfFirstFile = (known.file, Set(batch.sources.indices.filter { batch.sources[$0].file == known.file }))
+            }
+            let inputsOfFile = inputsOfFirstFile!.inputs
             var earliest = known.line
             for session in batch.counted where session.line < earliest && inputsOfFile.contains(session.input) {
                 earliest = session.line
