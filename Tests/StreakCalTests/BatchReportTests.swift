@@ -133,6 +133,32 @@ struct BatchOutputNameTests {
         #expect(BatchInput.distinct(["ÉTÉ", "été"], reserving: [], suffix: "") == ["ÉTÉ", "été-2"])
     }
 
+    @Test("batch-name-clash-quadratic.sh: names made distinct from where each stem's search left off are those a search from -2 gives")
+    func distinctAsFromTheStart() {
+        /// The search from the start for each stem, as names were made before.
+        func fromTheStart(_ stems: [String], reserving: Set<String>, suffix: String) -> [String] {
+            var taken = Set(reserving.map { $0.lowercased() })
+            return stems.map { stem in
+                var name = stem, counter = 1
+                while !taken.insert((name + suffix).lowercased()).inserted {
+                    counter += 1
+                    name = "\(stem)-\(counter)"
+                }
+                return name
+            }
+        }
+        var generator = SystemRandomNumberGenerator()
+        let pool = ["a", "A", "a-2", "a-3", "A-2-2", "b", "summary", "a-2-2"]
+        for _ in 0..<300 {
+            let stems = (0..<Int.random(in: 0...30, using: &generator)).map { _ in pool.randomElement(using: &generator)! }
+            let reserving: Set<String> = Bool.random(using: &generator) ? ["summary.json", "a-3.json"] : []
+            #expect(BatchInput.distinct(stems, reserving: reserving, suffix: ".json") == fromTheStart(stems, reserving: reserving, suffix: ".json"), "\(stems)")
+        }
+        // 16,000 inputs with one stem: each gets the next counter.
+        let many = BatchInput.distinct(Array(repeating: "weekly-training-log", count: 16_000), reserving: [], suffix: ".csv")
+        #expect(many.last == "weekly-training-log-16000" && Set(many).count == 16_000)
+    }
+
     @Test("A name is made safe: a dot at the start, nothing, too long", arguments: [
         ("", "calendar"), (".", "_"), ("..", "__"), (".a", "_a"), ("a.", "a."), ("x", "x"),
         (String(repeating: "a", count: 151), String(repeating: "a", count: 150)),

@@ -137,16 +137,23 @@ extension BatchInput {
 
     /// `stems` with `-2`, `-3`, ... added to each that an earlier one (or `reserving`) already
     /// takes, comparing `stem + suffix` ignoring case.
+    ///
+    /// Each stem's search goes on from the counter it last reached (every name before it is
+    /// taken, and names are never given back), so that 16,000 inputs sharing a stem cost linear
+    /// time rather than trying `-2`, `-3`, … from the start for each (109 s before).
     static func distinct(_ stems: [String], reserving: Set<String>, suffix: String) -> [String] {
         var taken = Set<String>(minimumCapacity: stems.count + reserving.count)
         for name in reserving { taken.insert(caseFolded(name)) }
+        var reached: [String: Int] = [:]
         return stems.map { stem in
-            var name = stem
-            var counter = 1
+            let key = caseFolded(stem)
+            var counter = reached[key] ?? 1
+            var name = counter == 1 ? stem : "\(stem)-\(counter)"
             while !taken.insert(caseFolded(name + suffix)).inserted {
                 counter += 1
                 name = "\(stem)-\(counter)"
             }
+            reached[key] = counter
             return name
         }
     }
