@@ -320,6 +320,7 @@ struct PatternParser {
             guard let character = peek else { throw error("the '[' here has no ']'", at: open) }
             if character == "]", !first {
                 offset += 1
+                set.normalize()
                 return set
             }
             first = false

@@ -113,6 +113,30 @@ struct SummaryPatternTests {
         }
     }
 
+    @Test("habit-pattern-class-linear-scan.sh: a bracket's ranges, sorted and merged, hold what they held; a class of 97,000 characters matches at once")
+    func bracketRanges() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            var set = ScalarSet()
+            for _ in 0..<Int.random(in: 0...12, using: &generator) {
+                let low = UInt32.random(in: 0x20...0x300, using: &generator)
+                set.ranges.append(low...(low + UInt32.random(in: 0...40, using: &generator)))
+            }
+            let written = set.ranges
+            set.normalize()
+            #expect(zip(set.ranges, set.ranges.dropFirst()).allSatisfy { $0.upperBound + 1 < $1.lowerBound })
+            for value in UInt32(0x1F)...0x350 {
+                let scalar = Unicode.Scalar(value)!
+                #expect(set.contains(scalar) == written.contains { $0.contains(value) }, "\(written) \(value)")
+            }
+        }
+        // The reproducer's class: every CJK ideograph and "a", a thousand times over a 1,000-character SUMMARY.
+        let ideographs = (0x4E00...0x9FFF).map { String(Unicode.Scalar($0)!) }.joined()
+        let pattern = try SummaryPattern("[\(ideographs)a]{1000}")
+        #expect(pattern.matches(String(repeating: "a", count: 999) + "!") == false)
+        #expect(pattern.matches(String(repeating: "a", count: 500) + String(repeating: "\u{4E2D}", count: 500)))
+    }
+
     @Test("Groups nest at most 32 deep")
     func groupDepth() throws {
         let deepest = String(repeating: "(", count: 32) + "a" + String(repeating: ")", count: 32)
