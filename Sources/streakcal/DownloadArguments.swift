@@ -19,15 +19,16 @@ struct DownloadArguments: ParsableArguments {
     @Option(help: ArgumentHelp("The most a response may hold once decompressed, such as 50MiB or 2GiB.", valueName: "size"))
     var maxSize: ByteSize = ByteSize(bytes: 1 << 30)
 
-    @Option(help: ArgumentHelp("Seconds a download may take, its redirects included.", valueName: "seconds"))
+    // Read unconditionally, so that `--timeout -1` gets its range rather than "missing value".
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds a download may take, its redirects included (0.001 to 86400).", valueName: "seconds"))
     var timeout: Double = 300
 
-    @Option(help: ArgumentHelp("Seconds to wait for a server's connection.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to wait for a server's connection (0.001 to 3600).", valueName: "seconds"))
     var connectTimeout: Double = 15
 
     func validate() throws {
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a number of seconds above 0.") }
-        guard connectTimeout > 0, connectTimeout.isFinite else { throw ValidationError("--connect-timeout must be a number of seconds above 0.") }
+        try OptionRange.check(seconds: timeout, OptionRange.timeout, option: "--timeout")
+        try OptionRange.check(seconds: connectTimeout, OptionRange.connectTimeout, option: "--connect-timeout")
     }
 
     /// The library's options for these arguments; the password from `STREAKCAL_PASSWORD`.

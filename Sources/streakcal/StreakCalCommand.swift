@@ -82,6 +82,10 @@ enum OptionRange {
     static let width = 7...100_000
     /// `layout --header-height`: points per month header.
     static let headerHeight = 0...10_000
+    /// `--timeout`: seconds a fetch may take (a millisecond to a day).
+    static let timeout = 0.001...86_400.0
+    /// `--connect-timeout`: seconds to wait for a connection (a millisecond to an hour).
+    static let connectTimeout = 0.001...3_600.0
 
     /// "1 to 10000000", as help texts and messages print a range.
     static func text(_ range: ClosedRange<Int>) -> String {
@@ -92,6 +96,14 @@ enum OptionRange {
     static func check(_ value: Int, _ range: ClosedRange<Int>, option: String) throws {
         guard range.contains(value) else {
             throw ValidationError("\(option) must be \(text(range)), not \(value).")
+        }
+    }
+
+    /// Seconds: a usage error naming the option, the value and the range when `value` is outside
+    /// `range` (or not a number).
+    static func check(seconds value: Double, _ range: ClosedRange<Double>, option: String) throws {
+        guard range.contains(value) else {
+            throw ValidationError("\(option) must be \(range.lowerBound) to \(Int(range.upperBound)) seconds, not \(value).")
         }
     }
 }

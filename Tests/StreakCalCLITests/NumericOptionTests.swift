@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import StreakCal
 
 /// A numeric option: the command before it, its name, its range's ends, and the command after it.
 struct NumericOption: Sendable, CustomTestStringConvertible {
@@ -86,6 +87,30 @@ struct NumericOptionTests {
         #expect(one.standardError.contains("streakcal: hint: --max-instances raises the cap on instances per rule\n"))
         #expect(!all.standardError.contains("gives more than"))
         #expect(!all.standardError.contains("hint"))
+    }
+
+    @Test("timeout-overflow-crash.sh, connect-timeout-below-1ms-ignored.sh: --timeout and --connect-timeout have a range; outside it (1e16, 0.0005, inf, nan) is a usage error, not a trap", arguments: [
+        ("--timeout", "9.3e15", "0.001 to 86400"), ("--timeout", "1e300", "0.001 to 86400"), ("--timeout", "86400.5", "0.001 to 86400"),
+        ("--timeout", "0", "0.001 to 86400"), ("--timeout", "inf", "0.001 to 86400"), ("--timeout", "nan", "0.001 to 86400"),
+        ("--connect-timeout", "0.0005", "0.001 to 3600"), ("--connect-timeout", "3601", "0.001 to 3600"), ("--connect-timeout", "-1", "0.001 to 3600"),
+    ])
+    func durations(option: String, value: String, range: String) throws {
+        let result = try streakcal(["report", "http://127.0.0.1:9/team.ics", option, value, "--tz", "UTC"])
+        #expect(!result.killedBySignal)
+        #expect(result.status == 64, "\(option) \(value): \(result.standardError)")
+        #expect(result.standardError.hasPrefix("streakcal: error: \(option) must be \(range) seconds, not "), "\(result.standardError)")
+    }
+
+    @Test("A duration is given to libcurl in whole milliseconds, rounded up, within a year")
+    func milliseconds() {
+        #expect(HTTPTransfer.milliseconds(0.0005) == 1)
+        #expect(HTTPTransfer.milliseconds(0.001) == 1)
+        #expect(HTTPTransfer.milliseconds(1.0001) == 1001)
+        #expect(HTTPTransfer.milliseconds(300) == 300_000)
+        #expect(HTTPTransfer.milliseconds(9.3e15) == HTTPTransfer.maximumMilliseconds)
+        #expect(HTTPTransfer.milliseconds(.infinity) == HTTPTransfer.maximumMilliseconds)
+        #expect(HTTPTransfer.milliseconds(.nan) == 1)
+        #expect(HTTPTransfer.milliseconds(-3) == 1)
     }
 
     @Test("A value that is not a number, or too big for one, names the option and shows its range")

@@ -14,9 +14,11 @@ public struct DownloadOptions: Hashable, Sendable {
     public var isOffline = false
     /// The most bytes a response may hold, counted after gzip or deflate is undone; 1 GiB by default.
     public var maximumSize: Int64 = 1 << 30
-    /// Seconds to wait for a connection.
+    /// Seconds to wait for a connection; less than a millisecond is a millisecond.
     public var connectTimeout: Double = 15
-    /// Seconds a whole request may take, its body included.
+    /// Seconds a whole fetch may take (every request to one address, redirects and a CalDAV
+    /// server's answers included; a batch of many addresses takes up to this for each); less than
+    /// a millisecond is a millisecond, more than a year a year.
     public var timeout: Double = 300
     /// A PEM file of the certificate authorities to trust instead of the system's (a private CA).
     public var certificateAuthorities: String?

@@ -36,6 +36,16 @@ struct HTTPTransfer {
         var errorBody: [UInt8] = []
     }
 
+    /// `seconds` as the milliseconds libcurl takes: rounded up, so that no time under a millisecond
+    /// becomes 0 (which libcurl reads as its default, 300 s), and at most a year, so that no value
+    /// overflows (a library caller's `.infinity` or 1e300 included).
+    static func milliseconds(_ seconds: Double) -> Int {
+        guard seconds.isFinite else { return seconds > 0 ? maximumMilliseconds : 1 }
+        return Int(min(max((seconds * 1000).rounded(.up), 1), Double(maximumMilliseconds)))
+    }
+
+    static let maximumMilliseconds = 365 * 86_400 * 1000
+
     /// The most bytes of a body that is not a success kept and read: an error page is not read to
     /// `--max-size`; the transfer ends there.
     static let errorBodyLimit = 65_536
@@ -130,8 +140,8 @@ private final class TransferState {
         set(CURLOPT_PROTOCOLS_STR, try kept("http,https", "protocols"))
         set(CURLOPT_FOLLOWLOCATION, 0)
         set(CURLOPT_NOSIGNAL, 1)
-        set(CURLOPT_CONNECTTIMEOUT_MS, Int(request.connectTimeout * 1000))
-        set(CURLOPT_TIMEOUT_MS, max(1, Int(request.timeout * 1000)))
+        set(CURLOPT_CONNECTTIMEOUT_MS, HTTPTransfer.milliseconds(request.connectTimeout))
+        set(CURLOPT_TIMEOUT_MS, HTTPTransfer.milliseconds(request.timeout))
         set(CURLOPT_SSL_VERIFYPEER, 1)
         set(CURLOPT_SSL_VERIFYHOST, 2)
         if let authorities = request.certificateAuthorities { set(CURLOPT_CAINFO, try kept(authorities, "certificate file")) }

@@ -13,7 +13,7 @@ struct RemoteRequests {
         self.address = address
         self.options = options
         self.login = login
-        deadline = ContinuousClock.now + .milliseconds(Int64(options.timeout * 1000))
+        deadline = ContinuousClock.now + .milliseconds(HTTPTransfer.milliseconds(options.timeout))
     }
 
     /// What a request came to after its redirects.
