@@ -120,25 +120,44 @@ extension Day: ExpressibleByArgument {
     /// `YYYY-MM-DD`, or why not: a usage error then says "2024-02 has 29 days" rather than only
     /// that the value is invalid (an `@Option`'s `transform`).
     static func parsing(_ text: String) throws(DayArgumentError) -> Day {
-        if let day = Day(text) { return day }
+        if let day = Day(text) {
+            guard Day.commandLineRange.contains(day) else { throw DayArgumentError(outOfRange: text) }
+            return day
+        }
         throw DayArgumentError(text)
     }
+
+    /// The days a command line may name or reach: years 1 to 9999, the years an iCalendar DATE
+    /// writes with its four digits (RFC 5545 §3.3.4), so that nothing written or read can be
+    /// before year 1 (`annotate` wrote `00-50101` for -0005-01-01).
+    static let commandLineRange: ClosedRange<Day> = Day(normalizingYear: 1, month: 1, day: 1)...Day(normalizingYear: 9999, month: 12, day: 31)
 }
 
 /// Why a day on the command line is not one.
 struct DayArgumentError: Error, CustomStringConvertible {
     let description: String
 
+    init(outOfRange text: String) {
+        description = "\(text) is not a day from 0001-01-01 to 9999-12-31, the days an iCalendar date can hold"
+    }
+
     init(_ text: String) {
+        description = Self.reason(text)
+    }
+
+    private static func reason(_ text: String) -> String {
+        // A year of five digits or more (10000-01-01) is a day, but not one a date can hold.
+        if let day = Day("+" + text), !Day.commandLineRange.contains(day) {
+            return DayArgumentError(outOfRange: text).description
+        }
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
               parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
               let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
         else {
-            description = "a day is written YYYY-MM-DD, such as 2024-02-29"
-            return
+            return "a day is written YYYY-MM-DD, such as 2024-02-29"
         }
-        description = DayError(year: year, month: month, day: day).description
+        return DayError(year: year, month: month, day: day).description
     }
 }
 
@@ -262,6 +281,9 @@ struct WindowOptions: ParsableArguments {
         let to = toArgument?.day(today: today) ?? (last != nil ? today : nil)
         let from = last.map { $0.firstDay(endingOn: to ?? today) } ?? fromArgument?.day(today: today)
         if let from, let to, from > to { throw ValidationError("--from \(from) is after --to \(to).") }
+        if let from, !Day.commandLineRange.contains(from), let last {
+            throw ValidationError("--last \(last.count)\(last.unit.rawValue) reaches back to \(from), before 0001-01-01, the first day an iCalendar date can hold.")
+        }
         return (from, to)
     }
 

@@ -68,3 +68,29 @@ struct RelativeWindowTests {
         }
     }
 }
+
+extension RelativeWindowTests {
+    @Test("annotate-negative-years-invalid-dates.sh: a window before year 1 or after 9999 is a usage error naming the day; the ends themselves are taken", arguments: [
+        ["--from=-0005-01-01", "--to", "2024-02-29"], ["--from", "2024-01-01", "--to", "10000-01-01"], ["--last", "10000y", "--to", "2024-02-29"],
+        ["--from", "0000-12-31", "--to", "0001-01-02"],
+    ])
+    func outsideTheYearsADateHolds(options: [String]) throws {
+        for command in ["report", "annotate"] {
+            let result = try streakcal([command, fixture("all-day-events.ics"), "--tz", "UTC"] + options)
+            #expect(result.status == 64, "\(command) \(options): \(result.standardError)")
+            #expect(result.standardError.contains("0001-01-01"), "\(result.standardError)")
+        }
+    }
+
+    @Test("The first and last days an iCalendar date holds are taken, and what annotate writes reads back without an error")
+    func endsOfTheYearsADateHolds() throws {
+        for window in [["--from", "0001-01-01", "--to", "0001-01-03"], ["--from", "9999-12-29", "--to", "9999-12-31"]] {
+            let annotated = try streakcal(["annotate", fixture("all-day-events.ics"), "--tz", "UTC", "--all-days"] + window)
+            #expect(annotated.status == 0, "\(annotated.standardError)")
+            #expect(!annotated.standardOutput.contains("VALUE=DATE:0000") && !annotated.standardOutput.contains("VALUE=DATE:10000"))
+            let reread = try streakcal(["report", "-", "--tz", "UTC", "--format", "csv"] + window, input: annotated.standardOutput)
+            #expect(reread.status == 0)
+            #expect(!reread.standardError.contains("error"), "\(reread.standardError)")
+        }
+    }
+}

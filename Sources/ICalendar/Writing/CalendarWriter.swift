@@ -296,8 +296,14 @@ public struct CalendarWriter: Sendable {
             .contains(name) || name.hasPrefix("X-WR-")
     }
 
-    /// Appends a new all-day event (RFC 5545 3.6.1: a DATE DTSTART and the next day as DTEND), TRANSPARENT.
+    /// The days an all-day event can be written for: a DATE has a four-digit year (RFC 5545
+    /// §3.3.4), and the event's DTEND is the next day.
+    public static let writableDays: ClosedRange<Day> = Day(normalizingYear: 1, month: 1, day: 1)...Day(normalizingYear: 9999, month: 12, day: 30)
+
+    /// Appends a new all-day event (RFC 5545 3.6.1: a DATE DTSTART and the next day as DTEND),
+    /// TRANSPARENT; one whose day is outside ``writableDays`` is left out (its DATE would not be one).
     static func append(_ event: AllDayEvent, stamp: String, to text: inout FoldedText) {
+        guard writableDays.contains(event.day) else { return }
         text.append(line: "BEGIN:VEVENT")
         text.append(line: "UID:" + LineCheck.escapedText(event.uid))
         text.append(line: "DTSTAMP:" + stamp)
