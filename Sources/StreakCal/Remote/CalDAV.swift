@@ -166,22 +166,6 @@ struct CalDAVClient {
         var isComplete: Bool
     }
 
-    /// The most bytes of a sync token kept and sent back. RFC 6578 §6.2 makes it a URI; servers
-    /// send tens of bytes (Radicale's is 70).
-    static let maximumTokenLength = 4096
-
-    /// Whether a server's sync token is kept and sent back: at most ``maximumTokenLength`` bytes,
-    /// with no control character (a URI has none; a NUL or a line end would change the request or
-    /// the cache's index).
-    static func isUsableToken(_ token: String) -> Bool {
-        token.utf8.count <= maximumTokenLength && !token.unicodeScalars.contains(where: isControl)
-    }
-
-    /// C0 and C1 controls and DEL.
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-    }
-
     /// The changes in `collection` since `token` (all of it without one): a `sync-collection`
     /// REPORT. A token the server no longer knows (RFC 6578 §3.2, `valid-sync-token`) starts over.
     /// `nil` when the server does not sync this collection, so that it is queried instead.
@@ -207,7 +191,7 @@ struct CalDAVClient {
         }
         // A token that could not be sent back as it came (a control character, such as a NUL, or
         // an unbounded size) is not kept: the changes count, and the next run starts over.
-        var changes = Changes(token: Self.isUsableToken(newToken) ? newToken : nil, changed: [], removed: [], isComplete: token == nil)
+        var changes = Changes(token: ServerText.isUsableToken(newToken) ? newToken : nil, changed: [], removed: [], isComplete: token == nil)
         for response in try responses(of: root, from: outcome.url) {
             if response.status == 404 {
                 changes.removed.append(response.url)
@@ -248,7 +232,7 @@ struct CalDAVClient {
         var responses: [DAVResponse] = []
         for response in root.children("response") {
             guard let href = response.child("href")?.text.trimmingCharacters(in: .whitespacesAndNewlines) else { continue }
-            guard !href.unicodeScalars.contains(where: Self.isControl) else {
+            guard !href.unicodeScalars.contains(where: ServerText.isControl) else {
                 throw requests.failure("the server's answer names a resource whose href holds a control character", url: url)
             }
             let found = response.children("propstat")

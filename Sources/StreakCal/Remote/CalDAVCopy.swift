@@ -74,7 +74,7 @@ struct CalDAVCopy {
         guard lines.count >= 4, lines[0] == Self.format, lines[1] == key, let items = try? items() else { return }
         // A token an earlier version kept although it cannot be sent back starts over.
         let token = lines[2].isEmpty ? nil : lines[2]
-        if let token, !CalDAVClient.isUsableToken(token) { return }
+        if let token, !ServerText.isUsableToken(token) { return }
         var files: [String: String] = [:]
         for line in lines.dropFirst(4) where !line.isEmpty {
             let fields = line.split(separator: "\t", maxSplits: 1).map(String.init)

@@ -82,37 +82,60 @@ public struct CalendarAddress: Hashable, Sendable, CustomStringConvertible {
 
     private static let holdsPassword = "the address holds a password; put it in ~/.netrc or the STREAKCAL_PASSWORD environment variable"
 
-    /// Whether `text` may hold a password: after `//`, a `:` before an `@` (`user:password@host`).
-    static func mayHoldPassword(_ text: String) -> Bool {
-        guard let start = text.range(of: "//"), let at = text[start.upperBound...].firstIndex(of: "@") else { return false }
-        return text[start.upperBound..<at].contains(":")
+    /// Whether `text` may hold a password: after `//`, a `:` with an `@` somewhere after it
+    /// (`user:password@host`; a parser may end the user information at any later `@`).
+    package static func mayHoldPassword(_ text: String) -> Bool {
+        let scalars = text.unicodeScalars
+        guard let start = afterSlashes(scalars), let colon = scalars[start...].firstIndex(of: ":") else { return false }
+        return scalars[colon...].contains("@")
     }
 
     /// `text` without its user information, whatever that holds, for messages about an address
     /// that could not be read (or holds a password): a password may hold `#`, `?`, `/` or `@`,
     /// which end an authority for a URL parser, so text where one may stand is cut up to its last
-    /// `@`. Cutting too much from a message is harmless; a password in it is not.
+    /// `@`. Cutting too much from a message is harmless; a password in it is not. (Text is looked
+    /// at scalar by scalar: a `/` or `@` followed by a combining mark is one Character.)
     ///
     /// ```swift
     /// print(CalendarAddress.redacted("https://alice:Zq#9x!Lp@calendar.example.com/team.ics"))
     /// // Prints "https://calendar.example.com/team.ics"
     /// ```
-    static func redacted(_ text: String) -> String {
-        guard let start = text.range(of: "//") else { return text }
-        let rest = text[start.upperBound...]
-        guard let firstAt = rest.firstIndex(of: "@") else { return text }
+    package static func redacted(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let start = afterSlashes(scalars), let firstAt = scalars[start...].firstIndex(of: "@") else { return text }
         let mayHoldPassword = Self.mayHoldPassword(text)
-        if var components = URLComponents(string: text), components.host != nil, components.password != nil || !mayHoldPassword {
-            components.user = nil
-            components.password = nil
-            return components.string ?? String(text[..<start.upperBound]) + (components.host ?? "")
+        var shown = text
+        if var components = URLComponents(string: text), components.host != nil, components.password != nil || !mayHoldPassword,
+           let clean = { components.user = nil; components.password = nil; return components.string }() {
+            shown = clean
+        } else if !mayHoldPassword {
+            // A user name alone ends at the first '@' when no '/', '?' or '#' comes before it.
+            let isUserName = !scalars[start..<firstAt].contains { "/?#".unicodeScalars.contains($0) }
+            if isUserName { shown = String(scalars[..<start]) + String(scalars[scalars.index(after: firstAt)...]) }
+        } else {
+            shown = cutThroughLastAt(text)
         }
-        // A user name alone ends at the first '@' when no '/', '?' or '#' comes before it.
-        if !mayHoldPassword {
-            let isUserName = !rest[..<firstAt].contains { "/?#".contains($0) }
-            return isUserName ? String(text[..<start.upperBound]) + String(rest[rest.index(after: firstAt)...]) : text
+        // What is left must not look like user information again (two '@'s, bytes a parser reads
+        // otherwise): then all up to the last '@' goes.
+        return Self.mayHoldPassword(shown) ? cutThroughLastAt(shown) : shown
+    }
+
+    /// `text` without what stands between its `//` and its last `@`.
+    private static func cutThroughLastAt(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let start = afterSlashes(scalars), let lastAt = scalars[start...].lastIndex(of: "@") else { return text }
+        return String(scalars[..<start]) + String(scalars[scalars.index(after: lastAt)...])
+    }
+
+    /// Where an address's authority starts: after its first `//`. (Foundation's `range(of:)` stops
+    /// at a NUL, which such text may hold.)
+    private static func afterSlashes(_ scalars: String.UnicodeScalarView) -> String.Index? {
+        var previousIsSlash = false
+        for index in scalars.indices {
+            let isSlash = scalars[index] == "/"
+            if isSlash && previousIsSlash { return scalars.index(after: index) }
+            previousIsSlash = isSlash
         }
-        let lastAt = rest.lastIndex(of: "@") ?? firstAt
-        return String(text[..<start.upperBound]) + String(rest[rest.index(after: lastAt)...])
+        return nil
     }
 }

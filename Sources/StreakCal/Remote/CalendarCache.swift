@@ -26,7 +26,7 @@ struct CalendarCache {
         /// (a NUL, a line end) is dropped, so that the next request is unconditional rather than refused.
         var usable: Validators {
             func sendable(_ value: String?) -> String? {
-                value.flatMap { $0.unicodeScalars.contains(where: CalDAVClient.isControl) ? nil : $0 }
+                value.flatMap { $0.unicodeScalars.contains(where: ServerText.isControl) ? nil : $0 }
             }
             return Validators(entityTag: sendable(entityTag), lastModified: sendable(lastModified))
         }

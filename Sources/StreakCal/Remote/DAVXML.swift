@@ -11,54 +11,54 @@
 ///   tree; any other element, with all it holds, is checked and passed over. The elements kept
 ///   are at most one per 32 bytes of the answer (``maximumKeptElements(forAnswerOf:)``), so that
 ///   a flood of them is an error rather than twenty times the answer in memory.
-struct DAVElement: Equatable {
+package struct DAVElement: Equatable, Sendable {
     /// The namespace URI (`DAV:`, `urn:ietf:params:xml:ns:caldav`) and the local name.
-    var namespace: String
-    var name: String
-    var attributes: [String: String] = [:]
-    var children: [DAVElement] = []
+    package var namespace: String
+    package var name: String
+    package var attributes: [String: String] = [:]
+    package var children: [DAVElement] = []
     /// The text directly inside the element, its pieces joined.
-    var text = ""
+    package var text = ""
 
-    static let dav = "DAV:"
-    static let calDAV = "urn:ietf:params:xml:ns:caldav"
-    static let maximumDepth = 64
+    package static let dav = "DAV:"
+    package static let calDAV = "urn:ietf:params:xml:ns:caldav"
+    package static let maximumDepth = 64
 
     /// The local names of the elements the CalDAV client reads (in `DAV:` and CalDAV's namespace);
     /// others are passed over unkept.
-    static let readNames: Set<String> = [
+    package static let readNames: Set<String> = [
         "multistatus", "response", "href", "propstat", "prop", "status", "resourcetype", "collection", "calendar", "displayname",
         "current-user-principal", "calendar-home-set", "supported-calendar-component-set", "comp", "getetag", "calendar-data",
         "sync-token", "error", "valid-sync-token",
     ]
 
     /// The most elements kept of an answer of `count` bytes: one per 32 bytes, and a thousand.
-    static func maximumKeptElements(forAnswerOf count: Int) -> Int {
+    package static func maximumKeptElements(forAnswerOf count: Int) -> Int {
         count / 32 + 1_000
     }
 
     /// The first child named `name` in `namespace`.
-    func child(_ name: String, in namespace: String = dav) -> DAVElement? {
+    package func child(_ name: String, in namespace: String = dav) -> DAVElement? {
         children.first { $0.name == name && $0.namespace == namespace }
     }
 
     /// Every child named `name` in `namespace`.
-    func children(_ name: String, in namespace: String = dav) -> [DAVElement] {
+    package func children(_ name: String, in namespace: String = dav) -> [DAVElement] {
         children.filter { $0.name == name && $0.namespace == namespace }
     }
 
     /// Whether the element is `name` in `namespace`.
-    func isNamed(_ name: String, in namespace: String = dav) -> Bool {
+    package func isNamed(_ name: String, in namespace: String = dav) -> Bool {
         self.name == name && self.namespace == namespace
     }
 
-    struct SyntaxError: Error {
-        var reason: String
+    package struct SyntaxError: Error {
+        package var reason: String
     }
 
     /// Reads a document's root element; `isPastDeadline` is asked now and then, and ends the
     /// reading with an error when it says so (a download's time limit holds while its answer is read).
-    static func parse(_ bytes: [UInt8], isPastDeadline: () -> Bool = { false }) throws(SyntaxError) -> DAVElement {
+    package static func parse(_ bytes: [UInt8], isPastDeadline: () -> Bool = { false }) throws(SyntaxError) -> DAVElement {
         try withoutActuallyEscaping(isPastDeadline) { (isPastDeadline) throws(SyntaxError) in
             var reader = DAVXMLReader(bytes: bytes, isPastDeadline: isPastDeadline)
             return try reader.document()
@@ -122,7 +122,7 @@ private struct DAVXMLReader {
         let (rawAttributes, isEmpty) = try attributes(of: qualifiedName)
         let declared = declare(rawAttributes)
         defer { undeclare(declared) }
-        let localName = qualifiedName.split(separator: ":", maxSplits: 1).last.map(String.init) ?? qualifiedName
+        let localName = Self.split(qualifiedName).local
         let keeps = isRoot || DAVElement.readNames.contains(localName)
         var result: DAVElement?
         if keeps {
@@ -130,7 +130,7 @@ private struct DAVXMLReader {
             guard kept <= maximumKept else { throw fail("the answer holds more elements than \(maximumKept), more than a WebDAV answer of its size needs") }
             var element = try resolved(qualifiedName)
             for (attribute, value) in rawAttributes where attribute != "xmlns" && !attribute.hasPrefix("xmlns:") {
-                element.attributes[attribute.split(separator: ":").last.map(String.init) ?? attribute] = value
+                element.attributes[Self.split(attribute).local] = value
             }
             result = element
         }
@@ -206,12 +206,20 @@ private struct DAVXMLReader {
 
     /// A name's namespace from the prefixes in scope.
     private func resolved(_ qualifiedName: String) throws(DAVElement.SyntaxError) -> DAVElement {
-        let parts = qualifiedName.split(separator: ":", maxSplits: 1).map(String.init)
-        if parts.count == 2 {
-            guard let namespace = namespaces[parts[0]]?.last else { throw fail("the prefix \(parts[0]) is not declared") }
-            return DAVElement(namespace: namespace, name: parts[1])
+        let (prefix, local) = Self.split(qualifiedName)
+        if let prefix {
+            guard let namespace = namespaces[prefix]?.last else { throw fail("the prefix \(prefix) is not declared") }
+            return DAVElement(namespace: namespace, name: local)
         }
         return DAVElement(namespace: namespaces[""]?.last ?? "", name: qualifiedName)
+    }
+
+    /// A qualified name's prefix (before its first `:` byte) and local name: split by bytes, as
+    /// XML names are (a `:` followed by a combining mark is one `Character` in Swift).
+    private static func split(_ qualifiedName: String) -> (prefix: String?, local: String) {
+        let utf8 = qualifiedName.utf8
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return (nil, qualifiedName) }
+        return (String(decoding: utf8[..<colon], as: UTF8.self), String(decoding: utf8[utf8.index(after: colon)...], as: UTF8.self))
     }
 
     /// Text up to the next `<`, references replaced; checked but not made when not `keeping`.

@@ -76,8 +76,8 @@ private final class TransferState {
     let maximumSize: Int64
     let sink: (UnsafeRawBufferPointer) throws(HTTPTransfer.Failure) -> Void
     let progress: ((Int64, Int64) -> Void)?
-    var status = 0
-    var headers: [String: String] = [:]
+    var head = ResponseHead()
+    var status: Int { head.status }
     var received: Int64 = 0
     /// The start of a body that is not a success.
     var errorBody: [UInt8] = []
@@ -178,9 +178,7 @@ private final class TransferState {
         guard code == CURLE_OK || (code == CURLE_WRITE_ERROR && errorBodyCut) else {
             throw HTTPTransfer.Failure(reason: reason(for: code, request))
         }
-        return HTTPTransfer.Response(
-            status: status, headers: headers, redirect: headers["location"].flatMap { Self.resolve($0, against: request.url) },
-            errorBody: errorBody)
+        return HTTPTransfer.Response(status: head.status, headers: head.headers, redirect: head.redirect(from: request.url), errorBody: errorBody)
     }
 
     /// libcurl's failure in the user's words, with libcurl's detail where it gave one.
@@ -205,33 +203,15 @@ private final class TransferState {
         }
     }
 
-    /// A `Location` resolved against the request's URL, without any user or password: libcurl's
-    /// own `CURLINFO_REDIRECT_URL` writes the request's credentials into it, and a server's
-    /// redirect never brings credentials of its own.
-    static func resolve(_ location: String, against base: String) -> String? {
-        guard let resolved = URL(string: location, relativeTo: URL(string: base))?.absoluteURL,
-              var components = URLComponents(url: resolved, resolvingAgainstBaseURL: false)
-        else { return nil }
-        components.user = nil
-        components.password = nil
-        return components.string
-    }
-
     static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
     /// A header line: a status line starts a new response (a redirect's, `100 Continue`), so the
-    /// headers kept are the last response's.
+    /// headers kept are the last response's (``ResponseHead``), and so is the error body.
     fileprivate func header(_ line: Substring) {
-        if line.hasPrefix("HTTP/") {
-            status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-            headers = [:]
-            errorBody = []
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].lowercased()
-            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-        }
+        head.take(line)
+        if line.hasPrefix("HTTP/") { errorBody = [] }
     }
 
     /// Body bytes: a success's go to the sink within the cap; of any other's, the first

@@ -78,21 +78,12 @@ struct RemoteRequests {
             maximumSize: options.maximumSize, certificateAuthorities: options.certificateAuthorities)
     }
 
-    /// A redirect (or a server's link to another resource) is followed only to http(s), only to a
-    /// host of ``DownloadOptions/permittedHosts`` when it is set, never from https to http (a
-    /// downgrade would show the calendar, and any password, to the network), and with credentials
-    /// only within the same origin: scheme, host and port (``CalendarAddress/origin``).
+    /// A redirect (or a server's link to another resource) is followed as ``RedirectRule`` says,
+    /// with this fetch's login and ``DownloadOptions/permittedHosts``.
     func checkRedirect(from url: String, to next: CalendarAddress) throws(CalendarReadError) {
         let current = try CalendarAddress(url)
-        if let permitted = options.permittedHosts, !permitted.contains(next.host) {
-            throw failure("refused a redirect to \(next.host), not one of the hosts allowed", url: url)
-        }
-        if current.scheme == "https" && next.scheme == "http" {
-            throw failure("refused a redirect from https to http (\(next))", url: url)
-        }
-        if login != nil && next.origin != current.origin {
-            let place = next.host != current.host ? "another host (\(next.host))" : "another origin (\(next.origin))"
-            throw failure("refused a redirect to \(place) with the credentials for \(current.origin)", url: url)
+        if let refusal = RedirectRule.refusal(from: current, to: next, withCredentials: login != nil, permittedHosts: options.permittedHosts) {
+            throw failure(refusal, url: url)
         }
     }
 
