@@ -34,8 +34,11 @@ struct FolderInputTests {
         let vdirDays = try #require(try jsonObject(vdir.standardOutput)["days"] as? [[String: Any]])
         #expect(vdirDays.count == 29)
         #expect(NSArray(array: vdirDays).isEqual(to: fileDays))
-        let sources = try #require(try jsonObject(vdir.standardOutput)["sources"] as? [[String: Any]])
-        #expect(sources.count == 5)
+        // The folder is one calendar, named by its displayname (the vdir convention), not its five files.
+        let sources = try #require(try jsonObject(vdir.standardOutput)["sources"] as? [[String: String]])
+        #expect(sources == [["file": folder.path, "name": "Tutorial"]])
+        let text = try streakcal(["report", folder.path, "--tz", "UTC", "--from", "2024-02-01", "--to", "2024-02-29"])
+        #expect(text.standardOutput.hasPrefix("Streak report: Tutorial, 2024-02-01 to 2024-02-29"), "\(text.standardOutput)")
         // The event that ends before it starts is the second; its warning names its own file.
         #expect(vdir.standardError.contains("tutorial-2@streakcal.example.ics:"), "\(vdir.standardError)")
         #expect(vdir.standardError.contains("warning: the event ends before it starts"))
@@ -71,8 +74,9 @@ struct FolderInputTests {
         try "not a calendar".write(to: folder.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
         let result = try streakcal(["report", folder.path, "--tz", "UTC", "--from", "2024-03-01", "--to", "2024-03-03", "--format", "json"])
         #expect(result.status == 0)
-        let sources = try #require(try jsonObject(result.standardOutput)["sources"] as? [[String: Any]])
-        #expect(sources.compactMap { ($0["file"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } } == ["a.ics", "x.ics", "c.ICS"])
+        // Without a displayname file, the folder is named by its own name.
+        let sources = try #require(try jsonObject(result.standardOutput)["sources"] as? [[String: String]])
+        #expect(sources == [["file": folder.path, "name": folder.lastPathComponent]])
         // Each bad X-POINTS is named with its own file, in path order.
         let files = result.standardError.split(separator: "\n").filter { $0.contains(": warning:") }.map { String($0.split(separator: ":")[0]) }
         #expect(files.map { URL(fileURLWithPath: $0).lastPathComponent } == ["a.ics", "x.ics", "c.ICS"])

@@ -69,11 +69,12 @@ struct InputMap {
                 switch source.content {
                 case .bytes(let bytes): input = InputBytes(bytes: bytes)
                 case .file(let path):
-                    // One file of several that cannot be read (gone, no permission) is said, and
-                    // the others are read; a file read alone is an error of the whole import.
+                    // One file of a folder or collection that cannot be read (gone, no permission) is
+                    // said, and the others are read; a file named on its own, or read alone, that
+                    // cannot be read is an error of the whole import.
                     do throws(CalendarReadError) {
                         input = InputBytes(reading: try SessionImporter.openInput(path: path), owning: true)
-                    } catch where sources.count > 1 {
+                    } catch where sources.count > 1 && source.collection != nil {
                         combined.unreadableInputs.append(Self.unreadable(source.name, reason: error.reason))
                         continue
                     }

@@ -37,7 +37,7 @@ public struct RereadableSources: ~Copyable {
                 let descriptor: Int32
                 do {
                     descriptor = try SessionImporter.openInput(path: path)
-                } catch where sources.count > 1 {
+                } catch where sources.count > 1 && source.collection != nil {
                     // Said where it is read (as the import and the copy say it), the others read.
                     opened.append(CalendarSource(name: source.name, content: .unreadable(reason: error.reason), collection: source.collection))
                     continue

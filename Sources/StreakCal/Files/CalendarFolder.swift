@@ -4,6 +4,10 @@ public import ICalendar
 /// The calendars under a folder, to be read as one calendar: a vdir as vdirsyncer and khal keep
 /// it (one `.ics` file an event), or any folder of exports.
 ///
+/// The folder is one calendar in reports (``CalendarSource/Collection``): named by its
+/// `displayname` file, as the vdir convention keeps a calendar's name (vdirsyncer writes it), else
+/// by the folder's own name, rather than by a list of its files.
+///
 /// ```swift
 /// let folder = try CalendarFolder("~/.calendars/work")
 /// let scored = try ReportSettings().scored(folder.sources)
@@ -11,6 +15,9 @@ public import ICalendar
 public struct CalendarFolder: Sendable {
     /// The folder as given.
     public var path: String
+    /// The calendar the folder is: its place and its name (the `displayname` file's first line, if
+    /// it has one), which every source carries.
+    public var collection: CalendarSource.Collection
     /// Every `*.ics` file (any case) under it, at any depth, in the order `batch` walks a folder
     /// (``BatchInput/walk(_:reserving:fileExtension:)``: sorted by path, links followed but never
     /// in a loop, each file once, hidden folders passed over); each is named by its path, so
@@ -27,6 +34,7 @@ public struct CalendarFolder: Sendable {
     ///   calendar file that can be read.
     public init(_ path: String) throws(CalendarReadError) {
         let walk = BatchInput.walk([path])
+        let collection = CalendarSource.Collection(location: FileName.displayed(path), name: Self.displayName(in: path))
         var sources: [CalendarSource] = []
         for input in walk.inputs {
             switch input.content {
@@ -38,13 +46,35 @@ public struct CalendarFolder: Sendable {
                 sources.append(CalendarSource(name: input.name, content: .unreadable(reason: Self.reason(reason, of: input.name))))
             }
         }
+        for index in sources.indices { sources[index].collection = collection }
         guard sources.contains(where: { if case .unreadable = $0.content { false } else { true } }) else {
             let reason = sources.isEmpty ? "the folder holds no calendar file (*.ics)" : "no calendar file under it can be read"
             throw CalendarReadError(path: path, reason: reason)
         }
         self.path = path
+        self.collection = collection
         self.sources = sources
         self.skipped = walk.skipped
+    }
+
+    /// The most bytes of a `displayname` file read.
+    static let displayNameLimit = 4096
+
+    /// The name a vdir keeps for its calendar: the first line of its `displayname` file (trimmed),
+    /// read no further than ``displayNameLimit``; `nil` without one, or an empty one.
+    static func displayName(in folder: String) -> String? {
+        let file = (folder.hasSuffix("/") ? folder : folder + "/") + "displayname"
+        let descriptor = FileName.withSystemRepresentation(file) { open($0, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC) }
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        var bytes = [UInt8](repeating: 0, count: displayNameLimit)
+        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        let line = String(decoding: bytes[..<count], as: UTF8.self).split(whereSeparator: \.isNewline).first ?? ""
+        let name = line.trimmingCharacters(in: .whitespaces)
+        return name.isEmpty ? nil : name
     }
 
     /// Whether `path` names a folder (a link to one included).
