@@ -85,7 +85,12 @@ public struct YearGrid: Hashable, Sendable {
             components = components.month == 12 ? (components.year + 1, 1, 1) : (components.year, components.month + 1, 1)
             let first = Day(normalizingYear: components.year, month: components.month, day: 1)
             guard first <= days.upperBound else { break }
-            columns.append((components.month, (first.daysSince1970 - firstDay.daysSince1970 + 6) / 7))
+            // The first column that starts in the month; a month whose 1st falls inside the last
+            // column (its first whole week is past the grid, as on a rolling grid ending in the
+            // month's first days) takes that column, so every column named is one of the grid's.
+            let offset = first.daysSince1970 - firstDay.daysSince1970
+            let firstWholeWeek = (offset + 6) / 7
+            columns.append((components.month, firstWholeWeek < weekCount ? firstWholeWeek : offset / 7))
         }
         return columns
     }

@@ -364,8 +364,12 @@ public struct SVGReport: Sendable {
             grid: grid, cellSize: SVGReport.yearCell, gap: SVGReport.yearGap, labelWidth: SVGReport.yearLabelWidth,
             labelHeight: SVGReport.yearLabelHeight, x: SVGReport.margin, y: top + 28)
         var lines = ["<g class=\"year\" id=\"\(idPrefix)\(heatmap.id)\">", text(heatmap.title, x: SVGReport.margin, y: top + 18, size: 16, weight: "bold")]
-        for (index, (month, _)) in grid.monthColumns.enumerated() {
-            guard let frame = layout.monthLabelFrame(at: index), frame.width >= 2 * SVGReport.yearCell else { continue }
+        let columns = grid.monthColumns
+        for (index, (month, _)) in columns.enumerated() {
+            // A label needs two columns to itself; the last month's may run into the margin on the
+            // right, so that a rolling grid ending in a month's first days names that month.
+            let isLast = index == columns.count - 1
+            guard let frame = layout.monthLabelFrame(at: index), frame.width >= (isLast ? 1 : 2) * SVGReport.yearCell else { continue }
             lines.append(text(String(CalendarNames.months[month - 1].prefix(3)), x: frame.x, y: frame.maxY - 5, size: 11, color: "\(page.secondaryText)"))
         }
         for row in 0..<7 where [Weekday.monday, .wednesday, .friday].contains(grid.weekday(ofRow: row)) {
