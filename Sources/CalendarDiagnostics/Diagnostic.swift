@@ -117,6 +117,8 @@ extension Diagnostic {
         public static let duplicate = Code("duplicate")
         /// Sessions lie before the first day of a report whose window was not given.
         public static let reportWindow = Code("report-window")
+        /// Sessions that start after now: planned, not done, so not counted (`--count-planned` counts them).
+        public static let planned = Code("planned")
         /// The input meets one of the import's limits (too many distinct TZIDs, too many VEVENTs of
         /// one UID): what lies beyond it is read otherwise or left out, as the message says.
         public static let limit = Code("limit")

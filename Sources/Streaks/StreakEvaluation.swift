@@ -15,6 +15,9 @@ public enum DayStatus: String, Hashable, Sendable, Codable, CaseIterable {
     case frozen
     /// Above the limit of an at-most goal (`StreakRules.atMost`): missed.
     case over
+    /// After today: not scored yet. It neither breaks nor extends a streak, and the score, the
+    /// streaks and freezes end with today (a report given `today`, ``StreakReport``).
+    case upcoming
 
     /// Whether the day (or period) extends a streak: `met` and `frozen`.
     public var extendsStreak: Bool { self == .met || self == .frozen }
@@ -77,6 +80,7 @@ public struct DayTotal: Hashable, Sendable, Codable {
         switch status {
         case .met: return 1
         case .over: return 0
+        case .upcoming: return nil
         default: return min(1, Double(points) / Double(required))
         }
     }
@@ -179,15 +183,29 @@ public enum PointsUnit: String, Hashable, Sendable, CaseIterable {
     /// One per session.
     case sessions
 
-    /// `count` in this unit, singular for 1: "1 point", "30 minutes", "2 sessions".
-    public func describe(_ count: Int) -> String {
-        let singular = switch self {
+    /// The unit's name for one: "point", "minute", "session".
+    public var singular: String {
+        switch self {
         case .points: "point"
         case .minutes: "minute"
         case .sessions: "session"
         }
-        return count == 1 ? "\(count) \(singular)" : "\(count) \(rawValue)"
     }
+
+    /// `count` in this unit, singular for 1: "1 point", "30 minutes", "2 sessions".
+    public func describe(_ count: Int) -> String {
+        count == 1 ? "\(count) \(singular)" : "\(count) \(rawValue)"
+    }
+
+    /// `count` right-aligned in `width` columns, then the unit's name, a space after the singular
+    /// so that a column of them keeps one width: `"    20 points"`, `"     1 point "`.
+    public func describe(_ count: Int, padded width: Int) -> String {
+        let number = String(count)
+        return String(repeating: " ", count: max(0, width - number.count)) + number + " " + (count == 1 ? singular + " " : rawValue)
+    }
+
+    /// The width of ``describe(_:padded:)`` with a width of 6: what a column of them takes.
+    public var columnWidth: Int { 7 + rawValue.count }
 }
 
 /// The goal and the frame in which sessions are totalled and days scored.
@@ -320,9 +338,63 @@ public struct StreakReport: Hashable, Sendable {
     /// Scores days whose totals are already known by `rules`: `points[i]`, `sessionCounts[i]` and
     /// `skipped[i]` (when given; a shorter array leaves the days after it unskipped) belong to
     /// `firstDay.advanced(by: i)`.
+    ///
+    /// Given `today`, the days after it are ``DayStatus/upcoming``: the days through today are
+    /// scored as a window ending today would be (the current streak, freezes and the score end
+    /// there, today-grace applying to today), and under a period goal a period after today is
+    /// upcoming, the one holding today scored by its days so far.
+    ///
+    /// ```swift
+    /// let report = StreakReport(goal: StreakGoal(timeZone: .utc), rules: StreakRules(requiredPoints: 100),
+    ///                           firstDay: try! Day(year: 2026, month: 12, day: 1), points: [100, 100, 0, 0],
+    ///                           sessionCounts: [1, 1, 0, 0], today: try! Day(year: 2026, month: 12, day: 2))
+    /// print(report.days.map(\.status.rawValue), report.currentStreak.length)
+    /// // Prints "["met", "met", "upcoming", "upcoming"] 2"
+    /// ```
     public init(
         goal: StreakGoal, rules: StreakRules, firstDay: Day, points: [Int], sessionCounts: [Int],
-        skipped: [Bool] = [], skipMarkers: Int = 0
+        skipped: [Bool] = [], skipMarkers: Int = 0, today: Day? = nil
+    ) {
+        let scored = today.map { max(0, min(points.count, firstDay.distance(to: $0) + 1)) } ?? points.count
+        guard scored < points.count else {
+            self.init(scoring: goal, rules: rules, firstDay: firstDay, points: points, sessionCounts: sessionCounts,
+                      skipped: skipped, skipMarkers: skipMarkers)
+            return
+        }
+        self.init(scoring: goal, rules: rules, firstDay: firstDay, points: Array(points.prefix(scored)),
+                  sessionCounts: Array(sessionCounts.prefix(scored)), skipped: Array(skipped.prefix(scored)), skipMarkers: skipMarkers)
+        appendUpcoming(from: scored, firstDay: firstDay, points: points, sessionCounts: sessionCounts)
+    }
+
+    /// Adds the days from index `start` on as ``DayStatus/upcoming``, and, under a period goal,
+    /// the periods after the scored ones (the one holding the last scored day taking its whole days).
+    private mutating func appendUpcoming(from start: Int, firstDay: Day, points: [Int], sessionCounts: [Int]) {
+        let schedule = rules.schedule.entries.isEmpty ? nil : rules.schedule.lookup()
+        for index in start..<points.count {
+            let date = firstDay.advanced(by: index)
+            let required = schedule?.requiredPoints(on: date) ?? rules.schedule.defaultPoints
+            days.append(DayTotal(
+                date: date, points: points[index], sessions: index < sessionCounts.count ? sessionCounts[index] : 0, status: .upcoming,
+                required: required))
+        }
+        guard let periodGoal = rules.periodGoal, let last = days.last?.date else { return }
+        // The period holding today runs on to its end (or the window's); those after it are upcoming.
+        if let open = periods.indices.last {
+            let whole = periodGoal.period(containing: periods[open].days.lowerBound)
+            periods[open].days = periods[open].days.lowerBound...min(whole.upperBound, last)
+        }
+        var next = periods.last.map { $0.days.upperBound.advanced(by: 1) } ?? firstDay.advanced(by: start)
+        while next <= last {
+            let whole = periodGoal.period(containing: next)
+            periods.append(PeriodTotal(days: next...min(whole.upperBound, last), points: 0, metDays: 0, target: periodGoal.target, status: .upcoming))
+            next = whole.upperBound.advanced(by: 1)
+        }
+    }
+
+    /// Scores every day of `points` (see ``init(goal:rules:firstDay:points:sessionCounts:skipped:skipMarkers:today:)``).
+    private init(
+        scoring goal: StreakGoal, rules: StreakRules, firstDay: Day, points: [Int], sessionCounts: [Int],
+        skipped: [Bool], skipMarkers: Int
     ) {
         var goal = goal
         goal.requiredPoints = rules.schedule.defaultPoints
@@ -427,7 +499,7 @@ public struct StreakReport: Hashable, Sendable {
                 } else {
                     streakStands = false
                 }
-            case .rest, .skipped, .frozen: break
+            case .rest, .skipped, .frozen, .upcoming: break
             }
         }
     }
@@ -533,7 +605,7 @@ public struct StreakReport: Hashable, Sendable {
     public var statusCounts: [DayStatus: Int] {
         // Counted in integers, then put in a dictionary: a `DayStatus` key hashes its String
         // raw value, which costs more per day than the count itself.
-        var none = 0, partial = 0, met = 0, rest = 0, skipped = 0, frozen = 0, over = 0
+        var none = 0, partial = 0, met = 0, rest = 0, skipped = 0, frozen = 0, over = 0, upcoming = 0
         for day in days {
             switch day.status {
             case .none: none += 1
@@ -543,6 +615,7 @@ public struct StreakReport: Hashable, Sendable {
             case .skipped: skipped += 1
             case .frozen: frozen += 1
             case .over: over += 1
+            case .upcoming: upcoming += 1
             }
         }
         var counts: [DayStatus: Int] = [.none: none, .partial: partial, .met: met]
@@ -550,6 +623,7 @@ public struct StreakReport: Hashable, Sendable {
         if skipped > 0 { counts[.skipped] = skipped }
         if frozen > 0 { counts[.frozen] = frozen }
         if over > 0 { counts[.over] = over }
+        if upcoming > 0 { counts[.upcoming] = upcoming }
         return counts
     }
 
@@ -685,7 +759,7 @@ public struct DayTotals: Sendable {
     }
 
     /// The report from `from` (default: the earliest session's day, or `to`) through `to`.
-    public func report(from: Day?, to: Day) -> StreakReport {
+    public func report(from: Day?, to: Day, today: Day? = nil) -> StreakReport {
         let window = from.map { $0...max($0, to) } ?? StreakReport.defaultWindow(earliestSessionDay: earliestDay, to: to).window
         let first = window.lowerBound.daysSince1970
         let days = first...window.upperBound.daysSince1970
@@ -693,7 +767,7 @@ public struct DayTotals: Sendable {
         return StreakReport(
             goal: goal, rules: rules, firstDay: window.lowerBound,
             points: days.map { totals[$0].points }, sessionCounts: days.map { totals[$0].sessions },
-            skipped: skipped, skipMarkers: skippedRanges.count)
+            skipped: skipped, skipMarkers: skippedRanges.count, today: today)
     }
 }
 

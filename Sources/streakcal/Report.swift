@@ -72,7 +72,12 @@ extension StreakCalCommand {
     struct Sessions: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "sessions",
-            abstract: "Lists one day's sessions in start order with their points and local times.")
+            abstract: "Lists a day's sessions (or every day's of a window: an agenda) in start order, with their points and local times.",
+            discussion: """
+                One day: --on DAY (YYYY-MM-DD, today or yesterday; default today). An agenda: --from, --to or \
+                --last, each day that has sessions. Sessions that start after now are listed as planned and \
+                not counted (--count-planned counts them).
+                """)
 
         @OptionGroup var calendar: CalendarOptions
 
@@ -82,22 +87,43 @@ extension StreakCalCommand {
 
         @OptionGroup(title: "Streak rules") var streakRules: RulesOptions
 
-        @Option(help: ArgumentHelp("The day to list, YYYY-MM-DD.", valueName: "yyyy-mm-dd"), transform: Day.parsing)
-        var on: Day
+        @Option(help: ArgumentHelp("The day to list: YYYY-MM-DD, today or yesterday (default: today).", valueName: "day"),
+                transform: { (text: String) throws -> DayArgument in try DayArgument.parsing(text) })
+        var on: DayArgument?
+
+        @OptionGroup var window: WindowOptions
 
         /// `--format` of `sessions`: the cards as text, or as JSON.
         enum SessionsFormat: String, CaseIterable, ExpressibleByArgument {
             case text, json
         }
 
-        @Option(help: "text (the cards) or json (each session's times, points, summary and source line).")
+        @Option(help: "text (the cards) or json (each session's times, points, summary, source line and whether it is planned).")
         var format: SessionsFormat = .text
+
+        func validate() throws {
+            if on != nil, window.isGiven { throw ValidationError("--on names one day; --from, --to and --last a window: give one or the other.") }
+        }
 
         func run() throws {
             try failing {
-                let day = try calendar.settings(from: on, to: on, scoring: scoring, rules: streakRules).sessions(on: on, in: try calendar.sources(from: on, to: on))
-                let failed = calendar.printDiagnostics(day.diagnostics)
-                try emit(format == .json ? day.cards.json(diagnostics: day.diagnostics) : day.cards.render(), to: nil)
+                let (from, to) = try window.isGiven ? window.days(scoring) : { let day = try window.day(on ?? .daysBeforeToday(0), scoring); return (day, day) }()
+                let last = to ?? window.today(scoring)
+                let first = from ?? last
+                let settings = try calendar.settings(from: first, to: last, scoring: scoring, rules: streakRules)
+                let agenda = try settings.sessions(over: first...last, in: try calendar.sources(from: first, to: last))
+                let failed = calendar.printDiagnostics(agenda.diagnostics)
+                if first == last {
+                    try emit(format == .json ? agenda.days[0].json(diagnostics: agenda.diagnostics) : agenda.days[0].render(), to: nil)
+                } else if format == .json {
+                    try emit(SessionCards.json(agenda: agenda.days, diagnostics: agenda.diagnostics), to: nil)
+                } else {
+                    let busy = agenda.days.filter { !$0.sessions.isEmpty }
+                    let zone = settings.timeZone ?? agenda.days[0].goal.timeZone.identifier
+                    let text = busy.isEmpty ? "No sessions from \(first) to \(last) (\(zone.escapingControlCharacters()))\n"
+                        : busy.map { $0.render() }.joined(separator: "\n")
+                    try emit(text, to: nil)
+                }
                 if failed { throw ExitCode(1) }
             }
         }

@@ -216,6 +216,9 @@ struct ScoringOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Most instances one recurrence rule may add to the report's window (\(OptionRange.text(OptionRange.maxInstances))).", valueName: "n"))
     var maxInstances: Int = RecurrenceExpansion.defaultMaximumInstancesPerRule
 
+    @Flag(help: "Count sessions that start after now, as done (by default they are planned: not counted, and days after today are upcoming).")
+    var countPlanned = false
+
     /// `--required`, or 100.
     var requiredPoints: Int { required ?? 100 }
 
@@ -227,6 +230,7 @@ struct ScoringOptions: ParsableArguments {
             dayStart: dayStart, from: from, to: to, maximumInstancesPerRule: maxInstances,
             rules: try presentation?.rules())
         settings.palette = presentation?.palette.palette ?? .standard
+        settings.countsPlannedSessions = countPlanned
         try rules.apply(to: &settings, required: required, firstWeekday: presentation?.firstWeekday?.weekday)
         settings.firstWeekday = presentation?.firstWeekday(for: settings.streakRules) ?? .sunday
         return settings
@@ -273,11 +277,24 @@ struct WindowOptions: ParsableArguments {
         "The last N days, weeks, months or years up to --to (default today): 30d, 12w, 6m, 1y.", valueName: "span"))
     var last: DaySpan?
 
-    /// The first and last day, `today` and `yesterday` read in `scoring`'s zone (`--tz`, else the
-    /// system's: the zone a calendar declares is not known before it is read) and day start.
-    func days(_ scoring: ScoringOptions) throws -> (from: Day?, to: Day?) {
+    /// Whether any of `--from`, `--to` and `--last` is given.
+    var isGiven: Bool { fromArgument != nil || toArgument != nil || last != nil }
+
+    /// Today in `scoring`'s zone (`--tz`, else the system's: the zone a calendar declares is not
+    /// known before it is read) and day start.
+    func today(_ scoring: ScoringOptions) -> Day {
         let zone = scoring.tz.flatMap { TimeZoneRules(identifier: $0) } ?? TimeZoneRules(identifier: TimeZone.current.identifier) ?? .utc
-        let today = StreakGoal(timeZone: zone, dayStart: scoring.dayStart).day(containing: Int64(Date().timeIntervalSince1970.rounded(.down)))
+        return StreakGoal(timeZone: zone, dayStart: scoring.dayStart).day(containing: Int64(Date().timeIntervalSince1970.rounded(.down)))
+    }
+
+    /// A day argument (`today`, `yesterday`, a date) read as `days(_:)` reads them.
+    func day(_ argument: DayArgument, _ scoring: ScoringOptions) throws -> Day {
+        argument.day(today: today(scoring))
+    }
+
+    /// The first and last day, `today` and `yesterday` read in `scoring`'s zone and day start (``today(_:)``).
+    func days(_ scoring: ScoringOptions) throws -> (from: Day?, to: Day?) {
+        let today = today(scoring)
         let to = toArgument?.day(today: today) ?? (last != nil ? today : nil)
         let from = last.map { $0.firstDay(endingOn: to ?? today) } ?? fromArgument?.day(today: today)
         if let from, let to, from > to { throw ValidationError("--from \(from) is after --to \(to).") }
@@ -411,6 +428,7 @@ func printed(_ diagnostics: [Diagnostic], strict: Bool) -> Bool {
         (.reportWindow, .warning, "give --from YYYY-MM-DD to report on the earlier days"),
         (.points, .warning, "--points minutes counts minutes, --points count sessions, --points-property names another property"),
         (.points, .note, "--points count counts sessions, --points-property names another property"),
+        (.planned, .note, "--count-planned counts sessions after now as done"),
     ]
     for (code, severity, hint) in hints where diagnostics.contains(where: { $0.code == code && $0.severity == severity }) {
         StandardError.print("streakcal: hint: \(hint)")

@@ -224,8 +224,9 @@ struct BoundedReportCommandTests {
         let newYear = try! Day(year: 2024, month: 1, day: 1)
         let fraction = (Double(5) / Double(required(on: newYear)) * 10_000).rounded() / 10_000
         #expect(lines.contains("2024-01-01,5,1,skipped,\(required(on: newYear)),\(fraction)"))
-        #expect(lines.last == "9000-12-31,0,0,none,\(required(on: last)),0.0")
+        // Days after today are upcoming: not scored yet.
+        #expect(lines.last == "9000-12-31,0,0,upcoming,\(required(on: last)),")
         let middle = try! Day(year: 9000, month: 6, day: 1)
-        #expect(lines.contains("9000-06-01,0,0,none,\(required(on: middle)),0.0"))
+        #expect(lines.contains("9000-06-01,0,0,upcoming,\(required(on: middle)),"))
     }
 }

@@ -10,6 +10,13 @@ public struct DaySessions: Sendable {
     public var diagnostics: [Diagnostic]
 }
 
+/// The days of a window, each with its sessions, as `streakcal sessions --from --to` lists them.
+public struct DayAgenda: Sendable {
+    /// Every day of the window, in order, with its sessions (none on many).
+    public var days: [SessionCards]
+    public var diagnostics: [Diagnostic]
+}
+
 /// An annotated calendar, as `streakcal annotate` writes it, and what was said while making it.
 public struct AnnotatedCalendar: Sendable {
     /// The iCalendar text.
@@ -39,10 +46,32 @@ extension ReportSettings {
     /// print(day.cards.render())
     /// ```
     public func sessions(on day: Day, in sources: [CalendarSource], now: Int64? = nil) throws(CalendarReadError) -> DaySessions {
-        let scored = try scored(sources, over: day...day, now: now)
-        return DaySessions(
-            cards: SessionCards(day: day, goal: scored.report.goal, from: scored.imported.sessions, total: scored.report.total(on: day)),
-            diagnostics: scored.imported.diagnostics)
+        let agenda = try sessions(over: day...day, in: sources, now: now)
+        return DaySessions(cards: agenda.days[0], diagnostics: agenda.diagnostics)
+    }
+
+    /// The sessions of every day of `window`, a day's cards each, as `streakcal sessions --from
+    /// --to` lists them (an agenda); sessions that start after `now` are planned (listed as such,
+    /// not counted) unless ``countsPlannedSessions``.
+    ///
+    /// ```swift
+    /// let week = try ReportSettings(timeZone: "UTC").sessions(
+    ///     over: try Day(year: 2024, month: 2, day: 19)...Day(year: 2024, month: 2, day: 25), in: [.file("work.ics")])
+    /// print(week.days.filter { !$0.sessions.isEmpty }.map(\.day))
+    /// ```
+    public func sessions(over window: ClosedRange<Day>, in sources: [CalendarSource], now: Int64? = nil) throws(CalendarReadError) -> DayAgenda {
+        let now = now ?? Self.now()
+        let scored = try scored(sources, over: window, now: now)
+        let goal = scored.report.goal
+        // Each session to its day once, rather than every day looking through all of them.
+        var byDay: [Day: [Session]] = [:]
+        for session in scored.imported.sessions { byDay[session.day(in: goal.timeZone, dayStart: goal.dayStart), default: []].append(session) }
+        let plannedAfter = countsPlannedSessions ? nil : now
+        let days = (0...window.lowerBound.distance(to: window.upperBound)).map { offset in
+            let day = window.lowerBound.advanced(by: offset)
+            return SessionCards(day: day, goal: goal, from: byDay[day] ?? [], total: scored.report.total(on: day), plannedAfter: plannedAfter)
+        }
+        return DayAgenda(days: days, diagnostics: scored.imported.diagnostics)
     }
 
     /// The calendars written back out with each day's status (`CalendarAnnotation`), as

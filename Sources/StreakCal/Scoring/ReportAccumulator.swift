@@ -14,6 +14,11 @@ struct ReportAccumulator {
     let settings: ReportSettings
     /// Whether the sessions themselves are kept (floating times read in the report's zone).
     let keepsSessions: Bool
+    /// The instant the report is made at, in seconds since 1970: a session that starts after it
+    /// is planned, and counts only with ``ReportSettings/countsPlannedSessions``.
+    let now: Int64
+    /// Sessions not counted because they start after `now`.
+    private(set) var plannedSessions = 0
     private let filters: [CompiledSessionFilter]
     /// Each habit's own way of counting its sessions, if it has one.
     private let habitPoints: [HabitPoints?]
@@ -39,9 +44,10 @@ struct ReportAccumulator {
     /// need not look through all of its files again.
     private var inputsOfFirstFile: (file: String, inputs: Set<Int>)?
 
-    init(settings: ReportSettings, keepingSessions: Bool) {
+    init(settings: ReportSettings, keepingSessions: Bool, now: Int64) {
         self.settings = settings
         self.keepsSessions = keepingSessions
+        self.now = now
         self.filters = settings.habits.map { $0.filter.compiled() }
         self.habitPoints = settings.habits.map(\.rules.points)
     }
@@ -130,6 +136,7 @@ struct ReportAccumulator {
     private mutating func count<Habits: Sequence<Int>>(
         _ session: Counted<Habits>, into counting: inout DayTotals, habitPoints: (Int) -> Int
     ) {
+        if isPlanned(session.start, in: counting.goal.timeZone) { return }
         if let days = session.skipped {
             counting.skip(days)
             for index in habitTotals.indices { habitTotals[index].skip(days) }
@@ -156,6 +163,18 @@ struct ReportAccumulator {
             let points = self.habitPoints[index] == nil ? minutes : habitPoints(index)
             minuteHabitTotals[index].add(points: points, startingAt: session.start)
         }
+    }
+
+    /// Whether a session that starts at `start` is planned: it starts after ``now`` and planned
+    /// sessions do not count. A calendar holds plans as well as history (a weekly series runs
+    /// on): what starts after now is not done yet. Counts it among ``plannedSessions``.
+    private mutating func isPlanned(_ start: SessionTime, in zone: TimeZoneRules) -> Bool {
+        guard !settings.countsPlannedSessions, start.instant(in: zone) > now else { return false }
+        // Counted where the report shows them: up to its last day (recurring events are expanded
+        // a little beyond it, for zones and day starts).
+        let goal = totals?.goal ?? StreakGoal(timeZone: zone, dayStart: settings.dayStart)
+        if start.day(in: zone, dayStart: settings.dayStart) <= settings.to ?? goal.day(containing: now) { plannedSessions += 1 }
+        return true
     }
 
     /// Counts sessions (as imported: floating times not read yet) toward the calendar and the
@@ -194,6 +213,7 @@ struct ReportAccumulator {
             let read = session.floats ? session.readingFloatingTimes(in: zone, pointsRule: settings.pointsRule) : session
             guard sorts else {
                 // Nothing sorts them: each counts toward the calendar (and its minutes, with auto points).
+                if isPlanned(read.start, in: zone) { continue }
                 counting.add(points: read.points, startingAt: read.start)
                 minuteTotals?.add(points: read.start.wholeMinutes(until: read.end), startingAt: read.start)
                 continue
@@ -229,22 +249,31 @@ struct ReportAccumulator {
                 timeZone: CalendarImport.reportZone(requested: settings.timeZone, declared: imported.declaredTimeZone, firstSession: nil).zone,
                 dayStart: settings.dayStart),
             rules: settings.streakRules)
-        let last = settings.to ?? totals.goal.day(containing: now)
-        var report = totals.report(from: settings.from, to: last)
+        let today = totals.goal.day(containing: now)
+        let last = settings.to ?? today
+        // Days after today are upcoming unless planned sessions count (then they are scored as any).
+        let scoredThrough = settings.countsPlannedSessions ? nil : today
+        var report = totals.report(from: settings.from, to: last, today: scoredThrough)
         let unit = imported.pointsRule.unit
         report.goal.unit = unit
         imported.diagnostics += ReportSettings.windowNote(from: settings.from, earliest: totals.earliestDay, to: last, at: firstSession)
+        if plannedSessions > 0 {
+            let sessions = plannedSessions == 1 ? "1 session starts" : "\(plannedSessions) sessions start"
+            imported.diagnostics.append(Diagnostic(
+                .note, .planned, at: SourceLocation(file: firstSession?.file ?? "-", line: firstSession?.line ?? 1),
+                "\(sessions) after now (\(today), in the report's zone): planned, not done, they are not counted and the days after today are upcoming"))
+        }
         let habitTotals = countsMinutes ? minuteHabitTotals : self.habitTotals.isEmpty
             ? settings.habits.map { DayTotals(goal: totals.goal, rules: $0.rules.applied(to: settings.streakRules)) } : self.habitTotals
         // Every habit covers the calendar's window, so that their days line up.
         let habits = zip(settings.habits, habitTotals).map { habit, totals in
-            var habitReport = totals.report(from: report.from, to: report.to)
+            var habitReport = totals.report(from: report.from, to: report.to, today: scoredThrough)
             habitReport.goal.unit = habit.rules.points?.unit ?? unit
             return HabitReport(habit: habit, report: habitReport)
         }
         return ScoredCalendar(
             imported: imported, report: report, habits: habits, unmatchedSessions: unmatchedSessions,
-            today: totals.goal.day(containing: now), presentation: settings.presentation())
+            today: today, presentation: settings.presentation())
     }
 }
 

@@ -69,6 +69,12 @@ public struct ReportSettings: Sendable {
     /// Parse each file's components on every core (the default); `BatchReport` turns it off, as it
     /// reads one file per core.
     public var isParallel = true
+    /// Whether sessions that start after now count (`--count-planned`). By default they are
+    /// planned, not done: a calendar holds plans as well as history (a weekly series runs on into
+    /// the future), so they count no points, make no day met or partial, and the days after
+    /// today are ``/Streaks/DayStatus/upcoming``; a note says how many were left out. Set it for
+    /// a calendar whose future events are done on purpose (logged ahead).
+    public var countsPlannedSessions = false
 
     public init(
         requiredPoints: Int = 100, pointsRule: PointsRule = .auto, timeZone: String? = nil,
@@ -115,14 +121,14 @@ public struct ReportSettings: Sendable {
         var settings = self
         // The import has settled `.automatic` already (`imported.pointsRule`).
         if case .automatic = pointsRule { settings.pointsRule = imported.pointsRule }
-        var accumulator = ReportAccumulator(settings: settings, keepingSessions: true)
+        var accumulator = ReportAccumulator(settings: settings, keepingSessions: true, now: now ?? Self.now())
         accumulator.chooseZone(declared: imported.declaredTimeZone, firstSession: imported.sessions.first?.source)
         for session in imported.sessions {
             if let source = session.source { accumulator.note(source) }
         }
         accumulator.add(imported.sessions)
         // The whole import has said already that no session carries the points property.
-        return accumulator.scored(imported, warnsOfMissingPoints: false, now: now ?? Self.now())
+        return accumulator.scored(imported, warnsOfMissingPoints: false, now: accumulator.now)
     }
 
     /// The warning for a report whose default window cuts off its earliest sessions, if it does.
@@ -157,7 +163,7 @@ public struct ReportSettings: Sendable {
         _ sources: [CalendarSource], keepingSessions: Bool = false, now: Int64? = nil
     ) throws(CalendarReadError) -> ScoredCalendar {
         let now = now ?? Self.now()
-        var accumulator = ReportAccumulator(settings: self, keepingSessions: keepingSessions)
+        var accumulator = ReportAccumulator(settings: self, keepingSessions: keepingSessions, now: now)
         var importer = importer(now: now)
         importer.isParallel = isParallel
         importer.needs = accumulator.needs

@@ -163,7 +163,8 @@ public struct CalendarAnnotation: Sendable {
 
     /// A day's event, if the day is annotated.
     private func event(on day: DayTotal, streak: Int, habit: String?) -> AllDayEvent? {
-        guard includesEmptyDays || day.sessions > 0 else { return nil }
+        // A day after today is not scored yet: no annotation says anything of it.
+        guard day.status != .upcoming, includesEmptyDays || day.sessions > 0 else { return nil }
         let mark = TextReport.marks[day.status, default: "·"]
         let required = day.required
         var summary = switch day.status {

@@ -80,8 +80,16 @@ public struct ReportPalette: Hashable, Sendable {
         return over
     }
 
+    /// A day after today (`DayStatus.upcoming`): not scored yet, so no colour of the scale; an
+    /// outline in the page's border colour, dim text, marked `◌`.
+    public var upcoming: DayPresentation {
+        DayPresentation(
+            fill: page.border, text: page.secondaryText, mark: "◌", label: "upcoming", terminalStyle: "2",
+            darkFill: darkPage.border, darkText: darkPage.secondaryText, pattern: .outline)
+    }
+
     /// The level of a day: 0 no points, 1–3 partial by fraction of its goal, 4 met; `nil` for
-    /// rest, skipped and frozen days.
+    /// rest, skipped, frozen and upcoming days.
     ///
     /// ```swift
     /// let day = DayTotal(date: try! Day(year: 2024, month: 2, day: 24), points: 30, sessions: 1, status: .partial, required: 100)
@@ -95,7 +103,7 @@ public struct ReportPalette: Hashable, Sendable {
         case .partial:
             guard let fraction = total.fraction else { return 2 }
             return fraction * 3 < 1 ? 1 : fraction * 3 < 2 ? 2 : 3
-        case .rest, .skipped, .frozen: return nil
+        case .rest, .skipped, .frozen, .upcoming: return nil
         }
     }
 
@@ -109,6 +117,7 @@ public struct ReportPalette: Hashable, Sendable {
         case .skipped: skipped
         case .frozen: frozen
         case .over: over
+        case .upcoming: upcoming
         }
     }
 
@@ -129,6 +138,7 @@ public struct ReportPalette: Hashable, Sendable {
             DayPresentationRule(when: .status(.skipped), show: skipped),
             DayPresentationRule(when: .status(.frozen), show: frozen),
             DayPresentationRule(when: .status(.over), show: over),
+            DayPresentationRule(when: .status(.upcoming), show: upcoming),
         ]
         return DayPresentationRules(rules)
     }

@@ -115,6 +115,8 @@ public struct JSONReport: Encodable, Sendable {
             ("daysMet", counts[.met] ?? 0), ("daysNone", counts[.none] ?? 0), ("daysPartial", counts[.partial] ?? 0),
             ("points", report.totalPoints), ("sessions", report.totalSessions),
         ]
+        // Only a report with days after today has the count: reports of past windows stay as they were.
+        if let upcoming = counts[.upcoming] { totals.append(("daysUpcoming", upcoming)) }
         var members: [(String, Member)] = [
             ("currentStreak", .streak(report.currentStreak)),
             ("days", .days(report.days, extended: extended)),

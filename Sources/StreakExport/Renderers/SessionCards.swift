@@ -22,11 +22,17 @@ public struct SessionCards: Sendable {
     /// The day's total in its report, whose status and requirement the cards show; `nil`: scored
     /// by `goal` alone.
     public var total: DayTotal?
+    /// Sessions that start after this instant (seconds since 1970) are planned: listed as such,
+    /// their points not counted; `nil`: none is (planned sessions counted as done).
+    public var plannedAfter: Int64?
 
     /// Picks the sessions of `day` from `sessions` and sorts them by start.
-    public init<S: Sequence>(day: Day, goal: StreakGoal, from sessions: S, total: DayTotal? = nil) where S.Element == Session {
+    public init<S: Sequence>(
+        day: Day, goal: StreakGoal, from sessions: S, total: DayTotal? = nil, plannedAfter: Int64? = nil
+    ) where S.Element == Session {
         self.day = day
         self.total = total
+        self.plannedAfter = plannedAfter
         self.goal = goal
         self.sessions = sessions
             .filter { $0.day(in: goal.timeZone, dayStart: goal.dayStart) == day }
@@ -35,94 +41,143 @@ public struct SessionCards: Sendable {
             .map(\.element)
     }
 
-    /// The day's points.
-    public var points: Int { sessions.reduce(0) { $0 &+ $1.points } }
+    /// Whether `session` is planned: it starts after ``plannedAfter``.
+    public func isPlanned(_ session: Session) -> Bool {
+        plannedAfter.map { session.start.instant(in: goal.timeZone) > $0 } ?? false
+    }
 
-    /// The cards as text, ending with a newline.
+    /// The day's points: of the sessions that are not planned.
+    public var points: Int { sessions.reduce(0) { isPlanned($1) ? $0 : $0 &+ $1.points } }
+
+    /// The cards as text, ending with a newline. A planned session says so where its points would
+    /// stand; the day's points are those of the others.
     public func render() -> String {
         let status = total?.status ?? goal.status(forPoints: points)
         let required = total?.required ?? goal.requiredPoints
         let zone = goal.timeZone.identifier.escapingControlCharacters()
-        var lines = [status == .rest
-            ? "Sessions on \(day) (\(zone)): \(points) points, rest day"
-            : "Sessions on \(day) (\(zone)): \(points) of \(required) points, \(status.rawValue)"]
+        let unit = goal.unit
+        let planned = sessions.count(where: isPlanned)
+        let header = switch status {
+        case .rest: "\(unit.describe(points)), rest day"
+        case .upcoming: "upcoming"
+        default: "\(points) of \(unit.describe(required)), \(status.rawValue)"
+        }
+        var lines = ["Sessions on \(day) (\(zone)): \(header)" + (planned > 0 ? ", \(planned) planned" : "")]
         if sessions.isEmpty {
             lines.append("  no sessions")
         }
         for session in sessions {
-            let points = String(session.points)
-            let paddedPoints = String(repeating: " ", count: max(0, 6 - points.count)) + points
+            let column = isPlanned(session) ? "planned" : unit.describe(session.points, padded: 6)
             let title = (session.summary.isEmpty ? session.id : session.summary).escapingControlCharacters()
-            lines.append("  \(timeRange(of: session))  \(paddedPoints) \(session.points == 1 ? "point " : "points")  \(title)")
+            lines.append("  \(timeRange(of: session))  \(column.padding(unit.columnWidth))  \(title)")
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// The cards as JSON (`streakcal sessions --format json`), in the report JSON's layout and
     /// with its key order: `date`, `diagnostics` (as the report's), `generator`, `points`, `required`,
-    /// `sessions` (each `allDay`, `categories`, `end`, `id`, `points`, `source` with `file` and
-    /// `line` or `null`, `start`, `summary`), `status` and `timeZone`. A session's `start` and
-    /// `end` are local times in the zone, `YYYY-MM-DDTHH:MM:SS`, or days for an all-day session
-    /// (its `end` the day after its last, as RFC 5545's DTEND).
+    /// `sessions` (each `allDay`, `categories`, `end`, `id`, `planned`, `points`, `source` with
+    /// `file` and `line` or `null`, `start`, `summary`), `status` and `timeZone`. A session's
+    /// `start` and `end` are local times in the zone, `YYYY-MM-DDTHH:MM:SS`, or days for an all-day
+    /// session (its `end` the day after its last, as RFC 5545's DTEND); `planned` is whether it
+    /// starts after now (its points are then not among the day's).
     public func json(diagnostics: [Diagnostic] = []) -> String {
         var json = JSONWriter()
+        write(into: &json, indent: 0, diagnostics: diagnostics)
+        return json.text + "\n"
+    }
+
+    /// Days' cards as one JSON document (`streakcal sessions --from --to --format json`): `days`
+    /// (each day as ``json(diagnostics:)`` writes it, without `diagnostics` and `generator`),
+    /// `diagnostics`, `from`, `generator`, `timeZone` and `to`.
+    public static func json(agenda days: [SessionCards], diagnostics: [Diagnostic] = []) -> String {
+        var json = JSONWriter()
         json.open("{")
-        json.key("date", indent: 2, first: true)
-        json.date(day)
+        json.key("days", indent: 2, first: true)
+        json.open("[")
+        for (index, day) in days.enumerated() {
+            json.element(indent: 4, first: index == 0)
+            day.write(into: &json, indent: 4, diagnostics: nil)
+        }
+        json.close("]", indent: 2, empty: days.isEmpty)
         json.key("diagnostics", indent: 2)
         json.diagnostics(diagnostics, indent: 2)
+        json.key("from", indent: 2)
+        json.optional(days.first?.day) { $0.date($1) }
         json.key("generator", indent: 2)
         json.string(StreakCalVersion.generator)
-        json.key("points", indent: 2)
-        json.integer(points)
-        json.key("required", indent: 2)
-        json.integer(total?.required ?? goal.requiredPoints)
-        json.key("sessions", indent: 2)
-        json.open("[")
-        for (index, session) in sessions.enumerated() {
-            json.element(indent: 4, first: index == 0)
-            writeSession(session, into: &json)
-        }
-        json.close("]", indent: 2, empty: sessions.isEmpty)
-        json.key("status", indent: 2)
-        json.string((total?.status ?? goal.status(forPoints: points)).rawValue)
         json.key("timeZone", indent: 2)
-        json.string(goal.timeZone.identifier)
+        json.optional(days.first?.goal.timeZone.identifier) { $0.string($1) }
+        json.key("to", indent: 2)
+        json.optional(days.last?.day) { $0.date($1) }
         return json.document()
     }
 
-    /// One session as an object whose members are at indent 6.
-    private func writeSession(_ session: Session, into json: inout JSONWriter) {
+    /// The day as an object whose members are at `indent + 2`; with `diagnostics`, those and the
+    /// generator too (a document of its own).
+    private func write(into json: inout JSONWriter, indent: Int, diagnostics: [Diagnostic]?) {
+        let inner = indent + 2
         json.open("{")
-        json.key("allDay", indent: 6, first: true)
+        json.key("date", indent: inner, first: true)
+        json.date(day)
+        if let diagnostics {
+            json.key("diagnostics", indent: inner)
+            json.diagnostics(diagnostics, indent: inner)
+            json.key("generator", indent: inner)
+            json.string(StreakCalVersion.generator)
+        }
+        json.key("points", indent: inner)
+        json.integer(points)
+        json.key("required", indent: inner)
+        json.integer(total?.required ?? goal.requiredPoints)
+        json.key("sessions", indent: inner)
+        json.open("[")
+        for (index, session) in sessions.enumerated() {
+            json.element(indent: inner + 2, first: index == 0)
+            writeSession(session, into: &json, indent: inner + 4)
+        }
+        json.close("]", indent: inner, empty: sessions.isEmpty)
+        json.key("status", indent: inner)
+        json.string((total?.status ?? goal.status(forPoints: points)).rawValue)
+        json.key("timeZone", indent: inner)
+        json.string(goal.timeZone.identifier)
+        json.close("}", indent: indent, empty: false)
+    }
+
+    /// One session as an object whose members are at `indent`.
+    private func writeSession(_ session: Session, into json: inout JSONWriter, indent: Int) {
+        json.open("{")
+        json.key("allDay", indent: indent, first: true)
         json.boolean(session.isAllDay)
-        json.key("categories", indent: 6)
+        json.key("categories", indent: indent)
         json.open("[")
         for (index, category) in session.categories.enumerated() {
-            json.element(indent: 8, first: index == 0)
+            json.element(indent: indent + 2, first: index == 0)
             json.string(category)
         }
-        json.close("]", indent: 6, empty: session.categories.isEmpty)
-        json.key("end", indent: 6)
+        json.close("]", indent: indent, empty: session.categories.isEmpty)
+        json.key("end", indent: indent)
         json.string(localText(session.end))
-        json.key("id", indent: 6)
+        json.key("id", indent: indent)
         json.string(session.id)
-        json.key("points", indent: 6)
+        json.key("planned", indent: indent)
+        json.boolean(isPlanned(session))
+        json.key("points", indent: indent)
         json.integer(session.points)
-        json.key("source", indent: 6)
+        json.key("source", indent: indent)
         json.optional(session.source) { json, source in
             json.open("{")
-            json.key("file", indent: 8, first: true)
+            json.key("file", indent: indent + 2, first: true)
             json.string(source.file)
-            json.key("line", indent: 8)
+            json.key("line", indent: indent + 2)
             json.integer(source.line)
-            json.close("}", indent: 6, empty: false)
+            json.close("}", indent: indent, empty: false)
         }
-        json.key("start", indent: 6)
+        json.key("start", indent: indent)
         json.string(localText(session.start))
-        json.key("summary", indent: 6)
+        json.key("summary", indent: indent)
         json.string(session.summary)
-        json.close("}", indent: 4, empty: false)
+        json.close("}", indent: indent - 2, empty: false)
     }
 
     /// A session time in the goal's zone: `YYYY-MM-DDTHH:MM:SS`, or the day of a date.

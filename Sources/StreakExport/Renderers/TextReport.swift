@@ -282,7 +282,7 @@ public struct TextReport: Sendable {
     static func dayCounts(_ report: StreakReport) -> String {
         let counts = report.statusCounts
         var parts = ["met \(counts[.met] ?? 0)", "partial \(counts[.partial] ?? 0)", "none \(counts[.none] ?? 0)"]
-        for status in [DayStatus.rest, .skipped, .frozen, .over] where (counts[status] ?? 0) > 0 {
+        for status in [DayStatus.rest, .skipped, .frozen, .over, .upcoming] where (counts[status] ?? 0) > 0 {
             parts.append("\(status.rawValue) \(counts[status] ?? 0)")
         }
         return "\(report.days.count) (\(parts.joined(separator: ", ")))"

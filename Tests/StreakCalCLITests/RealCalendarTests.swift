@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// A real person's calendar on a real day (issue 46): today's date is the machine's, so these
+/// windows are built around it rather than around a date a fixture picked.
+@Suite("A real calendar on any day")
+struct RealCalendarTests {
+    /// Today in UTC, and `offset` days from it, as `YYYY-MM-DD` and `YYYYMMDD`.
+    static func day(_ offset: Int) -> (iso: String, compact: String) {
+        let date = Date().addingTimeInterval(Double(offset) * 86_400)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        let iso = String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+        return (iso, iso.replacingOccurrences(of: "-", with: ""))
+    }
+
+    /// A daily gym session at 00:00–00:30 UTC from ten days ago on, for ever: it has begun today
+    /// whenever the test runs, and every later one is planned.
+    static var gym: String {
+        ["BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:gym", "DTSTART:\(day(-10).compact)T000000Z", "DURATION:PT30M",
+         "RRULE:FREQ=DAILY", "SUMMARY:Gym", "END:VEVENT", "END:VCALENDAR"].joined(separator: "\r\n") + "\r\n"
+    }
+
+    @Test("Planned sessions are not done: days after today are upcoming, unless --count-planned")
+    func plannedSessions() throws {
+        let window = ["--tz", "UTC", "--from", Self.day(-2).iso, "--to", Self.day(3).iso, "--required", "30", "--format", "json"]
+        let result = try streakcal(["report", "-"] + window, input: Self.gym)
+        #expect(result.status == 0, "\(result.standardError)")
+        let days = try #require(try jsonObject(result.standardOutput)["days"] as? [[String: Any]])
+        #expect(days.map { $0["status"] as? String } == ["met", "met", "met", "upcoming", "upcoming", "upcoming"])
+        #expect(days.map { $0["points"] as? Int } == [30, 30, 30, 0, 0, 0])
+        #expect(result.standardError.contains("note: 3 sessions start after now"), "\(result.standardError)")
+        #expect(result.standardError.contains("streakcal: hint: --count-planned counts sessions after now as done"))
+        let current = try #require(try jsonObject(result.standardOutput)["currentStreak"] as? [String: Any])
+        #expect(current["end"] as? String == Self.day(0).iso)
+        let counted = try streakcal(["report", "-", "--count-planned"] + window, input: Self.gym)
+        let countedDays = try #require(try jsonObject(counted.standardOutput)["days"] as? [[String: Any]])
+        #expect(countedDays.allSatisfy { $0["status"] as? String == "met" })
+        #expect(!counted.standardError.contains("start after now"))
+    }
+
+    @Test("sessions: --on today by default, and a window lists every day with sessions, the planned ones marked")
+    func sessionsAgenda() throws {
+        let today = try streakcal(["sessions", "-", "--tz", "UTC"], input: Self.gym)
+        #expect(today.status == 0, "\(today.standardError)")
+        #expect(today.standardOutput.hasPrefix("Sessions on \(Self.day(0).iso) (UTC): 30 of 100 minutes, partial"), "\(today.standardOutput)")
+        let onToday = try streakcal(["sessions", "-", "--tz", "UTC", "--on", "today"], input: Self.gym)
+        #expect(onToday.standardOutput == today.standardOutput)
+        let agenda = try streakcal(["sessions", "-", "--tz", "UTC", "--from", "yesterday", "--to", Self.day(1).iso], input: Self.gym)
+        #expect(agenda.status == 0, "\(agenda.standardError)")
+        #expect(agenda.standardOutput.components(separatedBy: "Sessions on ").count - 1 == 3)
+        #expect(agenda.standardOutput.contains("Sessions on \(Self.day(1).iso) (UTC): upcoming, 1 planned\n  00:00–00:30  planned         Gym"), "\(agenda.standardOutput)")
+        let both = try streakcal(["sessions", "-", "--on", "today", "--last", "3d"], input: Self.gym)
+        #expect(both.status == 64)
+    }
+}
