@@ -13,10 +13,11 @@ public struct PeriodSum: Hashable, Sendable {
 
 extension StreakReport {
     /// The points of each week (beginning on `firstWeekday`) or month of the window, in order: the
-    /// totals a habit tracker draws as bars, with the goal the days required together.
+    /// totals a habit tracker draws as bars, with the goal the days required together. Upcoming
+    /// days (after today) are not scored yet: they are in no sum.
     public func sums(byWeekStarting firstWeekday: Weekday? = nil) -> [PeriodSum] {
         var sums: [PeriodSum] = []
-        for day in days {
+        for day in days where day.status != .upcoming {
             let starts: Bool
             if let firstWeekday { starts = day.date.weekday == firstWeekday } else { starts = day.date.dayOfMonth == 1 }
             if starts || sums.isEmpty {
@@ -30,7 +31,7 @@ extension StreakReport {
         return sums
     }
 
-    /// For each weekday (Sunday first), how many of its days counted (neither rest nor skipped)
+    /// For each weekday (Sunday first), how many of its days counted (neither rest, skipped nor upcoming)
     /// and how many of those were met: how often each weekday is met.
     public var weekdayFrequency: [(weekday: Weekday, met: Int, counted: Int)] {
         var met = [Int](repeating: 0, count: 7)

@@ -22,8 +22,9 @@ public enum DayStatus: String, Hashable, Sendable, Codable, CaseIterable {
     /// Whether the day (or period) extends a streak: `met` and `frozen`.
     public var extendsStreak: Bool { self == .met || self == .frozen }
 
-    /// Whether the day (or period) is passed over by a streak: `rest` and `skipped`.
-    public var isPassedOver: Bool { self == .rest || self == .skipped }
+    /// Whether the day (or period) is passed over by a streak, the score and the weekday figures:
+    /// `rest`, `skipped` and `upcoming`.
+    public var isPassedOver: Bool { self == .rest || self == .skipped || self == .upcoming }
 }
 
 /// One day's total: its points, its number of sessions, what it required and its status.

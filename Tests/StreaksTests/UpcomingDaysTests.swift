@@ -51,3 +51,13 @@ struct UpcomingDaysTests {
         #expect(report.currentStreak.length == 1)
     }
 }
+
+extension UpcomingDaysTests {
+    @Test("Upcoming days are in no chart: not in the week and month sums, not in the weekday figures")
+    func charts() {
+        let report = Self.report(Array(repeating: 100, count: 14), today: 6)
+        let sums = report.sums(byWeekStarting: .monday)
+        #expect(sums.count == 1 && sums[0].required == 700 && sums[0].metDays == 7)
+        #expect(report.weekdayFrequency.map(\.counted).reduce(0, +) == 7)
+    }
+}
