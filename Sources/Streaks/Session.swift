@@ -201,9 +201,12 @@ extension DayStart: Codable {
 
 extension SessionTime {
     /// The whole minutes from this time to `other`, 0 when `other` is earlier: a session's length
-    /// as points (`PointsRule.minutes`, `HabitPoints.minutes`).
+    /// as points (`PointsRule.minutes`, `HabitPoints.minutes`). An all-day session (this time a
+    /// date) counts none: it marks days, as a two-week vacation does, and is no time spent
+    /// (it counted 20,160 on its first day).
     public func wholeMinutes(until other: SessionTime) -> Int {
-        max(0, seconds(until: other) / 60)
+        if case .date = self { return 0 }
+        return max(0, seconds(until: other) / 60)
     }
 
     /// Seconds from this time to `other`; floating times and dates are compared on one wall clock.

@@ -25,6 +25,10 @@ public struct StreakRules: Hashable, Sendable {
     /// Categories (compared without case) whose all-day events mark their days as skipped; those
     /// events count no points.
     public var skipCategories: Set<String>
+    /// Which all-day events mark their days as skipped, by the habit filter language
+    /// (``SessionFilter``: `summary:vacation`, any case; `summary~(?i)^sick`): for calendars without
+    /// CATEGORIES (Google's exports), beside ``skipCategories``. Those events count no points.
+    public var skipWhen: SessionFilter?
     /// How missed days can be covered.
     public var freezes: FreezePolicy
     /// Whether the window's last day, while it is not met, is passed over by the current streak
@@ -56,16 +60,19 @@ public struct StreakRules: Hashable, Sendable {
     /// required points and the number of best streaks): its reports are the ones StreakCal has
     /// always made, and renderers show nothing of the rules.
     public var isSimple: Bool {
-        schedule.entries.isEmpty && periodGoal == nil && skippedDays.isEmpty && skipCategories.isEmpty
+        schedule.entries.isEmpty && periodGoal == nil && skippedDays.isEmpty && skipCategories.isEmpty && skipWhen == nil
             && freezes == .none && todayGrace && !atMost
     }
 
     /// Whether `session` marks its days as skipped: an all-day session with a category of
-    /// `skipCategories`.
+    /// `skipCategories`, or one `skipWhen` matches.
     public func isSkipMarker(_ session: Session) -> Bool {
-        guard !skipCategories.isEmpty, session.isAllDay else { return false }
-        return session.categories.contains { skipCategories.contains($0.lowercased()) }
+        guard marksSkippedDays, session.isAllDay else { return false }
+        return session.categories.contains { skipCategories.contains($0.lowercased()) } || skipWhen?.matches(session) == true
     }
+
+    /// Whether some all-day events may mark days as skipped (`skipCategories` or `skipWhen`).
+    public var marksSkippedDays: Bool { !skipCategories.isEmpty || skipWhen != nil }
 
     /// The days a skip-marking session covers: from its start date up to, not including, its end
     /// date (RFC 5545's exclusive DTEND), at least its first day.

@@ -29,6 +29,9 @@ struct RulesOptions: ParsableArguments {
     @Option(help: ArgumentHelp("All-day events with this category skip their days (e.g. vacation). Repeatable.", valueName: "name"))
     var skipCategory: [String] = []
 
+    @Option(help: ArgumentHelp("All-day events this habit filter takes skip their days: summary:vacation (any case), or a pattern such as 'summary~(?i)^sick' (for calendars without categories, such as Google's). Repeatable.", valueName: "filter"))
+    var skipWhen: [String] = []
+
     @Option(help: ArgumentHelp("Freezes that cover missed days: 2 (a budget), 'every 7, max 2' (earned by met days), or both: '1 + every 7'.", valueName: "spec"))
     var freezes: String?
 
@@ -97,6 +100,11 @@ struct RulesOptions: ParsableArguments {
         for category in skipCategory {
             guard !category.isEmpty else { throw ValidationError("--skip-category needs a category name.") }
             options.skipCategories.append(category)
+        }
+        for text in skipWhen {
+            let filter: SessionFilter
+            do { filter = try SessionFilter(parsing: text) } catch { throw failure("--skip-when", text, error) }
+            options.skipWhen = options.skipWhen.map { .or($0, filter) } ?? filter
         }
         if let freezes {
             do { options.freezes = try FreezePolicy(parsing: freezes) } catch { throw failure("--freezes", freezes, error) }

@@ -427,7 +427,7 @@ func printed(_ diagnostics: [Diagnostic], strict: Bool) -> Bool {
     let hints: [(Diagnostic.Code, Diagnostic.Severity, String)] = [
         (.reportWindow, .warning, "give --from YYYY-MM-DD to report on the earlier days"),
         (.points, .warning, "--points minutes counts minutes, --points count sessions, --points-property names another property"),
-        (.points, .note, "--points count counts sessions, --points-property names another property"),
+        (.points, .note, "--points count counts sessions, --points-property names another property; --skip-when summary:vacation makes all-day vacations skip their days"),
         (.planned, .note, "--count-planned counts sessions after now as done"),
     ]
     for (code, severity, hint) in hints where diagnostics.contains(where: { $0.code == code && $0.severity == severity }) {

@@ -55,3 +55,63 @@ struct RealCalendarTests {
         #expect(both.status == 64)
     }
 }
+
+extension RealCalendarTests {
+    /// A 30-minute run on June 1st, then a two-week all-day "Vacation Portugal" from June 3rd, as
+    /// Google exports them (no X-POINTS, no CATEGORIES).
+    static let vacation = """
+        BEGIN:VCALENDAR\r
+        BEGIN:VEVENT\r
+        UID:run\r
+        DTSTART:20240601T070000Z\r
+        DTEND:20240601T073000Z\r
+        SUMMARY:Run\r
+        END:VEVENT\r
+        BEGIN:VEVENT\r
+        UID:vacation\r
+        DTSTART;VALUE=DATE:20240603\r
+        DTEND;VALUE=DATE:20240617\r
+        SUMMARY:Vacation Portugal\r
+        END:VEVENT\r
+        END:VCALENDAR\r
+
+        """
+
+    @Test("An all-day event counts no minutes, with a note; X-POINTS on one still counts", arguments: ["auto", "minutes"])
+    func allDayIsNoMinutes(points: String) throws {
+        let window = ["--tz", "UTC", "--from", "2024-06-01", "--to", "2024-06-20", "--required", "30", "--format", "json", "--points", points]
+        let result = try streakcal(["report", "-"] + window, input: Self.vacation)
+        let report = try jsonObject(result.standardOutput)
+        let days = try #require(report["days"] as? [[String: Any]])
+        #expect(days.map { $0["points"] as? Int }.prefix(4) == [30, 0, 0, 0])
+        #expect((report["totals"] as? [String: Int])?["points"] == 30)
+        #expect(result.standardError.contains("note: 1 all-day event counts no minutes"), "\(result.standardError)")
+        let withPoints = Self.vacation.replacingOccurrences(of: "SUMMARY:Vacation Portugal", with: "SUMMARY:Vacation Portugal\r\nX-POINTS:40")
+        let counted = try streakcal(["report", "-", "--tz", "UTC", "--from", "2024-06-01", "--to", "2024-06-05", "--format", "json"], input: withPoints)
+        let countedDays = try #require(try jsonObject(counted.standardOutput)["days"] as? [[String: Any]])
+        #expect(countedDays.map { $0["points"] as? Int } == [0, 0, 40, 0, 0])
+    }
+
+    @Test("--skip-when and a rules file's skipWhen make a Google calendar's all-day vacation skip its days")
+    func skipWhen() throws {
+        let window = ["--tz", "UTC", "--from", "2024-06-01", "--to", "2024-06-20", "--required", "30", "--format", "json"]
+        let option = try streakcal(["report", "-", "--skip-when", "summary:vacation"] + window, input: Self.vacation)
+        try withTemporaryFolder("skip-when") { folder in
+            let rules = folder.appendingPathComponent("rules.json")
+            try #"{"skipWhen": "summary~(?i)^vacation"}"#.write(to: rules, atomically: true, encoding: .utf8)
+            let file = try streakcal(["report", "-", "--rules", rules.path] + window, input: Self.vacation)
+            for result in [option, file] {
+                #expect(result.status == 0, "\(result.standardError)")
+                let report = try jsonObject(result.standardOutput)
+                let statuses = try #require(report["days"] as? [[String: Any]]).map { $0["status"] as? String }
+                #expect(statuses[2...15].allSatisfy { $0 == "skipped" }, "\(statuses)")
+                #expect(statuses[1] == "none" && statuses[16] == "none")
+                #expect((report["totals"] as? [String: Int])?["skipMarkers"] == 1)
+            }
+            let bad = try folder.appendingPathComponent("bad.json")
+            try #"{"skipWhen": "summary~(a"}"#.write(to: bad, atomically: true, encoding: .utf8)
+            let refused = try streakcal(["report", "-", "--rules", bad.path] + window, input: Self.vacation)
+            #expect(refused.status == 64 && refused.standardError.contains("\"skipWhen\""), "\(refused.standardError)")
+        }
+    }
+}

@@ -19,7 +19,11 @@ struct ReportAccumulator {
     let now: Int64
     /// Sessions not counted because they start after `now`.
     private(set) var plannedSessions = 0
+    /// All-day sessions counted (not skip markers): under minutes they count none, which a note says.
+    private(set) var allDaySessions = 0
     private let filters: [CompiledSessionFilter]
+    /// `streakRules.skipWhen`, compiled once.
+    private let skipWhen: CompiledSessionFilter?
     /// Each habit's own way of counting its sessions, if it has one.
     private let habitPoints: [HabitPoints?]
     /// The calendar's totals: of every session or, with habits, of those some habit took (and
@@ -49,6 +53,7 @@ struct ReportAccumulator {
         self.keepsSessions = keepingSessions
         self.now = now
         self.filters = settings.habits.map { $0.filter.compiled() }
+        self.skipWhen = settings.streakRules.skipWhen?.compiled()
         self.habitPoints = settings.habits.map(\.rules.points)
     }
 
@@ -62,7 +67,7 @@ struct ReportAccumulator {
     }
 
     /// Whether sessions are sorted into habits or skip markers.
-    private var sortsSessions: Bool { !settings.habits.isEmpty || !settings.streakRules.skipCategories.isEmpty }
+    private var sortsSessions: Bool { !settings.habits.isEmpty || settings.streakRules.marksSkippedDays }
 
     /// What sorts counted sessions at the import: a bit per habit whose filter takes the event, and
     /// the skip-category bit; `nil` when sessions are kept, when nothing sorts them, or when some
@@ -70,14 +75,16 @@ struct ReportAccumulator {
     var classifier: SessionClassifier? {
         guard !keepsSessions, sortsSessions, settings.habits.count <= SessionClassifier.maximumHabits,
               !settings.habits.contains(where: { $0.rules.points?.readsProperty == true }) else { return nil }
-        let (filters, skipCategories) = (self.filters, settings.streakRules.skipCategories)
+        let (filters, skipCategories, skipWhen) = (self.filters, settings.streakRules.skipCategories, self.skipWhen)
         return SessionClassifier { summary, categories, properties in
             var bits: UInt64 = 0
             for (index, filter) in filters.enumerated()
             where filter.matches(summary: summary, categories: categories, properties: properties) {
                 bits |= 1 << UInt64(index)
             }
-            if !skipCategories.isEmpty, categories.contains(where: { skipCategories.contains($0.lowercased()) }) {
+            // Whether the event would mark skipped days if all-day (the count checks that).
+            if (!skipCategories.isEmpty && categories.contains(where: { skipCategories.contains($0.lowercased()) }))
+                || skipWhen?.matches(summary: summary, categories: categories, properties: properties) == true {
                 bits |= SessionClassifier.skipCategoryBit
             }
             return bits
@@ -148,6 +155,7 @@ struct ReportAccumulator {
             unmatchedSessions += 1
             return
         }
+        if case .date = session.start { allDaySessions += 1 }
         counting.add(points: session.points, startingAt: session.start)
         guard let habits = session.habits else {
             minuteTotals?.add(points: session.start.wholeMinutes(until: session.end), startingAt: session.start)
@@ -189,7 +197,9 @@ struct ReportAccumulator {
             let read = session.start.isFloating || session.end.isFloating
                 ? session.readingFloatingTimes(in: zone, pointsRule: settings.pointsRule) : session
             if keepsSessions { self.sessions.append(read) }
-            let isMarker = settings.streakRules.isSkipMarker(read)
+            let rules = settings.streakRules
+            let isMarker = read.isAllDay && rules.marksSkippedDays
+                && (read.categories.contains { rules.skipCategories.contains($0.lowercased()) } || skipWhen?.matches(read) == true)
             let habitPoints = self.habitPoints
             count(Counted(
                 start: read.start, end: read.end, points: read.points,
@@ -214,6 +224,7 @@ struct ReportAccumulator {
             guard sorts else {
                 // Nothing sorts them: each counts toward the calendar (and its minutes, with auto points).
                 if isPlanned(read.start, in: zone) { continue }
+                if case .date = read.start { allDaySessions += 1 }
                 counting.add(points: read.points, startingAt: read.start)
                 minuteTotals?.add(points: read.start.wholeMinutes(until: read.end), startingAt: read.start)
                 continue
@@ -257,6 +268,12 @@ struct ReportAccumulator {
         let unit = imported.pointsRule.unit
         report.goal.unit = unit
         imported.diagnostics += ReportSettings.windowNote(from: settings.from, earliest: totals.earliestDay, to: last, at: firstSession)
+        if unit == .minutes, allDaySessions > 0 {
+            let events = allDaySessions == 1 ? "1 all-day event counts" : "\(allDaySessions) all-day events count"
+            imported.diagnostics.append(Diagnostic(
+                .note, .points, at: SourceLocation(file: firstSession?.file ?? "-", line: firstSession?.line ?? 1),
+                "\(events) no minutes: all-day events mark days (a vacation, a trip) and are no time spent; X-POINTS on one still counts"))
+        }
         if plannedSessions > 0 {
             let sessions = plannedSessions == 1 ? "1 session starts" : "\(plannedSessions) sessions start"
             imported.diagnostics.append(Diagnostic(

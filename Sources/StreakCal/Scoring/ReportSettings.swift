@@ -104,7 +104,7 @@ public struct ReportSettings: Sendable {
             from: from, through: to ?? Day(daysSince1970: Int((Double(now) / 86_400).rounded(.down)) + 1),
             maximumInstancesPerRule: maximumInstancesPerRule)
         var importer = SessionImporter(pointsRule: pointsRule, expansion: expansion)
-        importer.keptProperties = habits.reduce(into: []) { kept, habit in
+        importer.keptProperties = habits.reduce(into: streakRules.skipWhen?.propertyNames ?? []) { kept, habit in
             kept.formUnion(habit.filter.propertyNames)
             if case .property(let name) = habit.rules.points { kept.insert(name) }
         }

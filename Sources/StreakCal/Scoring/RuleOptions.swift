@@ -27,6 +27,9 @@ public struct RuleOptions: Hashable, Sendable {
     public var skippedDays: [ClosedRange<Day>] = []
     /// Skip categories besides the file's (compared without case).
     public var skipCategories: [String] = []
+    /// Which all-day events mark their days as skipped, besides the file's `skipWhen` (either
+    /// one marks them): a habit filter, such as `summary:vacation` (``StreakRules/skipWhen``).
+    public var skipWhen: SessionFilter?
     /// Freezes in place of the file's.
     public var freezes: FreezePolicy?
     /// Today-grace in place of the file's.
@@ -65,6 +68,7 @@ extension ReportSettings {
         rules.periodGoal = options.periodGoal ?? Self.periodGoal(rules.periodGoal, weekStarts: options.weekStarts)
         rules.skippedDays += options.skippedDays
         rules.skipCategories.formUnion(options.skipCategories.map { $0.lowercased() })
+        if let skipWhen = options.skipWhen { rules.skipWhen = rules.skipWhen.map { .or($0, skipWhen) } ?? skipWhen }
         if let freezes = options.freezes { rules.freezes = freezes }
         if let todayGrace = options.todayGrace { rules.todayGrace = todayGrace }
         if let bestStreakCount = options.bestStreakCount { rules.bestStreakCount = bestStreakCount }

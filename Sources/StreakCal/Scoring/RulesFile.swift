@@ -64,7 +64,7 @@ public struct RulesFile: Sendable {
 
     /// The keys a rules file may have.
     public static let keys = [
-        "required", "schedule", "periodGoal", "weekStarts", "skip", "skipCategories", "freezes", "todayGrace",
+        "required", "schedule", "periodGoal", "weekStarts", "skip", "skipCategories", "skipWhen", "freezes", "todayGrace",
         "bestStreaks", "habits",
     ]
 
@@ -159,6 +159,9 @@ private struct RulesFileReading {
             for item in try RulesFile.strings(value, key: "skipCategories", file: file) {
                 rules.skipCategories.insert(item.text.lowercased())
             }
+        case "skipWhen":
+            guard case .string(let text) = value.value else { throw error("\"skipWhen\" is a habit filter, such as \"summary:vacation\"", at: value) }
+            do { rules.skipWhen = try SessionFilter(parsing: text) } catch { throw self.error("\"skipWhen\": " + error.message, at: value, offset: 1 + error.offset) }
         case "freezes":
             guard case .string(let text) = value.value else { throw error("\"freezes\" is a text such as \"2\" or \"every 7, max 2\"", at: value) }
             do { rules.freezes = try FreezePolicy(parsing: text) } catch { throw self.error(error.message, at: value, offset: 1 + error.offset) }
