@@ -115,3 +115,21 @@ extension RealCalendarTests {
         }
     }
 }
+
+extension RealCalendarTests {
+    @Test("A minutes report says minutes everywhere: the text's figures, pictures' titles, cards and annotations; a count report says sessions")
+    func unitsAsCounted() throws {
+        let window = ["--tz", "UTC", "--from", "2024-06-01", "--to", "2024-06-02", "--required", "20"]
+        let text = try streakcal(["report", "-"] + window, input: Self.vacation).standardOutput
+        #expect(text.contains("goal 20 minutes a day") && text.contains("Minutes: 30 in 1 session\n"), "\(text)")
+        #expect(!text.contains("Points:"))
+        let svg = try streakcal(["report", "-", "--format", "svg"] + window, input: Self.vacation).standardOutput
+        #expect(svg.contains("met, 30 of 20 minutes, 1 session") && !svg.contains(" points"), "\(svg)")
+        let html = try streakcal(["report", "-", "--format", "html"] + window, input: Self.vacation).standardOutput
+        #expect(html.contains("30 of 20 minutes") && html.contains("<p class=\"pill\">30 minutes</p>") && !html.contains("points,"))
+        let annotated = try streakcal(["annotate", "-", "--only-annotations"] + window, input: Self.vacation).standardOutput
+        #expect(annotated.contains("SUMMARY:✓ 30/20 minutes"), "\(annotated)")
+        let counted = try streakcal(["report", "-", "--points", "count", "--required", "1", "--tz", "UTC", "--from", "2024-06-01", "--to", "2024-06-02"], input: Self.vacation)
+        #expect(counted.standardOutput.contains("goal 1 session a day") && counted.standardOutput.contains("Sessions: 1\n"), "\(counted.standardOutput)")
+    }
+}

@@ -200,8 +200,8 @@ struct HTMLReportTests {
     func cards() throws {
         let html = HTMLReport(report: tutorialReport(), sessions: tutorialSessions).render()
         let day = try #require(html.range(of: "<section class=\"cards-day\" id=\"s-2024-02-25\""))
-        let early = try #require(html.range(of: "Points: 20</p><p class=\"pill\">03:12–04:12</p><p class=\"title\">Session 3</p>"))
-        let later = try #require(html.range(of: "Points: 80</p><p class=\"pill\">06:30–07:30</p><p class=\"title\">Session 2</p>"))
+        let early = try #require(html.range(of: "20 points</p><p class=\"pill\">03:12–04:12</p><p class=\"title\">Session 3</p>"))
+        let later = try #require(html.range(of: "80 points</p><p class=\"pill\">06:30–07:30</p><p class=\"title\">Session 2</p>"))
         #expect(day.lowerBound < early.lowerBound && early.lowerBound < later.lowerBound)
         #expect(html.components(separatedBy: "<section class=\"cards-day\"").count - 1 == 4)
         let empty = HTMLReport(report: tutorialReport(), sessions: []).render()

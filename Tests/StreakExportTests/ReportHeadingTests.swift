@@ -107,7 +107,7 @@ struct LayoutSVGTests {
         let export = LayoutExport(layouts: layouts(), report: tutorialReport())
         let svg = export.svg()
         #expect(try parsesAsXML(svg))
-        #expect(svg.contains("<g id=\"day-2024-02-20\"><title>Tuesday, 20 February 2024: met, 100 points</title><rect"))
+        #expect(svg.contains("<g id=\"day-2024-02-20\"><title>Tuesday, 20 February 2024: met, 100/100 points</title><rect"))
         #expect(svg.contains("fill=\"#0A5C45\"") && svg.contains("fill=\"#C6E8A8\""))
         #expect(svg.contains(">✓</text>") && svg.contains(">◔</text>"))
         // The legend: what the days show (met, the first partial level, none), below the months.

@@ -167,12 +167,13 @@ public struct CalendarAnnotation: Sendable {
         guard day.status != .upcoming, includesEmptyDays || day.sessions > 0 else { return nil }
         let mark = TextReport.marks[day.status, default: "·"]
         let required = day.required
+        let unit = report.goal.unit
         var summary = switch day.status {
-        case .rest: "\(mark) \(day.points) points, rest day"
-        case .skipped: "\(mark) \(day.points) points, skipped"
-        case .frozen: "\(mark) \(day.points)/\(required) points, frozen"
-        case .over: "\(mark) \(day.points) points, over the limit of \(required)"
-        default: "\(mark) \(day.points)/\(required) points"
+        case .rest: "\(mark) \(unit.describe(day.points)), rest day"
+        case .skipped: "\(mark) \(unit.describe(day.points)), skipped"
+        case .frozen: "\(mark) \(day.points)/\(required) \(unit.rawValue), frozen"
+        case .over: "\(mark) \(unit.describe(day.points)), over the limit of \(required)"
+        default: "\(mark) \(day.points)/\(required) \(unit.rawValue)"
         }
         if streak > 0 { summary += " · streak \(streak)" }
         if let habit { summary = habit + ": " + summary }

@@ -380,7 +380,9 @@ public struct HTMLReport: Sendable {
         for session in cards.sessions {
             let title = session.summary.isEmpty ? session.id : session.summary
             let time = cards.timeRange(of: session).trimmingTrailingSpaces()
-            html.append("<li class=\"card\"><p class=\"pill\">Points: \(session.points)</p>"
+            // A session of a day after today is planned: no points of it count yet.
+            let points = cards.total?.status == .upcoming ? "planned" : report.goal.unit.describe(session.points)
+            html.append("<li class=\"card\"><p class=\"pill\">\(Markup.escape(points))</p>"
                 + "<p class=\"pill\">\(Markup.escape(time))</p><p class=\"title\">\(Markup.escape(title))</p></li>")
         }
         html.append(contentsOf: ["</ol>", "</section>"])
@@ -393,9 +395,7 @@ public struct HTMLReport: Sendable {
     }
 
     private func pointsText(_ total: DayTotal, brief: Bool = false) -> String {
-        let sessions = "\(total.sessions) \(total.sessions == 1 ? "session" : "sessions")"
-        if brief { return total.required == 0 ? "\(total.points) points" : "\(total.points)/\(total.required) points" }
-        return total.required == 0 ? "\(total.points) points, none required, \(sessions)" : "\(total.points) of \(total.required) points, \(sessions)"
+        DayWords.points(total, unit: report.goal.unit, brief: brief)
     }
 
     /// The progress charts (`ProgressCharts`), each an inline SVG drawn twice: for wide screens and,

@@ -114,7 +114,7 @@ struct ProgressCharts {
             let barHeight = height(sum.points)
             let bottom = plotTop + Self.plotHeight
             elements.append("<rect x=\"\(x)\" y=\"\(bottom - barHeight)\" width=\"\(barWidth)\" height=\"\(barHeight)\" \(paint(.data, false))>"
-                + "<title>\(Markup.escape("\(sum.days.lowerBound) to \(sum.days.upperBound): \(sum.points) of \(sum.required) points"))</title></rect>")
+                + "<title>\(Markup.escape("\(sum.days.lowerBound) to \(sum.days.upperBound): \(sum.points) of \(report.goal.unit.describe(sum.required))"))</title></rect>")
             if sum.required > 0 {
                 let goal = bottom - height(sum.required)
                 elements.append("<line x1=\"\(x - 2)\" y1=\"\(goal)\" x2=\"\(x + barWidth + 2)\" y2=\"\(goal)\" \(paint(.goal, true)) stroke-width=\"2\"/>")

@@ -26,7 +26,7 @@ struct ReportFigures {
             ("Current streak", TextReport.describe(report.currentStreak, unit: report.streakUnit)),
             ("Longest streak", TextReport.describe(report.longestStreak, unit: report.streakUnit)),
             ("Days", TextReport.dayCounts(report)),
-            ("Points", "\(report.totalPoints) in \(report.totalSessions) \(report.totalSessions == 1 ? "session" : "sessions")"),
+            DayWords.total(of: report),
         ]
         if let progress = today.flatMap(report.progress(on:)) { rows.append(("Today so far", Self.describe(progress, unit: report.streakUnit, points: goal.unit))) }
         rows += Self.ruleRows(report)
@@ -63,7 +63,7 @@ struct ReportFigures {
     static func periodRows(_ report: StreakReport) -> [(days: String, progress: String, status: DayStatus)] {
         report.periods.map { period in
             let progress: String = switch period.target {
-            case .points(let target): "\(period.points) of \(target) points"
+            case .points(let target): "\(period.points) of \(report.goal.unit.describe(target))"
             case .metDays(let target): "\(period.metDays) of \(target) days met"
             }
             return ("\(period.days.lowerBound) to \(period.days.upperBound)", progress, period.status)

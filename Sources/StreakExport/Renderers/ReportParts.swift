@@ -177,3 +177,31 @@ extension StreakReport {
         return Array(from.components.year...to.components.year)
     }
 }
+
+/// A day's points in words, in the report's unit (points, minutes or sessions), as every format
+/// says them: titles of cells, cards, annotations.
+///
+/// ```swift
+/// let day = DayTotal(date: try Day(year: 2024, month: 2, day: 25), points: 60, sessions: 2, status: .met, required: 30)
+/// print(DayWords.points(day, unit: .minutes), "|", DayWords.points(day, unit: .minutes, brief: true))
+/// // Prints "60 of 30 minutes, 2 sessions | 60/30 minutes"
+/// ```
+enum DayWords {
+    /// The window's total as a figure, named by the unit: `("Points", "350 in 5 sessions")`,
+    /// `("Minutes", "90 in 2 sessions")`, `("Sessions", "6")`.
+    static func total(of report: StreakReport) -> (name: String, value: String) {
+        let unit = report.goal.unit
+        let name = unit.rawValue.prefix(1).uppercased() + unit.rawValue.dropFirst()
+        guard unit != .sessions else { return (name, "\(report.totalPoints)") }
+        return (name, "\(report.totalPoints) in \(PointsUnit.sessions.describe(report.totalSessions))")
+    }
+
+    static func points(_ total: DayTotal, unit: PointsUnit, brief: Bool = false) -> String {
+        if total.status == .upcoming { return brief ? "not scored yet" : "not scored yet, \(unit.describe(total.required)) required" }
+        let sessions = PointsUnit.sessions.describe(total.sessions)
+        let count = total.points == 1 && total.required <= 1 ? unit.singular : unit.rawValue
+        if brief { return total.required == 0 ? unit.describe(total.points) : "\(total.points)/\(total.required) \(count)" }
+        return total.required == 0 ? "\(unit.describe(total.points)), none required, \(sessions)"
+            : "\(total.points) of \(unit.describe(total.required)), \(sessions)"
+    }
+}

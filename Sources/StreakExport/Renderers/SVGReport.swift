@@ -279,7 +279,7 @@ public struct SVGReport: Sendable {
             "Goal: \(figures["Goal"] ?? ""), \(goal.timeZone.identifier), days start at \(goal.dayStart)",
             "Current streak: \(figures["Current streak"] ?? "")",
             "Longest streak: \(figures["Longest streak"] ?? "")",
-            "Days: \(figures["Days"] ?? "") · Points: \(figures["Points"] ?? "")",
+            "Days: \(figures["Days"] ?? "") · \(DayWords.total(of: report).name): \(DayWords.total(of: report).value)",
         ]
         return lines + ReportFigures.ruleRows(report).map { "\($0.name): \($0.value)" }
     }
@@ -456,8 +456,7 @@ public struct SVGReport: Sendable {
     }
 
     private func pointsText(_ total: DayTotal) -> String {
-        let sessions = "\(total.sessions) \(total.sessions == 1 ? "session" : "sessions")"
-        return total.required == 0 ? "\(total.points) points, none required, \(sessions)" : "\(total.points) of \(total.required) points, \(sessions)"
+        DayWords.points(total, unit: report.goal.unit)
     }
 
     private func text(

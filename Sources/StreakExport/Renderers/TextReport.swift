@@ -251,7 +251,7 @@ public struct TextReport: Sendable {
             "Current streak: \(TextReport.describe(report.currentStreak, unit: report.streakUnit))",
             "Longest streak: \(TextReport.describe(report.longestStreak, unit: report.streakUnit))",
             "Days: \(TextReport.dayCounts(report))",
-            "Points: \(report.totalPoints) in \(report.totalSessions) \(report.totalSessions == 1 ? "session" : "sessions")",
+            { let total = DayWords.total(of: report); return "\(total.name): \(total.value)" }(),
         ]
         if let progress = today.flatMap(report.progress(on:)) {
             lines.append("Today so far: \(ReportFigures.describe(progress, unit: report.streakUnit, points: report.goal.unit))")
