@@ -55,7 +55,7 @@ struct LayoutCommandTests {
         let text = try streakcal(["layout", "--month", "2024-02", "--calendar", fixture("tutorial-sample.ics"), "--tz", "UTC", "--hide-out-of-month"])
         #expect(text.standardOutput.contains("18·19·20✓21·22·23·24◔"))
         let svg = try streakcal(["layout", "--month", "2024-02", "--calendar", fixture("tutorial-sample.ics"), "--tz", "UTC", "--format", "svg"])
-        #expect(svg.standardOutput.contains("<g id=\"day-2024-02-20\"><title>Tuesday, 20 February 2024: met, 100 points</title><rect"))
+        #expect(svg.standardOutput.contains("<g id=\"day-2024-02-20\"><title>Tuesday, 20 February 2024: met, 100/100 points</title><rect"))
         #expect(svg.standardOutput.contains("fill=\"#0A5C45\""))
         #expect(svg.standardOutput.contains("fill=\"#C6E8A8\""))
         let tutorial = try streakcal(["layout", "--month", "2024-02", "--calendar", fixture("tutorial-sample.ics"), "--tz", "UTC", "--format", "svg", "--palette", "tutorial"])

@@ -705,6 +705,10 @@ def points_of(occurrence: Occurrence, options: ReportOptions, zone: ZoneInfo) ->
     if options.points == "count":
         return 1
     if options.points == "minutes":
+        # StreakCal's rule, not the RFC's: an all-day event marks a day (a vacation, a trip) and
+        # is no time spent, so it counts no minutes (issue 46.3).
+        if not isinstance(occurrence.start, dt.datetime):
+            return 0
         return minutes(occurrence, zone)
     return x_points(occurrence.x_points)
 

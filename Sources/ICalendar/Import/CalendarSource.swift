@@ -47,7 +47,7 @@ public struct CalendarSource: Hashable, Sendable {
     }
 
     /// A file; `-` is standard input, as on a command line. A path with bytes that are not UTF-8
-    /// (``FileName``) is named with them shown as `\xNN`.
+    /// (``/CalendarDiagnostics/FileName``) is named with them shown as `\xNN`.
     public static func file(_ path: String) -> CalendarSource {
         path == "-" ? .standardInput : CalendarSource(name: FileName.displayed(path), content: .file(path: path))
     }

@@ -4,7 +4,7 @@ public import ICalendar
 /// The calendars under a folder, to be read as one calendar: a vdir as vdirsyncer and khal keep
 /// it (one `.ics` file an event), or any folder of exports.
 ///
-/// The folder is one calendar in reports (``CalendarSource/Collection``): named by its
+/// The folder is one calendar in reports (``/ICalendar/CalendarSource/Collection``): named by its
 /// `displayname` file, as the vdir convention keeps a calendar's name (vdirsyncer writes it), else
 /// by the folder's own name, rather than by a list of its files.
 ///
@@ -22,7 +22,7 @@ public struct CalendarFolder: Sendable {
     /// (``BatchInput/walk(_:reserving:fileExtension:)``: sorted by path, links followed but never
     /// in a loop, each file once, hidden folders passed over); each is named by its path, so
     /// diagnostics name the file. What under it cannot be read (a broken link, a folder that
-    /// cannot be listed) is a source that says so (``CalendarSource/Content/unreadable(reason:)``):
+    /// cannot be listed) is a source that says so (``/ICalendar/CalendarSource/Content/unreadable(reason:)``):
     /// an error diagnostic of its own, and the folder's other files are read.
     public var sources: [CalendarSource]
     /// The `*.ics` entries that are not regular files (named pipes, sockets, devices), passed over.

@@ -1,9 +1,9 @@
 import Foundation
-public import ICalendar
+import ICalendar
 
 /// A CalDAV collection's resources kept in the cache, a file each, read as the files of a vdir
 /// are: each resource is an input of its own (named by its address, its lines its own), and the
-/// collection is one calendar (``CalendarSource/Collection``). The same text gives the same
+/// collection is one calendar (``/ICalendar/CalendarSource/Collection``). The same text gives the same
 /// sessions and diagnostics whether it came from a file, a folder or a server.
 ///
 /// A copy is either the whole collection kept in sync (``Kind/synced``, with the server's sync

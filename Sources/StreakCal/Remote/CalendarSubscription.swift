@@ -65,7 +65,7 @@ public struct CalendarSubscription: Sendable {
     public struct Download: Sendable {
         /// The cached copy as the inputs the import reads, named by the address (diagnostics name
         /// the address, not the cache): a subscription's one file; a CalDAV calendar's resources,
-        /// each named by its own address, making one calendar (``CalendarSource/Collection``).
+        /// each named by its own address, making one calendar (``/ICalendar/CalendarSource/Collection``).
         public var sources: [CalendarSource]
         /// Whether a body came (`false`: the server said the copy is current, or ``DownloadOptions/isOffline``).
         public var wasDownloaded: Bool
