@@ -100,6 +100,9 @@ extension Diagnostic {
         public static let unknownTimeZone = Code("unknown-time-zone")
         /// A TZID that is not an IANA name but stands for one (a Windows or display name, a vendor path).
         public static let timeZoneName = Code("time-zone-name")
+        /// A wall-clock time its zone skips (the spring gap), read with the offset before the gap
+        /// as RFC 5545 §3.3.5 says: 02:30 on the night Berlin skips from 02:00 to 03:00 is 03:30.
+        public static let nonexistentTime = Code("nonexistent-time")
         /// A VTIMEZONE that could not be used.
         public static let badTimeZone = Code("bad-time-zone")
         /// A points value that is not a non-negative integer, or no points property anywhere.

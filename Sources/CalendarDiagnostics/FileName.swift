@@ -77,3 +77,33 @@ public enum FileName {
         return shown
     }
 }
+
+extension FileName {
+    /// Why `path` was not read when nothing has that name: "no such file", and for a path shaped
+    /// like an address with a scheme StreakCal does not read (`htps://…`, `ftp://…`), that the
+    /// scheme is unknown, since that is what was meant (issue 46.9).
+    ///
+    /// ```swift
+    /// print(FileName.missingReason("htps://example.com/team.ics"))
+    /// // Prints "no such file, and htps:// is not an address StreakCal reads (http://, https:// or webcal://)"
+    /// ```
+    public static func missingReason(_ path: String) -> String {
+        guard let scheme = addressScheme(path) else { return "no such file" }
+        return "no such file, and \(scheme):// is not an address StreakCal reads (http://, https:// or webcal://)"
+    }
+
+    /// The scheme of text shaped as `scheme://…` (RFC 3986 §3.1: a letter, then letters, digits,
+    /// `+`, `-` or `.`), at most 32 characters; `nil` for other text.
+    static func addressScheme(_ text: String) -> String? {
+        let scalars = Array(text.unicodeScalars.prefix(36))
+        guard let colon = scalars.firstIndex(of: ":"), colon > 0, colon <= 32, scalars.count >= colon + 3,
+              scalars[colon + 1] == "/", scalars[colon + 2] == "/", scalars[0].isASCIILetter,
+              scalars[..<colon].allSatisfy({ $0.isASCIILetter || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) })
+        else { return nil }
+        return String(String.UnicodeScalarView(scalars[..<colon]))
+    }
+}
+
+private extension Unicode.Scalar {
+    var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+}

@@ -370,10 +370,11 @@ public struct StreakReport: Hashable, Sendable {
     /// Adds the days from index `start` on as ``DayStatus/upcoming``, and, under a period goal,
     /// the periods after the scored ones (the one holding the last scored day taking its whole days).
     private mutating func appendUpcoming(from start: Int, firstDay: Day, points: [Int], sessionCounts: [Int]) {
-        let schedule = rules.schedule.entries.isEmpty ? nil : rules.schedule.lookup()
+        let daySchedule = rules.daySchedule
+        let schedule = daySchedule.entries.isEmpty ? nil : daySchedule.lookup()
         for index in start..<points.count {
             let date = firstDay.advanced(by: index)
-            let required = schedule?.requiredPoints(on: date) ?? rules.schedule.defaultPoints
+            let required = schedule?.requiredPoints(on: date) ?? daySchedule.defaultPoints
             days.append(DayTotal(
                 date: date, points: points[index], sessions: index < sessionCounts.count ? sessionCounts[index] : 0, status: .upcoming,
                 required: required))
@@ -398,16 +399,17 @@ public struct StreakReport: Hashable, Sendable {
         skipped: [Bool], skipMarkers: Int
     ) {
         var goal = goal
-        goal.requiredPoints = rules.schedule.defaultPoints
+        let daySchedule = rules.daySchedule
+        goal.requiredPoints = daySchedule.defaultPoints
         var days: [DayTotal] = []
         days.reserveCapacity(points.count)
         // Each day asks the schedule and the skipped ranges: in O(log n) and in passing, so that
         // thousands of entries over thousands of years cost no more than their sum.
         var skippedRanges = SkippedDayRanges(rules.skippedDays)
-        let schedule = rules.schedule.entries.isEmpty ? nil : rules.schedule.lookup()
+        let schedule = daySchedule.entries.isEmpty ? nil : daySchedule.lookup()
         for (index, dayPoints) in points.enumerated() {
             let date = firstDay.advanced(by: index)
-            let required = schedule?.requiredPoints(on: date) ?? rules.schedule.defaultPoints
+            let required = schedule?.requiredPoints(on: date) ?? daySchedule.defaultPoints
             let isSkipped = (index < skipped.count && skipped[index])
                 || (!skippedRanges.isEmpty && skippedRanges.contains(date.daysSince1970))
             let status: DayStatus =

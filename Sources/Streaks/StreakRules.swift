@@ -56,6 +56,25 @@ public struct StreakRules: Hashable, Sendable {
         self.bestStreakCount = 5
     }
 
+    /// Whether days are scored as active (any points: `met`) or not (`none`) rather than against
+    /// a daily goal: under a period goal of points or days when no daily goal was given
+    /// (`schedule.givesDefaultPoints` false), as Loop Habit Tracker's "3 times per week" counts
+    /// days with a check. A month of `month:900 points` is met by its total; its days were
+    /// coloured partial against a default of 100 a day that nobody set (issue 46.5). An at-most
+    /// goal keeps its days' limit.
+    public var scoresActiveDays: Bool {
+        periodGoal != nil && !atMost && !schedule.givesDefaultPoints
+    }
+
+    /// The schedule days are scored by: ``schedule``, whose default is 1 point (any activity)
+    /// when ``scoresActiveDays``.
+    public var daySchedule: GoalSchedule {
+        guard scoresActiveDays else { return schedule }
+        var active = schedule
+        active.defaultPoints = 1
+        return active
+    }
+
     /// Whether these are the simple case (`init(requiredPoints:)` with nothing changed but the
     /// required points and the number of best streaks): its reports are the ones StreakCal has
     /// always made, and renderers show nothing of the rules.

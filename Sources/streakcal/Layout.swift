@@ -41,7 +41,7 @@ extension StreakCalCommand {
             "The height of each month's header, in points (\(OptionRange.text(OptionRange.headerHeight))).", valueName: "h"))
         var headerHeight: Int = LayoutMetrics.defaultHeaderHeight
 
-        @Option(help: "Output format (default: the --output file's extension, .txt .json or .svg; else text).")
+        @Option(help: "Output format (default: the --output file's extension, .txt .json or .svg, another refused; text for none).")
         var format: Format?
 
         @Option(name: [.short, .long], help: ArgumentHelp(
@@ -70,6 +70,7 @@ extension StreakCalCommand {
 
         func run() throws {
             try failing {
+                let chosenFormat = try outputFormat(given: format, output: output, among: Format.allCases, text: .text)
                 let first = month
                 let week = mode == .week ? (date ?? first.firstDay) : nil
                 // The rules first: a weekly goal's weeks give the grids' first weekday.
@@ -96,11 +97,7 @@ extension StreakCalCommand {
                     failed = printed(scored.imported.diagnostics, strict: false)
                 }
                 let text: String
-                let inferred = output.flatMap { ReportFormat(fileExtensionOf: $0) }.flatMap { Format(rawValue: $0.rawValue) }
-                if format == nil, let inferred, inferred != .text, let output {
-                    StandardError.print("streakcal: note: writing \(inferred.rawValue.uppercased()), as the extension of \(output) says".escapingControlCharacters(keepingTabs: false))
-                }
-                switch format ?? inferred ?? .text {
+                switch chosenFormat {
                 case .json: text = try export.json()
                 case .text: text = export.text()
                 case .svg: text = export.svg()

@@ -22,7 +22,7 @@ extension StreakCalCommand {
 
         @OptionGroup var window: WindowOptions
 
-        @Option(help: "Output format (default: the --output file's extension, .txt .json .csv .md .svg .html or .htm; else text).")
+        @Option(help: "Output format (default: the --output file's extension, .txt .json .csv .md .svg .html or .htm, another refused; text for none).")
         var format: ReportFormat?
 
         @Option(name: [.short, .long], help: ArgumentHelp(
@@ -40,10 +40,7 @@ extension StreakCalCommand {
 
         func run() throws {
             try failing {
-                let format = ReportFormat.chosen(self.format, forOutput: output)
-                if self.format == nil, format != .text, let output {
-                    StandardError.print("streakcal: note: writing \(format.rawValue.uppercased()), as the extension of \(output) says".escapingControlCharacters(keepingTabs: false))
-                }
+                let format = try outputFormat(given: self.format, output: output, among: ReportFormat.allCases, text: .text)
                 let (from, to) = try window.days(scoring)
                 var settings = try calendar.settings(from: from, to: to, scoring: scoring, rules: streakRules, presentation: presentation)
                 settings.view = view.view

@@ -219,14 +219,11 @@ struct ScoringOptions: ParsableArguments {
     @Flag(help: "Count sessions that start after now, as done (by default they are planned: not counted, and days after today are upcoming).")
     var countPlanned = false
 
-    /// `--required`, or 100.
-    var requiredPoints: Int { required ?? 100 }
-
     /// The library's settings for these options, the rule options and `presentation`'s, over the
     /// days `from` through `to`.
     func settings(from: Day?, to: Day?, rules: RulesOptions, presentation: PresentationOptions? = nil) throws -> ReportSettings {
         var settings = ReportSettings(
-            requiredPoints: requiredPoints, pointsRule: pointsRule, timeZone: tz,
+            requiredPoints: required, pointsRule: pointsRule, timeZone: tz,
             dayStart: dayStart, from: from, to: to, maximumInstancesPerRule: maxInstances,
             rules: try presentation?.rules())
         settings.palette = presentation?.palette.palette ?? .standard
@@ -427,11 +424,14 @@ func printed(_ diagnostics: [Diagnostic], strict: Bool) -> Bool {
     let hints: [(Diagnostic.Code, Diagnostic.Severity, String)] = [
         (.reportWindow, .warning, "give --from YYYY-MM-DD to report on the earlier days"),
         (.points, .warning, "--points minutes counts minutes, --points count sessions, --points-property names another property"),
-        (.points, .note, "--points count counts sessions, --points-property names another property; --skip-when summary:vacation makes all-day vacations skip their days"),
+        (.points, .note, "--points count counts sessions, --points-property names another property"),
         (.planned, .note, "--count-planned counts sessions after now as done"),
     ]
     for (code, severity, hint) in hints where diagnostics.contains(where: { $0.code == code && $0.severity == severity }) {
         StandardError.print("streakcal: hint: \(hint)")
+    }
+    if diagnostics.contains(where: { $0.code == .points && $0.message.contains("no minutes: all-day events") }) {
+        StandardError.print("streakcal: hint: --skip-when 'summary:vacation' makes all-day vacations skip their days")
     }
     if diagnostics.contains(where: { $0.code == .recurrence && $0.message.contains("instances in the report's window") }) {
         StandardError.print("streakcal: hint: --max-instances raises the cap on instances per rule")
@@ -481,6 +481,29 @@ func emit(_ text: String, to path: String?) throws {
         return
     }
     try AtomicFile.write(text, to: path)
+}
+
+/// The format a command writes: `--format` when given; else the one `-o FILE`'s extension names,
+/// with a note (issue 33); else text for a file without an extension. An extension naming none of
+/// the command's formats is refused, naming the known ones: `-o x.pdf` wrote text (issue 46.9).
+func outputFormat<Format: RawRepresentable<String> & Equatable>(
+    given: Format?, output: String?, among formats: [Format], text: Format
+) throws -> Format {
+    if let given { return given }
+    guard let output, !meansStandardOutput(output), let fileExtension = ReportFormat.fileExtension(of: output) else {
+        return text
+    }
+    let named = ReportFormat(fileExtension: fileExtension).flatMap { Format(rawValue: $0.rawValue) }
+    guard let format = named, formats.contains(format) else {
+        let known = formats.compactMap { ReportFormat(rawValue: $0.rawValue) }
+            .flatMap(\.fileExtensions).map { "." + $0 }
+        throw CommandFailure("\(output): the extension .\(fileExtension) names no format this command writes (\(known.joined(separator: " "))); "
+            + "rename the file or give --format")
+    }
+    if format != text {
+        StandardError.print("streakcal: note: writing \(format.rawValue.uppercased()), as the extension of \(output) says".escapingControlCharacters(keepingTabs: false))
+    }
+    return format
 }
 
 /// `streakcal reprot f.ics` reads as `streakcal report reprot f.ics` (report is the default

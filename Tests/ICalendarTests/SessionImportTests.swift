@@ -52,7 +52,13 @@ struct SessionImportTests {
             #expect(result.session(id)?.start == .instant(secondsSince1970: instant), "\(id)")
             #expect(result.session(id)?.end == .instant(secondsSince1970: instant + 1800), "\(id)")
         }
-        #expect(result.diagnostics.isEmpty)
+        // Each time in a gap is said (issue 46.9: "03:30–03:30, 0 points" came with no word); the
+        // overlaps' first occurrences are real times and say nothing.
+        #expect(result.diagnostics.map(\.code) == [.nonexistentTime, .nonexistentTime, .nonexistentTime])
+        #expect(result.diagnostics.map(\.location.line) == [7, 21, 35])
+        #expect(result.diagnostics.map(\.severity) == [.warning, .warning, .warning])
+        #expect(result.diagnostics.first?.message == "2016-03-27 02:28 does not exist in Europe/Berlin, whose clocks skip forward that night; "
+            + "read as 03:28, with the offset before the gap (RFC 5545 §3.3.5)")
     }
 
     @Test("A VTIMEZONE after the events that use it: its rules apply, gap rule included")
@@ -61,7 +67,10 @@ struct SessionImportTests {
         #expect(result.session("custom-gap")?.start == .instant(secondsSince1970: utc(2016, 3, 27, 1, 28)))
         #expect(result.session("custom-gap")?.end == .instant(secondsSince1970: utc(2016, 3, 27, 1, 28)))
         #expect(result.session("custom-summer")?.start == .instant(secondsSince1970: utc(2016, 7, 1, 10)))
-        #expect(result.diagnostics.isEmpty)
+        // 02:28–03:28 on the night of the gap lasts no time, and says why, at its DTSTART.
+        #expect(result.diagnostics.map(\.code) == [.nonexistentTime])
+        #expect(result.diagnostics.first?.location.line == 7)
+        #expect(result.diagnostics.first?.message.contains("does not exist in Custom Central European") == true)
     }
 
     @Test("A calendar's VTIMEZONE wins over the IANA zone of the same name")
@@ -164,7 +173,8 @@ struct PointsTests {
         let count = try importFixture("no-points-property.ics", points: .count)
         #expect(count.sessions.map(\.points) == [1, 1])
         let allDay = try importFixture("all-day-events.ics", points: .minutes)
-        #expect(allDay.sessions.map(\.points) == [1440, 3 * 1440, 2 * 1440])
+        // All-day events mark days and are no time spent (issue 46.3).
+        #expect(allDay.sessions.map(\.points) == [0, 0, 0])
         let backwards = try importFixture("duration-and-missing-end.ics", points: .minutes)
         #expect(backwards.session("end-before-start")?.points == 0)
         #expect(backwards.session("duration-nominal")?.points == 23 * 60)

@@ -86,6 +86,7 @@ extension RealCalendarTests {
         #expect(days.map { $0["points"] as? Int }.prefix(4) == [30, 0, 0, 0])
         #expect((report["totals"] as? [String: Int])?["points"] == 30)
         #expect(result.standardError.contains("note: 1 all-day event counts no minutes"), "\(result.standardError)")
+        #expect(result.standardError.contains("streakcal: hint: --skip-when 'summary:vacation' makes all-day vacations skip their days\n"))
         let withPoints = Self.vacation.replacingOccurrences(of: "SUMMARY:Vacation Portugal", with: "SUMMARY:Vacation Portugal\r\nX-POINTS:40")
         let counted = try streakcal(["report", "-", "--tz", "UTC", "--from", "2024-06-01", "--to", "2024-06-05", "--format", "json"], input: withPoints)
         let countedDays = try #require(try jsonObject(counted.standardOutput)["days"] as? [[String: Any]])
@@ -131,5 +132,69 @@ extension RealCalendarTests {
         #expect(annotated.contains("SUMMARY:✓ 30/20 minutes"), "\(annotated)")
         let counted = try streakcal(["report", "-", "--points", "count", "--required", "1", "--tz", "UTC", "--from", "2024-06-01", "--to", "2024-06-02"], input: Self.vacation)
         #expect(counted.standardOutput.contains("goal 1 session a day") && counted.standardOutput.contains("Sessions: 1\n"), "\(counted.standardOutput)")
+    }
+}
+
+extension RealCalendarTests {
+    /// `htps://…` read as "no such file" (issue 46.9): a missing path shaped like an address says
+    /// its scheme is not one StreakCal reads, for report and batch alike; a plain name does not.
+    @Test("A mistyped scheme says the scheme is unknown, not only that no such file exists")
+    func unknownScheme() throws {
+        let report = try streakcal(["report", "htps://calendar.example.com/team.ics"])
+        #expect(report.status == 1)
+        #expect(report.standardError == "streakcal: error: cannot read htps://calendar.example.com/team.ics: no such file, "
+            + "and htps:// is not an address StreakCal reads (http://, https:// or webcal://)\n")
+        try withTemporaryFolder("scheme") { folder in
+            let batch = try streakcal(["batch", "ftp://example.com/a.ics", "--out", folder.path])
+            #expect(batch.standardOutput.contains("ftp:// is not an address StreakCal reads"), "\(batch.standardOutput)")
+        }
+        let plain = try streakcal(["report", "missing-calendar.ics"])
+        #expect(plain.standardError == "streakcal: error: cannot read missing-calendar.ics: no such file\n")
+    }
+}
+
+extension RealCalendarTests {
+    /// "Best streaks" was one line of every streak, a wall of text (issue 46.9): each format shows
+    /// them as a compact table, a row per streak, the longest first.
+    @Test("Best streaks: a compact table in text, Markdown, HTML and SVG")
+    func bestStreaksTable() throws {
+        let arguments = ["report", fixture("tutorial-sample.ics"), "--tz", "UTC", "--from", "2024-01-01", "--to", "2024-12-31",
+                         "--required", "10", "--schedule", "sun:0"]
+        let text = try streakcal(arguments).standardOutput
+        #expect(text.contains("Best streaks:\n  1.  2 days  2024-02-24 to 2024-02-26\n  2.   1 day  2024-02-20\n"), "\(text)")
+        let markdown = try streakcal(arguments + ["--format", "md"]).standardOutput
+        #expect(markdown.contains("## Best streaks\n\n| # | Length | Days |\n| ---: | ---: | --- |\n| 1 | 2 days | 2024-02-24 to 2024-02-26 |\n| 2 | 1 day | 2024-02-20 |\n"))
+        let html = try streakcal(arguments + ["--format", "html"]).standardOutput
+        #expect(html.contains("<caption>Best streaks</caption>"))
+        #expect(html.contains("<tr><td>2</td><td>1 day</td><td><time datetime=\"2024-02-20\">2024-02-20</time></td></tr>"))
+        let svg = try streakcal(arguments + ["--format", "svg"]).standardOutput
+        #expect(svg.contains(">1. 2 days: 2024-02-24 to 2024-02-26</text>") && svg.contains(">2. 1 day: 2024-02-20</text>"))
+        for output in [text, markdown, html, svg] { #expect(!output.contains("Best streaks: ")) }
+    }
+}
+
+extension RealCalendarTests {
+    /// With `--period-goal "month:300 points"` the month was met, yet every day was coloured
+    /// partial against a default of 100 a day that nobody set (issue 46.5): under a period goal
+    /// without a daily goal, a day is met by any points, and no format names a daily goal.
+    @Test("A period goal without a daily goal: days met by any points, no daily goal anywhere")
+    func periodGoalDays() throws {
+        let window = [fixture("tutorial-sample.ics"), "--tz", "UTC", "--from", "2024-02-01", "--to", "2024-03-31", "--period-goal", "month:300 points"]
+        let text = try streakcal(["report"] + window).standardOutput
+        #expect(text.hasPrefix("Streak report: FSCalendar streaks tutorial sample, 2024-02-01 to 2024-03-31, UTC, goal 300 points a month (any points meet a day)\n"), "\(text)")
+        #expect(text.contains("Days: 60 (met 4, partial 0, none 56)"))
+        #expect(!text.contains("partial, under 1/3"))  // the legend shows no shade that cannot occur
+        let json = try jsonObject(try streakcal(["report", "--format", "json"] + window).standardOutput)
+        let days = try #require(json["days"] as? [[String: Any]])
+        #expect(days.filter { ($0["points"] as? Int ?? 0) > 0 }.allSatisfy { $0["status"] as? String == "met" })
+        #expect(json["requiredPoints"] as? Int == 1)
+        let svg = try streakcal(["report", "--format", "svg"] + window).standardOutput
+        #expect(svg.contains("<title>Saturday, 24 February 2024: met, 30 points, 1 session"), "\(svg.prefix(0))")
+        let annotated = try streakcal(["annotate", "--only-annotations"] + window).standardOutput
+        #expect(annotated.contains("SUMMARY:✓ 30 points"), "\(annotated)")
+        #expect(!annotated.contains("/1 points"))
+        // A daily goal given is a daily goal kept.
+        let given = try streakcal(["report", "--required", "50"] + window).standardOutput
+        #expect(given.contains("goal 50 points a day, 300 points a month") && given.contains("met 3, partial 1"), "\(given)")
     }
 }

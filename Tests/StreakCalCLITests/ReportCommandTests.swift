@@ -137,6 +137,7 @@ struct ReportCommandTests {
         #expect(unset.standardError.contains("no-points-property.ics:4:1: note: no event has the X-POINTS property, so each session counts its length in minutes\n"))
         #expect(unset.standardError.contains("streakcal: hint: --points count counts sessions, --points-property names another property\n"))
         #expect(!unset.standardError.contains("problem"))  // a note, not a problem
+        #expect(!unset.standardError.contains("--skip-when"))  // no all-day event, no word of vacations
         // With the property, auto reports exactly as x-points does.
         for name in ["tutorial-sample.ics", "recurring-this-and-future.ics"] {
             let arguments = ["report", fixture(name), "--tz", "UTC", "--to", "2024-12-31", "--format", "json"]

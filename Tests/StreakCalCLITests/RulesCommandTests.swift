@@ -129,8 +129,15 @@ struct RulesCommandTests {
             "--period-goal", "week:2 days",
         ])
         #expect(weekly.status == 0)
-        #expect(weekly.standardOutput.contains("goal 100 points a day, week:2 days a week"))
-        #expect(weekly.standardOutput.contains("Periods (week:2 days):\n  2024-02-19 to 2024-02-25  ✓ met, 2 of 2 days met\n  2024-02-26 to 2024-03-03  ◐ partial, 1 of 2 days met\n"))
+        // No daily goal given: a day with any points counts toward the week (issue 46.5).
+        #expect(weekly.standardOutput.contains("goal 2 active days a week"))
+        #expect(weekly.standardOutput.contains("Periods (week:2 days):\n  2024-02-19 to 2024-02-25  ✓ met, 3 of 2 days met\n  2024-02-26 to 2024-03-03  ◐ partial, 1 of 2 days met\n"))
+        let daily = try streakcal([
+            "report", fixture("tutorial-sample.ics"), "--tz", "UTC", "--from", "2024-02-19", "--to", "2024-03-03",
+            "--period-goal", "week:2 days", "--required", "100",
+        ])
+        #expect(daily.standardOutput.contains("goal 100 points a day, 2 days met a week"))
+        #expect(daily.standardOutput.contains("  2024-02-19 to 2024-02-25  ✓ met, 2 of 2 days met\n"))
         #expect(weekly.standardOutput.contains("Current streak: 1 week (2024-02-19 to 2024-02-25)"))
 
         let directory = NSTemporaryDirectory() + "rules-\(UUID().uuidString)"

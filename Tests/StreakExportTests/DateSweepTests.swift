@@ -104,6 +104,18 @@ struct DateSweepTests {
             }
             let html = HTMLReport(report: report, sessions: [], firstWeekday: weekday, view: view, today: last).render()
             if !html.hasPrefix("<!DOCTYPE html>") || !html.hasSuffix("</html>\n") { Issue.record("HTML \(view) \(last) \(weekday) is cut short") }
+            // Every day of a heatmap has its hover title, as GitHub's graph has (issue 46.9): a
+            // cell is a filler (`<i class="x">`) or a day with a title.
+            var heatmapDays = 0
+            for heatmap in html.components(separatedBy: "<div class=\"hm\">").dropFirst() {
+                let cells = heatmap.components(separatedBy: "</div>")[0]
+                    .components(separatedBy: "<").filter { $0.hasPrefix("i ") || $0.hasPrefix("a ") }
+                for cell in cells where cell != "i class=\"x\">" {
+                    heatmapDays += 1
+                    if !cell.contains(" title=\"") { Issue.record("HTML \(view) \(last): a heatmap day without a title: <\(cell)") }
+                }
+            }
+            if view != .month, heatmapDays < 365 { Issue.record("HTML \(view) \(last): \(heatmapDays) heatmap days") }
             if index % 7 == 0 {
                 let markdown = MarkdownReport(report: report, firstWeekday: weekday).render()
                 if !markdown.hasPrefix("# Streak report") { Issue.record("Markdown \(last) \(weekday): \(markdown.prefix(100))") }

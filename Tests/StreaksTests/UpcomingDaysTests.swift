@@ -61,3 +61,29 @@ extension UpcomingDaysTests {
         #expect(report.weekdayFrequency.map(\.counted).reduce(0, +) == 7)
     }
 }
+
+/// Under a period goal without a daily goal, days are met by any points (issue 46.5).
+@Suite("Period goals without a daily goal")
+struct ActiveDayTests {
+    @Test("A day with any points is met, none otherwise; a daily goal given keeps its partial days")
+    func activeDays() throws {
+        var rules = StreakRules()
+        rules.periodGoal = PeriodGoal(length: .month, target: .points(300))
+        #expect(rules.scoresActiveDays)
+        #expect(rules.daySchedule.defaultPoints == 1)
+        let first = try Day(year: 2024, month: 2, day: 1)
+        let report = StreakReport(goal: StreakGoal(timeZone: .utc), rules: rules, firstDay: first,
+                                  points: [0, 30, 100, 120], sessionCounts: [0, 1, 1, 1])
+        #expect(report.days.map(\.status) == [DayStatus.none, .met, .met, .met])
+        #expect(report.goal.requiredPoints == 1)
+        var daily = StreakRules(requiredPoints: 100)
+        daily.periodGoal = rules.periodGoal
+        #expect(!daily.scoresActiveDays)
+        let scored = StreakReport(goal: StreakGoal(timeZone: .utc), rules: daily, firstDay: first,
+                                  points: [0, 30, 100, 120], sessionCounts: [0, 1, 1, 1])
+        #expect(scored.days.map(\.status) == [DayStatus.none, .partial, .met, .met])
+        var limit = rules
+        limit.atMost = true
+        #expect(!limit.scoresActiveDays)
+    }
+}

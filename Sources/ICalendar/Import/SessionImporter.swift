@@ -40,7 +40,7 @@ public struct CalendarReadError: Error, Hashable, Sendable, CustomStringConverti
         self.reason = reason
     }
 
-    /// `cannot read PATH: REASON`, a byte of the path that is not UTF-8 shown as `\xNN` (``FileName``).
+    /// `cannot read PATH: REASON`, a byte of the path that is not UTF-8 shown as `\xNN` (``/CalendarDiagnostics/FileName``).
     public var description: String { "cannot read \(FileName.displayed(path)): \(reason)" }
 }
 
@@ -172,7 +172,7 @@ public struct SessionImporter: Sendable {
         var status = stat()
         guard descriptor >= 0 else {
             let code = errno
-            guard FileName.withSystemRepresentation(path, { stat($0, &status) }) == 0 else { throw CalendarReadError(path: path, reason: "no such file") }
+            guard FileName.withSystemRepresentation(path, { stat($0, &status) }) == 0 else { throw CalendarReadError(path: path, reason: FileName.missingReason(path)) }
             if status.st_mode & S_IFMT == S_IFDIR { throw CalendarReadError(path: path, reason: "it is a directory") }
             throw CalendarReadError(path: path, reason: String(cString: strerror(code)))
         }

@@ -243,7 +243,22 @@ struct SessionResolver {
         if time.isUTC { return .instant(secondsSince1970: time.local.secondsSince1970) }
         guard let tzid = time.timeZoneID else { return .floating(time.local) }
         guard let rules = zone(named: tzid, line: line) else { return .floating(time.local) }
-        return .instant(secondsSince1970: rules.instant(for: time.local))
+        let instant = rules.instant(for: time.local)
+        warnIfSkipped(time.local, in: rules, readAs: instant, line: line)
+        return .instant(secondsSince1970: instant)
+    }
+
+    /// Warns when a wall-clock time does not exist in its zone (the spring gap): RFC 5545 §3.3.5
+    /// reads it with the offset before the gap, so an hour's run from 02:30 to 03:30 on the night
+    /// clocks skip to 03:00 lasts no time, which nobody would guess without a word (issue 46.9).
+    mutating func warnIfSkipped(_ local: LocalDateTime, in rules: TimeZoneRules, readAs instant: Int64, line: ContentLine) {
+        let shown = rules.localDateTime(at: instant)
+        guard shown != local else { return }
+        diagnostics.append(Diagnostic(
+            .warning, .nonexistentTime, at: line.location(column: line.valueColumn ?? 1),
+            "\(local.day) \(local.hourMinute) does not exist in \(rules.identifier), whose clocks skip forward that night; "
+                + "read as \(shown.hourMinute), with the offset before the gap (RFC 5545 §3.3.5)",
+            sourceLine: line.text))
     }
 
     /// The rules for a TZID (`InputZones`), saying once per input what there is to say of it: a

@@ -222,7 +222,7 @@ struct CalendarWalk {
     mutating func add(_ path: String) {
         guard let (identity, kind) = Self.identify(path) else {
             if seenMissing.insert(path).inserted {
-                let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
+                let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : FileName.missingReason(path)
                 found.append((FileName.displayed(path), .unreadable(reason: "cannot read \(FileName.displayed(path)): \(reason)")))
             }
             return

@@ -9,29 +9,44 @@ public import StreakExport
 public enum ReportFormat: String, Hashable, Sendable, Codable, CaseIterable {
     case text, json, csv, md, svg, html
 
-    /// The extension of a file in this format, without the dot (`txt` for text).
     /// The format a file's extension names (`.txt`, `.json`, `.csv`, `.md` or `.markdown`, `.svg`,
     /// `.html` or `.htm`, any case); `nil` for another or none.
     public init?(fileExtensionOf path: String) {
+        guard let fileExtension = Self.fileExtension(of: path) else { return nil }
+        self.init(fileExtension: fileExtension)
+    }
+
+    /// The format an extension (without the dot, any case) names; `nil` for another.
+    public init?(fileExtension: String) {
+        let lowercased = fileExtension.lowercased()
+        guard let format = Self.allCases.first(where: { $0.fileExtensions.contains(lowercased) }) else { return nil }
+        self = format
+    }
+
+    /// The extension of the last component of `path`, lowercased and without the dot; `nil` for a
+    /// name without one (`report`, `-`, `/dev/stdout`) or with only a hidden file's leading dot.
+    ///
+    /// ```swift
+    /// print(ReportFormat.fileExtension(of: "out/Report.PDF") ?? "none")
+    /// // Prints "pdf"
+    /// ```
+    public static func fileExtension(of path: String) -> String? {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
-        switch name[name.index(after: dot)...].lowercased() {
-        case "txt", "text": self = .text
-        case "json": self = .json
-        case "csv": self = .csv
-        case "md", "markdown": self = .md
-        case "svg": self = .svg
-        case "html", "htm": self = .html
-        default: return nil
+        return name[name.index(after: dot)...].lowercased()
+    }
+
+    /// Every extension naming the format, the usual one first (`md`, then `markdown`).
+    public var fileExtensions: [String] {
+        switch self {
+        case .text: ["txt", "text"]
+        case .md: ["md", "markdown"]
+        case .html: ["html", "htm"]
+        default: [fileExtension]
         }
     }
 
-    /// The format given, else the one `output`'s extension names (`-o report.svg` writes SVG),
-    /// else text.
-    public static func chosen(_ given: ReportFormat?, forOutput output: String?) -> ReportFormat {
-        given ?? output.flatMap { ReportFormat(fileExtensionOf: $0) } ?? .text
-    }
-
+    /// The extension of a file in this format, without the dot (`txt` for text).
     public var fileExtension: String {
         switch self {
         case .text: "txt"

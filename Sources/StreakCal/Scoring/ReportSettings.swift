@@ -15,22 +15,24 @@ public import Streaks
 /// ```
 public struct ReportSettings: Sendable {
     /// Points a day needs to count as met (at least 1) where the schedule says nothing else: the
-    /// default of `streakRules.schedule`.
+    /// default of `streakRules.schedule`, 100 until given. Under a period goal, until one is given
+    /// a day needs any points at all (1: ``/Streaks/StreakRules/scoresActiveDays``), and this
+    /// reads 1: no daily goal that nobody set.
     public var requiredPoints: Int {
-        get { ownStreakRules.schedule.defaultPoints }
+        get { ownStreakRules.daySchedule.defaultPoints }
         set { ownStreakRules.schedule.defaultPoints = max(1, newValue) }
     }
     /// What a streak means: the schedule, skips, freezes, a period goal, today-grace.
     ///
-    /// Rules whose schedule gives no required points (`StreakRules()`) keep ``requiredPoints``:
-    /// `settings.streakRules = StreakRules()` does not reset a goal of 60 to 100;
+    /// Rules whose schedule gives no required points (`StreakRules()`) keep the required points
+    /// given before: `settings.streakRules = StreakRules()` does not reset a goal of 60 to 100;
     /// `StreakRules(requiredPoints: 30)` sets it to 30.
     public var streakRules: StreakRules {
         get { ownStreakRules }
         set {
-            let required = ownStreakRules.schedule.defaultPoints
+            let given = ownStreakRules.schedule.givesDefaultPoints ? ownStreakRules.schedule.defaultPoints : nil
             ownStreakRules = newValue
-            if !newValue.schedule.givesDefaultPoints { ownStreakRules.schedule.defaultPoints = required }
+            if !newValue.schedule.givesDefaultPoints, let given { ownStreakRules.schedule.defaultPoints = given }
         }
     }
     private var ownStreakRules: StreakRules
@@ -77,7 +79,7 @@ public struct ReportSettings: Sendable {
     public var countsPlannedSessions = false
 
     public init(
-        requiredPoints: Int = 100, pointsRule: PointsRule = .auto, timeZone: String? = nil,
+        requiredPoints: Int? = nil, pointsRule: PointsRule = .auto, timeZone: String? = nil,
         dayStart: DayStart = .midnight, from: Day? = nil, to: Day? = nil,
         maximumInstancesPerRule: Int = RecurrenceExpansion.defaultMaximumInstancesPerRule,
         rules: DayPresentationRules? = nil, firstWeekday: Weekday = .sunday

@@ -28,7 +28,7 @@ public struct RuleOptions: Hashable, Sendable {
     /// Skip categories besides the file's (compared without case).
     public var skipCategories: [String] = []
     /// Which all-day events mark their days as skipped, besides the file's `skipWhen` (either
-    /// one marks them): a habit filter, such as `summary:vacation` (``StreakRules/skipWhen``).
+    /// one marks them): a habit filter, such as `summary:vacation` (``/Streaks/StreakRules/skipWhen``).
     public var skipWhen: SessionFilter?
     /// Freezes in place of the file's.
     public var freezes: FreezePolicy?
@@ -62,7 +62,10 @@ extension ReportSettings {
     /// - Throws: `RuleOptionsError` when a habit is named twice or there are more than
     ///   `RulesFile.maximumHabits` habits in all.
     public mutating func applyRules(_ file: RulesFile?, options: RuleOptions = RuleOptions()) throws(RuleOptionsError) {
-        let required = options.requiredPoints ?? (file?.namesRequiredPoints == true ? file?.rules.schedule.defaultPoints : nil) ?? requiredPoints
+        // The daily goal given, if one was: under a period goal without one, days count as active.
+        let own = streakRules.schedule
+        let required = options.requiredPoints ?? (file?.namesRequiredPoints == true ? file?.rules.schedule.defaultPoints : nil)
+            ?? (own.givesDefaultPoints ? own.defaultPoints : nil)
         var rules = file?.rules ?? StreakRules()
         rules.schedule.entries += options.schedule
         rules.periodGoal = options.periodGoal ?? Self.periodGoal(rules.periodGoal, weekStarts: options.weekStarts)
@@ -85,7 +88,7 @@ extension ReportSettings {
             throw RuleOptionsError("at most \(RulesFile.maximumHabits) habits, the rules file's and the options' together, not \(habits.count).")
         }
         streakRules = rules
-        requiredPoints = required
+        if let required { requiredPoints = required }
         self.habits = habits
     }
 

@@ -156,13 +156,15 @@ public struct CalendarAnnotation: Sendable {
         let reports = habits.isEmpty ? [(report, nil)] : habits.map { ($0.report, Optional($0.habit.name)) }
         return reports.lazy.flatMap { report, habit in
             zip(report.days, Self.streakLengths(of: report)).lazy.compactMap { day, streak in
-                self.event(on: day, streak: streak, habit: habit)
+                self.event(on: day, streak: streak, habit: habit, activeDays: report.rules.scoresActiveDays)
             }
         }
     }
 
     /// A day's event, if the day is annotated.
-    private func event(on day: DayTotal, streak: Int, habit: String?) -> AllDayEvent? {
+    /// `activeDays`: the day is met by any points (a period goal without a daily goal), so its
+    /// summary names no daily goal.
+    private func event(on day: DayTotal, streak: Int, habit: String?, activeDays: Bool) -> AllDayEvent? {
         // A day after today is not scored yet: no annotation says anything of it.
         guard day.status != .upcoming, includesEmptyDays || day.sessions > 0 else { return nil }
         let mark = TextReport.marks[day.status, default: "·"]
@@ -173,7 +175,7 @@ public struct CalendarAnnotation: Sendable {
         case .skipped: "\(mark) \(unit.describe(day.points)), skipped"
         case .frozen: "\(mark) \(day.points)/\(required) \(unit.rawValue), frozen"
         case .over: "\(mark) \(unit.describe(day.points)), over the limit of \(required)"
-        default: "\(mark) \(day.points)/\(required) \(unit.rawValue)"
+        default: activeDays ? "\(mark) \(unit.describe(day.points))" : "\(mark) \(day.points)/\(required) \(unit.rawValue)"
         }
         if streak > 0 { summary += " · streak \(streak)" }
         if let habit { summary = habit + ": " + summary }

@@ -344,7 +344,10 @@ public struct DayPresentationRules: Sendable {
             wanted.insert(presentation(for: total))
             present.insert(total.status)
         }
-        for (points, status) in [(0, DayStatus.none), (1, .partial), (3, .partial), (5, .partial), (6, .met)] {
+        // Days met by any points (a period goal without a daily goal) are never partial.
+        let probes: [(Int, DayStatus)] = report.rules.scoresActiveDays
+            ? [(0, .none), (6, .met)] : [(0, .none), (1, .partial), (3, .partial), (5, .partial), (6, .met)]
+        for (points, status) in probes {
             wanted.insert(probe(status, points: points))
         }
         let presentStatuses = DayStatus.allCases.filter(present.contains).map { probe($0, points: $0 == .none || $0 == .rest ? 0 : 3) }

@@ -197,7 +197,7 @@ public struct LayoutExport: Sendable {
         let presentation = total.map(rules.presentation(for:))
         let fill = presentation.map { paint($0) } ?? "fill=\"\(page.background)\""
         let textColor = presentation?.text ?? (placed.isInMonth ? page.text : page.secondaryText)
-        let title = total.map { "\(CalendarNames.long(placed.day)): \(rules.presentation(for: $0).label), \(DayWords.points($0, unit: report?.goal.unit ?? .points, brief: true))" }
+        let title = total.map { "\(CalendarNames.long(placed.day)): \(rules.presentation(for: $0).label), \(DayWords.points($0, unit: report?.goal.unit ?? .points, brief: true, activeDays: report?.rules.scoresActiveDays ?? false))" }
         let big = frame.width >= 24 && frame.height >= 24
         let numberY = frame.y + (big && presentation != nil ? frame.height / 2 + 2 : frame.height / 2 + 5)
         var text = "<g id=\"day-\(placed.day)\"\(placed.isInMonth ? "" : " class=\"outside\"")>"

@@ -155,6 +155,14 @@ public struct HTMLReport: Sendable {
             html.append("<div><dt>\(Markup.escape(row.name))</dt><dd>\(HTMLReport.markingDates(in: Markup.escape(row.value)))</dd></div>")
         }
         html.append("</dl>")
+        let best = ReportFigures.bestStreakRows(report)
+        if !best.isEmpty {
+            html.append("<table class=\"best\"><caption>Best streaks</caption><thead><tr><th scope=\"col\">#</th><th scope=\"col\">Length</th><th scope=\"col\">Days</th></tr></thead><tbody>")
+            for row in best {
+                html.append("<tr><td>\(row.rank)</td><td>\(row.length)</td><td>\(HTMLReport.markingDates(in: row.days))</td></tr>")
+            }
+            html.append("</tbody></table>")
+        }
         return html
     }
 
@@ -395,7 +403,7 @@ public struct HTMLReport: Sendable {
     }
 
     private func pointsText(_ total: DayTotal, brief: Bool = false) -> String {
-        DayWords.points(total, unit: report.goal.unit, brief: brief)
+        DayWords.points(total, unit: report.goal.unit, brief: brief, activeDays: report.rules.scoresActiveDays)
     }
 
     /// The progress charts (`ProgressCharts`), each an inline SVG drawn twice: for wide screens and,
@@ -475,6 +483,11 @@ public struct HTMLReport: Sendable {
         .figures div { background: var(--panel); border-radius: .5rem; padding: .5rem .75rem; }
         .figures dt { font-size: .8125rem; color: var(--fg2); }
         .figures dd { margin: 0; font-weight: 600; overflow-wrap: anywhere; }
+        table.best { border-collapse: collapse; margin: .75rem 0 0; font-variant-numeric: tabular-nums; }
+        .best caption { font-weight: 600; text-align: left; padding: 0 0 .25rem; }
+        .best th { font-size: .8125rem; font-weight: 600; color: var(--fg2); text-align: left; }
+        .best th, .best td { padding: .125rem .75rem .125rem 0; }
+        .best td:nth-child(-n+2) { text-align: right; }
         .diagnostics { margin: 1rem 0 0; background: var(--panel); border-radius: .5rem; padding: .5rem .75rem; }
         .diagnostics summary { cursor: pointer; font-weight: 600; }
         .diagnostics ol { margin: .5rem 0 0; padding-left: 1.5rem; }

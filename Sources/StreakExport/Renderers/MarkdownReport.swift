@@ -62,6 +62,11 @@ public struct MarkdownReport: Sendable {
         for row in ReportFigures(report, sources: sources).rows {
             write(["| \(row.name) | \(MarkdownReport.escape(row.value)) |"])
         }
+        let best = ReportFigures.bestStreakRows(report)
+        if !best.isEmpty {
+            write(["", "## Best streaks", "", "| # | Length | Days |", "| ---: | ---: | --- |"])
+            write(best.map { "| \($0.rank) | \($0.length) | \($0.days) |" })
+        }
         if let periodGoal = report.rules.periodGoal {
             write(["", "## Periods (\(MarkdownReport.escape(periodGoal.description)))", "", "| Period | Progress | Status |", "| --- | --- | --- |"])
             for period in ReportFigures.periodRows(report) {

@@ -73,36 +73,52 @@ struct ProgressCharts {
         if !points.isEmpty {
             elements.append("<polyline fill=\"none\" \(paint(.data, true)) stroke-width=\"2\" points=\"\(points.joined(separator: " "))\"/>")
         }
-        // Month ticks at least 4 points apart, labelled where there is room (40 points).
-        var (lastTick, lastLabel) = (-1_000, -1_000)
+        // Month ticks at least 4 points apart, labelled where there is room: a label starts at its
+        // tick, or, near the right edge, ends at the edge, so that it is never cut ("De", issue 46.9).
+        var (lastTick, lastLabelEnd) = (-1_000, -1_000)
         for (index, day) in report.days.enumerated() where day.date.dayOfMonth == 1 {
             let x = plotLeft + Int((Double(index) * step).rounded())
             guard x - lastTick >= 4 else { continue }
             lastTick = x
             elements.append("<line x1=\"\(x)\" y1=\"\(plotTop + Self.plotHeight)\" x2=\"\(x)\" y2=\"\(plotTop + Self.plotHeight + 4)\" \(paint(.secondary, true)) stroke-width=\"1\"/>")
-            guard x - lastLabel >= 40 else { continue }
-            lastLabel = x
             let name = String(CalendarNames.months[day.date.month - 1].prefix(3))
-            elements.append(text(day.date.month == 1 ? "\(name) \(day.date.year)" : name, x: x, y: plotTop + Self.plotHeight + 16, size: 10, role: .secondary))
+            let label = day.date.month == 1 ? "\(name) \(day.date.year)" : name
+            let labelWidth = Self.labelWidth(label)
+            let start = min(x, width - labelWidth)
+            guard start - lastLabelEnd >= 8 else { continue }
+            lastLabelEnd = start + labelWidth
+            elements.append(start == x
+                ? text(label, x: x, y: plotTop + Self.plotHeight + 16, size: 10, role: .secondary)
+                : text(label, x: width, y: plotTop + Self.plotHeight + 16, size: 10, role: .secondary, anchor: "end"))
         }
         return (elements, 30 + Self.plotHeight + 30)
     }
 
+    /// A generous width of a label at font size 10: 7 points a character, wider than the average
+    /// sans-serif letter, so that a label kept inside the drawing is whole.
+    static func labelWidth(_ label: String) -> Int {
+        label.count * 7
+    }
+
     func weekBars(top: Int) -> ([String], Int) {
-        bars(report.sums(byWeekStarting: firstWeekday), title: "Points per week", label: {
+        bars(report.sums(byWeekStarting: firstWeekday), title: "\(DayWords.title(report.goal.unit)) per week", label: {
             "\(CalendarNames.months[$0.lowerBound.month - 1].prefix(3)) \($0.lowerBound.dayOfMonth)"
         }, top: top)
     }
 
     func monthBars(top: Int) -> ([String], Int) {
-        bars(report.sums(), title: "Points per month", label: { String(CalendarNames.months[$0.lowerBound.month - 1].prefix(3)) }, top: top)
+        bars(report.sums(), title: "\(DayWords.title(report.goal.unit)) per month", label: { String(CalendarNames.months[$0.lowerBound.month - 1].prefix(3)) }, top: top)
     }
 
-    /// The last ``maximumBars`` periods as bars, each with a line at the goal its days required.
+    /// The last ``maximumBars`` periods as bars, each with a line at the goal its days required
+    /// (none when days are met by any points, ``/Streaks/StreakRules/scoresActiveDays``: their
+    /// 1 point a day is no goal anyone set).
     private func bars(_ all: [PeriodSum], title: String, label: (ClosedRange<Day>) -> String, top: Int) -> ([String], Int) {
-        let sums = Array(all.suffix(Self.maximumBars))
+        var sums = Array(all.suffix(Self.maximumBars))
+        if report.rules.scoresActiveDays { sums = sums.map { var sum = $0; sum.required = 0; return sum } }
         let plotTop = top + 30, plotLeft = 40, plotWidth = max(1, width - 40)
-        var elements = [text(title + (report.rules.atMost ? ", against the limit" : ", against the goal"), x: 0, y: top + 18, size: 14, role: .text, bold: true)]
+        let against = report.rules.scoresActiveDays ? "" : report.rules.atMost ? ", against the limit" : ", against the goal"
+        var elements = [text(title + against, x: 0, y: top + 18, size: 14, role: .text, bold: true)]
         let highest = max(1, sums.map { max($0.points, $0.required) }.max() ?? 1)
         elements.append(text("\(highest)", x: plotLeft - 6, y: plotTop + 4, size: 10, role: .secondary, anchor: "end"))
         elements.append(text("0", x: plotLeft - 6, y: plotTop + Self.plotHeight + 4, size: 10, role: .secondary, anchor: "end"))
@@ -113,8 +129,10 @@ struct ProgressCharts {
             let x = plotLeft + index * slot + (slot - barWidth) / 2
             let barHeight = height(sum.points)
             let bottom = plotTop + Self.plotHeight
+            let figure = sum.required > 0 ? "\(sum.points) of \(report.goal.unit.describe(sum.required))" : report.goal.unit.describe(sum.points)
+            let title = Markup.escape("\(sum.days.lowerBound) to \(sum.days.upperBound): \(figure)")
             elements.append("<rect x=\"\(x)\" y=\"\(bottom - barHeight)\" width=\"\(barWidth)\" height=\"\(barHeight)\" \(paint(.data, false))>"
-                + "<title>\(Markup.escape("\(sum.days.lowerBound) to \(sum.days.upperBound): \(sum.points) of \(report.goal.unit.describe(sum.required))"))</title></rect>")
+                + "<title>\(title)</title></rect>")
             if sum.required > 0 {
                 let goal = bottom - height(sum.required)
                 elements.append("<line x1=\"\(x - 2)\" y1=\"\(goal)\" x2=\"\(x + barWidth + 2)\" y2=\"\(goal)\" \(paint(.goal, true)) stroke-width=\"2\"/>")

@@ -10,9 +10,9 @@ struct ReportFigures {
         let goal = report.goal
         let dayCount = report.days.count
         let rules = report.rules
-        let goalText = (rules.atMost ? "at most " : "") + (rules.schedule.entries.isEmpty
-            ? "\(goal.unit.describe(goal.requiredPoints)) a day"
-            : "by schedule: \(rules.schedule)")
+        let goalText = rules.schedule.entries.isEmpty || rules.periodGoal != nil
+            ? DayWords.goal(of: report)
+            : (rules.atMost ? "at most " : "") + "by schedule: \(rules.schedule)"
         var rows: [(name: String, value: String)] = []
         if let calendars = ReportHeading(sources: sources, report: report).calendarsRow { rows.append(calendars) }
         rows += [
@@ -21,7 +21,6 @@ struct ReportFigures {
             ("Time zone", goal.timeZone.identifier),
             ("Day starts at", goal.dayStart.description),
         ]
-        if let periodGoal = rules.periodGoal { rows.append(("Period goal", periodGoal.description)) }
         rows += [
             ("Current streak", TextReport.describe(report.currentStreak, unit: report.streakUnit)),
             ("Longest streak", TextReport.describe(report.longestStreak, unit: report.streakUnit)),
@@ -70,14 +69,41 @@ struct ReportFigures {
         }
     }
 
-    /// The figures only rules give (none in the simple case): best streaks, score, freezes.
+    /// The best streaks as a compact table (issue 46.9: one line of them was a wall of text), each
+    /// renderer drawing it in its own way: rank, length ("12 days") and days ("2024-02-24 to
+    /// 2024-03-06", or the one day). None in the simple case, where the longest streak says it all.
+    static func bestStreakRows(_ report: StreakReport) -> [(rank: Int, length: String, days: String)] {
+        guard !report.rules.isSimple else { return [] }
+        return report.bestStreaks.enumerated().compactMap { index, streak in
+            guard let start = streak.start, let end = streak.end else { return nil }
+            let unit = report.streakUnit
+            return (index + 1, "\(streak.length) \(streak.length == 1 ? unit : unit + "s")", start == end ? "\(start)" : "\(start) to \(end)")
+        }
+    }
+
+    /// The best streaks as text lines under a `Best streaks:` line, columns aligned for a
+    /// fixed-width font (`  1.  12 days  2024-02-24 to 2024-03-06`), or, `aligned` false, for a
+    /// proportional one, where spaces do not line up (`1. 12 days: 2024-02-24 to 2024-03-06`);
+    /// none when there are none.
+    static func bestStreakLines(_ report: StreakReport, aligned: Bool = true) -> [String] {
+        let rows = bestStreakRows(report)
+        guard !rows.isEmpty else { return [] }
+        guard aligned else { return ["Best streaks:"] + rows.map { "\($0.rank). \($0.length): \($0.days)" } }
+        let rankWidth = "\(rows.count).".count
+        let lengthWidth = rows.map(\.length.count).max() ?? 0
+        return ["Best streaks:"] + rows.map { row in
+            let rank = "\(row.rank).", length = row.length
+            return "  " + String(repeating: " ", count: rankWidth - rank.count) + rank + "  "
+                + String(repeating: " ", count: lengthWidth - length.count) + length + "  " + row.days
+        }
+    }
+
+    /// The figures only rules give (none in the simple case): score, freezes (the best streaks are
+    /// a table of their own, ``bestStreakRows(_:)``).
     static func ruleRows(_ report: StreakReport) -> [(name: String, value: String)] {
         let rules = report.rules
         guard !rules.isSimple else { return [] }
         var rows: [(name: String, value: String)] = []
-        if !report.bestStreaks.isEmpty {
-            rows.append(("Best streaks", report.bestStreaks.map { TextReport.describe($0, unit: report.streakUnit) }.joined(separator: "; ")))
-        }
         rows.append(("Habit score", TextReport.percent(report.score)))
         if !rules.freezes.isNone {
             rows.append(("Freezes", "\(report.freezesUsed) used, \(report.freezesLeft) left (\(report.freezesEarned) earned; rule: \(rules.freezes))"))

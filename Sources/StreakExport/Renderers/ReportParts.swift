@@ -191,14 +191,47 @@ enum DayWords {
     /// `("Minutes", "90 in 2 sessions")`, `("Sessions", "6")`.
     static func total(of report: StreakReport) -> (name: String, value: String) {
         let unit = report.goal.unit
-        let name = unit.rawValue.prefix(1).uppercased() + unit.rawValue.dropFirst()
+        let name = title(unit)
         guard unit != .sessions else { return (name, "\(report.totalPoints)") }
         return (name, "\(report.totalPoints) in \(PointsUnit.sessions.describe(report.totalSessions))")
     }
 
-    static func points(_ total: DayTotal, unit: PointsUnit, brief: Bool = false) -> String {
-        if total.status == .upcoming { return brief ? "not scored yet" : "not scored yet, \(unit.describe(total.required)) required" }
+    /// The unit as a title's first word: `Points`, `Minutes`, `Sessions`.
+    static func title(_ unit: PointsUnit) -> String {
+        unit.rawValue.prefix(1).uppercased() + unit.rawValue.dropFirst()
+    }
+
+    /// The goal in words, as headings and figures say it: `30 minutes a day`, `at most 60 minutes a
+    /// day`, `by schedule`; under a period goal, the period's after the daily goal when one was
+    /// given (`30 minutes a day, 3 days met a week`), else alone, its days met by any points
+    /// (`900 minutes a month (any minutes meet a day)`, `3 active days a week`).
+    static func goal(of report: StreakReport) -> String {
+        let rules = report.rules, unit = report.goal.unit
+        let daily = (rules.atMost ? "at most " : "")
+            + (rules.schedule.entries.isEmpty ? "\(unit.describe(report.goal.requiredPoints)) a day" : "by schedule")
+        guard let period = rules.periodGoal else { return daily }
+        let per = period.unitName
+        switch (period.target, rules.scoresActiveDays) {
+        case (.points(let target), true):
+            return (rules.schedule.entries.isEmpty ? "" : daily + ", ") + "\(unit.describe(target)) a \(per) (any \(unit.rawValue) meet a day)"
+        case (.metDays(let target), true):
+            return (rules.schedule.entries.isEmpty ? "" : daily + ", ") + "\(target) active \(target == 1 ? "day" : "days") a \(per)"
+        case (.points(let target), false):
+            return daily + ", " + (rules.atMost ? "at most " : "") + "\(unit.describe(target)) a \(per)"
+        case (.metDays(let target), false):
+            return daily + ", \(target) \(target == 1 ? "day" : "days") met a \(per)"
+        }
+    }
+
+    /// A day's points in words: `60 of 30 minutes, 2 sessions` (brief: `60/30 minutes`). Under a
+    /// period goal without a daily goal (``/Streaks/StreakRules/scoresActiveDays``) there is no
+    /// goal of the day to say: `60 minutes, 2 sessions` (brief: `60 minutes`).
+    static func points(_ total: DayTotal, unit: PointsUnit, brief: Bool = false, activeDays: Bool = false) -> String {
+        if total.status == .upcoming {
+            return brief || activeDays ? "not scored yet" : "not scored yet, \(unit.describe(total.required)) required"
+        }
         let sessions = PointsUnit.sessions.describe(total.sessions)
+        if activeDays, total.required > 0 { return brief ? unit.describe(total.points) : "\(unit.describe(total.points)), \(sessions)" }
         let count = total.points == 1 && total.required <= 1 ? unit.singular : unit.rawValue
         if brief { return total.required == 0 ? unit.describe(total.points) : "\(total.points)/\(total.required) \(count)" }
         return total.required == 0 ? "\(unit.describe(total.points)), none required, \(sessions)"

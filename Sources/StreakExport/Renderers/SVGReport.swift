@@ -281,7 +281,7 @@ public struct SVGReport: Sendable {
             "Longest streak: \(figures["Longest streak"] ?? "")",
             "Days: \(figures["Days"] ?? "") · \(DayWords.total(of: report).name): \(DayWords.total(of: report).value)",
         ]
-        return lines + ReportFigures.ruleRows(report).map { "\($0.name): \($0.value)" }
+        return lines + ReportFigures.ruleRows(report).map { "\($0.name): \($0.value)" } + ReportFigures.bestStreakLines(report, aligned: false)
     }
 
     /// `line` cut with `…` where it would run past the content's width at `size`.
@@ -456,7 +456,7 @@ public struct SVGReport: Sendable {
     }
 
     private func pointsText(_ total: DayTotal) -> String {
-        DayWords.points(total, unit: report.goal.unit)
+        DayWords.points(total, unit: report.goal.unit, activeDays: report.rules.scoresActiveDays)
     }
 
     private func text(

@@ -116,9 +116,7 @@ public struct TextReport: Sendable {
         let heading = ReportHeading(sources: sources, report: report)
         var lines = [(heading.title + ", \(goal.timeZone.identifier)"
             + (goal.dayStart == .midnight ? "" : ", days start at \(goal.dayStart)")
-            + (report.rules.atMost ? ", at most" : ", goal")
-            + (report.rules.schedule.entries.isEmpty ? " \(goal.unit.describe(goal.requiredPoints)) a day" : " by schedule")
-            + (report.rules.periodGoal.map { ", \($0) a \($0.unitName)" } ?? "")).escapingControlCharacters()]
+            + ", goal " + DayWords.goal(of: report)).escapingControlCharacters()]
         if heading.needsCalendarsLine, let row = heading.calendarsRow {
             lines.append("\(row.name): \(row.value)".escapingControlCharacters())
         }
@@ -259,6 +257,7 @@ public struct TextReport: Sendable {
         let rules = report.rules
         if !rules.schedule.entries.isEmpty { lines.append("Schedule: \(rules.schedule)") }
         for (name, value) in ReportFigures.ruleRows(report) { lines.append("\(name): \(value)") }
+        lines += ReportFigures.bestStreakLines(report)
         if let periodGoal = rules.periodGoal {
             lines.append("Periods (\(periodGoal)):")
             for period in ReportFigures.periodRows(report) {
