@@ -103,6 +103,10 @@ extension Diagnostic {
         /// A wall-clock time its zone skips (the spring gap), read with the offset before the gap
         /// as RFC 5545 §3.3.5 says: 02:30 on the night Berlin skips from 02:00 to 03:00 is 03:30.
         public static let nonexistentTime = Code("nonexistent-time")
+        /// How the report's zone was chosen when none was given: from the events' times (no
+        /// `X-WR-TIMEZONE`), or the first of several declared zones, or a declared zone no event
+        /// is in (a note).
+        public static let reportZone = Code("report-zone")
         /// A VTIMEZONE that could not be used.
         public static let badTimeZone = Code("bad-time-zone")
         /// A points value that is not a non-negative integer, or no points property anywhere.

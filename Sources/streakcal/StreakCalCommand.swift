@@ -206,7 +206,7 @@ struct ScoringOptions: ParsableArguments {
 
     // Completed with the zone names (asked of the binary when the shell completes, so that a
     // start-up does not list them).
-    @Option(help: "IANA time zone of the report, such as Europe/Berlin or Etc/GMT-5 (default: the calendar's X-WR-TIMEZONE, else the system zone). GMT+5 and UTC-3 are refused: POSIX and Etc/GMT+5 read the sign the other way round from ISO 8601.",
+    @Option(help: "IANA time zone of the report, such as Europe/Berlin or Etc/GMT-5 (default: the calendar's X-WR-TIMEZONE, else the zone of its events' times, else the system zone). GMT+5 and UTC-3 are refused: POSIX and Etc/GMT+5 read the sign the other way round from ISO 8601.",
             completion: .custom { _, _, prefix in TimeZone.knownTimeZoneIdentifiers.filter { $0.hasPrefix(prefix) }.sorted() })
     var tz: String?
 
@@ -426,6 +426,7 @@ func printed(_ diagnostics: [Diagnostic], strict: Bool) -> Bool {
         (.points, .warning, "--points minutes counts minutes, --points count sessions, --points-property names another property"),
         (.points, .note, "--points count counts sessions, --points-property names another property"),
         (.planned, .note, "--count-planned counts sessions after now as done"),
+        (.reportZone, .note, "--tz ZONE gives the report's zone"),
     ]
     for (code, severity, hint) in hints where diagnostics.contains(where: { $0.code == code && $0.severity == severity }) {
         StandardError.print("streakcal: hint: \(hint)")

@@ -109,7 +109,7 @@ extension RealCalendarTests {
                 #expect(statuses[1] == "none" && statuses[16] == "none")
                 #expect((report["totals"] as? [String: Int])?["skipMarkers"] == 1)
             }
-            let bad = try folder.appendingPathComponent("bad.json")
+            let bad = folder.appendingPathComponent("bad.json")
             try #"{"skipWhen": "summary~(a"}"#.write(to: bad, atomically: true, encoding: .utf8)
             let refused = try streakcal(["report", "-", "--rules", bad.path] + window, input: Self.vacation)
             #expect(refused.status == 64 && refused.standardError.contains("\"skipWhen\""), "\(refused.standardError)")
@@ -196,5 +196,62 @@ extension RealCalendarTests {
         // A daily goal given is a daily goal kept.
         let given = try streakcal(["report", "--required", "50"] + window).standardOutput
         #expect(given.contains("goal 50 points a day, 300 points a month") && given.contains("met 3, partial 1"), "\(given)")
+    }
+}
+
+extension RealCalendarTests {
+    /// An Outlook export: every time in "W. Europe Standard Time" (a VTIMEZONE Outlook writes), no
+    /// X-WR-TIMEZONE, and a run at 00:30 on 10 June. Reported in the machine's UTC it landed on
+    /// 9 June without a word (issue 46.7).
+    static func outlook(declaring declared: String? = nil) -> String {
+        var lines = ["BEGIN:VCALENDAR", "PRODID:-//Microsoft Corporation//Outlook 16.0 MIMEDIR//EN", "VERSION:2.0"]
+        if let declared { lines.append("X-WR-TIMEZONE:\(declared)") }
+        lines += ["BEGIN:VTIMEZONE", "TZID:W. Europe Standard Time",
+                  "BEGIN:STANDARD", "DTSTART:16011028T030000", "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=10",
+                  "TZOFFSETFROM:+0200", "TZOFFSETTO:+0100", "END:STANDARD",
+                  "BEGIN:DAYLIGHT", "DTSTART:16010325T020000", "RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=3",
+                  "TZOFFSETFROM:+0100", "TZOFFSETTO:+0200", "END:DAYLIGHT", "END:VTIMEZONE",
+                  "BEGIN:VEVENT", "UID:late-run", "DTSTART;TZID=W. Europe Standard Time:20240610T003000",
+                  "DTEND;TZID=W. Europe Standard Time:20240610T013000", "SUMMARY:Late run", "END:VEVENT", "END:VCALENDAR"]
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// The days with points, as `date=points`, of a JSON report.
+    static func activeDays(_ output: String) throws -> [String] {
+        let days = try #require(try jsonObject(output)["days"] as? [[String: Any]])
+        return days.filter { ($0["points"] as? Int ?? 0) > 0 }.map { "\($0["date"] as? String ?? "?")=\($0["points"] as? Int ?? 0)" }
+    }
+
+    @Test("Without X-WR-TIMEZONE or --tz the report is in the zone of the events' times, with a note; whatever the machine's zone",
+          arguments: ["UTC", "America/Los_Angeles", "Asia/Tokyo"])
+    func eventsZone(machineZone: String) throws {
+        let window = ["--from", "2024-06-08", "--to", "2024-06-12", "--format", "json"]
+        let result = try streakcal(["report", "-"] + window, input: Self.outlook(), environment: ["TZ": machineZone])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try Self.activeDays(result.standardOutput) == ["2024-06-10=60"])
+        #expect(try jsonObject(result.standardOutput)["timeZone"] as? String == "Europe/Berlin")
+        #expect(result.standardError.contains("-:1:1: note: no calendar declares its zone (X-WR-TIMEZONE): the report uses Europe/Berlin, "
+            + "the zone of its events' times (TZID \"W. Europe Standard Time\")"), "\(result.standardError)")
+        #expect(result.standardError.contains("streakcal: hint: --tz ZONE gives the report's zone"))
+        // --tz decides, and says nothing.
+        let utc = try streakcal(["report", "-", "--tz", "UTC"] + window, input: Self.outlook(), environment: ["TZ": machineZone])
+        #expect(try Self.activeDays(utc.standardOutput) == ["2024-06-09=60"])
+        #expect(!utc.standardError.contains("report uses"))
+    }
+
+    @Test("A declared X-WR-TIMEZONE wins over the events' zone, with a note when no event's time is in it")
+    func declaredZoneWins() throws {
+        let window = ["--from", "2024-06-08", "--to", "2024-06-12", "--format", "json"]
+        let berlin = try streakcal(["report", "-"] + window, input: Self.outlook(declaring: "Europe/Berlin"), environment: ["TZ": "UTC"])
+        #expect(try Self.activeDays(berlin.standardOutput) == ["2024-06-10=60"])
+        #expect(!berlin.standardError.contains("report uses"), "\(berlin.standardError)")
+        let newYork = try streakcal(["report", "-"] + window, input: Self.outlook(declaring: "America/New_York"), environment: ["TZ": "UTC"])
+        #expect(try Self.activeDays(newYork.standardOutput) == ["2024-06-09=60"])
+        #expect(newYork.standardError.contains("note: X-WR-TIMEZONE declares America/New_York, but the events' times are in Europe/Berlin "
+            + "(TZID \"W. Europe Standard Time\"): the report uses America/New_York, the declared zone"), "\(newYork.standardError)")
+        let unknown = try streakcal(["report", "-"] + window, input: Self.outlook(declaring: "Mars/Olympus"), environment: ["TZ": "UTC"])
+        #expect(try Self.activeDays(unknown.standardOutput) == ["2024-06-10=60"])
+        #expect(unknown.standardError.contains("warning: X-WR-TIMEZONE \"Mars/Olympus\" is not an IANA time zone; the report uses Europe/Berlin"),
+                "\(unknown.standardError)")
     }
 }

@@ -3,12 +3,20 @@ public import Streaks
 
 /// What a streaming import knows once the whole input is read.
 public struct StreamedImport: Sendable {
-    /// The first `X-WR-TIMEZONE` the input declares.
-    public var declaredTimeZone: String?
+    /// The first `X-WR-TIMEZONE` the input declares (`zoneEvidence.declared.first`).
+    public var declaredTimeZone: String? { zoneEvidence.declared.first }
+    /// The declared zones and the zones the times name.
+    public var zoneEvidence = ZoneEvidence()
     /// How many sessions carry the points property.
     public var sessionsWithPointsProperty: Int
     /// The calendars read, in order, each named by its `X-WR-CALNAME` or its file.
     public var sources: [ReportSource] = []
+
+    public init(zoneEvidence: ZoneEvidence = ZoneEvidence(), sessionsWithPointsProperty: Int, sources: [ReportSource] = []) {
+        self.zoneEvidence = zoneEvidence
+        self.sessionsWithPointsProperty = sessionsWithPointsProperty
+        self.sources = sources
+    }
 }
 
 extension SessionImporter {
@@ -42,7 +50,7 @@ extension SessionImporter {
     package func forEachBatch(
         from sources: [CalendarSource], _ body: (ImportBatch) -> Void
     ) throws(CalendarReadError) -> StreamedImport {
-        guard !sources.isEmpty else { return StreamedImport(declaredTimeZone: nil, sessionsWithPointsProperty: 0) }
+        guard !sources.isEmpty else { return StreamedImport(sessionsWithPointsProperty: 0) }
         let (pipeline, map) = try pipeline(for: sources)
         var inputDiagnostics = map.inputDiagnostics
         while var batch = pipeline.next() {
@@ -52,7 +60,7 @@ extension SessionImporter {
             body(batch)
         }
         return StreamedImport(
-            declaredTimeZone: pipeline.declaredTimeZone, sessionsWithPointsProperty: pipeline.sessionsWithPointsProperty,
+            zoneEvidence: pipeline.zoneEvidence, sessionsWithPointsProperty: pipeline.sessionsWithPointsProperty,
             sources: map.sources(named: pipeline.calendarNames))
     }
 }

@@ -18,8 +18,11 @@ public struct ImportBatch: Sendable {
     package var counted: [CountedSession] = []
     /// The diagnostics, in source order within the batch.
     public var diagnostics: [Diagnostic] = []
-    /// The first `X-WR-TIMEZONE` of the input read so far.
-    public var declaredTimeZone: String?
+    /// The first `X-WR-TIMEZONE` of the input read so far (`zoneEvidence.declared.first`).
+    public var declaredTimeZone: String? { zoneEvidence.declared.first }
+    /// The declared zones read so far, and the zones the input's times name (all known before
+    /// the first batch: the first pass lists the TZIDs).
+    public var zoneEvidence = ZoneEvidence()
     /// The calendars read so far, each named by its first `X-WR-CALNAME` (else by its file).
     public var sources: [ReportSource] = []
     /// The `X-WR-CALNAME`s read so far, by the line where each stands (`InputMap` makes `sources` of them).

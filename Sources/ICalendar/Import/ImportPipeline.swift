@@ -46,8 +46,8 @@ final class ImportPipeline {
     private var limit = DiagnosticLimit()
     private var phase = Phase.reading
     private var workerSessionsWithPointsProperty = 0
-    /// The first `X-WR-TIMEZONE` read so far.
-    private(set) var declaredTimeZone: String?
+    /// The `X-WR-TIMEZONE`s read so far, and the zones the times name (from the first pass).
+    private(set) var zoneEvidence: ZoneEvidence
     /// Every non-empty `X-WR-CALNAME` read so far, with its line (an input's first one names it).
     private(set) var calendarNames: [(line: Int, name: String)] = []
 
@@ -72,6 +72,7 @@ final class ImportPipeline {
         segmentDescriptor = segments?.descriptor
         _ = Libical.ready  // process-wide libical state, set up before any concurrency
         settings = WorkerSettings(importer: importer, outline: outline, zones: zones)
+        zoneEvidence = ZoneEvidence(eventZones: ZoneEvidence.eventZones(named: outline.referencedTimeZoneIDs))
         isParallel = importer.isParallel
         resolver = settings.resolver()
         limit.perKind = SessionImporter.diagnosticsPerKind
@@ -120,7 +121,7 @@ final class ImportPipeline {
             batch.append(resolver.sessions(of: taken, in: events, expansion: settings.expansion, parallel: isParallel))
             batch.diagnostics = limit.admit(SessionImporter.inSourceOrder(resolver.takeDiagnostics()))
         }
-        batch.declaredTimeZone = declaredTimeZone
+        batch.zoneEvidence = zoneEvidence
         batch.calendarNames = calendarNames
         return batch
     }
@@ -272,9 +273,8 @@ final class ImportPipeline {
         switch line.name {
         case "METHOD":
             resolver.methods[calendar] = String(line.value).trimmingSpaces.uppercased()
-        case "X-WR-TIMEZONE" where declaredTimeZone == nil:
-            let value = String(line.value).trimmingSpaces
-            if !value.isEmpty { declaredTimeZone = value }
+        case "X-WR-TIMEZONE":
+            zoneEvidence.declare(String(line.value.prefix(200)).trimmingSpaces)
         case "X-WR-CALNAME":
             // A name longer than a report shows is read no further (ReportSource cuts it).
             let name = TextValue.decode(line.value.prefix(4 * ReportSource.maximumNameLength))

@@ -7,8 +7,14 @@ public struct CalendarImport: Sendable {
     public var sessions: [Session]
     /// Problems in the content, in input order (by file, then line).
     public var diagnostics: [Diagnostic]
-    /// The first `X-WR-TIMEZONE` a calendar declares: the zone its author reads it in.
-    public var declaredTimeZone: String?
+    /// The first `X-WR-TIMEZONE` a calendar declares: the zone its author reads it in
+    /// (`zoneEvidence.declared.first`).
+    public var declaredTimeZone: String? {
+        get { zoneEvidence.declared.first }
+        set { zoneEvidence.declared = (newValue.map { [$0] } ?? []) + zoneEvidence.declared.dropFirst() }
+    }
+    /// Every declared zone and the zones the events' times name: what the report's zone is chosen by.
+    public var zoneEvidence = ZoneEvidence()
     /// How many sessions carry the points property (with `PointsRule.property` or `.automatic`).
     public var sessionsWithPointsProperty: Int
     /// The rule the points were found with (`.automatic` comes to `.property` or `.minutes`).
@@ -22,7 +28,7 @@ public struct CalendarImport: Sendable {
     ) {
         self.sessions = sessions
         self.diagnostics = diagnostics
-        self.declaredTimeZone = declaredTimeZone
+        self.zoneEvidence = ZoneEvidence(declared: declaredTimeZone.map { [$0] } ?? [])
         self.sessionsWithPointsProperty = sessionsWithPointsProperty
         self.pointsRule = pointsRule
     }
@@ -339,8 +345,8 @@ public struct SessionImporter: Sendable {
         var result = CalendarImport(
             sessions: ordered,
             diagnostics: Self.inSourceOrder(diagnostics),
-            declaredTimeZone: pipeline.declaredTimeZone,
             sessionsWithPointsProperty: pipeline.sessionsWithPointsProperty)
+        result.zoneEvidence = pipeline.zoneEvidence
         result.pointsRule = pointsRule
         return result
     }
@@ -372,8 +378,9 @@ public struct SessionImporter: Sendable {
 
 extension CalendarImport {
     /// The calendar as a report reads it: in `requested` if given, else in its `X-WR-TIMEZONE` when
-    /// that is an IANA zone, else in the system zone (with a warning when `X-WR-TIMEZONE` names no
-    /// zone), with floating times read in that zone (`readingFloatingTimes(in:)`).
+    /// that is an IANA zone, else in the zone its events' times name, else in the system zone
+    /// (``ZoneEvidence``, with a note or warning saying how), with floating times read in that
+    /// zone (`readingFloatingTimes(in:)`).
     ///
     /// ```swift
     /// let (calendar, zone) = try SessionImporter().importSessions(from: .file("work.ics")).inReportZone(requested: nil)
@@ -381,10 +388,9 @@ extension CalendarImport {
     /// // Prints the calendar's X-WR-TIMEZONE, such as "America/Los_Angeles"
     /// ```
     public func inReportZone(requested: String?) -> (calendar: CalendarImport, zone: TimeZoneRules) {
-        let (zone, warning) = Self.reportZone(
-            requested: requested, declared: declaredTimeZone, firstSession: sessions.first?.source)
+        let (zone, said) = zoneEvidence.reportZone(requested: requested, firstSession: sessions.first?.source)
         var calendar = readingFloatingTimes(in: zone)
-        calendar.diagnostics += warning.map { [$0] } ?? []
+        calendar.diagnostics += said
         return (calendar, zone)
     }
 
@@ -402,29 +408,6 @@ extension CalendarImport {
             result.sessions[index] = result.sessions[index].readingFloatingTimes(in: zone, pointsRule: pointsRule)
         }
         return result
-    }
-
-    /// The report zone `inReportZone(requested:)` chooses, and its warning, given the calendar's
-    /// declared zone and the location of its first session.
-    package static func reportZone(
-        requested: String?, declared: String?, firstSession: SourceLocation?
-    ) -> (zone: TimeZoneRules, warning: Diagnostic?) {
-        let name: String
-        var warning: Diagnostic?
-        if let requested {
-            name = requested
-        } else if let declared, TimeZoneDatabase.shared.rules(for: declared) != nil {
-            name = declared
-        } else {
-            name = TimeZone.current.identifier
-            if let declared, let location = firstSession {
-                warning = Diagnostic(
-                    .warning, .unknownTimeZone, at: SourceLocation(file: location.file, line: 1),
-                    "X-WR-TIMEZONE \"\(declared)\" is not an IANA time zone; the report uses \(name)")
-            }
-        }
-        // The database keeps each zone's table: a batch of files in one zone builds it once.
-        return (TimeZoneDatabase.shared.rules(for: name) ?? .utc, warning)
     }
 
     /// The warning for an input where no session carries the points property, if that is so

@@ -39,8 +39,8 @@ struct ReportAccumulator {
     /// For each kept session, its place in the input (`ImportBatch.places`): a series held until its
     /// group is complete comes in a later batch, and is put back where its event stands.
     private var places: [Int] = []
-    /// The warning about an unknown declared zone, made when the zone is chosen.
-    private(set) var zoneWarning: Diagnostic?
+    /// The report's zone, once chosen.
+    private var zone: TimeZoneRules?
     /// Where warnings about the whole input point: the first session's file, at the earliest
     /// line of that file that has a session.
     private(set) var firstSession: SourceLocation?
@@ -92,11 +92,12 @@ struct ReportAccumulator {
     }
 
     /// Chooses the report's zone, once: the requested one, else the calendar's declared one (known
-    /// at its first session, as X-WR-TIMEZONE comes before the events), else the system's.
-    mutating func chooseZone(declared: String?, firstSession: SourceLocation?) {
+    /// at its first session, as X-WR-TIMEZONE comes before the events), else the zone of the
+    /// events' times (known from the first pass), else the system's (``/ICalendar/ZoneEvidence``).
+    mutating func chooseZone(evidence: ZoneEvidence, firstSession: SourceLocation?) {
         guard totals == nil else { return }
-        let (zone, warning) = CalendarImport.reportZone(requested: settings.timeZone, declared: declared, firstSession: firstSession)
-        zoneWarning = warning
+        let zone = evidence.reportZone(requested: settings.timeZone, firstSession: firstSession).zone
+        self.zone = zone
         let goal = StreakGoal(requiredPoints: settings.requiredPoints, timeZone: zone, dayStart: settings.dayStart)
         totals = DayTotals(goal: goal, rules: settings.streakRules)
         habitTotals = settings.habits.map { DayTotals(goal: goal, rules: $0.rules.applied(to: settings.streakRules)) }
@@ -239,8 +240,20 @@ struct ReportAccumulator {
         }
     }
 
-    /// The scored calendar: `imported` (its sessions replaced by the kept ones) with the zone's
-    /// warning, the missing-points warning when `warnsOfMissingPoints` (a whole import has said it
+    /// What to say of the report's zone, with everything the inputs declared: how it was chosen,
+    /// or, when a zone declared after the first session would have been chosen had it come before
+    /// (a later calendar's X-WR-TIMEZONE), that it was not and why.
+    private func zoneDiagnostics(_ evidence: ZoneEvidence) -> [Diagnostic] {
+        guard let zone, let firstSession else { return [] }
+        let (wouldBe, said) = evidence.reportZone(requested: settings.timeZone, firstSession: firstSession)
+        guard wouldBe.identifier != zone.identifier else { return said }
+        return [Diagnostic(
+            .note, .reportZone, at: SourceLocation(file: firstSession.file, line: 1),
+            "the report uses \(zone.identifier), chosen at the first session; X-WR-TIMEZONE \(wouldBe.identifier) comes after it (in a later calendar)")]
+    }
+
+    /// The scored calendar: `imported` (its sessions replaced by the kept ones) with what is said
+    /// of the zone, the missing-points warning when `warnsOfMissingPoints` (a whole import has said it
     /// already), and the window's note added; the report over the window, and each habit's over
     /// the same days.
     func scored(_ imported: CalendarImport, warnsOfMissingPoints: Bool, now: Int64) -> ScoredCalendar {
@@ -248,7 +261,7 @@ struct ReportAccumulator {
         imported.sessions = places.count == sessions.count
             ? zip(places, sessions).enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element.1)
             : sessions
-        imported.diagnostics += zoneWarning.map { [$0] } ?? []
+        imported.diagnostics += zoneDiagnostics(imported.zoneEvidence)
         if warnsOfMissingPoints, let warning = CalendarImport.missingPointsWarning(
             pointsRule: settings.pointsRule, sessionsWithPointsProperty: imported.sessionsWithPointsProperty, firstSession: firstSession) {
             imported.diagnostics.append(warning)
@@ -257,7 +270,7 @@ struct ReportAccumulator {
         let totals = (countsMinutes ? minuteTotals : totals) ?? DayTotals(
             goal: StreakGoal(
                 requiredPoints: settings.requiredPoints,
-                timeZone: CalendarImport.reportZone(requested: settings.timeZone, declared: imported.declaredTimeZone, firstSession: nil).zone,
+                timeZone: zone ?? imported.zoneEvidence.reportZone(requested: settings.timeZone, firstSession: nil).zone,
                 dayStart: settings.dayStart),
             rules: settings.streakRules)
         let today = totals.goal.day(containing: now)
@@ -310,10 +323,10 @@ extension ReportAccumulator {
 
     /// Counts a batch of the stream: its counted sessions or its sessions, choosing the zone at
     /// the first one (with the declared zone read so far) and noting where each stands.
-    mutating func take(_ batch: ImportBatch, declaredTimeZone: String?) {
+    mutating func take(_ batch: ImportBatch, evidence: ZoneEvidence) {
         if let first = batch.counted.first {
             let location = SourceLocation(file: batch.sources[first.input].file, line: first.line)
-            chooseZone(declared: declaredTimeZone, firstSession: location)
+            chooseZone(evidence: evidence, firstSession: location)
             note(location)
             // The earliest line of the first session's file, found by input index (the inputs of
             // that file) without a location per session.
@@ -335,7 +348,7 @@ extension ReportAccumulator {
         for index in batch.sessions.indices {
             if let source = batch.sessions[index].source { note(source) }
         }
-        chooseZone(declared: declaredTimeZone, firstSession: first.source)
+        chooseZone(evidence: evidence, firstSession: first.source)
         if keepsSessions { places += batch.places }
         add(batch.sessions)
     }

@@ -124,7 +124,7 @@ public struct ReportSettings: Sendable {
         // The import has settled `.automatic` already (`imported.pointsRule`).
         if case .automatic = pointsRule { settings.pointsRule = imported.pointsRule }
         var accumulator = ReportAccumulator(settings: settings, keepingSessions: true, now: now ?? Self.now())
-        accumulator.chooseZone(declared: imported.declaredTimeZone, firstSession: imported.sessions.first?.source)
+        accumulator.chooseZone(evidence: imported.zoneEvidence, firstSession: imported.sessions.first?.source)
         for session in imported.sessions {
             if let source = session.source { accumulator.note(source) }
         }
@@ -173,10 +173,10 @@ public struct ReportSettings: Sendable {
         var imported = CalendarImport(pointsRule: pointsRule)
         let streamed = try importer.forEachBatch(from: sources) { batch in
             imported.diagnostics += batch.diagnostics
-            imported.declaredTimeZone = imported.declaredTimeZone ?? batch.declaredTimeZone
-            accumulator.take(batch, declaredTimeZone: imported.declaredTimeZone)
+            imported.zoneEvidence = batch.zoneEvidence
+            accumulator.take(batch, evidence: batch.zoneEvidence)
         }
-        imported.declaredTimeZone = imported.declaredTimeZone ?? streamed.declaredTimeZone
+        imported.zoneEvidence = streamed.zoneEvidence
         imported.sessionsWithPointsProperty += streamed.sessionsWithPointsProperty
         imported.sources = streamed.sources
         // Batches say what each stage of the import found as it found it: the report lists it in source order.
