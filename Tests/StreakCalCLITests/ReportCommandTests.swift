@@ -106,22 +106,27 @@ struct ReportCommandTests {
 
     @Test("When the window ends today: text, HTML and JSON say what today still needs and whether the streak is at risk")
     func todaySoFar() throws {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
+        // The sessions start a minute before now, one, two and no days ago, in a zone where it is
+        // about noon now: each is on its own day and none is planned, at whatever time the test
+        // runs (at 00:00 UTC, sessions stamped 00:01 today were still to come).
+        let now = Date()
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        let offset = 12 - utc.component(.hour, from: now)
+        let zone = offset == 0 ? "UTC" : "Etc/GMT\(offset > 0 ? "-" : "+")\(abs(offset))"
         let stamp = { (daysAgo: Int) -> String in
-            let date = calendar.date(byAdding: .day, value: -daysAgo, to: Date())!
-            let parts = calendar.dateComponents([.year, .month, .day], from: date)
-            return String(format: "%04d%02d%02dT000100Z", parts.year!, parts.month!, parts.day!)
+            let parts = utc.dateComponents([.year, .month, .day, .hour, .minute, .second], from: now.addingTimeInterval(Double(-daysAgo * 86_400 - 60)))
+            return String(format: "%04d%02d%02dT%02d%02d%02dZ", parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!, parts.second!)
         }
         let events = [(2, 100), (1, 100), (0, 30)].map { daysAgo, points in
             "BEGIN:VEVENT\r\nUID:d\(daysAgo)\r\nDTSTART:\(stamp(daysAgo))\r\nDURATION:PT10M\r\nX-POINTS:\(points)\r\nEND:VEVENT\r\n"
         }
         let text = "BEGIN:VCALENDAR\r\n" + events.joined() + "END:VCALENDAR\r\n"
-        let plain = try streakcal(["report", "-", "--tz", "UTC"], input: text)
-        #expect(plain.standardOutput.contains("Today so far: 30 of 100 points, 70 to go; the 2-day streak is at risk\n"))
-        let html = try streakcal(["report", "-", "--tz", "UTC", "--format", "html"], input: text)
+        let plain = try streakcal(["report", "-", "--tz", zone], input: text)
+        #expect(plain.standardOutput.contains("Today so far: 30 of 100 points, 70 to go; the 2-day streak is at risk\n"), "\(plain.standardOutput)")
+        let html = try streakcal(["report", "-", "--tz", zone, "--format", "html"], input: text)
         #expect(html.standardOutput.contains("<dt>Today so far</dt><dd>30 of 100 points, 70 to go; the 2-day streak is at risk</dd>"))
-        let json = try jsonObject(try streakcal(["report", "-", "--tz", "UTC", "--format", "json"], input: text).standardOutput)
+        let json = try jsonObject(try streakcal(["report", "-", "--tz", zone, "--format", "json"], input: text).standardOutput)
         let today = try #require(json["today"] as? [String: Any])
         #expect(today["points"] as? Int == 30 && today["pointsNeeded"] as? Int == 70 && today["streakAtRisk"] as? Bool == true)
         // A window that ends before today says nothing of it.
