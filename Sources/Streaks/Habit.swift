@@ -735,3 +735,21 @@ public struct HabitReport: Hashable, Sendable {
         self.report = report
     }
 }
+
+/// A summary and how many sessions have it: the sessions no named habit took, most frequent first,
+/// so that a report can say what they are (issue 46.8: "Sessions no habit took: 144" named none).
+public struct SummaryCount: Hashable, Sendable, Codable {
+    /// The sessions' SUMMARY (``otherSummaries`` for the summaries past the most a report tallies).
+    public var summary: String
+    /// How many sessions have it.
+    public var sessions: Int
+
+    public init(summary: String, sessions: Int) {
+        self.summary = summary
+        self.sessions = sessions
+    }
+
+    /// What stands for the summaries a report stops telling apart: it tallies at most a few
+    /// thousand, so that a calendar of numbered summaries costs no more than that.
+    public static let otherSummaries = "(other summaries)"
+}

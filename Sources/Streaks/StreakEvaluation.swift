@@ -276,8 +276,15 @@ public struct StreakReport: Hashable, Sendable {
     public var freezesEarned: Int
     /// The habit score after the last day, 0...1: it rises with each day's fraction of its goal and
     /// decays with missed days; rest, skipped and frozen days leave it as it is (Loop Habit
-    /// Tracker's exponential score, `StreakReport.scoreMultiplier`).
+    /// Tracker's exponential score, `StreakReport.scoreMultiplier`), from ``scoreBeforeWindow``.
     public var score: Double
+    /// The habit score on the day before the window: what the days read before it left
+    /// (``DayTotals/report(from:to:today:)`` carries it in), 0 when none. Loop Habit Tracker scores
+    /// a habit over its whole history and a window only chooses the days shown, so a report from
+    /// a later day shows the same score (issue 46.8). Setting it scores the window's days again.
+    public var scoreBeforeWindow: Double = 0 {
+        didSet { score = Self.scores(of: days, todayGrace: rules.todayGrace, from: scoreBeforeWindow).last ?? scoreBeforeWindow }
+    }
     /// All-day sessions that marked their days as skipped (`StreakRules.skipCategories`); their
     /// points do not count.
     public var skipMarkers: Int
@@ -305,28 +312,14 @@ public struct StreakReport: Hashable, Sendable {
     ///                           window: Day("2024-02-20")!...Day("2024-02-26")!)
     /// ```
     ///
-    /// Sessions whose day falls outside the window are not counted; all-day sessions with a skip
-    /// category mark their days (inside the window) as skipped and count no points.
+    /// Sessions whose day falls outside the window are not counted, but those before it give the
+    /// score its start (``scoreBeforeWindow``); all-day sessions with a skip category mark their
+    /// days (inside the window) as skipped and count no points. The report is the one
+    /// ``DayTotals`` gives for the same sessions: it is made by one.
     public init<S: Sequence>(sessions: S, goal: StreakGoal, rules: StreakRules, window: ClosedRange<Day>) where S.Element == Session {
-        let first = window.lowerBound.daysSince1970
-        let count = window.upperBound.daysSince1970 - first + 1
-        var points = [Int](repeating: 0, count: count)
-        var sessionCounts = [Int](repeating: 0, count: count)
-        var markedDays: [ClosedRange<Day>] = []
-        for session in sessions {
-            if rules.isSkipMarker(session), let days = StreakRules.skippedDays(of: session) {
-                markedDays.append(days)
-                continue
-            }
-            let index = session.day(in: goal.timeZone, dayStart: goal.dayStart).daysSince1970 - first
-            guard index >= 0, index < count else { continue }
-            points[index] = Self.saturatingSum(points[index], session.points)
-            sessionCounts[index] += 1
-        }
-        // Marked days merged first: many long markers cost their number, not their days.
-        let skipped = SkippedDayRanges(markedDays).flags(first: first, count: count)
-        self.init(goal: goal, rules: rules, firstDay: window.lowerBound, points: points,
-                  sessionCounts: sessionCounts, skipped: skipped, skipMarkers: markedDays.count)
+        var totals = DayTotals(goal: goal, rules: rules)
+        for session in sessions { totals.add(session) }
+        self = totals.report(from: window.lowerBound, to: window.upperBound)
     }
 
     /// Scores days whose totals are already known, in the simple case: `points[i]` and
@@ -585,9 +578,10 @@ public struct StreakReport: Hashable, Sendable {
     /// daily habit (frequency 1), so a missed day halves the distance to 0 in 13 days.
     public static let scoreMultiplier = 0.948_072_403_884_921_9
 
-    /// The score after the days: each scored day moves it toward its fraction of the goal.
-    static func scores(of days: [DayTotal], todayGrace: Bool) -> [Double] {
-        var score = 0.0
+    /// The score after the days, from `initial`: each scored day moves it toward its fraction of
+    /// the goal; with `todayGrace`, a last day not met leaves it as it is (the day is still open).
+    static func scores(of days: [DayTotal], todayGrace: Bool, from initial: Double = 0) -> [Double] {
+        var score = initial
         var scores: [Double] = []
         scores.reserveCapacity(days.count)
         for (index, day) in days.enumerated() {
@@ -601,7 +595,7 @@ public struct StreakReport: Hashable, Sendable {
 
     /// The habit score after each day of the window, as ``score`` is after the last: Loop Habit
     /// Tracker's score over time.
-    public var scoreHistory: [Double] { Self.scores(of: days, todayGrace: rules.todayGrace) }
+    public var scoreHistory: [Double] { Self.scores(of: days, todayGrace: rules.todayGrace, from: scoreBeforeWindow) }
 
     /// The number of days with each status: `none`, `partial` and `met` always (0 when no day has
     /// it), `rest`, `skipped`, `frozen` and `over` when some day has it.
@@ -761,9 +755,17 @@ public struct DayTotals: Sendable {
         totals.count(max(0, points), on: day.daysSince1970)
     }
 
-    /// The report from `from` (default: the earliest session's day, or `to`) through `to`.
+    /// The report from `from` (default: the earliest session's day, or `to`) through `to`, its
+    /// score carried in from the days before `from` (``StreakReport/scoreBeforeWindow``).
     public func report(from: Day?, to: Day, today: Day? = nil) -> StreakReport {
         let window = from.map { $0...max($0, to) } ?? StreakReport.defaultWindow(earliestSessionDay: earliestDay, to: to).window
+        var report = report(over: window, today: today)
+        if let before = scoreBefore(window.lowerBound, today: today) { report.scoreBeforeWindow = before }
+        return report
+    }
+
+    /// The days of `window` scored, as they stand.
+    private func report(over window: ClosedRange<Day>, today: Day?) -> StreakReport {
         let first = window.lowerBound.daysSince1970
         let days = first...window.upperBound.daysSince1970
         let skipped = SkippedDayRanges(skippedRanges).flags(first: first, count: days.count)
@@ -771,6 +773,21 @@ public struct DayTotals: Sendable {
             goal: goal, rules: rules, firstDay: window.lowerBound,
             points: days.map { totals[$0].points }, sessionCounts: days.map { totals[$0].sessions },
             skipped: skipped, skipMarkers: skippedRanges.count, today: today)
+    }
+
+    /// The most days before a window its score is carried in from: a day's weight falls by
+    /// `StreakReport.scoreMultiplier` with each scored day after it, so after twenty years of days
+    /// it is below 10^-160 — and a stray date in the year 1 costs no more than that.
+    static let scoredHistoryDays = 7_305
+
+    /// The score the days read before `first` leave (at most ``scoredHistoryDays`` of them), or
+    /// `nil` when no session came before it.
+    private func scoreBefore(_ first: Day, today: Day?) -> Double? {
+        guard let earliest = earliestDay, earliest < first else { return nil }
+        let start = max(earliest, first.advanced(by: -Self.scoredHistoryDays))
+        let history = report(over: start...first.advanced(by: -1), today: today)
+        // Every day of the history is a past one: none is still open.
+        return StreakReport.scores(of: history.days, todayGrace: false).last
     }
 }
 

@@ -51,12 +51,12 @@ struct ColorVisionTests {
         #expect(abs(Int(pureGreen.red) - Int(pureGreen.green)) < 40 && pureGreen.blue < 80)
     }
 
-    @Test("Every palette but the tutorial's keeps its solid fills apart for typical vision, protanopia and deuteranopia",
+    @Test("Every palette but the tutorial's keeps its solid fills (levels, frozen, over the limit) apart for typical vision, protanopia and deuteranopia",
           arguments: ["standard", "github", "high-contrast"])
     func palettesStayApart(name: String) throws {
         let palette = try #require(ReportPalette.named(name))
         for dark in [false, true] {
-            let fills = (palette.levels + [palette.frozen]).map { dark ? $0.dark.fill : $0.fill }
+            let fills = (palette.levels + [palette.frozen, palette.over]).map { dark ? $0.dark.fill : $0.fill }
             for vision in [ColorVision.typical, .protanopia, .deuteranopia] {
                 for (index, first) in fills.enumerated() {
                     for second in fills[(index + 1)...] {

@@ -107,10 +107,10 @@ struct RuleRenderingTests {
             for ground in grounds { #expect(ground.contrastRatio(with: presentation.text) >= 4.5, "\(presentation.label)") }
         }
         #expect(Set(all.map(\.mark)).count == all.count)
-        // Over an at-most limit looks as missed as a day without points, told apart by its mark (✗).
-        let looks = DayStatus.allCases.filter { $0 != .over }.map { DayPresentation.standard(for: $0) }
+        // Over an at-most limit has a look of its own, not a day without points' (issue 46.8).
+        let looks = DayStatus.allCases.map { DayPresentation.standard(for: $0) }
         #expect(Set(looks.map { "\($0.fill) \($0.pattern)" }).count == looks.count)
-        #expect(DayPresentation.standard(for: .over).fill == DayPresentation.standard(for: .none).fill)
+        #expect(DayPresentation.standard(for: .over).fill != DayPresentation.standard(for: .none).fill)
         #expect(DayPresentation.standard(for: .over).mark == "✗")
         #expect(TextReport.marks[.frozen] == "❄" && TextReport.marks[.partial] == "◐")
     }

@@ -249,7 +249,10 @@ struct YearViewTests {
     @Test("Several years of a habit are drawn in its own section with its own ids")
     func habits() throws {
         let report = patternReport(from: winter.first, to: winter.last)
-        let habit = HabitReport(habit: try Habit(parsing: "Scales=summary:Practice"), report: report)
+        // The habit's days differ from the calendar's (a habit that took every session is one line).
+        var habitReport = report
+        habitReport.days[0].points += 1
+        let habit = HabitReport(habit: try Habit(parsing: "Scales=summary:Practice"), report: habitReport)
         let svg = SVGReport(report: report, habits: [habit]).render()
         #expect(svg.contains("id=\"habit1-year-2024\"") && svg.contains("id=\"habit1-day-2024-01-01\""))
         let html = HTMLReport(report: report, sessions: [], habits: [habit]).render()

@@ -211,7 +211,13 @@ struct StreakReportTests {
             Session(id: "long before", start: .date(ymd(1999, 1, 1)), end: .date(ymd(1999, 1, 2)), points: 500),
         ]
         let report = StreakReport(sessions: sessions, goal: utcGoal, window: ymd(2024, 2, 20)...ymd(2024, 2, 29))
-        #expect(report == tutorialReport())
+        // The day before the window only starts the score (Loop scores a habit over its history):
+        // the met 19th moves it from 0 by one day's step; 1999 is past the twenty years carried in.
+        #expect(report.scoreBeforeWindow == 1 - StreakReport.scoreMultiplier)
+        var expected = tutorialReport()
+        expected.scoreBeforeWindow = 1 - StreakReport.scoreMultiplier
+        #expect(report == expected)
+        #expect(report.score > tutorialReport().score)
         #expect(report.totalSessions == 5)
         #expect(report.totalPoints == 350)
     }

@@ -10,8 +10,13 @@ package struct SessionClassifier: Sendable {
     /// The bit of an event with a skip category (a skip marker when it is all-day as well).
     package static let skipCategoryBit: UInt64 = 1 << 63
 
-    /// The most habits a classifier sorts into (a bit each, the last bit for skip categories).
-    package static let maximumHabits = 63
+    /// The bit of an event no habit takes, when its owner tells such events apart: the low 32
+    /// bits then hold a token for its SUMMARY (see `ReportAccumulator`), not habit bits.
+    package static let unmatchedBit: UInt64 = 1 << 62
+
+    /// The most habits a classifier sorts into (a bit each; the last two bits are ``unmatchedBit``
+    /// and ``skipCategoryBit``).
+    package static let maximumHabits = 62
 
     package init(classify: @escaping @Sendable (_ summary: String, _ categories: [String], _ properties: [String: String]) -> UInt64) {
         self.classify = classify

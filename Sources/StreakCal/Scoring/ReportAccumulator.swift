@@ -26,8 +26,8 @@ struct ReportAccumulator {
     private let skipWhen: CompiledSessionFilter?
     /// Each habit's own way of counting its sessions, if it has one.
     private let habitPoints: [HabitPoints?]
-    /// The calendar's totals: of every session or, with habits, of those some habit took (and
-    /// skip markers); `nil` until the zone is chosen.
+    /// The calendar's totals, of every session whichever habit took it (and skip markers); `nil`
+    /// until the zone is chosen.
     private var totals: DayTotals?
     private var habitTotals: [DayTotals] = []
     /// With `PointsRule.automatic`, the same totals with each session's minutes as its points: the
@@ -35,6 +35,10 @@ struct ReportAccumulator {
     private var minuteTotals: DayTotals?
     private var minuteHabitTotals: [DayTotals] = []
     private(set) var unmatchedSessions = 0
+    /// The summaries of the sessions no habit took, each with a token (shared with the classifier,
+    /// which runs on the import's workers), and the sessions counted by token.
+    private let unmatchedNames = Locked(SummaryTokens())
+    private var unmatchedByToken: [UInt32: Int] = [:]
     private(set) var sessions: [Session] = []
     /// For each kept session, its place in the input (`ImportBatch.places`): a series held until its
     /// group is complete comes in a later batch, and is put back where its event stands.
@@ -76,11 +80,15 @@ struct ReportAccumulator {
         guard !keepsSessions, sortsSessions, settings.habits.count <= SessionClassifier.maximumHabits,
               !settings.habits.contains(where: { $0.rules.points?.readsProperty == true }) else { return nil }
         let (filters, skipCategories, skipWhen) = (self.filters, settings.streakRules.skipCategories, self.skipWhen)
+        let unmatchedNames = self.unmatchedNames
         return SessionClassifier { summary, categories, properties in
             var bits: UInt64 = 0
             for (index, filter) in filters.enumerated()
             where filter.matches(summary: summary, categories: categories, properties: properties) {
                 bits |= 1 << UInt64(index)
+            }
+            if bits == 0, !filters.isEmpty {
+                bits = SessionClassifier.unmatchedBit | UInt64(unmatchedNames.withLock { $0.token(for: summary) })
             }
             // Whether the event would mark skipped days if all-day (the count checks that).
             if (!skipCategories.isEmpty && categories.contains(where: { skipCategories.contains($0.lowercased()) }))
@@ -125,6 +133,8 @@ struct ReportAccumulator {
         var points: Int
         var skipped: ClosedRange<Day>?
         var habits: Habits?
+        /// With habits, the token of its summary when no habit takes it (`SummaryTokens`).
+        var unmatchedToken: UInt32?
     }
 
     /// The habits a counted session's classes name, by index.
@@ -140,7 +150,7 @@ struct ReportAccumulator {
 
     /// Counts one session toward the calendar and the habits that take it (with its points for
     /// habit `index` by `habitPoints(index)`), and in the minute totals when they are kept; a
-    /// session no habit takes is only counted as unmatched.
+    /// session no habit takes counts toward the calendar and among the unmatched, by its summary.
     private mutating func count<Habits: Sequence<Int>>(
         _ session: Counted<Habits>, into counting: inout DayTotals, habitPoints: (Int) -> Int
     ) {
@@ -152,22 +162,20 @@ struct ReportAccumulator {
             for index in minuteHabitTotals.indices { minuteHabitTotals[index].skip(days) }
             return
         }
-        if let habits = session.habits, habits.first(where: { _ in true }) == nil {
-            unmatchedSessions += 1
-            return
-        }
         if case .date = session.start { allDaySessions += 1 }
         counting.add(points: session.points, startingAt: session.start)
-        guard let habits = session.habits else {
-            minuteTotals?.add(points: session.start.wholeMinutes(until: session.end), startingAt: session.start)
+        let minutes = minuteTotals == nil ? 0 : session.start.wholeMinutes(until: session.end)
+        minuteTotals?.add(points: minutes, startingAt: session.start)
+        if let token = session.unmatchedToken {
+            unmatchedSessions += 1
+            unmatchedByToken[token, default: 0] += 1
             return
         }
+        guard let habits = session.habits else { return }
         for index in habits {
             habitTotals[index].add(points: habitPoints(index), startingAt: session.start)
         }
         guard minuteTotals != nil else { return }
-        let minutes = session.start.wholeMinutes(until: session.end)
-        minuteTotals?.add(points: minutes, startingAt: session.start)
         for index in habits {
             let points = self.habitPoints[index] == nil ? minutes : habitPoints(index)
             minuteHabitTotals[index].add(points: points, startingAt: session.start)
@@ -202,10 +210,11 @@ struct ReportAccumulator {
             let isMarker = read.isAllDay && rules.marksSkippedDays
                 && (read.categories.contains { rules.skipCategories.contains($0.lowercased()) } || skipWhen?.matches(read) == true)
             let habitPoints = self.habitPoints
+            let habits = filters.isEmpty || isMarker ? nil : filters.indices.filter { filters[$0].matches(read) }
+            let unmatchedToken = habits?.isEmpty == true ? unmatchedNames.withLock { $0.token(for: read.summary) } : nil
             count(Counted(
                 start: read.start, end: read.end, points: read.points,
-                skipped: isMarker ? StreakRules.skippedDays(of: read) : nil,
-                habits: filters.isEmpty || isMarker ? nil : filters.indices.filter { filters[$0].matches(read) }),
+                skipped: isMarker ? StreakRules.skippedDays(of: read) : nil, habits: habits, unmatchedToken: unmatchedToken),
                 into: &counting, habitPoints: { habitPoints[$0]?.points(of: read) ?? read.points })
         }
     }
@@ -232,10 +241,12 @@ struct ReportAccumulator {
             }
             let isMarker = read.classes & SessionClassifier.skipCategoryBit != 0 && !read.start.isFloating
                 && StreakRules.skippedDays(from: read.start, to: read.end) != nil
+            let unmatched = !filters.isEmpty && !isMarker && read.classes & SessionClassifier.unmatchedBit != 0
             count(Counted(
                 start: read.start, end: read.end, points: read.points,
                 skipped: isMarker ? StreakRules.skippedDays(from: read.start, to: read.end) : nil,
-                habits: filters.isEmpty || isMarker ? nil : HabitIndices(bits: read.classes & habitBits)),
+                habits: filters.isEmpty || isMarker ? nil : HabitIndices(bits: unmatched ? 0 : read.classes & habitBits),
+                unmatchedToken: unmatched ? UInt32(truncatingIfNeeded: read.classes) : nil),
                 into: &counting, habitPoints: { habitPoints[$0]?.points(from: read.start, to: read.end) ?? read.points })
         }
     }
@@ -303,7 +314,41 @@ struct ReportAccumulator {
         }
         return ScoredCalendar(
             imported: imported, report: report, habits: habits, unmatchedSessions: unmatchedSessions,
+            unmatchedSummaries: unmatchedSummaries,
             today: today, presentation: settings.presentation())
+    }
+}
+
+extension ReportAccumulator {
+    /// The summaries of the sessions no habit took, most frequent first (then by summary), at most
+    /// `SummaryTokens.reported` of them.
+    private var unmatchedSummaries: [SummaryCount] {
+        let names = unmatchedNames.withLock { $0.names }
+        return unmatchedByToken
+            .map { SummaryCount(summary: Int($0.key) < names.count ? names[Int($0.key)] : SummaryCount.otherSummaries, sessions: $0.value) }
+            .sorted { ($0.sessions, $1.summary) > ($1.sessions, $0.summary) }
+            .prefix(SummaryTokens.reported)
+            .map { $0 }
+    }
+}
+
+/// The summaries of unmatched sessions, each with a token: its index among the first
+/// ``maximumNames`` distinct ones; later ones share ``otherToken``.
+struct SummaryTokens: Sendable {
+    private(set) var names: [String] = []
+    private var tokens: [String: UInt32] = [:]
+    static let maximumNames = 4_096
+    static let otherToken = UInt32.max
+    /// The most summaries a report names.
+    static let reported = 10
+
+    mutating func token(for summary: String) -> UInt32 {
+        if let token = tokens[summary] { return token }
+        guard names.count < Self.maximumNames else { return Self.otherToken }
+        let token = UInt32(names.count)
+        names.append(summary)
+        tokens[summary] = token
+        return token
     }
 }
 

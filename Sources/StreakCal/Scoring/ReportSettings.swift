@@ -212,13 +212,14 @@ public struct ReportSettings: Sendable {
 public struct ScoredCalendar: Sendable {
     /// The import, with floating times read in the report's zone and the zone's own diagnostics added.
     public var imported: CalendarImport
-    /// The days, the streaks and the totals: of every session or, with named habits, of the
-    /// sessions some habit took.
+    /// The days, the streaks and the totals of every session, whichever habit took it.
     public var report: StreakReport
     /// Each named habit's report, over the same window.
     public var habits: [HabitReport]
     /// With named habits, the sessions none of them took.
     public var unmatchedSessions: Int
+    /// With named habits, the most frequent summaries of the sessions none of them took.
+    public var unmatchedSummaries: [SummaryCount]
 
     /// Today in the report's zone (with its day start), when scored: outlined in year views.
     public var today: Day?
@@ -233,18 +234,20 @@ public struct ScoredCalendar: Sendable {
     /// What a renderer shows of it (``/StreakExport/ReportRenderer``).
     public var content: ReportContent {
         ReportContent(
-            report: report, habits: habits, unmatchedSessions: unmatchedSessions, sessions: imported.sessions,
+            report: report, habits: habits, unmatchedSessions: unmatchedSessions, unmatchedSummaries: unmatchedSummaries,
+            sessions: imported.sessions,
             sources: imported.sources, diagnostics: imported.diagnostics, today: today)
     }
 
     public init(
-        imported: CalendarImport, report: StreakReport, habits: [HabitReport] = [], unmatchedSessions: Int = 0, today: Day? = nil,
-        presentation: ReportPresentation = ReportPresentation()
+        imported: CalendarImport, report: StreakReport, habits: [HabitReport] = [], unmatchedSessions: Int = 0,
+        unmatchedSummaries: [SummaryCount] = [], today: Day? = nil, presentation: ReportPresentation = ReportPresentation()
     ) {
         self.imported = imported
         self.report = report
         self.habits = habits
         self.unmatchedSessions = unmatchedSessions
+        self.unmatchedSummaries = unmatchedSummaries
         self.today = today
         self.presentation = presentation
     }

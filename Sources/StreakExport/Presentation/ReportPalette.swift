@@ -60,6 +60,10 @@ public struct ReportPalette: Hashable, Sendable {
     public var skipped: DayPresentation
     /// A missed day covered by a freeze.
     public var frozen: DayPresentation
+    /// Over an at-most limit (`DayStatus.over`): a colour of its own, marked `✗`, apart from every
+    /// level and from frozen for protanopia and deuteranopia too (issue 46.8: drawn as a day of no
+    /// points, a day over the limit looked like a day with nothing to count).
+    public var over: DayPresentation
     /// The page in light mode.
     public var page: Page
     /// The page in dark mode (HTML with `prefers-color-scheme: dark`).
@@ -71,14 +75,6 @@ public struct ReportPalette: Hashable, Sendable {
     public var none: DayPresentation { levels[0] }
     /// Goal met.
     public var met: DayPresentation { levels[4] }
-    /// Over an at-most limit (`DayStatus.over`): the no-points colours, marked `✗`, so a missed
-    /// day looks missed whichever way its goal points.
-    public var over: DayPresentation {
-        var over = levels[0]
-        over.mark = "✗"
-        over.label = "over the limit"
-        return over
-    }
 
     /// A day after today (`DayStatus.upcoming`): not scored yet, so no colour of the scale; an
     /// outline in the page's border colour, dim text, marked `◌`.
@@ -195,6 +191,11 @@ public struct ReportPalette: Hashable, Sendable {
     private static let outlinedRest = DayPresentation(
         fill: color("#6E7781"), text: ink, mark: "○", label: "rest", terminalStyle: "38;5;67",
         darkFill: color("#8B949E"), darkText: darkInk, pattern: .outline)
+    /// Over an at-most limit: orange, the warm end the green-to-blue scale leaves free (GitHub's
+    /// brighter greens take pink instead: orange is too close to them for protanopia).
+    private static let overLimit = DayPresentation(
+        fill: color("#E36A0E"), text: ink, mark: "✗", label: "over the limit", terminalStyle: "38;5;208",
+        darkFill: color("#F0883E"), darkText: ink)
     private static let hatchedSkip = DayPresentation(
         fill: color("#C9CED6"), text: ink, mark: "⊘", label: "skipped", terminalStyle: "38;5;245",
         darkFill: color("#3D444D"), darkText: darkInk, pattern: .hatched)
@@ -208,7 +209,7 @@ public struct ReportPalette: Hashable, Sendable {
             name: "standard", levels: levels, partial: ungraded(levels[2]), rest: outlinedRest, skipped: hatchedSkip,
             frozen: DayPresentation(
                 fill: color("#4F6FD6"), text: .white, mark: "❄", label: "frozen", darkFill: color("#7D95F0"), darkText: ink),
-            page: lightPage, darkPage: darkPage, bordersEveryCell: false)
+            over: overLimit, page: lightPage, darkPage: darkPage, bordersEveryCell: false)
     }()
 
     /// GitHub's contribution greens, light and dark.
@@ -220,6 +221,9 @@ public struct ReportPalette: Hashable, Sendable {
             name: "github", levels: levels, partial: ungraded(levels[2]), rest: outlinedRest, skipped: hatchedSkip,
             frozen: DayPresentation(
                 fill: color("#4F6FD6"), text: .white, mark: "❄", label: "frozen", darkFill: color("#7D95F0"), darkText: ink),
+            over: DayPresentation(
+                fill: color("#DB61A2"), text: ink, mark: "✗", label: "over the limit", terminalStyle: "38;5;169",
+                darkFill: color("#DB61A2"), darkText: ink),
             page: lightPage, darkPage: darkPage, bordersEveryCell: false)
     }()
 
@@ -239,6 +243,9 @@ public struct ReportPalette: Hashable, Sendable {
                 darkFill: color("#505050"), darkText: .white, pattern: .hatched),
             frozen: DayPresentation(
                 fill: color("#8A3A00"), text: .white, mark: "❄", label: "frozen", darkFill: color("#FF9A3C"), darkText: black),
+            over: DayPresentation(
+                fill: color("#B0004A"), text: .white, mark: "✗", label: "over the limit", terminalStyle: "1;35",
+                darkFill: color("#FF7EB6"), darkText: black),
             page: Page(background: .white, text: black, secondaryText: color("#3A3A3A"), border: black, today: color("#C2185B")),
             darkPage: Page(background: black, text: .white, secondaryText: color("#D0D0D0"), border: .white, today: color("#FF80AB")),
             bordersEveryCell: true)
@@ -256,6 +263,7 @@ public struct ReportPalette: Hashable, Sendable {
             skipped: DayPresentation(
                 fill: color("#E5E5EA"), text: color("#3A3A3C"), mark: "⊘", label: "skipped", terminalStyle: "30;47"),
             frozen: DayPresentation(fill: color("#0B658C"), text: .white, mark: "❄", label: "frozen", terminalStyle: "97;44"),
+            over: DayPresentation(fill: color("#E8750C"), text: ink, mark: "✗", label: "over the limit", terminalStyle: "30;43"),
             page: lightPage, darkPage: darkPage, bordersEveryCell: false)
     }()
 }

@@ -42,9 +42,12 @@ public struct HTMLReport: Sendable {
     public var rules: DayPresentationRules
     /// The first column of each week (the first row of a heatmap).
     public var firstWeekday: Weekday
-    /// Named habits, each shown after the calendar as a section of figures and days (cell ids
-    /// `hN-d-YYYY-MM-DD`).
+    /// Named habits: side by side first (the habits overview, a row each), then each after the
+    /// calendar as a section of figures and days (cell ids `hN-d-YYYY-MM-DD`).
     public var habits: [HabitReport]
+    /// With habits, the sessions none of them took and their most frequent summaries, said after
+    /// the habits' sections.
+    public var unmatched: (sessions: Int, summaries: [SummaryCount]) = (0, [])
     /// The calendars the report is about: named in the title, the heading and the figures.
     public var sources: [ReportSource]
     /// What the import said: a collapsible list after the figures.
@@ -105,6 +108,9 @@ public struct HTMLReport: Sendable {
         html.append(contentsOf: styles.css(palette: palette, compactMonths: year))
         html.append(contentsOf: ["</style>", "</head>", "<body>", "<main class=\"\(year ? "long" : "short")\">"])
         html.append("<h1>\(Markup.escape(heading.subject.map { "Streak report: \($0)" } ?? "Streak report"))</h1>")
+        // The habits side by side come first, as Loop's home screen does: on a phone the calendar's
+        // sections above them took 3,300 pixels (issue 46.8).
+        if !habits.isEmpty { html.append(contentsOf: habitsOverview(styles: styles)) }
         html.append(contentsOf: figures(of: report, sources: sources))
         if let note = ReportView.drawingNote(for: report) {
             html.append("<p class=\"hint\">\(HTMLReport.markingDates(in: Markup.escape("Note: " + note + ".")))</p>")
@@ -121,14 +127,20 @@ public struct HTMLReport: Sendable {
         }
         html.append(contentsOf: days(of: report, idPrefix: "", styles: styles, daysWithCards: daysWithCards))
         if year { html.append(contentsOf: progress()) }
-        if !habits.isEmpty { html.append(contentsOf: habitsOverview(styles: styles)) }
         for (index, habit) in habits.enumerated() {
             html.append("<section class=\"habit\" id=\"habit-\(index + 1)\">")
             html.append("<h2>Habit: \(Markup.escape(habit.habit.name))</h2>")
             html.append("<p>Sessions that count: <code>\(Markup.escape(habit.habit.filter.description))</code></p>")
+            if habit.repeats(report) {
+                html += ["<p>This habit \(HabitReport.repeatsCalendar) above.</p>", "</section>"]
+                continue
+            }
             html.append(contentsOf: figures(of: habit.report, sources: []))
             html.append(contentsOf: days(of: habit.report, idPrefix: "h\(index + 1)-", styles: styles, daysWithCards: []))
             html.append("</section>")
+        }
+        if !habits.isEmpty {
+            html.append("<p class=\"unmatched\">" + ReportContent.unmatchedLine(sessions: unmatched.sessions, summaries: unmatched.summaries, escape: Markup.escape) + ".</p>")
         }
         html.append("<h2 id=\"sessions\">Sessions</h2>")
         if cards.cards.isEmpty {
@@ -670,9 +682,11 @@ public struct HTMLReportRenderer: ReportRenderer {
     }
 
     public func render(_ content: ReportContent) -> String {
-        HTMLReport(
+        var report = HTMLReport(
             report: content.report, sessions: content.sessions, rules: presentation.rules, firstWeekday: presentation.firstWeekday,
             habits: content.habits, sources: content.sources, diagnostics: content.diagnostics,
-            view: presentation.view ?? .automatic(for: content.report, today: content.today), today: content.today, palette: presentation.palette).render()
+            view: presentation.view ?? .automatic(for: content.report, today: content.today), today: content.today, palette: presentation.palette)
+        report.unmatched = (content.unmatchedSessions, content.unmatchedSummaries)
+        return report.render()
     }
 }

@@ -41,6 +41,9 @@ public struct JSONReport: Encodable, Sendable {
     public var habits: [HabitReport]
     /// Sessions that matched no habit (when habits are named).
     public var unmatchedSessions: Int
+    /// Their most frequent summaries (when habits are named): `unmatchedSummaries`, each `summary`
+    /// and `sessions`.
+    public var unmatchedSummaries: [SummaryCount]
     /// The calendars the report is about: `sources`, each `file` and `name`.
     public var sources: [ReportSource]
     /// Today, in the report's zone: when the window ends today, the JSON says how it stands (`today`).
@@ -60,11 +63,12 @@ public struct JSONReport: Encodable, Sendable {
     ///   - diagnostics: What the import said.
     ///   - habits: Each named habit's report.
     ///   - unmatchedSessions: The sessions no habit took.
+    ///   - unmatchedSummaries: Their most frequent summaries.
     ///   - sources: The calendars the report is about.
     ///   - today: Today, in the report's zone: when the window ends today, `today` says how it stands.
     public init(
         report: StreakReport, diagnostics: [Diagnostic], habits: [HabitReport] = [], unmatchedSessions: Int = 0,
-        sources: [ReportSource] = [], today: Day? = nil
+        unmatchedSummaries: [SummaryCount] = [], sources: [ReportSource] = [], today: Day? = nil
     ) {
         let counts = report.statusCounts
         self.timeZone = report.goal.timeZone.identifier
@@ -82,6 +86,7 @@ public struct JSONReport: Encodable, Sendable {
         self.report = report
         self.habits = habits
         self.unmatchedSessions = unmatchedSessions
+        self.unmatchedSummaries = unmatchedSummaries
         self.sources = sources
         self.today = today
     }
@@ -106,6 +111,7 @@ public struct JSONReport: Encodable, Sendable {
         case diagnostics([Diagnostic])
         case habits([(HabitReport, today: Day?)], unmatched: Int)
         case sources([ReportSource])
+        case summaries([SummaryCount])
     }
 
     /// The members of `report`'s body: what a habit section has too.
@@ -173,7 +179,10 @@ public struct JSONReport: Encodable, Sendable {
             ("timeZone", .string(timeZone)),
             ("to", .string(to.description)),
         ]
-        if !habits.isEmpty { members.append(("habits", .habits(habits.map { ($0, today) }, unmatched: unmatchedSessions))) }
+        if !habits.isEmpty {
+            members.append(("habits", .habits(habits.map { ($0, today) }, unmatched: unmatchedSessions)))
+            members.append(("unmatchedSummaries", .summaries(unmatchedSummaries)))
+        }
         return members.sorted { $0.0 < $1.0 }
     }
 
@@ -231,6 +240,13 @@ public struct JSONReport: Encodable, Sendable {
                 json.string(source.file)
                 json.key("name", indent: inner)
                 json.string(source.name)
+            }
+        case .summaries(let summaries):
+            writeArray(summaries, into: &json, indent: indent) { json, summary, inner in
+                json.key("sessions", indent: inner, first: true)
+                json.integer(summary.sessions)
+                json.key("summary", indent: inner)
+                json.string(summary.summary)
             }
         case .habits(let habits, _):
             writeArray(habits, into: &json, indent: indent) { json, habit, inner in write(habitMembers(habit.0, today: habit.today), into: &json, indent: inner) }
@@ -351,6 +367,7 @@ public struct JSONReport: Encodable, Sendable {
                 case .habits(let habits, _):
                     try container.encode(habits.map { Encoded(members: JSONReport.habitMembers($0.0, today: $0.today)) }, forKey: key)
                 case .sources(let sources): try container.encode(sources, forKey: key)
+                case .summaries(let summaries): try container.encode(summaries, forKey: key)
                 }
             }
         }
@@ -413,6 +430,7 @@ public struct JSONReportRenderer: ReportRenderer {
     public func render(_ content: ReportContent) throws -> String {
         try JSONReport(
             report: content.report, diagnostics: content.diagnostics, habits: content.habits,
-            unmatchedSessions: content.unmatchedSessions, sources: content.sources, today: content.today).render()
+            unmatchedSessions: content.unmatchedSessions, unmatchedSummaries: content.unmatchedSummaries, sources: content.sources,
+            today: content.today).render()
     }
 }

@@ -154,13 +154,17 @@ public struct MarkdownReportRenderer: ReportRenderer {
             report: content.report, rules: rules, firstWeekday: firstWeekday, sources: content.sources,
             diagnostics: content.diagnostics).render()
         for habit in content.habits {
-            let section = MarkdownReport(report: habit.report, rules: rules, firstWeekday: firstWeekday).render()
             let filter = habit.habit.filter.description.replacing("`", with: "'")
             markdown += "\n## Habit: \(MarkdownReport.escape(habit.habit.name))\n\nFilter: `\(filter)`\n\n"
+            if habit.repeats(content.report) {
+                markdown += "This habit \(HabitReport.repeatsCalendar) above.\n"
+                continue
+            }
+            let section = MarkdownReport(report: habit.report, rules: rules, firstWeekday: firstWeekday).render()
             markdown += section.split(separator: "\n", omittingEmptySubsequences: false)
                 .map { $0.hasPrefix("#") ? "#" + $0 : String($0) }.joined(separator: "\n")
         }
-        if !content.habits.isEmpty { markdown += "\nSessions no habit took: \(content.unmatchedSessions).\n" }
+        if let line = content.unmatchedLine(escape: MarkdownReport.escape) { markdown += "\n\(line).\n" }
         return markdown
     }
 }

@@ -177,3 +177,36 @@ enum Markup {
         return result
     }
 }
+
+extension ReportContent {
+    /// The longest summary a report names in full in `unmatchedLine`; longer ones are cut with "…".
+    static let longestNamedSummary = 40
+
+    /// With named habits, what the sessions no habit took are, in one wording: "Sessions no habit
+    /// took: 144, most often Coffee (120), Lunch (20)" (at most five summaries, each made safe by
+    /// `escape`); `nil` without habits.
+    func unmatchedLine(escape: (String) -> String) -> String? {
+        habits.isEmpty ? nil : Self.unmatchedLine(sessions: unmatchedSessions, summaries: unmatchedSummaries, escape: escape)
+    }
+
+    /// `unmatchedLine(escape:)` for a renderer that holds the counts itself.
+    static func unmatchedLine(sessions: Int, summaries: [SummaryCount], escape: (String) -> String) -> String {
+        let named = summaries.prefix(5).map { count -> String in
+            let summary = count.summary.isEmpty ? "(no summary)" : count.summary
+            let shown = summary.count > Self.longestNamedSummary ? summary.prefix(Self.longestNamedSummary - 1) + "…" : summary
+            return "\(escape(String(shown))) (\(count.sessions))"
+        }
+        return "Sessions no habit took: \(sessions)" + (named.isEmpty ? "" : ", most often " + named.joined(separator: ", "))
+    }
+}
+
+extension HabitReport {
+    /// Whether its days are the calendar's (it took every session the calendar counts): a report
+    /// then says so in a line instead of drawing the same section twice (issue 46.8).
+    func repeats(_ calendar: StreakReport) -> Bool {
+        report.days == calendar.days && report.periods == calendar.periods
+    }
+
+    /// What stands for the section of a habit that ``repeats(_:)`` the calendar.
+    static let repeatsCalendar = "it took every session: its days and figures are the calendar's"
+}

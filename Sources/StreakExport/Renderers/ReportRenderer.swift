@@ -11,13 +11,14 @@ public import Streaks
 /// // ...
 /// ```
 public struct ReportContent: Sendable {
-    /// The days, the streaks and the totals: of every session or, with named habits, of the
-    /// sessions some habit took.
+    /// The days, the streaks and the totals of every session, whichever habit took it.
     public var report: StreakReport
     /// Each named habit's report, over the same window.
     public var habits: [HabitReport]
     /// With named habits, the sessions none of them took.
     public var unmatchedSessions: Int
+    /// With named habits, the most frequent summaries of the sessions none of them took.
+    public var unmatchedSummaries: [SummaryCount]
     /// The sessions behind the report (floating times read in its zone), for renderers whose
     /// `needsSessions` is true; may be empty otherwise.
     public var sessions: [Session]
@@ -29,12 +30,13 @@ public struct ReportContent: Sendable {
     public var today: Day?
 
     public init(
-        report: StreakReport, habits: [HabitReport] = [], unmatchedSessions: Int = 0, sessions: [Session] = [],
-        sources: [ReportSource] = [], diagnostics: [Diagnostic] = [], today: Day? = nil
+        report: StreakReport, habits: [HabitReport] = [], unmatchedSessions: Int = 0, unmatchedSummaries: [SummaryCount] = [],
+        sessions: [Session] = [], sources: [ReportSource] = [], diagnostics: [Diagnostic] = [], today: Day? = nil
     ) {
         self.report = report
         self.habits = habits
         self.unmatchedSessions = unmatchedSessions
+        self.unmatchedSummaries = unmatchedSummaries
         self.sessions = sessions
         self.sources = sources
         self.diagnostics = diagnostics

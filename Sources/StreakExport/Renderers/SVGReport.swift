@@ -115,6 +115,11 @@ public struct SVGReport: Sendable {
             y = habitsOverview(top: y, into: &body)
         }
         for (index, habit) in habits.enumerated() {
+            if habit.repeats(report) {
+                body.append(text("Habit: \(habit.habit.name): \(HabitReport.repeatsCalendar) above", x: SVGReport.margin, y: y + 16, size: 14))
+                y += 16 + SVGReport.gap
+                continue
+            }
             y = section(
                 of: habit.report, heading: "Habit: \(habit.habit.name)", idPrefix: "habit\(index + 1)-", top: y,
                 columns: columns, metrics: metrics, into: &body)

@@ -329,10 +329,14 @@ public struct TextReportRenderer: ReportRenderer {
             diagnostics: content.diagnostics, view: view, today: today).render()
         for habit in content.habits {
             text += "\nHabit: \(habit.habit.name.escapingControlCharacters()) (\(habit.habit.filter.description.escapingControlCharacters()))\n"
+            if habit.repeats(content.report) {
+                text += "\(HabitReport.repeatsCalendar) above.\n"
+                continue
+            }
             text += TextReport(report: habit.report, colors: colors, firstWeekday: firstWeekday, rules: rules, view: view, today: today).render()
         }
-        if !content.habits.isEmpty {
-            text += "\nSessions no habit took: \(content.unmatchedSessions)\n"
+        if let line = content.unmatchedLine(escape: { $0.escapingControlCharacters() }) {
+            text += "\n\(line)\n"
         }
         return text
     }
