@@ -14,8 +14,10 @@ extension StreakCalCommand {
                 (a named pipe as a stream). Each report is named after its input's path relative to the \
                 folder the inputs share (folders joined with __, -2, -3, ... on a clash), and every file \
                 is written atomically. DIR also gets summary.json; the table goes to standard output. A \
-                file that cannot be read fails alone: the exit status is 1 once all the others are done. \
-                Content problems count as diagnostics (failures with --strict).
+                file that cannot be read, or whose text is not iCalendar (empty, junk, a vCard), fails \
+                alone with its reason. Exit status: 0 when every calendar is reported, 1 when some \
+                failed (once all the others are done), 2 when nothing is usable (every one failed, or \
+                none was found). Content problems count as diagnostics (failures with --strict).
 
                 With --jsonl, batch is a streaming map step instead (for Spark's RDD.pipe, Hadoop \
                 Streaming, GNU parallel): it reads JSON Lines on standard input, each naming one \
@@ -24,7 +26,8 @@ extension StreakCalCommand {
                 ({"id", "line", "name", "report", "diagnostics", "error", and the figures of \
                 summary.json}), in input order or, with --order completion, as they finish. A "path" \
                 is read only under a folder given with --root (links resolved), only if it is a \
-                regular file that starts with BEGIN:, and is refused otherwise; a "url" only from a \
+                regular file whose text is iCalendar, and is refused otherwise (as a folder's file or \
+                "ics" bytes that are not iCalendar are: one rule for every way in); a "url" only from a \
                 host given with --allow-host (redirects included). A bad line is an error \
                 record, never the end of the stream; the exit status is 0 once every line has its record.
                 """)
@@ -164,7 +167,15 @@ extension StreakCalCommand {
                 throw CommandFailure(String(describing: error))
             }
             try emit(summary.table(), to: nil)
+            // 0: every calendar reported; 1: some failed, the others reported; 2: nothing usable
+            // (every one failed, or there was none), so that a job can tell the three apart.
             let failures = summary.failed.count
+            if summary.files.isEmpty || failures == summary.files.count {
+                if failures > 0 {
+                    StandardError.print("streakcal: error: every file failed (\(failures) of \(failures)): nothing usable")
+                }
+                throw ExitCode(2)
+            }
             if failures > 0 {
                 StandardError.print("streakcal: error: \(failures) of \(summary.files.count) \(summary.files.count == 1 ? "file" : "files") failed")
                 throw ExitCode(1)

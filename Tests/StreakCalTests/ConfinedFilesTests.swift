@@ -143,9 +143,11 @@ struct ConfinedFilesTests {
         #expect(records[1]["error"] is NSNull && records[1]["sessions"] as? Int == 1)
     }
 
-    @Test("Calendar text is told by its first text: BEGIN: in any case, after a byte order mark and white space", arguments: [
+    @Test("Calendar text is told by its first text: BEGIN: in any case and not a vCard, after a byte order mark and white space", arguments: [
         ("", true), ("  \r\n\t", true), ("\u{FEFF}", true), ("BEGIN:VCALENDAR", true), ("begin:vevent\r\n", true),
-        ("\u{FEFF}\r\n\r\n  BeGiN:VCALENDAR", true), ("BEGIN:", true),
+        ("\u{FEFF}\r\n\r\n  BeGiN:VCALENDAR", true), ("BEGIN:VTODO\r\nUID:x", true), ("BEGIN:VTIMEZONE\n", true),
+        ("BEGIN:", true), ("BEGIN:VAVAILABILITY", true), ("BEGIN:X-MYCOMP\r\n", true),
+        ("BEGIN:VCARD\r\nFN:Ana", false), ("begin:vcard", false), ("BEGIN:VCARD \r\n", false),
         ("BEGIN", false), ("BEG", false), ("BEGIN;X", false), ("xBEGIN:", false), ("root:x:0:0:root", false),
         ("\u{FEFF}\u{FEFF}BEGIN:", false), ("LEAK_ME=hunter2\0PATH=/bin", false),
     ])
@@ -156,20 +158,29 @@ struct ConfinedFilesTests {
 
     @Test("UTF-16 either way round, by its byte order mark", arguments: [true, false])
     func sniffUTF16(littleEndian: Bool) {
-        for (text, expected) in [("BEGIN:VCALENDAR", true), ("  \r\nbegin:x", true), ("", true), ("BEGIX:", false), ("BEG", false)] {
+        for (text, expected) in [("BEGIN:VCALENDAR", true), ("  \r\nbegin:x", true), ("", true), ("BEGIN:VCARD\r\n", false), ("BEGIX:", false), ("BEG", false)] {
             let units = text.utf16.flatMap { littleEndian ? [UInt8($0 & 0xFF), UInt8($0 >> 8)] : [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
             var bytes = ((littleEndian ? [0xFF, 0xFE] : [0xFE, 0xFF]) + units).makeIterator()
             #expect(CalendarSniff.startsLikeACalendar { bytes.next() } == expected, "\(text)")
         }
     }
 
-    @Test("The sniff reads no further than the first text, however long the file")
+    @Test("The sniff reads no further than the first text and a component's name, however long the file")
     func sniffReadsLittle() {
         var given = 0
-        let verdict = CalendarSniff.startsLikeACalendar {
+        let verdict = CalendarSniff.verdict {
             given += 1
             return given <= 1_000 ? 0x20 : given <= 1_006 ? Array("BEGIN:".utf8)[given - 1_001] : 0x41
         }
-        #expect(verdict && given == 1_006)
+        #expect(verdict == .calendar)
+        #expect(given <= 1_006 + 42)
+    }
+
+    @Test("The verdict tells an empty file, a calendar and what else it is")
+    func verdicts() {
+        #expect(CalendarSniff.verdict(Array(" \r\n".utf8)) == .empty)
+        #expect(CalendarSniff.verdict(Array("BEGIN:VCALENDAR\r\n".utf8)) == .calendar)
+        #expect(CalendarSniff.verdict(Array("BEGIN:VCARD\r\n".utf8)) == .notACalendar("not an iCalendar file (it starts with BEGIN:VCARD, not BEGIN:VCALENDAR)"))
+        #expect(CalendarSniff.verdict(Array("root:x:0:0".utf8)) == .notACalendar(CalendarSniff.notACalendar))
     }
 }

@@ -404,3 +404,33 @@ private func sameFolder(_ lhs: ArraySlice<UInt8>, _ rhs: ArraySlice<UInt8>) -> B
     if lhs.allSatisfy({ $0 < 0x80 }), rhs.allSatisfy({ $0 < 0x80 }) { return false }
     return String(decoding: lhs, as: UTF8.self) == String(decoding: rhs, as: UTF8.self)
 }
+
+extension BatchInput {
+    /// Why a calendar that a batch reads on its own (a file of a folder, a JSON Lines record by
+    /// path or by bytes, a Spark row) is no calendar: its one input, not part of a collection, is
+    /// empty or its text does not start as iCalendar's (``CalendarSniff``). `nil` when it is one,
+    /// or when it cannot be looked at before the import (standard input, a file that cannot be
+    /// opened: the import says why). One rule for every way in (issue 49.1: junk, an empty file, a
+    /// vCard and a link to /etc/passwd were people with no activity, the link's lines in the report).
+    static func refusal(of sources: [CalendarSource]) -> String? {
+        guard sources.count == 1, let source = sources.first, source.collection == nil else { return nil }
+        let verdict: CalendarSniff.Verdict?
+        switch source.content {
+        case .file(let path): verdict = CalendarSniff.regularFileVerdict(atPath: path)
+        case .bytes(let bytes): verdict = CalendarSniff.verdict(Array(bytes.prefix(4_096)))
+        case .standardInput, .unreadable: verdict = nil
+        }
+        let reason: String
+        switch verdict {
+        case .notACalendar(let why)?: reason = why
+        case .empty?: reason = emptyFile
+        case .calendar?, nil: return nil
+        }
+        // Said of a file as every file that cannot be read is.
+        guard case .file = source.content else { return reason }
+        return String(describing: CalendarReadError(path: source.name, reason: reason))
+    }
+
+    /// Why an empty (or blank) calendar read on its own is refused.
+    static let emptyFile = "not an iCalendar file (it is empty)"
+}

@@ -162,8 +162,10 @@ public struct BatchReport: Sendable {
             let scored: ScoredCalendar
             switch input.content {
             case .file(let path):
+                if let refusal = BatchInput.refusal(of: [.file(path)]) { throw BatchFailure(description: refusal) }
                 scored = try settings.scored([.file(path)], for: format, now: now)
             case .sources(let sources):
+                if let refusal = BatchInput.refusal(of: sources) { throw BatchFailure(description: refusal) }
                 scored = try settings.scored(sources, for: format, now: now)
             case .unreadable(let reason): throw BatchFailure(description: reason)
             }

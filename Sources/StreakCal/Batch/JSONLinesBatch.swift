@@ -266,6 +266,7 @@ public struct JSONLinesBatch: Sendable {
     private func score(_ sources: [CalendarSource], into record: inout Record) {
         var result = BatchFileResult(input: sources.first?.collection?.location ?? sources.first?.name ?? "")
         do {
+            if let refusal = BatchInput.refusal(of: sources) { throw BatchFailure(description: refusal) }
             var settings = settings
             settings.isParallel = false
             let scored = try settings.scored(sources, for: format, now: now)

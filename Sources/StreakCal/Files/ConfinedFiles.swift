@@ -48,9 +48,9 @@ struct ConfinedFiles: Sendable {
         guard fstat(descriptor, &status) == 0 else { return .failure(Refusal(reason: String(cString: strerror(errno)))) }
         guard status.st_mode & S_IFMT == S_IFREG else { return .failure(Self.notRegular(status.st_mode)) }
         if let opened = Self.linkTarget(file.path), !contains(opened) { return .failure(Refusal(reason: Self.outside)) }
-        switch CalendarSniff.startsLikeACalendar(file.descriptor) {
-        case .success(true): return .success(file)
-        case .success(false): return .failure(Refusal(reason: CalendarSniff.notACalendar))
+        switch CalendarSniff.verdict(file.descriptor) {
+        case .success(.calendar), .success(.empty): return .success(file)
+        case .success(.notACalendar(let reason)): return .failure(Refusal(reason: reason))
         case .failure(let error): return .failure(Refusal(reason: String(cString: strerror(error.code.rawValue))))
         }
     }
@@ -96,17 +96,39 @@ struct ConfinedFiles: Sendable {
 
 /// Whether a file starts as iCalendar text does (RFC 5545 section 3.4: a stream is components,
 /// each `BEGIN:`): after a byte order mark (UTF-8, or UTF-16 either way) and white space, the
-/// letters `BEGIN:` in any case. An empty or blank file passes: it has no line to show.
+/// letters `BEGIN:` in any case, and not a vCard's `BEGIN:VCARD` (RFC 6350 shares the syntax, but
+/// a contact is not a calendar). Any other component passes, as RFC 5545 section 3.6 lets a
+/// calendar hold components it does not define (`VAVAILABILITY`, an `X-` component) and a damaged
+/// export may start with one. An empty or blank file passes: it has no line to show
+/// (``Verdict/empty`` tells it apart).
 enum CalendarSniff {
+    /// What a file's first text says it is.
+    enum Verdict: Equatable {
+        case calendar
+        /// Empty, or white space only.
+        case empty
+        /// Not iCalendar text, and why.
+        case notACalendar(String)
+    }
+
+    /// The components whose text is not a calendar, though it starts as one: a vCard (RFC 6350).
+    static let foreignComponents: Set<String> = ["vcard"]
+
     /// Reads `descriptor` from its start (with `pread`, leaving its offset) as far as its first
     /// text that is not white space.
     static func startsLikeACalendar(_ descriptor: Int32) -> Result<Bool, POSIXError> {
+        verdict(descriptor).map { if case .notACalendar = $0 { false } else { true } }
+    }
+
+    /// ``verdict(_:)-(()->UInt8?)`` for the file open as `descriptor`, read from its start (with `pread`,
+    /// leaving its offset) as far as its first line.
+    static func verdict(_ descriptor: Int32) -> Result<Verdict, POSIXError> {
         var chunk = [UInt8](repeating: 0, count: 4096)
         var count = 0
         var next = 0
         var offset = 0
         var failure: POSIXError?
-        let verdict = startsLikeACalendar {
+        let verdict = verdict {
             if next == count {
                 guard failure == nil else { return nil }
                 repeat {
@@ -129,16 +151,27 @@ enum CalendarSniff {
     /// Why a file whose text does not start as a calendar's is not read.
     static let notACalendar = "not an iCalendar file (its text does not start with BEGIN:)"
 
+    /// Why a file whose text starts with another component than a calendar's is not read.
+    static func notACalendar(component: String) -> String {
+        "not an iCalendar file (it starts with BEGIN:\(component.prefix(20).uppercased())\(component.count > 20 ? "…" : ""), not BEGIN:VCALENDAR)"
+    }
+
     /// Whether the file at `path` starts as a calendar does (an empty one does); `nil` when it is
     /// not a regular file or cannot be read, which the import then reports. Looked at before it is
     /// opened, as a device can act on being opened.
     static func regularFileStartsLikeACalendar(atPath path: String) -> Bool? {
+        regularFileVerdict(atPath: path).map { if case .notACalendar = $0 { false } else { true } }
+    }
+
+    /// What the regular file at `path` starts as; `nil` when it is not a regular file or cannot be
+    /// read, which the import then reports.
+    static func regularFileVerdict(atPath path: String) -> Verdict? {
         var status = stat()
         guard FileName.withSystemRepresentation(path, { stat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         let descriptor = FileName.withSystemRepresentation(path) { Foundation.open($0, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        return try? startsLikeACalendar(descriptor).get()
+        return try? verdict(descriptor).get()
     }
 
     /// The verdict on a file's first bytes (the whole file, or as far as its first text).
@@ -149,6 +182,19 @@ enum CalendarSniff {
 
     /// The verdict on the bytes `nextByte` gives (`nil` at the end), reading no further than needed.
     static func startsLikeACalendar(_ nextByte: () -> UInt8?) -> Bool {
+        if case .notACalendar = verdict(nextByte) { return false }
+        return true
+    }
+
+    /// The verdict on a file's first bytes (the whole file, or as far as its first text).
+    static func verdict(_ head: [UInt8]) -> Verdict {
+        var bytes = head.makeIterator()
+        return verdict { bytes.next() }
+    }
+
+    /// What the bytes `nextByte` gives (`nil` at the end) are, reading no further than the first
+    /// line's component name.
+    static func verdict(_ nextByte: () -> UInt8?) -> Verdict {
         var head: [UInt8] = []
         while head.count < 3, let byte = nextByte() { head.append(byte) }
         // UTF-16 by its byte order mark (and in which order), else UTF-8 with or without one.
@@ -162,13 +208,17 @@ enum CalendarSniff {
         }
         var unit = nextUnit()
         while let current = unit, [0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C].contains(current) { unit = nextUnit() }
-        guard unit != nil else { return true }
+        guard unit != nil else { return .empty }
         let word = Array("BEGIN:".utf16)
         for (index, expected) in word.enumerated() {
-            guard let current = unit, lowered(current) == lowered(expected) else { return false }
+            guard let current = unit, lowered(current) == lowered(expected) else { return .notACalendar(notACalendar) }
             if index < word.count - 1 { unit = nextUnit() }
         }
-        return true
+        // The component's name, up to the line's end (a name longer than any tells enough).
+        var name: [UInt16] = []
+        while let current = nextUnit(), current != 0x0D, current != 0x0A, name.count <= 40 { name.append(lowered(current)) }
+        let component = String(decoding: name, as: UTF16.self).trimmingCharacters(in: .whitespaces)
+        return foreignComponents.contains(component) ? .notACalendar(notACalendar(component: component)) : .calendar
     }
 
     private static func lowered(_ unit: UInt16) -> UInt16 {

@@ -177,10 +177,10 @@ public struct CalendarSubscription: Sendable {
         case 200..<300:
             // A login page or a captive portal's answer is no calendar: the copy kept stays, as a
             // file with the same text is refused (an empty body too: a calendar has components).
-            guard !head.isEmpty, CalendarSniff.startsLikeACalendar(head) else {
-                throw requests.failure(
-                    "the server's answer is not an iCalendar file (" + (head.isEmpty ? "it is empty" : "its text does not start with BEGIN:")
-                        + "); the cached copy is left as it was", url: outcome.url)
+            let verdict = head.isEmpty ? .empty : CalendarSniff.verdict(head)
+            guard verdict == .calendar else {
+                let reason = if case .notACalendar(let reason) = verdict { reason } else { "not an iCalendar file (it is empty)" }
+                throw requests.failure("the server's answer is \(reason); the cached copy is left as it was", url: outcome.url)
             }
             do { try file.commit() } catch { throw CalendarReadError(path: error.path, reason: error.reason) }
             let headers = outcome.response.headers
@@ -326,8 +326,8 @@ public struct CalendarInputs: Sendable {
                 sources += download.sources
                 skipped += download.skipped
             } else {
-                if CalendarSniff.regularFileStartsLikeACalendar(atPath: name) == false {
-                    throw CalendarReadError(path: name, reason: CalendarSniff.notACalendar)
+                if case .notACalendar(let reason) = CalendarSniff.regularFileVerdict(atPath: name) {
+                    throw CalendarReadError(path: name, reason: reason)
                 }
                 let found = try CalendarFolder.sources(forPaths: [name])
                 sources += found.sources
