@@ -156,10 +156,15 @@ struct BatchCommandTests {
     func strict() throws {
         let folder = try BatchFolder()
         let result = try streakcal(["batch", folder.path("in/b"), "--out", folder.path("out"), "--strict"] + reportOptions)
-        #expect(result.status == 1)
+        // Both failed: nothing usable, exit status 2 (issue 49.1); with a good file beside them, 1.
+        #expect(result.status == 2)
         #expect(try folder.listing("out") == ["deep__Bad.txt", "summary.json", "x.txt"])
         #expect(result.standardOutput.contains("6 problems in the input (strict)"))
-        #expect(result.standardError.contains("2 of 2 files failed"))
+        #expect(result.standardError.contains("every file failed (2 of 2): nothing usable"))
+        try FileManager.default.copyItem(atPath: fixture("habits.ics"), toPath: folder.path("in/b/good.ics"))
+        let mixed = try streakcal(["batch", folder.path("in/b"), "--out", folder.path("out2"), "--strict", "--tz", "UTC", "--from", "2024-01-01", "--to", "2024-01-10"])
+        #expect(mixed.status == 1, "\(mixed.standardOutput)")
+        #expect(mixed.standardError.contains("2 of 3 files failed"))
     }
 
     @Test("Links planted in --out (repro batch-out-writes-through-symlink.sh): refused and left as they are, nothing outside written or created")
