@@ -15,7 +15,7 @@ struct SegmentedCuttingTests {
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures")
         return ((try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? [])
-            .filter { $0.pathExtension == "ics" }.sorted { $0.path < $1.path }
+            .filter { $0.pathExtension == "ics" && fixtureWanted($0.path) }.sorted { $0.path < $1.path }
     }
 
     private static func temporaryFile(_ text: String) throws -> String {
