@@ -422,7 +422,7 @@ func printed(_ diagnostics: [Diagnostic], strict: Bool) -> Bool {
     }
     // The library names no option; the command says which one changes what was said.
     let hints: [(Diagnostic.Code, Diagnostic.Severity, String)] = [
-        (.reportWindow, .warning, "give --from YYYY-MM-DD to report on the earlier days"),
+        (.reportWindow, .note, "give --from YYYY-MM-DD to report on the earlier days"),
         (.points, .warning, "--points minutes counts minutes, --points count sessions, --points-property names another property"),
         (.points, .note, "--points count counts sessions, --points-property names another property"),
         (.planned, .note, "--count-planned counts sessions after now as done"),

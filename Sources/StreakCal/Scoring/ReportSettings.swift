@@ -133,12 +133,14 @@ public struct ReportSettings: Sendable {
         return accumulator.scored(imported, warnsOfMissingPoints: false, now: accumulator.now)
     }
 
-    /// The warning for a report whose default window cuts off its earliest sessions, if it does.
+    /// The note for a report whose default window cuts off its earliest sessions, if it does: a
+    /// note, not a warning, since it is about the report, not the input (`--strict` does not fail
+    /// a healthy calendar on it; issue 49).
     static func windowNote(from: Day?, earliest: Day?, to: Day, at location: SourceLocation?) -> [Diagnostic] {
         guard from == nil, let cutOff = StreakReport.defaultWindow(earliestSessionDay: earliest, to: to).cutOff else { return [] }
         let start = StreakReport.defaultWindow(earliestSessionDay: earliest, to: to).window.lowerBound
         return [Diagnostic(
-            .warning, .reportWindow, at: SourceLocation(file: location?.file ?? "-", line: location?.line ?? 1),
+            .note, .reportWindow, at: SourceLocation(file: location?.file ?? "-", line: location?.line ?? 1),
             "sessions go back to \(cutOff), but without a first day a report covers at most \(StreakReport.maximumDefaultDays) days: it starts on \(start); give a first day to include the earlier ones")]
     }
 
