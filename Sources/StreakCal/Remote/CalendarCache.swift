@@ -104,7 +104,5 @@ struct CalendarCache {
     }
 
     /// FNV-1a, 64 bits: a stable name for a key (Swift's `Hasher` changes every run).
-    static func hash(_ key: String) -> UInt64 {
-        key.utf8.reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3 }
-    }
+    static func hash(_ key: String) -> UInt64 { StableHash.fnv1a(key) }
 }

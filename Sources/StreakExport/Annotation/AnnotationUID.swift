@@ -1,4 +1,5 @@
 import Foundation
+import Streaks
 
 /// The part of an annotation's UID that names its calendar or habit: ASCII lower-case letters,
 /// digits and hyphens, never empty, at most ``maximumLength`` characters.
@@ -110,16 +111,7 @@ public struct CalendarSlug: Hashable, Sendable {
 
     /// Eight hexadecimal digits of the name's 64-bit FNV-1a hash (its halves XORed): the same on
     /// every platform and in every run.
-    static func hash(_ text: String) -> String {
-        var value: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            value ^= UInt64(byte)
-            value &*= 0x0000_0100_0000_01B3
-        }
-        let folded = UInt32(truncatingIfNeeded: value ^ (value >> 32))
-        let digits = String(folded, radix: 16)
-        return String(repeating: "0", count: 8 - digits.count) + digits
-    }
+    static func hash(_ text: String) -> String { StableHash.hexadecimal(text) }
 }
 
 extension CalendarSlug: CustomStringConvertible {
