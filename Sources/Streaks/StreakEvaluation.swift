@@ -845,3 +845,5 @@ struct DayTable {
         return day - first
     }
 }
+
+extension PointsUnit: Codable {}

@@ -11,13 +11,17 @@ extension StreakCalCommand {
                 Folders are searched at any depth for *.ics files (any case), in sorted order; entries \
                 that are not regular files (named pipes, sockets, devices) are skipped with a note and \
                 listed in summary.json. A file named on its own is read whatever its extension or type \
-                (a named pipe as a stream). Each report is named after its input's path relative to the \
-                folder the inputs share (folders joined with __, -2, -3, ... on a clash), and every file \
-                is written atomically. DIR also gets summary.json; the table goes to standard output. A \
-                file that cannot be read, or whose text is not iCalendar (empty, junk, a vCard), fails \
-                alone with its reason. Exit status: 0 when every calendar is reported, 1 when some \
-                failed (once all the others are done), 2 when nothing is usable (every one failed, or \
-                none was found). Content problems count as diagnostics (failures with --strict).
+                (a named pipe as a stream); a file found twice (a link) is read once. Each report is \
+                named after its input's path relative to the folder given (folders joined with __; on a \
+                clash, a hash of that path), and every file is written atomically. DIR also gets \
+                summary.json (reports of earlier runs listed as stale; --clean removes them) and a \
+                manifest for --resume; the table goes to standard output. A file that cannot be read, \
+                or whose text is not iCalendar (empty, junk, a vCard), fails alone with its reason. \
+                SIGINT or SIGTERM finishes the calendars in flight and writes the summary marked \
+                incomplete. Exit status: 0 when every calendar is reported, 1 when some failed (once \
+                all the others are done), 2 when nothing is usable (every one failed, or none was \
+                found), 130 or 143 when stopped by SIGINT or SIGTERM. Problems with the input count \
+                as diagnostics (failures with --strict; notes never are).
 
                 With --jsonl, batch is a streaming map step instead (for Spark's RDD.pipe, Hadoop \
                 Streaming, GNU parallel): it reads JSON Lines on standard input, each naming one \
@@ -75,6 +79,26 @@ extension StreakCalCommand {
         @Flag(help: "Leave elapsed times out of summary.json and the table, so the same inputs give the same bytes.")
         var noTimings = false
 
+        @Option(help: ArgumentHelp(
+            "A CSV (or JSON) file of settings per calendar: a header naming path and any of tz, required, points, dayStart, habits; paths relative to the folder given.",
+            valueName: "file"), completion: .file())
+        var settings: String?
+
+        @Option(help: "What standard output gets: table (for people), csv or jsonl (a row per calendar as each is done, machine column names), json (summary.json).")
+        var summaryFormat: SummaryFormat = .table
+
+        @Flag(help: "Skip the calendars whose report in --out is complete and whose bytes and settings are unchanged (by the manifest an earlier run kept there); do the rest.")
+        var resume = false
+
+        @Flag(help: "Remove the reports in --out that no input of this run is named for (without, they are listed).")
+        var clean = false
+
+        @Flag(help: "List the inputs, their report names, what is skipped and each calendar's settings; read and write nothing.")
+        var dryRun = false
+
+        @Option(help: "How progress and problems go to standard error: text, or jsonl (one JSON object per line).")
+        var logFormat: LogFormat = .text
+
         @OptionGroup var presentation: PresentationOptions
 
         @OptionGroup(title: "Addresses") var downloads: DownloadArguments
@@ -85,6 +109,9 @@ extension StreakCalCommand {
         func validate() throws {
             if let jobs { try OptionRange.check(jobs, OptionRange.jobs, option: "--jobs") }
             if jsonl {
+                for (given, option) in [(settings != nil, "--settings"), (resume, "--resume"), (clean, "--clean"), (dryRun, "--dry-run"), (summaryFormat != .table, "--summary-format")] where given {
+                    throw ValidationError("\(option) is for a batch over files and folders: with --jsonl, give a record's settings in its line (tz, required, points, dayStart, habits).")
+                }
                 guard paths.isEmpty else {
                     throw ValidationError("--jsonl reads the calendars named on standard input: give no paths (put them in the lines' \"path\").")
                 }
@@ -109,7 +136,7 @@ extension StreakCalCommand {
         }
 
         /// The report options, as every calendar is scored.
-        private func settings() throws -> ReportSettings {
+        private func reportSettings() throws -> ReportSettings {
             let (from, to) = try window.days(scoring)
             var settings = try scoring.settings(from: from, to: to, rules: streakRules, presentation: presentation)
             settings.view = view.view
@@ -119,7 +146,7 @@ extension StreakCalCommand {
         /// `--jsonl`: JSON Lines in, a JSON Line per calendar out.
         private func runJSONLines() throws {
             var batch = JSONLinesBatch(
-                settings: try settings(), format: format, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                settings: try reportSettings(), format: format, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                 strict: strict, order: order, roots: roots)
             batch.downloads = downloads.options
             (batch.downloads.firstDay, batch.downloads.lastDay) = (batch.settings.from, batch.settings.to)
@@ -130,61 +157,128 @@ extension StreakCalCommand {
         }
 
         /// The batch over the paths: files and folders walked, addresses fetched now (after the
-        /// files, in the order given), a CalDAV server asked for the window's events.
-        private func batchReport(settings: ReportSettings) -> BatchReport {
+        /// files, in the order given), a CalDAV server asked for the window's events; each
+        /// calendar with its row of `--settings`, if any.
+        private func batchReport(settings: ReportSettings, rows: BatchSettingsFile?, log: BatchLog) -> BatchReport {
             let jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
             let addresses = paths.filter(CalendarAddress.isAddress)
-            guard !addresses.isEmpty else {
-                return BatchReport(paths: paths, settings: settings, format: format, jobs: jobs, strict: strict, recordsElapsedTime: !noTimings)
-            }
             var options = downloads.options
             (options.firstDay, options.lastDay) = (settings.from, settings.to)
             let files = BatchInput.walk(paths.filter { !CalendarAddress.isAddress($0) }, reserving: [BatchReport.summaryFileName], fileExtension: format.fileExtension)
-            let fetched = BatchInput.fetched(addresses, downloads: options)
+            let fetched = dryRun || addresses.isEmpty ? BatchDiscovery(inputs: [], skipped: []) : BatchInput.fetched(addresses, downloads: options)
+            var inputs = files.inputs + fetched.inputs
+            if let rows {
+                for index in inputs.indices {
+                    inputs[index].overrides = rows.overrides(relativePath: inputs[index].relativePath, name: inputs[index].name)
+                }
+                for row in rows.unmatched(relativePaths: inputs.map { $0.relativePath }, names: inputs.map { $0.name }) {
+                    log.warning("\(rows.file):\(row.line): \(row.path) is no calendar of this batch (paths are relative to the folder given)")
+                }
+            }
             return BatchReport(
-                inputs: files.inputs + fetched.inputs, skipped: files.skipped + fetched.skipped,
+                inputs: inputs, skipped: files.skipped + fetched.skipped,
                 settings: settings, format: format, jobs: jobs, strict: strict, recordsElapsedTime: !noTimings)
+        }
+
+        /// `--settings`, read and checked before any calendar is.
+        private func settingsFile() throws -> BatchSettingsFile? {
+            guard let settings else { return nil }
+            do {
+                return try BatchSettingsFile(contentsOf: settings)
+            } catch {
+                StandardError.print("streakcal: error: --settings: \(error.description)".escapingControlCharacters(keepingTabs: false))
+                throw ExitCode.validationFailure
+            }
         }
 
         private func runBatch() throws {
             let out = out ?? ""
-            let settings = try settings()
-            let batch = batchReport(settings: settings)
+            let settings = try reportSettings()
+            let log = BatchLog(format: logFormat)
+            let batch = batchReport(settings: settings, rows: try settingsFile(), log: log)
             for skip in batch.skipped {
-                StandardError.print("streakcal: note: skipped \(skip.input): \(skip.reason)".escapingControlCharacters(keepingTabs: false))
+                log.note("skipped \(skip.input): \(skip.reason)", fields: ["input": skip.input, "reason": skip.reason])
             }
             if batch.inputs.isEmpty {
-                StandardError.print("streakcal: warning: no *.ics files in \(paths.joined(separator: ", "))".escapingControlCharacters(keepingTabs: false))
+                log.warning("no *.ics files in \(paths.joined(separator: ", "))")
             }
-            let bar = isatty(STDERR_FILENO) == 1 ? ProgressBar() : nil
-            var progress: (@Sendable (BatchProgress) -> Void)?
-            if let bar { progress = { bar.show($0) } }
-            let summary: BatchSummary
+            if dryRun {
+                try emit(BatchPlan(batch: batch, addresses: paths.filter(CalendarAddress.isAddress)).table(), to: nil)
+                return
+            }
+            let summary = try write(batch, to: out, log: log)
+            try finish(summary, log: log)
+        }
+
+        /// Runs the batch into `out`: rows to standard output as `--summary-format` says, progress
+        /// to standard error, a stop on SIGINT or SIGTERM.
+        private func write(_ batch: BatchReport, to out: String, log: BatchLog) throws -> BatchSummary {
+            var options = BatchRunOptions()
+            options.resume = resume
+            options.clean = clean
+            let signals = BatchSignals(log: log)
+            options.stop = signals.stop
+            let progress = BatchProgressReporter(log: log, bar: logFormat == .text && isatty(STDERR_FILENO) == 1)
+            options.progress = { progress.show($0) }
+            switch summaryFormat {
+            case .csv:
+                try StandardStream.output.write(BatchSummaryTable.csvHeader)
+                options.rows = { try? StandardStream.output.write(BatchSummaryTable.csvLine($0)) }
+            case .jsonl:
+                options.rows = { try? StandardStream.output.write(BatchSummaryTable.jsonLine($0)) }
+            case .table, .json: break
+            }
+            let rows = options.rows
+            options.rows = { row in
+                if let error = row.error { log.failure(row.input, error) }
+                rows?(row)
+            }
+            defer { progress.clear() }
             do {
-                summary = try batch.write(to: out, progress: progress)
+                let summary = try batch.write(to: out, options: options)
+                signals.summaryWritten = true
+                return summary
             } catch {
-                bar?.clear()
                 throw CommandFailure(String(describing: error))
             }
-            try emit(summary.table(), to: nil)
+        }
+
+        /// The summary's table or JSON, what is stale, and the exit status.
+        private func finish(_ summary: BatchSummary, log: BatchLog) throws {
+            switch summaryFormat {
+            case .table: try emit(summary.table(), to: nil)
+            case .json: try emit(summary.json(), to: nil)
+            case .csv, .jsonl: break
+            }
+            if !summary.stale.isEmpty {
+                let list = summary.stale.prefix(5).joined(separator: ", ") + (summary.stale.count > 5 ? ", …" : "")
+                log.note(summary.removedStale
+                    ? "removed \(summary.stale.count) reports of earlier runs that no input of this one is named for: \(list)"
+                    : "\(summary.stale.count) reports in \(out ?? "") are from earlier runs (no input of this one is named for them; --clean removes them): \(list)")
+            }
+            if !summary.isComplete {
+                log.error("interrupted: \(summary.files.count) of \(summary.files.count + summary.remaining) calendars done; summary.json says \"complete\": false; run again with --resume to do the rest")
+                throw ExitCode(BatchSignals.exitStatus)
+            }
             // 0: every calendar reported; 1: some failed, the others reported; 2: nothing usable
             // (every one failed, or there was none), so that a job can tell the three apart.
             let failures = summary.failed.count
             if summary.files.isEmpty || failures == summary.files.count {
-                if failures > 0 {
-                    StandardError.print("streakcal: error: every file failed (\(failures) of \(failures)): nothing usable")
-                }
+                if failures > 0 { log.error("every file failed (\(failures) of \(failures)): nothing usable") }
                 throw ExitCode(2)
             }
             if failures > 0 {
-                StandardError.print("streakcal: error: \(failures) of \(summary.files.count) \(summary.files.count == 1 ? "file" : "files") failed")
+                log.error("\(failures) of \(summary.files.count) \(summary.files.count == 1 ? "file" : "files") failed")
                 throw ExitCode(1)
             }
         }
 
+        /// What `--summary-format` writes on standard output.
+        enum SummaryFormat: String, CaseIterable, ExpressibleByArgument {
+            case table, csv, jsonl, json
+        }
     }
 }
-
 
 /// A one-line progress bar on standard error: files done / total, rate and time left.
 ///

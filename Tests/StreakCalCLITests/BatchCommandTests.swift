@@ -33,7 +33,7 @@ private final class BatchFolder {
 
     /// The files of a folder, sorted.
     func listing(_ relative: String) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: path(relative)).sorted()
+        try batchOutputListing(path(relative))
     }
 
     func contents(_ relative: String) throws -> Data {
@@ -56,7 +56,7 @@ struct BatchCommandTests {
         #expect(!result.standardError.contains("\r"), "no progress bar without a terminal")
 
         let outputs = [
-            "___.._evil", "_", "_hidden", "a__x", "b__deep__Bad", "b__x", "summary-2",
+            "___.._evil", "_", "_hidden", "a__x", "b__deep__Bad", "b__x", "summary-" + stableNameHash("summary.ics"),
         ].map { $0 + ".json" }
         #expect(try folder.listing("out") == (outputs + ["summary.json"]).sorted())
         // Nothing was written beside the output folder, and nothing outside the root.
@@ -101,10 +101,12 @@ struct BatchCommandTests {
         #expect(failure["error"] as? String == "cannot read \(missing): no such file")
         #expect(failure["sessions"] is NSNull)
         #expect(failure["output"] is NSNull)
-        let totals = try #require(summary["totals"] as? [String: Int])
-        #expect(totals["files"] == 8)
-        #expect(totals["failed"] == 1)
-        #expect(totals["sessions"] == files.reduce(0) { $0 + ($1["sessions"] as? Int ?? 0) })
+        let totals = try #require(summary["totals"] as? [String: Any])
+        #expect(totals["files"] as? Int == 8)
+        #expect(totals["failed"] as? Int == 1)
+        #expect(totals["sessions"] as? Int == files.reduce(0) { $0 + ($1["sessions"] as? Int ?? 0) })
+        #expect(totals["points"] as? Int == files.reduce(0) { $0 + ($1["points"] as? Int ?? 0) })
+        #expect(totals["pointsByUnit"] as? [String: Int] == ["points": totals["points"] as? Int ?? -1])
 
         // The table: a header, one line per file in input order, the totals.
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
@@ -146,10 +148,18 @@ struct BatchCommandTests {
         let result = try streakcal(["batch", folder.path("in/a"), folder.path("in/b"), "--out", folder.path("out"), "--format", format] + reportOptions)
         #expect(result.status == 0)
         let ext = format == "text" ? "txt" : format
-        #expect(try folder.listing("out") == ["a__x.\(ext)", "b__deep__Bad.\(ext)", "b__x.\(ext)", "summary.json"])
-        // Each report is whole: the same bytes `report` writes for the file.
+        // Each name is the path relative to the folder given: in/a/x.ics and in/b/x.ics are both
+        // x.ics, and the second, its name taken, gets its own path's hash (issue 49.4).
+        let clash = "x-" + stableNameHash(folder.path("in/b/x.ics"))
+        #expect(try folder.listing("out") == ["deep__Bad.\(ext)", "summary.json", "\(clash).\(ext)", "x.\(ext)"])
+        // Each report is whole: the same bytes `report` writes for the file (a CSV report with its id first).
         let single = try streakcal(["report", folder.path("in/a/x.ics"), "--format", format] + reportOptions)
-        #expect(try folder.contents("out/a__x.\(ext)") == Data(single.standardOutput.utf8))
+        var expected = single.standardOutput
+        if format == "csv" {
+            expected = single.standardOutput.split(separator: "\r\n").enumerated()
+                .map { ($0.offset == 0 ? "id," : "x.ics,") + $0.element }.joined(separator: "\r\n") + "\r\n"
+        }
+        #expect(String(decoding: try folder.contents("out/x.\(ext)"), as: UTF8.self) == expected)
     }
 
     @Test("--strict: files with problems fail, their reports are still written")
@@ -185,10 +195,9 @@ struct BatchCommandTests {
 
         // Without the summary's link, the run ends: the report over a link fails alone.
         try FileManager.default.removeItem(atPath: folder.path("out/summary.json"))
-        try FileManager.default.createSymbolicLink(atPath: folder.path("out/a__x.csv"), withDestinationPath: "../victim.txt")
         let second = try streakcal(["batch", folder.path("in/a"), folder.path("in/b"), "--out", folder.path("out"), "--format", "csv"] + reportOptions)
         #expect(second.status == 1)
-        #expect(second.standardOutput.contains("cannot write \(folder.path("out/a__x.csv")): a symbolic link, not a regular file; it is left as it is"))
+        #expect(second.standardOutput.contains("cannot write \(folder.path("out/x.csv")): a symbolic link, not a regular file; it is left as it is"))
         #expect(second.standardError.contains("streakcal: error: 1 of 3 files failed"))
         #expect(try String(contentsOfFile: folder.path("victim.txt"), encoding: .utf8) == "precious\n")
     }
@@ -240,7 +249,7 @@ struct BatchNamedPipeTests {
         #expect(result.standardError.contains(
             "streakcal: note: skipped \(folder.path("in/b.ics")): a named pipe (FIFO), not a regular file\n"))
         #expect(result.standardOutput.hasSuffix("1 file, 0 failed, 1 skipped\n"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("out")).sorted() == ["a.txt", "summary.json"])
+        #expect(try batchOutputListing(folder.path("out")) == ["a.txt", "summary.json"])
         let summary = try folder.summary()
         let skipped = try #require(summary["skipped"] as? [[String: String]])
         #expect(skipped == [["input": folder.path("in/b.ics"), "reason": "a named pipe (FIFO), not a regular file"]])
@@ -309,7 +318,8 @@ struct BatchJSONLinesCommandTests {
 
         let written = try streakcal(["batch"] + files.map(folder.path) + ["--out", folder.path("out"), "--format", "md", "--no-timings"] + reportOptions)
         #expect(written.status == 0)
-        for (index, name) in ["a__x.md", "b__x.md", "b__deep__Bad.md"].enumerated() {
+        // Files named on their own are named by their file names; the second x.ics by its path's hash too.
+        for (index, name) in ["x.md", "x-\(stableNameHash(folder.path("in/b/x.ics"))).md", "Bad.md"].enumerated() {
             let expected = String(decoding: try folder.contents("out/" + name), as: UTF8.self)
             #expect(records[index]["report"] as? String == expected, "\(name)")
         }
@@ -336,7 +346,16 @@ struct BatchJSONLinesCommandTests {
         let completion = try streakcal(["batch", "--jsonl", "--root", fixture(""), "--order", "completion", "--format", "csv"] + reportOptions, input: lines)
         let records = try completion.standardOutput.split(separator: "\n").map { try jsonObject(String($0)) }
         #expect(records.compactMap { $0["id"] as? Int }.sorted() == Array(1...12))
-        #expect(Set(records.compactMap { $0["report"] as? String }).count == 1)
+        // Each CSV report carries its record's id first; without it, they are one report.
+        var reports: Set<String> = []
+        for record in records {
+            let id = try #require(record["id"] as? Int), report = try #require(record["report"] as? String)
+            let lines = report.split(separator: "\r\n")
+            #expect(lines.first == "id,date,points,sessions,status")
+            #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("\(id),") }, "\(id)")
+            reports.insert(lines.dropFirst().map { $0.drop { $0 != "," } }.joined(separator: "\n"))
+        }
+        #expect(reports.count == 1)
     }
 }
 

@@ -101,3 +101,21 @@ func withTemporaryFolder<T>(_ prefix: String, _ body: (URL) throws -> T) throws 
     defer { try? FileManager.default.removeItem(at: folder) }
     return try body(folder)
 }
+
+/// A batch output folder's entries, sorted, without the manifest `batch` keeps there as it goes
+/// (`.streakcal-batch.jsonl`, for `--resume`; BatchOperationsTests holds what it says).
+func batchOutputListing(_ path: String) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: path).filter { $0 != ".streakcal-batch.jsonl" }.sorted()
+}
+
+/// The eight hexadecimal digits `batch` adds to a report name that clashes: 64-bit FNV-1a of the
+/// input's path, its halves XORed (written here again, as the tests' own oracle).
+func stableNameHash(_ text: String) -> String {
+    var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 {
+        value ^= UInt64(byte)
+        value &*= 0x0000_0100_0000_01B3
+    }
+    let digits = String(UInt32(truncatingIfNeeded: value ^ (value >> 32)), radix: 16)
+    return String(repeating: "0", count: 8 - digits.count) + digits
+}

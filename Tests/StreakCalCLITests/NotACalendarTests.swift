@@ -40,7 +40,7 @@ struct NotACalendarTests {
             }
             #expect(errors["passwd.ics"] == "cannot read \(input.path)/passwd.ics: not an iCalendar file (its text does not start with BEGIN:)")
             #expect(errors["good.ics"] == .some(nil))
-            let written = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+            let written = try batchOutputListing(out.path)
             #expect(written == ["good.json", "summary.json"])
             let everything = result.standardOutput + result.standardError
                 + (try written.map { try String(contentsOf: out.appendingPathComponent($0), encoding: .utf8) }.joined())

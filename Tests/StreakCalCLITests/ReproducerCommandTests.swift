@@ -26,7 +26,7 @@ struct ReproducerCommandTests {
              "--tz", "UTC", "--to", "2024-02-29", "--format", "json"], timeLimit: .seconds(60))
         #expect(!result.killedBySignal && !result.timedOut)
         #expect(result.status == 0)
-        let reports = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out").path).sorted()
+        let reports = try batchOutputListing(folder.appendingPathComponent("out").path)
         #expect(reports == ["a.json", "b.json", "c.json", "summary.json"])
         let nestedReport = try String(contentsOf: folder.appendingPathComponent("out/b.json"), encoding: .utf8)
         #expect(nestedReport.contains("BEGIN:VALARM is nested deeper than 32 components; it and what it holds are skipped"))

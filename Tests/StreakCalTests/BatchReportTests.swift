@@ -41,23 +41,47 @@ private func isPlainFileName(_ name: String) -> Bool {
 
 @Suite("Batch output names")
 struct BatchOutputNameTests {
-    @Test("Names are the path below the shared folder, folders joined with __, .ics dropped", arguments: [
+    @Test("Names are the path relative to the folder given, folders joined with __, .ics dropped; a clash gets its own path's hash", arguments: [
         ([String](), [String]()),
-        (["/data/cals/run.ics"], ["run"]),
-        (["/data/cals/a/x.ics", "/data/cals/b/x.ics"], ["a__x", "b__x"]),
-        (["/data/cals/a/x.ics", "/data/cals/b/x.ics", "/data/cals/b/X.ICS"], ["a__x", "b__x", "b__X-2"]),
-        (["/data/cals/x.ics", "/data/cals/x.ics", "/data/cals/x-2.ics"], ["x", "x-2", "x-2-2"]),
-        (["/data/one/run.ics", "/data/two/deep/run.Ics", "/data/two/notes.txt"], ["one__run", "two__deep__run", "two__notes.txt"]),
-        (["/data/cals/../cals/./a.ics", "/data/cals/b.ics"], ["a", "b"]),
+        (["run.ics"], ["run"]),
+        (["a/x.ics", "b/x.ics"], ["a__x", "b__x"]),
+        (["a/x.ics", "b/x.ics", "b/X.ICS"], ["a__x", "b__x", "b__X-" + StableHash.hexadecimal("b/X.ICS")]),
+        (["b/X.ICS", "b/x.ics"], ["b__X-" + StableHash.hexadecimal("b/X.ICS"), "b__x"]),
+        (["x.ics", "x-2.ics"], ["x", "x-2"]),
+        (["one/run.ics", "two/deep/run.Ics", "two/notes.txt"], ["one__run", "two__deep__run", "two__notes.txt"]),
+        (["./a.ics", "b.ics"], ["a", "b"]),
+        (["Work.ics", "work.ics"], ["Work-" + StableHash.hexadecimal("Work.ics"), "work"]),
+        (["a b.ics", "a_b.ics"], ["a_b-" + StableHash.hexadecimal("a b.ics"), "a_b"]),
     ])
     func names(paths: [String], expected: [String]) {
         #expect(BatchInput.outputNames(for: paths) == expected)
     }
 
+    @Test("A name depends on its own path alone: the same in every company, order and subset of inputs")
+    func ownPathAlone() {
+        let paths = ["x/a.ics", "x/A.ICS", "x/a b.ics", "x/a_b.ics", "y/a.ics", "Work.ics", "work.ics", "summary.ics", "SUMMARY.ics"]
+        let all = Dictionary(uniqueKeysWithValues: zip(paths, BatchInput.outputNames(for: paths, reserving: ["summary.json"], fileExtension: "json")))
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let subset = paths.shuffled(using: &generator).prefix(Int.random(in: 1...paths.count, using: &generator))
+            let names = BatchInput.outputNames(for: Array(subset), reserving: ["summary.json"], fileExtension: "json")
+            #expect(Set(names.map { $0.lowercased() }).count == names.count, "\(subset)")
+            for (path, name) in zip(subset, names) {
+                // A path that spells its name exactly keeps it whatever else is given; any other keeps
+                // its plain name or, in a clash, the one with its hash: never a counter from the order.
+                if BatchInput.isExact(stem: BatchInput.stem(ofRelativePath: path), of: path), path != "summary.ics" {
+                    #expect(name == all[path], "\(path) in \(subset)")
+                } else {
+                    #expect(name == BatchInput.stem(ofRelativePath: path) || name == all[path], "\(path) in \(subset)")
+                }
+            }
+        }
+    }
+
     @Test("Crafted names become plain file names", arguments: [
-        ("/in/..ics", "_"), ("/in/...ics", "__"), ("/in/.hidden.ics", "_hidden"), ("/in/.ics", "_ics"),
-        ("/in/a b\\c:d\u{7}\n.ics", "a_b_c_d__"), ("/in/λόγος.ics", "λόγος"), ("/in/../../..", "calendar"),
-        ("/in/" + String(repeating: "long", count: 100) + ".ics", String(repeating: "long", count: 37) + "lo"),
+        ("..ics", "_"), ("...ics", "__"), (".hidden.ics", "_hidden"), (".ics", "_ics"),
+        ("a b\\c:d\u{7}\n.ics", "a_b_c_d__"), ("λόγος.ics", "λόγος"), ("../../..", "calendar"),
+        ("" + String(repeating: "long", count: 100) + ".ics", String(repeating: "long", count: 37) + "lo"),
     ])
     func crafted(path: String, expected: String) {
         #expect(BatchInput.outputNames(for: [path]) == [expected])
@@ -207,64 +231,11 @@ struct BatchOutputNameTests {
         #expect(Set(names.map { $0.lowercased() }).count == names.count)
     }
 
-    @Test("Names worked out on bytes are the ones worked out on Strings, component by component")
-    func namesAsBefore() {
-        let folders = ["in", "In", "caf\u{E9}", "cafe\u{301}", "a b", "x.ics", "..", ".", "", "\u{3BB}\u{3CC}\u{3B3}\u{3BF}\u{3C2}", "tab\t", "del\u{7F}"]
-        let files = ["a.ics", "A.ICS", ".ics", "..ics", "x.icsx", "b", "caf\u{E9}.ics", "e\u{301}.ics", "a:b?.ics", ".hidden.ics", "ctl\u{1}.ics"]
-        var sets: [[String]] = []
-        for first in folders {
-            for second in folders {
-                sets.append(files.map { "/root/\(first)/\(second)/\($0)" })
-                sets.append(files.map { "\(first)/\(second)/\($0)" })
-            }
-            sets.append(files.map { "/root/\(first)/\($0)" } + ["/root/cafe\u{301}/z.ics"])
-        }
-        sets.append(["/only/one.ics"])
-        sets.append(["/", ""])
-        sets.append([])
-        for paths in sets {
-            #expect(BatchInput.outputNames(for: paths, fileExtension: "json") == Self.namesByStrings(paths, fileExtension: "json"), "\(paths)")
-        }
-    }
-
-    /// The names as first worked out: every component a String.
-    private static func namesByStrings(_ paths: [String], fileExtension: String) -> [String] {
-        let base = FileManager.default.currentDirectoryPath
-        let components = paths.map { path -> [String] in
-            let absolute = path.utf8.first == UInt8(ascii: "/") ? path : base + "/" + path
-            var components: [String] = []
-            for part in absolute.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
-                if part.count == 1, part.first == UInt8(ascii: ".") { continue }
-                if part.count == 2, part.allSatisfy({ $0 == UInt8(ascii: ".") }) {
-                    if !components.isEmpty { components.removeLast() }
-                    continue
-                }
-                components.append(String(decoding: part, as: UTF8.self))
-            }
-            return components
-        }
-        var shared = components.first.map { Array($0.dropLast()) } ?? []
-        for path in components.dropFirst() {
-            let folders = path.dropLast()
-            var count = 0
-            while count < shared.count, count < folders.count, shared[count] == folders[count] { count += 1 }
-            shared.removeLast(shared.count - count)
-        }
-        let stems = components.map { path -> String in
-            var relative = Array(path.dropFirst(shared.count))
-            if let last = relative.last, last.utf8.count > 4, BatchInput.hasCalendarExtension(last) {
-                relative[relative.count - 1] = String(decoding: last.utf8.dropLast(4), as: UTF8.self)
-            }
-            return BatchInput.safeFileName(relative.map(BatchInput.sanitized).joined(separator: "__"))
-        }
-        return BatchInput.distinct(stems, reserving: [], suffix: "." + fileExtension)
-    }
-
     @Test("The summary's name is never a report's")
     func reserved() {
-        let names = BatchInput.outputNames(for: ["/a/summary.ics", "/a/SUMMARY.ics"], reserving: ["summary.json"], fileExtension: "json")
-        #expect(names == ["summary-2", "SUMMARY-3"])
-        let csv = BatchInput.outputNames(for: ["/a/summary.ics"], reserving: ["summary.json"], fileExtension: "csv")
+        let names = BatchInput.outputNames(for: ["summary.ics", "SUMMARY.ics"], reserving: ["summary.json"], fileExtension: "json")
+        #expect(names == ["summary-" + StableHash.hexadecimal("summary.ics"), "SUMMARY-" + StableHash.hexadecimal("SUMMARY.ics")])
+        let csv = BatchInput.outputNames(for: ["summary.ics"], reserving: ["summary.json"], fileExtension: "csv")
         #expect(csv == ["summary"])
     }
 
@@ -274,7 +245,9 @@ struct BatchOutputNameTests {
             BatchInput(name: $0, outputName: $0, content: .unreadable(reason: "none"))
         }
         let batch = BatchReport(inputs: inputs, format: .json)
-        #expect(batch.inputs.map(\.outputName) == ["___.._escape", "_etc_passwd", "_", "__", "summary-2", "x", "X-2"])
+        #expect(batch.inputs.map(\.outputName) == [
+            "___.._escape", "_etc_passwd", "_", "__", "summary-" + StableHash.hexadecimal("summary"), "x", "X-" + StableHash.hexadecimal("X"),
+        ])
         for input in batch.inputs { #expect(isPlainFileName(batch.outputFileName(of: input))) }
     }
 }
@@ -313,7 +286,12 @@ struct BatchInputTests {
             #expect(inputs.map(\.name) == [
                 cals + "/a/deep/Run.ICS", cals + "/a/x.ics", cals + "/b/gone.ics", cals + "/b/x.ics", extra, missing,
             ])
-            #expect(inputs.map(\.outputName) == ["cals__a__deep__Run", "cals__a__x", "cals__b__gone", "cals__b__x", "extra.cal", "missing"])
+            // Named by the path relative to the folder given; a file named on its own by its file name.
+            #expect(inputs.map(\.outputName) == ["a__deep__Run", "a__x", "b__gone", "b__x", "extra.cal", "missing"])
+            #expect(inputs.map(\.id) == ["a/deep/Run.ICS", "a/x.ics", "b/gone.ics", "b/x.ics", "extra.cal", "missing.ics"])
+            // The link to a file already found is listed, not dropped without a word (issue 49.4).
+            let walked = BatchInput.walk([cals, extra, missing, cals + "/a/x.ics"])
+            #expect(walked.skipped == [SkippedInput(input: cals + "/b/y-same.ics", reason: "the same file as \(cals)/b/x.ics (a link), read once")])
             let unreadable = inputs.compactMap { input -> String? in
                 if case .unreadable(let reason) = input.content { return reason }
                 return nil
@@ -432,7 +410,11 @@ struct BatchReportTests {
             let out = folder.appendingPathComponent("out/reports").path
             let batch = BatchReport(paths: [input, missing], settings: settings, format: .json, jobs: 2)
             let summary = try batch.write(to: out)
-            #expect(summary.files.map(\.output) == ["a__x.json", "b__x.json", "summary-2.json", nil])
+            let summaryName = "summary-" + StableHash.hexadecimal("summary.ics")
+            #expect(summary.files.map(\.output) == ["a__x.json", "b__x.json", summaryName + ".json", nil])
+            #expect(summary.files.map(\.id) == ["a/x.ics", "b/x.ics", "summary.ics", "missing.ics"])
+            #expect(summary.files.map(\.unit) == [.points, .points, .points, nil])
+            #expect(summary.files.map(\.zone) == ["UTC", "UTC", "UTC", nil])
             #expect(summary.files.map(\.sessions) == [5, 1, 3, nil])
             #expect(summary.files.map(\.points) == [350, 100, 220, nil])
             #expect(summary.files.map(\.daysMet) == [3, 1, 1, nil])
@@ -441,7 +423,7 @@ struct BatchReportTests {
             #expect(summary.files.allSatisfy { $0.elapsedSeconds != nil })
             #expect(summary.elapsedSeconds != nil)
             let written = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
-            #expect(written == ["a__x.json", "b__x.json", "summary-2.json", "summary.json"])
+            #expect(written == [BatchManifest.fileName, "a__x.json", "b__x.json", summaryName + ".json", "summary.json"])
             #expect(try String(contentsOfFile: out + "/summary.json", encoding: .utf8) == summary.json())
             let report = try String(contentsOfFile: out + "/a__x.json", encoding: .utf8)
             let expected = try ReportFormat.json.render(settings.scored(settings.importer().importSessions(from: .file(input + "/a/x.ics"))), with: settings)
@@ -456,17 +438,19 @@ struct BatchReportTests {
             settings: settings, format: .md, recordsElapsedTime: false)
         let summary = BatchSummary(format: .md, files: batch.render().map(\.result))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(summary.json().utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["elapsedSeconds", "files", "format", "generator", "skipped", "totals"])
+        #expect(Set(object.keys) == ["complete", "elapsedSeconds", "files", "format", "generator", "remaining", "skipped", "stale", "staleRemoved", "totals"])
+        #expect(object["complete"] as? Bool == true && object["remaining"] as? Int == 0)
         #expect(object["format"] as? String == "md")
         #expect(object["generator"] as? String == "StreakCal " + StreakCalVersion.current)
         #expect(object["elapsedSeconds"] is NSNull)
         #expect((object["skipped"] as? [Any])?.isEmpty == true)
-        let totals = try #require(object["totals"] as? [String: Int])
-        #expect(totals == ["files": 2, "failed": 1, "sessions": 5, "points": 350, "daysMet": 3])
+        let totals = try #require(object["totals"] as? [String: Any])
+        #expect(totals["pointsByUnit"] as? [String: Int] == ["points": 350])
+        #expect(totals.filter { $0.key != "pointsByUnit" } as? [String: Int] == ["files": 2, "failed": 1, "sessions": 5, "points": 350, "daysMet": 3])
         let files = try #require(object["files"] as? [[String: Any]])
         #expect(files.map { Set($0.keys) } == Array(repeating: [
-            "input", "name", "output", "sessions", "points", "days", "daysMet", "currentStreak", "longestStreak",
-            "diagnostics", "error", "elapsedSeconds",
+            "id", "input", "name", "output", "sessions", "points", "days", "daysMet", "currentStreak", "longestStreak",
+            "diagnostics", "error", "elapsedSeconds", "unit", "zone",
         ], count: 2))
         // The calendar's X-WR-CALNAME; a file that cannot be read is named by its file.
         #expect(files.map { $0["name"] as? String } == ["FSCalendar streaks tutorial sample", "gone"])
@@ -489,6 +473,9 @@ struct BatchReportTests {
         timed.diagnostics = DiagnosticCounts(errors: 1, warnings: 2, notes: 3)
         timed.elapsedSeconds = 0.001234
         timed.name = "Piano \"scales\"\n"
+        timed.id = "a \"quoted\" name"
+        timed.unit = .points
+        timed.zone = "Europe/Berlin"
         var failed = BatchFileResult(input: "gone.ics")
         failed.error = "cannot read gone.ics: no such file \u{1}"
         failed.elapsedSeconds = 12.0
@@ -501,6 +488,7 @@ struct BatchReportTests {
         let full = BatchSummary(format: .json, files: [timed, failed], elapsedSeconds: 3e-05, skipped: skipped)
         #expect(full.json() == #"""
             {
+              "complete" : true,
               "elapsedSeconds" : 3e-05,
               "files" : [
                 {
@@ -518,6 +506,7 @@ struct BatchReportTests {
                   },
                   "elapsedSeconds" : 0.001234,
                   "error" : null,
+                  "id" : "a \"quoted\" name",
                   "input" : "folder/a \"quoted\" name\\with/slash\n.ics",
                   "longestStreak" : {
                     "end" : null,
@@ -527,7 +516,9 @@ struct BatchReportTests {
                   "name" : "Piano \"scales\"\n",
                   "output" : "folder__a.json",
                   "points" : 1234,
-                  "sessions" : 12
+                  "sessions" : 12,
+                  "unit" : "points",
+                  "zone" : "Europe/Berlin"
                 },
                 {
                   "currentStreak" : null,
@@ -540,16 +531,20 @@ struct BatchReportTests {
                   },
                   "elapsedSeconds" : 12,
                   "error" : "cannot read gone.ics: no such file \u0001",
+                  "id" : null,
                   "input" : "gone.ics",
                   "longestStreak" : null,
                   "name" : "gone",
                   "output" : null,
                   "points" : null,
-                  "sessions" : null
+                  "sessions" : null,
+                  "unit" : null,
+                  "zone" : null
                 }
               ],
               "format" : "json",
               "generator" : "\#(StreakCalVersion.generator)",
+              "remaining" : 0,
               "skipped" : [
                 {
                   "input" : "in/live.ics",
@@ -560,11 +555,18 @@ struct BatchReportTests {
                   "reason" : "a socket, not a regular file"
                 }
               ],
+              "stale" : [
+
+              ],
+              "staleRemoved" : false,
               "totals" : {
                 "daysMet" : 4,
                 "failed" : 1,
                 "files" : 2,
                 "points" : 1234,
+                "pointsByUnit" : {
+                  "points" : 1234
+                },
                 "sessions" : 12
               }
             }
@@ -573,26 +575,49 @@ struct BatchReportTests {
         let empty = BatchSummary(format: .html, files: [], elapsedSeconds: 100.5)
         #expect(empty.json() == #"""
             {
+              "complete" : true,
               "elapsedSeconds" : 100.5,
               "files" : [
 
               ],
               "format" : "html",
               "generator" : "\#(StreakCalVersion.generator)",
+              "remaining" : 0,
               "skipped" : [
 
               ],
+              "stale" : [
+
+              ],
+              "staleRemoved" : false,
               "totals" : {
                 "daysMet" : 0,
                 "failed" : 0,
                 "files" : 0,
                 "points" : 0,
+                "pointsByUnit" : {
+
+                },
                 "sessions" : 0
               }
             }
 
             """#)
         #expect(empty.json(entries: []) == empty.json())
+        // Minutes and X-POINTS are not added together: `points` is null, each unit has its sum.
+        var minutes = timed
+        minutes.unit = .minutes
+        minutes.points = 90
+        var mixed = BatchSummary(format: .json, files: [timed, minutes])
+        mixed.remaining = 3
+        mixed.stale = ["old.json"]
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(mixed.json().utf8)) as? [String: Any])
+        let totals = try #require(object["totals"] as? [String: Any])
+        #expect(totals["points"] is NSNull)
+        #expect(totals["pointsByUnit"] as? [String: Int] == ["points": 1_234, "minutes": 90])
+        #expect(object["complete"] as? Bool == false && object["remaining"] as? Int == 3)
+        #expect(object["stale"] as? [String] == ["old.json"])
+        #expect(mixed.table().hasSuffix("2 files, 0 failed, interrupted with 3 not done\n"))
         #expect(full.json(entries: full.files.map(BatchSummary.jsonEntry)) == full.json())
     }
 

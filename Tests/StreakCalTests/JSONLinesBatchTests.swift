@@ -101,7 +101,8 @@ struct JSONLinesBatchTests {
         #expect(records[1]["id"] is NSNull)
         // A calendar given as text is named by its id in diagnostics and figures.
         #expect(records[12]["id"] as? Double == 12.5)
-        #expect((records[12]["report"] as? String)?.hasPrefix("date,points,sessions,status\r\n2024-02-20,100,1,met\r\n") == true)
+        // A CSV report carries the record's id first, as a batch's carries the calendar's.
+        #expect((records[12]["report"] as? String)?.hasPrefix("id,date,points,sessions,status\r\n12.5,2024-02-20,100,1,met\r\n") == true)
         #expect(records[12]["sessions"] as? Int == 1)
         #expect(records[12]["name"] as? String == "12.5")
     }
@@ -264,7 +265,7 @@ struct JSONLinesBatchTests {
 
         // Taken from the line: in memory as bytes, or as a file that stays open while it is read.
         let line = lines[0]
-        let (id, calendar) = try JSONLinesBatch.Request.parse(line).get()
+        let (id, calendar, _) = try JSONLinesBatch.Request.parse(line).get()
         let inMemory = try JSONLinesBatch.Request.take(calendar, from: line, id: id, files: ConfinedFiles(roots: []), downloads: DownloadOptions(), textInMemoryLimit: line.count).get()
         let spooled = try JSONLinesBatch.Request.take(calendar, from: line, id: id, files: ConfinedFiles(roots: []), downloads: DownloadOptions(), textInMemoryLimit: 0).get()
         let memorySource = try #require(inMemory.calendars.first), spooledSource = try #require(spooled.calendars.first)
@@ -373,6 +374,7 @@ struct JSONLinesBatchTests {
         #expect(parsed["line"] as? Int == 3 && parsed["sessions"] is NSNull && parsed["currentStreak"] is NSNull)
         #expect(Set(parsed.keys) == [
             "currentStreak", "days", "daysMet", "diagnostics", "error", "id", "line", "longestStreak", "name", "points", "report", "sessions",
+            "unit", "zone",
         ])
         record.id = .number("-42")
         #expect(try object(record.json)["id"] as? Int == -42)

@@ -6,7 +6,7 @@ public import ICalendar
 /// ```swift
 /// let inputs = BatchInput.discover(["exports", "extra/work.ics"])
 /// print(inputs.map(\.outputName))
-/// // Prints "["exports__2023__home", "exports__2023__work", "exports__home", "extra__work"]"
+/// // Prints "["2023__home", "2023__work", "home", "work"]"
 /// ```
 public struct BatchInput: Sendable {
     /// Where the calendar's bytes are.
@@ -28,11 +28,23 @@ public struct BatchInput: Sendable {
     public var outputName: String
     /// Where the bytes are.
     public var content: Content
+    /// Its path relative to the folder it was found in (a file named on its own: its file name),
+    /// as its report is named and a settings file names it; `nil` for an address or bytes.
+    public var relativePath: String?
+    /// Its own settings over the batch's (a settings file's row), if any.
+    public var overrides: CalendarOverrides?
 
-    public init(name: String, outputName: String, content: Content) {
+    /// The calendar's id in the summary and in its CSV report: its path relative to the folder
+    /// given (`team/alice.ics`, the same whichever other inputs there are, and what the Spark
+    /// job's ids are relative to its input root), else its name (an address, bytes' name).
+    public var id: String { relativePath ?? name }
+
+    public init(name: String, outputName: String, content: Content, relativePath: String? = nil, overrides: CalendarOverrides? = nil) {
         self.name = name
         self.outputName = outputName
         self.content = content
+        self.relativePath = relativePath
+        self.overrides = overrides
     }
 }
 
@@ -58,8 +70,14 @@ public struct SkippedInput: Hashable, Sendable, Codable {
 public struct BatchDiscovery: Sendable {
     /// The calendars, in order, with their output names.
     public var inputs: [BatchInput]
-    /// The `*.ics` entries of folders that are not regular files (named pipes, sockets, devices), in walk order.
+    /// The `*.ics` entries of folders that are not regular files (named pipes, sockets, devices),
+    /// and files found again through a link, in walk order.
     public var skipped: [SkippedInput]
+
+    public init(inputs: [BatchInput], skipped: [SkippedInput]) {
+        self.inputs = inputs
+        self.skipped = skipped
+    }
 }
 
 extension BatchInput {
@@ -89,50 +107,94 @@ extension BatchInput {
     public static func walk(_ paths: [String], reserving: Set<String> = [], fileExtension: String = "") -> BatchDiscovery {
         var walk = CalendarWalk()
         for path in paths { walk.add(path) }
-        let names = outputNames(for: walk.found.map(\.name), reserving: reserving, fileExtension: fileExtension)
-        let inputs = zip(walk.found, names).map { BatchInput(name: $0.name, outputName: $1, content: $0.content) }
+        // A clash is told apart by the relative path, the same in every run; only the same
+        // relative path in two folders given needs the path as found.
+        var counts: [String: Int] = [:]
+        for found in walk.found { counts[found.relative, default: 0] += 1 }
+        let keys = walk.found.map { counts[$0.relative, default: 0] > 1 ? $0.name : $0.relative }
+        let names = outputNames(for: walk.found.map(\.relative), keys: keys, reserving: reserving, fileExtension: fileExtension)
+        let inputs = zip(walk.found, names).map { BatchInput(name: $0.name, outputName: $1, content: $0.content, relativePath: $0.relative) }
         return BatchDiscovery(inputs: inputs, skipped: walk.skipped)
     }
 
     /// Calendars already in memory, in order, named after their sources.
     public static func sources(_ sources: [CalendarSource], reserving: Set<String> = [], fileExtension: String = "") -> [BatchInput] {
-        let names = outputNames(for: sources.map(\.name), reserving: reserving, fileExtension: fileExtension)
+        // Each named as a file named on its own is: by its last component.
+        let names = outputNames(
+            for: sources.map { CalendarWalk.lastComponent(of: $0.name) }, keys: sources.map(\.name),
+            reserving: reserving, fileExtension: fileExtension)
         return zip(sources, names).map { BatchInput(name: $0.name, outputName: $1, content: .sources([$0])) }
     }
 
-    /// Readable, safe and distinct report names for input paths.
+    /// Readable, safe and distinct report names for inputs, each given by its path relative to
+    /// the folder it was found in (a file named on its own: its file name).
     ///
-    /// Each name is the path relative to the folder all inputs share, without a `.ics` extension,
-    /// its folders joined with `__`; characters other than letters, digits and `-_.+@,` become `_`,
-    /// as does a leading dot, so a name is one plain file name inside the output folder. A name
-    /// already taken (ignoring case) gets `-2`, `-3`, ...
+    /// A name is that relative path without a `.ics` extension, its folders joined with `__`;
+    /// characters other than letters, digits and `-_.+@,` become `_`, as does a leading dot, so a
+    /// name is one plain file name inside the output folder. It depends on that path alone, never
+    /// on which other inputs were given (issue 49.4: `x/a.ics` was `x__a-2` only because `x/A.ICS`
+    /// was there too). When names clash (ignoring case, or with a reserved name such as
+    /// `summary.json`), the one whose name spells its path exactly (lower case, nothing replaced)
+    /// keeps it, and each other gets eight hexadecimal digits of its own path's hash
+    /// (`x__A-1c2e4f7a`): the same whatever the order or the company.
     ///
     /// ```swift
-    /// print(BatchInput.outputNames(for: ["cals/a/x.ics", "cals/b/x.ics", "cals/b/X.ICS", "cals/../..ics"]))
-    /// // Prints "["cals__a__x", "cals__b__x", "cals__b__X-2", "_"]"
+    /// print(BatchInput.outputNames(for: ["a/x.ics", "b/x.ics", "b/X.ICS", "../..ics"]))
+    /// // Prints "["a__x", "b__x", "b__X-0b4bc6a1", "_"]"
     /// ```
-    public static func outputNames(for paths: [String], reserving: Set<String> = [], fileExtension: String = "") -> [String] {
-        let base = FileManager.default.currentDirectoryPath
-        let resolved = paths.map { LexicalPath($0, relativeTo: base) }
-        // The folders every input shares; a single input keeps only its file name.
-        var shared = resolved.first.map { max(0, $0.components.count - 1) } ?? 0
-        if let first = resolved.first {
-            for path in resolved.dropFirst() {
-                var count = 0
-                while count < shared, count < path.components.count - 1, sameFolder(first.component(count), path.component(count)) {
-                    count += 1
-                }
-                shared = count
-            }
+    public static func outputNames(for relativePaths: [String], reserving: Set<String> = [], fileExtension: String = "") -> [String] {
+        outputNames(for: relativePaths, keys: relativePaths, reserving: reserving, fileExtension: fileExtension)
+    }
+
+    /// ``outputNames(for:reserving:fileExtension:)``, clashes told apart by `keys` (the inputs as
+    /// given): two folders given may hold the same relative path.
+    static func outputNames(for relativePaths: [String], keys: [String], reserving: Set<String>, fileExtension: String) -> [String] {
+        let stems = relativePaths.map(stem(ofRelativePath:))
+        let exact = zip(relativePaths, stems).map { isExact(stem: $1, of: $0) }
+        return resolvingClashes(stems, exact: exact, keys: keys, reserving: reserving, suffix: fileExtension.isEmpty ? "" : "." + fileExtension)
+    }
+
+    /// A relative path's name before clashes: `.` and `..` resolved by text (never above the
+    /// start), `.ics` dropped, components sanitized and joined with `__`, made a safe file name.
+    static func stem(ofRelativePath path: String) -> String {
+        var components = lexicalComponents(of: path, relativeTo: "/")
+        if let last = components.last, last.utf8.count > 4, hasCalendarExtension(last) {
+            components[components.count - 1] = String(decoding: last.utf8.dropLast(4), as: UTF8.self)
         }
-        let stems = resolved.map { path -> String in
-            var relative = path.components.dropFirst(shared).map { String(decoding: path.bytes[$0], as: UTF8.self) }
-            if let last = relative.last, last.utf8.count > 4, hasCalendarExtension(last) {
-                relative[relative.count - 1] = String(decoding: last.utf8.dropLast(4), as: UTF8.self)
-            }
-            return safeFileName(relative.map(sanitized).joined(separator: "__"))
+        return safeFileName(components.map(sanitized).joined(separator: "__"))
+    }
+
+    /// Whether `stem` spells `path` exactly: lower case, nothing replaced, `.ics` (in lower case)
+    /// the only thing dropped, no `__` of its own. Two different paths never both do, so in a
+    /// clash this one keeps its name.
+    static func isExact(stem: String, of path: String) -> Bool {
+        guard stem == stem.lowercased() else { return false }
+        let components = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." || $0.contains("__") }) else { return false }
+        var spelled = components.joined(separator: "__")
+        if spelled.hasSuffix(".ics") { spelled.removeLast(4) }
+        return spelled == stem
+    }
+
+    /// `stems`, each that clashes with another (ignoring case, compared with `suffix`) or with a
+    /// reserved name given `-` and its key's hash, but for the one exact stem of a clash; then
+    /// ``distinct(_:reserving:suffix:)`` for what still clashes (a file named like a hash, or
+    /// two inputs with one key).
+    static func resolvingClashes(_ stems: [String], exact: [Bool], keys: [String], reserving: Set<String>, suffix: String) -> [String] {
+        var counts: [String: Int] = [:]
+        counts.reserveCapacity(stems.count)
+        for stem in stems { counts[caseFolded(stem + suffix), default: 0] += 1 }
+        let reserved = Set(reserving.map(caseFolded))
+        var exactTaken: Set<String> = []
+        let names = stems.indices.map { index -> String in
+            let stem = stems[index]
+            let key = caseFolded(stem + suffix)
+            let isReserved = reserved.contains(key)
+            guard isReserved || counts[key, default: 0] > 1 else { return stem }
+            if !isReserved, exact[index], exactTaken.insert(key).inserted { return stem }
+            return stem + "-" + StableHash.hexadecimal(keys[index])
         }
-        return distinct(stems, reserving: reserving, suffix: fileExtension.isEmpty ? "" : "." + fileExtension)
+        return distinct(names, reserving: reserving, suffix: suffix)
     }
 
     /// `stems` with `-2`, `-3`, ... added to each that an earlier one (or `reserving`) already
@@ -203,11 +265,15 @@ extension BatchInput {
 
 /// A walk over files and folders that finds each calendar once and never loops.
 struct CalendarWalk {
-    var found: [(name: String, content: BatchInput.Content)] = []
-    /// `*.ics` entries of folders that are not regular files, in walk order.
+    /// Each calendar: the path as found, its path relative to the folder named (a file named on
+    /// its own: its file name), and where its bytes are.
+    var found: [(name: String, relative: String, content: BatchInput.Content)] = []
+    /// `*.ics` entries of folders that are not regular files, and files found again (a hard
+    /// link, a link to a file already found), in walk order.
     var skipped: [SkippedInput] = []
-    /// Files and folders seen, by device and inode.
-    private var seenFiles: Set<FileIdentity> = []
+    /// Files seen, by device and inode, with the name each was first found by.
+    private var seenFiles: [FileIdentity: String] = [:]
+    /// Folders seen, by device and inode.
     private var seenFolders: Set<FileIdentity> = []
     private var seenSkipped: Set<FileIdentity> = []
     /// Paths seen that could not be identified (they do not exist), as written.
@@ -223,37 +289,57 @@ struct CalendarWalk {
         guard let (identity, kind) = Self.identify(path) else {
             if seenMissing.insert(path).inserted {
                 let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : FileName.missingReason(path)
-                found.append((FileName.displayed(path), .unreadable(reason: "cannot read \(FileName.displayed(path)): \(reason)")))
+                found.append((FileName.displayed(path), Self.lastComponent(of: path), .unreadable(reason: "cannot read \(FileName.displayed(path)): \(reason)")))
             }
             return
         }
         if kind == S_IFDIR {
-            enter(path, identity: identity)
-        } else if seenFiles.insert(identity).inserted {
+            enter(path, identity: identity, relative: "")
+        } else {
             // Named on its own: read whatever it is (a named pipe as a stream).
-            found.append((FileName.displayed(path), .file(path: path)))
+            take(path, relative: Self.lastComponent(of: path), identity: identity)
         }
+    }
+
+    /// A calendar file found, or, if the same file (by device and inode) was found before under
+    /// another name, a skipped entry saying which: a hard link or a second link is not a second
+    /// calendar, and is not dropped without a word either.
+    private mutating func take(_ path: String, relative: String, identity: FileIdentity) {
+        let name = FileName.displayed(path)
+        if let first = seenFiles[identity] {
+            if first != name { skipped.append(SkippedInput(input: name, reason: "the same file as \(first) (a link), read once")) }
+            return
+        }
+        seenFiles[identity] = name
+        found.append((name, relative, .file(path: path)))
+    }
+
+    /// The last component of a path, as its report is named when it is named on its own.
+    static func lastComponent(of path: String) -> String {
+        BatchInput.lexicalComponents(of: FileName.displayed(path), relativeTo: "/").last ?? ""
     }
 
     /// Walks a folder: its `*.ics` files and its folders, in sorted order, depth first; hidden
     /// folders (a name starting with `.`) are passed over.
-    private mutating func enter(_ folder: String, identity: FileIdentity) {
+    private mutating func enter(_ folder: String, identity: FileIdentity, relative: String) {
         guard seenFolders.insert(identity).inserted else { return }
         let entries: [(name: String, found: (FileIdentity, kind: mode_t)?)]
         switch Self.list(folder) {
         case .success(let listed): entries = listed
         case .failure(let code):
-            found.append((FileName.displayed(folder), .unreadable(reason: "cannot list \(FileName.displayed(folder)): \(String(cString: strerror(code.code.rawValue)))")))
+            found.append((FileName.displayed(folder), relative.isEmpty ? Self.lastComponent(of: folder) : relative, .unreadable(reason: "cannot list \(FileName.displayed(folder)): \(String(cString: strerror(code.code.rawValue)))")))
             return
         }
         seenFiles.reserveCapacity(seenFiles.count + entries.count)
         for (entry, identified) in entries {
             let path = folder.hasSuffix("/") ? folder + entry : folder + "/" + entry
+            // As shown: a name that is not UTF-8 has its bytes escaped (`\xDCbung.ics`), as in messages.
+            let entryRelative = relative.isEmpty ? FileName.displayed(entry) : relative + "/" + FileName.displayed(entry)
             let isCalendar = BatchInput.hasCalendarExtension(entry)
             guard let (identity, kind) = identified else {
                 // A dangling link or a file that vanished: worth reporting only if it looks like a calendar.
                 if isCalendar, seenMissing.insert(path).inserted {
-                    found.append((FileName.displayed(path), .unreadable(reason: "cannot read \(FileName.displayed(path)): a broken link or a vanished file")))
+                    found.append((FileName.displayed(path), entryRelative, .unreadable(reason: "cannot read \(FileName.displayed(path)): a broken link or a vanished file")))
                 }
                 continue
             }
@@ -262,9 +348,9 @@ struct CalendarWalk {
                 // holds every event again, pickled; .git, .vdirsyncer): not the user's calendars.
                 if entry.hasPrefix(".") { continue }
                 if Self.isLink(path), Self.leadsUp(from: folder, to: path) { continue }
-                enter(path, identity: identity)
+                enter(path, identity: identity, relative: entryRelative)
             } else if isCalendar, kind == S_IFREG {
-                if seenFiles.insert(identity).inserted { found.append((FileName.displayed(path), .file(path: path))) }
+                take(path, relative: entryRelative, identity: identity)
             } else if isCalendar, seenSkipped.insert(identity).inserted {
                 // Opening a named pipe waits for a writer; a device may never end. Named on its
                 // own (`add`), the same file is still read.
@@ -377,9 +463,6 @@ struct LexicalPath {
         }
         components.append(part)
     }
-
-    /// The bytes of component `index`.
-    func component(_ index: Int) -> ArraySlice<UInt8> { bytes[components[index]] }
 }
 
 /// Whether `lhs` sorts before `rhs` by their UTF-8 bytes, as `lhs.utf8.lexicographicallyPrecedes(rhs.utf8)`
@@ -395,14 +478,6 @@ func precedesByBytes(_ lhs: String, _ rhs: String) -> Bool {
     }
     if let order = order ?? nil { return order }
     return lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
-}
-
-/// Whether two path components are the same folder name, as their Strings compare (ASCII by its
-/// bytes; other text by canonical equivalence, as `String` compares it).
-private func sameFolder(_ lhs: ArraySlice<UInt8>, _ rhs: ArraySlice<UInt8>) -> Bool {
-    if lhs.elementsEqual(rhs) { return true }
-    if lhs.allSatisfy({ $0 < 0x80 }), rhs.allSatisfy({ $0 < 0x80 }) { return false }
-    return String(decoding: lhs, as: UTF8.self) == String(decoding: rhs, as: UTF8.self)
 }
 
 extension BatchInput {

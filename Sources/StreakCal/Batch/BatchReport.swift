@@ -34,18 +34,21 @@ public struct BatchReport: Sendable {
     /// The summary's file name in the output folder; no report takes it.
     public static let summaryFileName = "summary.json"
 
-    /// A batch over inputs already named; their output names are made safe and distinct again.
+    /// A batch over inputs already named; their output names are made safe and distinct again
+    /// (clashes as ``BatchInput/outputNames(for:reserving:fileExtension:)`` resolves them, by
+    /// each input's `name`).
     /// `skipped` are files passed over before, for the summary.
     public init(
         inputs: [BatchInput], skipped: [SkippedInput] = [], settings: ReportSettings = ReportSettings(), format: ReportFormat = .text,
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, strict: Bool = false,
         recordsElapsedTime: Bool = true, now: Int64? = nil
     ) {
-        let names = BatchInput.distinct(
-            inputs.map { BatchInput.safeFileName(BatchInput.sanitized($0.outputName)) },
+        let stems = inputs.map { BatchInput.safeFileName(BatchInput.sanitized($0.outputName)) }
+        let names = BatchInput.resolvingClashes(
+            stems, exact: zip(inputs, stems).map { $0.outputName == $1 && $1 == $1.lowercased() }, keys: inputs.map(\.name),
             reserving: [Self.summaryFileName], suffix: "." + format.fileExtension)
         self.init(
-            named: zip(inputs, names).map { BatchInput(name: $0.name, outputName: $1, content: $0.content) }, skipped: skipped,
+            named: zip(inputs, names).map { BatchInput(name: $0.name, outputName: $1, content: $0.content, relativePath: $0.relativePath, overrides: $0.overrides) }, skipped: skipped,
             settings: settings, format: format, jobs: jobs, strict: strict, recordsElapsedTime: recordsElapsedTime, now: now)
     }
 
@@ -104,11 +107,35 @@ public struct BatchReport: Sendable {
     ///   - directory: The output folder.
     ///   - progress: Called after each calendar (and once before the first), one call at a time.
     public func write(to directory: String, progress: (@Sendable (BatchProgress) -> Void)? = nil) throws(AtomicFile.WriteError) -> BatchSummary {
+        var options = BatchRunOptions()
+        options.progress = progress
+        return try write(to: directory, options: options)
+    }
+
+    /// `write(to:progress:)` with the options of a long run: resuming an earlier one, stopping
+    /// when asked, each row as it is done, reports of earlier runs listed or removed.
+    ///
+    /// As it goes, the batch keeps a manifest in `directory` (`.streakcal-batch.jsonl`: each
+    /// calendar done, with a hash of its bytes and settings, and its row): with
+    /// ``BatchRunOptions/resume``, a calendar whose bytes and settings are those of a report the
+    /// manifest lists, and whose report is still there, is not read again. When
+    /// ``BatchRunOptions/stop`` is requested, the calendars in flight are finished, no other is
+    /// started, and the summary is written with ``BatchSummary/remaining`` above 0.
+    public func write(to directory: String, options: BatchRunOptions) throws(AtomicFile.WriteError) -> BatchSummary {
         let folder = try OutputDirectory(opening: directory, creating: true)
         let clock = ContinuousClock()
         let start = clock.now
-        let reports = run(into: folder, progress: progress)
+        let work = BatchWork(
+            folder: folder, earlier: options.resume ? BatchManifest.entries(in: folder) : [:],
+            manifest: BatchManifest.Writer(in: folder, keeping: options.resume))
+        let reports = run(work, options: options)
         var summary = BatchSummary(format: format, files: reports.map(\.result), skipped: skipped)
+        summary.remaining = inputs.count - reports.count
+        if summary.remaining == 0 {
+            let names = Set(inputs.map { outputFileName(of: $0) })
+            summary.stale = BatchStaleReports.find(in: folder, keeping: names)
+            if options.clean { summary.removedStale = BatchStaleReports.remove(summary.stale, from: folder) }
+        }
         if recordsElapsedTime { summary.elapsedSeconds = Self.seconds(clock.now - start) }
         let json = summary.jsonBytes(entries: reports.compactMap(\.summaryEntry))
         try folder.write(json, named: Self.summaryFileName)
@@ -118,7 +145,9 @@ public struct BatchReport: Sendable {
     /// Every calendar's report, rendered but not written, in input order; each result's `output`
     /// is the file name the report would get.
     public func render(progress: (@Sendable (BatchProgress) -> Void)? = nil) -> [RenderedReport] {
-        run(into: nil, progress: progress)
+        var options = BatchRunOptions()
+        options.progress = progress
+        return run(BatchWork(folder: nil), options: options)
     }
 
     /// ``write(to:progress:)`` without blocking a task of the caller's: the work runs on Dispatch's threads.
@@ -140,71 +169,84 @@ public struct BatchReport: Sendable {
 
     /// One calendar: read, score, render, and write if there is a folder (which must exist).
     public func report(_ input: BatchInput, writingTo directory: String? = nil) -> RenderedReport {
-        guard let directory else { return report(input, into: nil) }
+        guard let directory else { return report(input, in: BatchWork(folder: nil)) }
         do {
-            return report(input, into: try OutputDirectory(opening: directory, creating: false))
+            return report(input, in: BatchWork(folder: try OutputDirectory(opening: directory, creating: false)))
         } catch {
             var result = BatchFileResult(input: input.name)
+            result.id = input.id
             result.error = String(describing: error)
             return RenderedReport(result: result, text: nil)
         }
     }
 
-    private func report(_ input: BatchInput, into folder: OutputDirectory?) -> RenderedReport {
+    /// The one step for every calendar of the batch: ``BatchScoring``, then the report written.
+    private var scoring: BatchScoring {
+        BatchScoring(settings: settings, format: format, now: now, strict: strict)
+    }
+
+    private func report(_ input: BatchInput, in work: BatchWork) -> RenderedReport {
         let clock = ContinuousClock()
         let start = clock.now
-        var result = BatchFileResult(input: input.name)
-        var text: String?
-        do {
-            // One file per worker: each file's components are parsed on the worker's own thread.
-            var settings = settings
-            settings.isParallel = false
-            let scored: ScoredCalendar
-            switch input.content {
-            case .file(let path):
-                if let refusal = BatchInput.refusal(of: [.file(path)]) { throw BatchFailure(description: refusal) }
-                scored = try settings.scored([.file(path)], for: format, now: now)
-            case .sources(let sources):
-                if let refusal = BatchInput.refusal(of: sources) { throw BatchFailure(description: refusal) }
-                scored = try settings.scored(sources, for: format, now: now)
-            case .unreadable(let reason): throw BatchFailure(description: reason)
-            }
-            result.record(scored)
-            let rendered = try format.render(scored, with: settings)
-            let fileName = outputFileName(of: input)
-            if let folder {
-                try folder.write(rendered, named: fileName)
-            } else {
-                text = rendered
-            }
-            result.output = fileName
-            let serious = result.diagnostics.errors + result.diagnostics.warnings
-            if strict, serious > 0 {
-                result.error = "\(serious) \(serious == 1 ? "problem" : "problems") in the input (strict)"
-            }
-        } catch {
-            result.error = String(describing: error)
+        let fileName = outputFileName(of: input)
+        let key = work.folder == nil ? nil : BatchManifest.key(of: input, fingerprint: fingerprint(of: input))
+        if let key, let earlier = work.earlier[fileName], earlier.key == key, earlier.result.error == nil,
+           let folder = work.folder, (try? folder.regularFile(named: fileName)) != nil {
+            // Done before with these bytes and settings, its report still there (`--resume`).
+            var report = RenderedReport(result: earlier.result, text: nil)
+            report.summaryEntry = BatchSummary.jsonEntry(of: earlier.result)
+            return report
         }
-        if recordsElapsedTime { result.elapsedSeconds = Self.seconds(clock.now - start) }
-        var report = RenderedReport(result: result, text: text)
+        var outcome: BatchScoring.Outcome
+        switch input.content {
+        case .file(let path): outcome = scoring.score([.file(path)], input: input.name, id: input.id, overrides: input.overrides)
+        case .sources(let given): outcome = scoring.score(given, input: input.name, id: input.id, overrides: input.overrides)
+        case .unreadable(let reason):
+            outcome = BatchScoring.Outcome(result: BatchFileResult(input: input.name))
+            outcome.result.id = input.id
+            outcome.result.error = reason
+        }
+        var text: String?
+        if let rendered = outcome.report, outcome.result.sessions != nil {
+            do {
+                if let folder = work.folder { try folder.write(rendered, named: fileName) } else { text = rendered }
+                outcome.result.output = fileName
+            } catch {
+                outcome.result.error = String(describing: error)
+            }
+        }
+        if recordsElapsedTime { outcome.result.elapsedSeconds = Self.seconds(clock.now - start) }
+        var report = RenderedReport(result: outcome.result, text: text)
         // Written here, on the worker, for `summary.json`: the summary is then only put together.
-        if folder != nil { report.summaryEntry = BatchSummary.jsonEntry(of: result) }
+        if work.folder != nil {
+            report.summaryEntry = BatchSummary.jsonEntry(of: outcome.result)
+            if let key, outcome.result.output != nil { work.manifest?.append(BatchManifest.Entry(key: key, result: outcome.result)) }
+        }
         return report
+    }
+
+    /// What a calendar's report depends on besides its bytes, for ``BatchManifest``: the
+    /// version, the format, strictness, the day "now" falls on, and every setting it is scored
+    /// with (its own over the batch's).
+    func fingerprint(of input: BatchInput) -> String {
+        let settings = input.overrides?.applied(to: settings) ?? settings
+        return "\(StreakCalVersion.generator)|\(format.rawValue)|\(strict)|\(now / 86_400)|\(BatchManifest.stableDescription(of: settings))"
     }
 
     /// Runs every input on at most `jobs` workers; results in input order.
     ///
     /// The workers are `concurrentPerform`'s, the calling thread one of them; each takes the next
-    /// input from the ledger until none is left, so the results do not depend on how many run at once.
-    private func run(into folder: OutputDirectory?, progress: (@Sendable (BatchProgress) -> Void)?) -> [RenderedReport] {
+    /// input from the ledger until none is left (or a stop is requested), so the results do not
+    /// depend on how many run at once.
+    private func run(_ work: BatchWork, options: BatchRunOptions) -> [RenderedReport] {
         let count = inputs.count
-        let ledger = BatchLedger(count: count, progress: progress)
+        let ledger = BatchLedger(count: count, options: options)
         guard count > 0 else { return [] }
         ledger.start()
         let workers = min(jobs, count, ProcessInfo.processInfo.activeProcessorCount)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let index = ledger.claim() {
-                ledger.finish(index, with: report(inputs[index], into: folder))
+                ledger.finish(index, with: report(inputs[index], in: work))
             }
         }
         return ledger.takeResults()
@@ -281,19 +323,21 @@ final class BatchLedger: Sendable {
     private struct State {
         var next = 0
         var finished: [RenderedReport?]
+        /// Results handed to ``BatchRunOptions/rows`` so far: those before this index.
+        var emitted = 0
         var completed = 0
         var failed = 0
         var started: ContinuousClock.Instant
     }
 
     private let state: Locked<State>
-    private let progress: (@Sendable (BatchProgress) -> Void)?
+    private let options: BatchRunOptions
     private let clock = ContinuousClock()
     private let count: Int
 
-    init(count: Int, progress: (@Sendable (BatchProgress) -> Void)?) {
+    init(count: Int, options: BatchRunOptions) {
         self.count = count
-        self.progress = progress
+        self.options = options
         state = Locked(State(finished: Array(repeating: nil, count: count), started: clock.now))
     }
 
@@ -301,30 +345,39 @@ final class BatchLedger: Sendable {
     func start() {
         state.withLock { state in
             state.started = clock.now
-            progress?(BatchProgress(completed: 0, total: count, failed: 0, elapsed: .zero))
+            options.progress?(BatchProgress(completed: 0, total: count, failed: 0, elapsed: .zero))
         }
     }
 
-    /// The next input for a worker, or `nil` when all are taken.
+    /// The next input for a worker, or `nil` when all are taken or a stop was requested.
     func claim() -> Int? {
-        state.withLock { state in
+        if options.stop?.isRequested == true { return nil }
+        return state.withLock { state in
             guard state.next < count else { return nil }
             defer { state.next += 1 }
             return state.next
         }
     }
 
-    /// Stores a result and reports progress (under the lock, so reports arrive in order).
+    /// Stores a result, hands on the rows now complete in input order, and reports progress
+    /// (under the lock, so rows and reports arrive in order).
     func finish(_ index: Int, with report: RenderedReport) {
         state.withLock { state in
             state.finished[index] = report
             state.completed += 1
             if report.result.error != nil { state.failed += 1 }
-            progress?(BatchProgress(completed: state.completed, total: count, failed: state.failed, elapsed: clock.now - state.started))
+            if let rows = options.rows {
+                while state.emitted < count, let done = state.finished[state.emitted] {
+                    rows(done.result)
+                    state.emitted += 1
+                }
+            }
+            options.progress?(BatchProgress(completed: state.completed, total: count, failed: state.failed, elapsed: clock.now - state.started))
         }
     }
 
-    /// The results in input order, moved out: the ledger keeps none.
+    /// The results in input order, moved out: the ledger keeps none. After a stop, the inputs
+    /// taken (always the first ones) are all finished: they are the results.
     func takeResults() -> [RenderedReport] {
         state.withLock { state in
             var results: [RenderedReport] = []
@@ -335,4 +388,54 @@ final class BatchLedger: Sendable {
             return results
         }
     }
+}
+
+/// Where a run's reports go and what it knows of earlier runs.
+struct BatchWork: Sendable {
+    /// The output folder; `nil` when rendering only.
+    var folder: OutputDirectory?
+    /// The manifest's entries of an earlier run, by report name (`--resume`).
+    var earlier: [String: BatchManifest.Entry] = [:]
+    /// The manifest this run appends to.
+    var manifest: BatchManifest.Writer?
+}
+
+/// How a long batch runs: see ``BatchReport/write(to:options:)``.
+public struct BatchRunOptions: Sendable {
+    /// Take a calendar's row from the output folder's manifest when its bytes and settings are
+    /// unchanged and its report is there, rather than read it again.
+    public var resume = false
+    /// Remove the reports in the output folder that no input of this run is named for
+    /// (``BatchSummary/stale``); without, they are only listed.
+    public var clean = false
+    /// Requested (from a signal handler, say), the batch finishes the calendars in flight and starts no other.
+    public var stop: BatchStop?
+    /// Called with each calendar's row in input order as soon as it and every one before it are
+    /// done, one call at a time: for a summary that streams.
+    public var rows: (@Sendable (BatchFileResult) -> Void)?
+    /// Called after each calendar (and once before the first), one call at a time.
+    public var progress: (@Sendable (BatchProgress) -> Void)?
+
+    public init() {}
+}
+
+/// A request to stop a batch early, safe to make from any thread.
+///
+/// ```swift
+/// let stop = BatchStop()
+/// signal(SIGINT, SIG_IGN)
+/// let source = DispatchSource.makeSignalSource(signal: SIGINT)
+/// source.setEventHandler { stop.request() }
+/// source.resume()
+/// ```
+public final class BatchStop: Sendable {
+    private let requested = Locked(false)
+
+    public init() {}
+
+    /// Asks the batch to stop after the calendars in flight.
+    public func request() { requested.withLock { $0 = true } }
+
+    /// Whether a stop was requested.
+    public var isRequested: Bool { requested.withLock { $0 } }
 }

@@ -25,8 +25,16 @@ public struct BatchSummary: Hashable, Sendable {
     public var files: [BatchFileResult]
     /// The whole batch's wall time, when timed.
     public var elapsedSeconds: Double?
-    /// Entries of the folders walked that were passed over (not regular files), in walk order.
+    /// Entries of the folders walked that were passed over (not regular files, a file found
+    /// again through a link), in walk order.
     public var skipped: [SkippedInput]
+    /// Calendars not done because the batch was stopped (interrupted); 0 when it ran to the end.
+    public var remaining = 0
+    /// Reports in the output folder that no input of this run is named for (from earlier runs,
+    /// over other inputs), by file name; listed only when the run was complete.
+    public var stale: [String] = []
+    /// Whether ``stale`` were removed (`--clean`).
+    public var removedStale = false
 
     public init(format: ReportFormat, files: [BatchFileResult], elapsedSeconds: Double? = nil, skipped: [SkippedInput] = []) {
         self.format = format
@@ -37,6 +45,9 @@ public struct BatchSummary: Hashable, Sendable {
 
     /// The calendars that failed: unreadable, unwritable, or with problems under `strict`.
     public var failed: [BatchFileResult] { files.filter { $0.error != nil } }
+
+    /// Whether every calendar was done (the batch was not stopped).
+    public var isComplete: Bool { remaining == 0 }
 
     /// The JSON text, pretty-printed with keys sorted, ending with a newline (`JSONWriter`, in
     /// `JSONEncoder`'s `.prettyPrinted` layout; the JSON contract lists the keys).
@@ -57,7 +68,9 @@ public struct BatchSummary: Hashable, Sendable {
         var json = JSONWriter(layout: .pretty)
         json.bytes.reserveCapacity(512 + entries.reduce(0) { $0 + $1.count + 6 })
         json.open("{")
-        json.key("elapsedSeconds", indent: 2, first: true)
+        json.key("complete", indent: 2, first: true)
+        json.boolean(isComplete)
+        json.key("elapsedSeconds", indent: 2)
         json.optional(elapsedSeconds) { $0.number($1) }
         json.key("files", indent: 2)
         json.open("[")
@@ -70,6 +83,8 @@ public struct BatchSummary: Hashable, Sendable {
         json.string(format.rawValue)
         json.key("generator", indent: 2)
         json.string(StreakCalVersion.generator)
+        json.key("remaining", indent: 2)
+        json.integer(remaining)
         json.key("skipped", indent: 2)
         json.open("[")
         for (index, skip) in skipped.enumerated() {
@@ -82,11 +97,17 @@ public struct BatchSummary: Hashable, Sendable {
             json.close("}", indent: 4, empty: false)
         }
         json.close("]", indent: 2, empty: skipped.isEmpty)
+        json.key("stale", indent: 2)
+        json.open("[")
+        for (index, name) in stale.enumerated() {
+            json.element(indent: 4, first: index == 0)
+            json.string(name)
+        }
+        json.close("]", indent: 2, empty: stale.isEmpty)
+        json.key("staleRemoved", indent: 2)
+        json.boolean(removedStale)
         json.key("totals", indent: 2)
-        json.integerObject([
-            ("daysMet", totals.daysMet), ("failed", totals.failed), ("files", totals.files),
-            ("points", totals.points), ("sessions", totals.sessions),
-        ], indent: 2)
+        totalsEntry(totals, into: &json)
         return json.documentBytes()
     }
 
@@ -112,6 +133,8 @@ public struct BatchSummary: Hashable, Sendable {
         json.key("error", indent: 6)
         json.optional(file.error) { $0.string($1) }
         if !file.habits.isEmpty { habitsEntry(file.habits, into: &json) }
+        json.key("id", indent: 6)
+        json.optional(file.id) { $0.string($1) }
         json.key("input", indent: 6)
         json.string(file.input)
         json.key("longestStreak", indent: 6)
@@ -124,6 +147,10 @@ public struct BatchSummary: Hashable, Sendable {
         json.optional(file.points) { $0.integer($1) }
         json.key("sessions", indent: 6)
         json.optional(file.sessions) { $0.integer($1) }
+        json.key("unit", indent: 6)
+        json.optional(file.unit) { $0.string($1.rawValue) }
+        json.key("zone", indent: 6)
+        json.optional(file.zone) { $0.string($1) }
         json.close("}", indent: 4, empty: false)
         return json.bytes
     }
@@ -150,21 +177,53 @@ public struct BatchSummary: Hashable, Sendable {
         json.close("]", indent: 6, empty: false)
     }
 
+    /// `totals`: counts, and points by what they count (minutes and X-POINTS are not added
+    /// together: `points` is their sum only when every calendar counts the same, else `null`).
+    private func totalsEntry(_ totals: Totals, into json: inout JSONWriter) {
+        json.open("{")
+        json.key("daysMet", indent: 4, first: true)
+        json.integer(totals.daysMet)
+        json.key("failed", indent: 4)
+        json.integer(totals.failed)
+        json.key("files", indent: 4)
+        json.integer(totals.files)
+        json.key("points", indent: 4)
+        json.optional(totals.pointsByUnit.count <= 1 ? totals.pointsByUnit.first?.points ?? 0 : nil) { $0.integer($1) }
+        json.key("pointsByUnit", indent: 4)
+        json.open("{")
+        for (index, (unit, points)) in totals.pointsByUnit.enumerated() {
+            json.key(unit.rawValue, indent: 6, first: index == 0)
+            json.integer(points)
+        }
+        json.close("}", indent: 4, empty: totals.pointsByUnit.isEmpty)
+        json.key("sessions", indent: 4)
+        json.integer(totals.sessions)
+        json.close("}", indent: 2, empty: false)
+    }
+
     /// The sums over the calendars that did not fail to read.
     private struct Totals {
         var files: Int
         var failed: Int
         var sessions: Int
-        var points: Int
+        /// Points summed per unit, in the units' order (`points`, `minutes`, `sessions`), units
+        /// no calendar counts left out.
+        var pointsByUnit: [(unit: PointsUnit, points: Int)]
         var daysMet: Int
     }
 
     /// The sums over the calendars that did not fail to read.
     private var totals: Totals {
-        Totals(
+        var byUnit: [PointsUnit: Int] = [:]
+        for file in files {
+            guard let unit = file.unit, let points = file.points else { continue }
+            let (sum, overflow) = byUnit[unit, default: 0].addingReportingOverflow(points)
+            byUnit[unit] = overflow ? Int.max : sum
+        }
+        return Totals(
             files: files.count, failed: failed.count,
             sessions: files.reduce(0) { $0 + ($1.sessions ?? 0) },
-            points: files.reduce(0) { $0.addingReportingOverflow($1.points ?? 0).overflow ? Int.max : $0 + ($1.points ?? 0) },
+            pointsByUnit: PointsUnit.allCases.compactMap { unit in byUnit[unit].map { (unit, $0) } },
             daysMet: files.reduce(0) { $0 + ($1.daysMet ?? 0) })
     }
 
@@ -224,6 +283,7 @@ public struct BatchSummary: Hashable, Sendable {
         let failures = failed.count
         summaryLine += "\(files.count) \(files.count == 1 ? "file" : "files"), \(failures) failed"
         if !skipped.isEmpty { summaryLine += ", \(skipped.count) skipped" }
+        if remaining > 0 { summaryLine += ", interrupted with \(remaining) not done" }
         if let elapsedSeconds { summaryLine += ", in \(Self.twoDecimals(elapsedSeconds)) s" }
         return String(decoding: text, as: UTF8.self) + summaryLine + "\n"
     }
@@ -243,7 +303,10 @@ public struct BatchSummary: Hashable, Sendable {
 /// The figures are `null` when the calendar could not be read; `error` says why a calendar failed
 /// (it may also be set beside the figures, for a report that could not be written, or for problems
 /// under `strict`).
-public struct BatchFileResult: Hashable, Sendable {
+public struct BatchFileResult: Hashable, Sendable, Codable {
+    /// The calendar's id: in a batch, its path relative to the folder given (``BatchInput/id``);
+    /// in JSON Lines, the record's `id`.
+    public var id: String?
     /// The input as the user knows it.
     public var input: String
     /// The calendar's name: its `X-WR-CALNAME`, else the file's name (``/Streaks/ReportSource``).
@@ -270,9 +333,13 @@ public struct BatchFileResult: Hashable, Sendable {
     public var elapsedSeconds: Double?
     /// Each named habit's figures, in the habits' order (empty without habits).
     public var habits: [HabitResult] = []
+    /// What the points count (`points`, `minutes` or `sessions`), when scored.
+    public var unit: PointsUnit?
+    /// The zone the calendar was scored in (given, or the calendar's own), when scored.
+    public var zone: String?
 
     /// One habit's figures in a batch: by the habit's own rules.
-    public struct HabitResult: Hashable, Sendable {
+    public struct HabitResult: Hashable, Sendable, Codable {
         public var name: String
         /// Days that met the habit's goal (or stayed within its limit).
         public var daysMet: Int
@@ -305,6 +372,8 @@ public struct BatchFileResult: Hashable, Sendable {
         daysMet = report.statusCounts[.met] ?? 0
         currentStreak = report.currentStreak
         longestStreak = report.longestStreak
+        unit = report.goal.unit
+        zone = report.goal.timeZone.identifier
         diagnostics = DiagnosticCounts(scored.imported.diagnostics)
         if let source = scored.sources.calendars.first { name = source.name }
         habits = scored.habits.map { habit in
@@ -352,5 +421,76 @@ extension DiagnosticCounts: CustomStringConvertible {
             .filter { $0.0 > 0 }
             .map { "\($0.0) \($0.1)\($0.0 == 1 ? "" : "s")" }
         return parts.isEmpty ? "none" : parts.joined(separator: ", ")
+    }
+}
+
+/// The summary as a table for machines (`streakcal batch --summary-format csv|jsonl`): one row per
+/// calendar, written as each is done, with the columns ``columns``.
+///
+/// `unit` is what the calendar's points count (`points`, `minutes` or `sessions`); `zone` the
+/// zone it was scored in; `currentStreak` and `longestStreak` are lengths in days; `warnings`
+/// and `errors` count its diagnostics; `error` says why it failed. Figures of a calendar that
+/// could not be read are empty (CSV) or `null` (JSON Lines).
+///
+/// ```swift
+/// print(BatchSummaryTable.csvHeader, terminator: "")
+/// // id,input,name,unit,zone,sessions,points,daysMet,currentStreak,longestStreak,warnings,errors,error
+/// ```
+public enum BatchSummaryTable {
+    /// The columns, in order: a contract.
+    public static let columns = [
+        "id", "input", "name", "unit", "zone", "sessions", "points", "daysMet", "currentStreak", "longestStreak",
+        "warnings", "errors", "error",
+    ]
+
+    /// The CSV header line, CRLF-ended (RFC 4180).
+    public static var csvHeader: String { columns.joined(separator: ",") + "\r\n" }
+
+    /// One calendar's values, in ``columns``' order: text, a number, or nothing.
+    private static func values(_ file: BatchFileResult) -> [Value] {
+        let read = file.sessions != nil
+        return [
+            file.id.map(Value.text) ?? .none, .text(file.input), .text(file.name),
+            file.unit.map { .text($0.rawValue) } ?? .none, file.zone.map(Value.text) ?? .none,
+            file.sessions.map(Value.number) ?? .none, file.points.map(Value.number) ?? .none,
+            file.daysMet.map(Value.number) ?? .none,
+            file.currentStreak.map { .number($0.length) } ?? .none, file.longestStreak.map { .number($0.length) } ?? .none,
+            read ? .number(file.diagnostics.warnings) : .none, read ? .number(file.diagnostics.errors) : .none,
+            file.error.map(Value.text) ?? .none,
+        ]
+    }
+
+    private enum Value {
+        case text(String)
+        case number(Int)
+        case none
+    }
+
+    /// One calendar's CSV line, CRLF-ended; text fields neutralised as a CSV report's are
+    /// (``/StreakExport/CSVReport/field(_:)``: formulas, quotes, control characters).
+    public static func csvLine(_ file: BatchFileResult) -> String {
+        values(file).map { value in
+            switch value {
+            case .text(let text): CSVReport.field(text)
+            case .number(let number): String(number)
+            case .none: ""
+            }
+        }.joined(separator: ",") + "\r\n"
+    }
+
+    /// One calendar's JSON line (keys in ``columns``' order, no spaces), `\n`-ended.
+    public static func jsonLine(_ file: BatchFileResult) -> String {
+        var json = JSONWriter(layout: .compact)
+        json.open("{")
+        for (index, (column, value)) in zip(columns, values(file)).enumerated() {
+            json.key(column, indent: 2, first: index == 0)
+            switch value {
+            case .text(let text): json.string(text)
+            case .number(let number): json.integer(number)
+            case .none: json.null()
+            }
+        }
+        json.close("}", indent: 0, empty: false)
+        return json.text + "\n"
     }
 }

@@ -254,35 +254,24 @@ public struct JSONLinesBatch: Sendable {
             } else {
                 record.error = "line \(request.number): \(problem.reason)"
             }
-        case .success(let (id, source)):
+        case .success(let (id, source, overrides)):
             record.id = id
             // The import opens the file by its descriptor's path: the descriptor stays open until it is done.
-            withExtendedLifetime(source.file) { score(source.calendars, into: &record) }
+            withExtendedLifetime(source.file) { score(source.calendars, overrides: overrides, into: &record) }
         }
         return record
     }
 
-    /// Reads, scores and renders a calendar into its record.
-    private func score(_ sources: [CalendarSource], into record: inout Record) {
-        var result = BatchFileResult(input: sources.first?.collection?.location ?? sources.first?.name ?? "")
-        do {
-            if let refusal = BatchInput.refusal(of: sources) { throw BatchFailure(description: refusal) }
-            var settings = settings
-            settings.isParallel = false
-            let scored = try settings.scored(sources, for: format, now: now)
-            result.record(scored)
-            record.name = scored.sources.calendars.first?.name ?? result.name
-            record.diagnostics = scored.imported.diagnostics
-            record.report = try format.render(scored, with: settings)
-            let serious = result.diagnostics.errors + result.diagnostics.warnings
-            if strict, serious > 0 {
-                record.error = "\(serious) \(serious == 1 ? "problem" : "problems") in the input (strict)"
-            }
-        } catch {
-            record.name = result.name
-            record.error = String(describing: error)
-        }
-        record.result = result
+    /// Reads, scores and renders a calendar into its record: ``BatchScoring``, as `batch` does.
+    private func score(_ sources: [CalendarSource], overrides: CalendarOverrides, into record: inout Record) {
+        let input = sources.first?.collection?.location ?? sources.first?.name ?? ""
+        let scoring = BatchScoring(settings: settings, format: format, now: now, strict: strict)
+        let outcome = scoring.score(sources, input: input, id: record.id?.fileName, overrides: overrides.isEmpty ? nil : overrides)
+        record.name = outcome.result.name
+        record.diagnostics = outcome.diagnostics
+        record.report = outcome.report
+        record.error = outcome.result.error
+        record.result = outcome.result
     }
 
     /// One output line's content.
@@ -331,6 +320,10 @@ public struct JSONLinesBatch: Sendable {
             json.optional(report) { $0.string($1) }
             json.key("sessions", indent: 2)
             json.optional(result?.sessions) { $0.integer($1) }
+            json.key("unit", indent: 2)
+            json.optional(result?.unit) { $0.string($1.rawValue) }
+            json.key("zone", indent: 2)
+            json.optional(result?.zone) { $0.string($1) }
             json.close("}", indent: 0, empty: false)
             return json.text
         }

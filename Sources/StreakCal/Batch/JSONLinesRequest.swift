@@ -45,21 +45,22 @@ extension JSONLinesBatch {
             }
         }
 
-        /// The line's `id` and calendar, taken out of the line so that the line can go.
+        /// The line's `id`, calendar and settings, taken out of the line so that the line can go.
         func calendar(
             files: ConfinedFiles, downloads: DownloadOptions, textInMemoryLimit: Int
-        ) -> Result<(id: RecordID, source: TakenCalendar), Problem> {
+        ) -> Result<(id: RecordID, source: TakenCalendar, overrides: CalendarOverrides), Problem> {
             guard case .text(let bytes) = line else {
                 guard case .tooLong(let length) = line else { return .failure(Problem(reason: "no line")) }
                 return .failure(Problem(reason: "\(length) bytes, longer than a line may be (\(JSONLinesBatch.longestLine >> 20) MiB): give such a calendar by \"path\""))
             }
-            return Self.parse(bytes).flatMap { id, calendar in
-                Self.take(calendar, from: bytes, id: id, files: files, downloads: downloads, textInMemoryLimit: textInMemoryLimit).map { (id, $0) }
+            return Self.parse(bytes).flatMap { id, calendar, overrides in
+                Self.take(calendar, from: bytes, id: id, files: files, downloads: downloads, textInMemoryLimit: textInMemoryLimit).map { (id, $0, overrides) }
             }
         }
 
-        /// The `id` and calendar a line names (last-wins for a key given twice), or what is wrong with it.
-        static func parse(_ bytes: [UInt8]) -> Result<(id: RecordID, calendar: Calendar), Problem> {
+        /// The `id`, calendar and settings a line names (last-wins for a key given twice), or what
+        /// is wrong with it.
+        static func parse(_ bytes: [UInt8]) -> Result<(id: RecordID, calendar: Calendar, overrides: CalendarOverrides), Problem> {
             var reader = JSONReader(bytes, maximumBytes: valueBytes(forLine: bytes.count))
             let root: JSONReader.Value
             do {
@@ -82,14 +83,51 @@ extension JSONLinesBatch {
                     ? "none of \"path\", \"ics\", \"icsBase64\" and \"url\": give one" : "more than one of \"path\", \"ics\", \"icsBase64\" and \"url\": give one"))
             }
             guard case .string(let string) = value.kind else { return .failure(Problem(id: id, reason: "\"\(key)\" must be a string")) }
+            let overrides: CalendarOverrides
+            switch settings(of: root, in: bytes) {
+            case .success(let given): overrides = given
+            case .failure(let problem): return .failure(Problem(id: id, reason: problem.description))
+            }
             switch key {
             case "path":
                 let path = string.text(in: bytes)
                 guard !path.isEmpty else { return .failure(Problem(id: id, reason: "\"path\" is empty")) }
-                return .success((id, .path(path)))
-            case "ics": return .success((id, .text(string)))
-            case "url": return .success((id, .url(string.text(in: bytes))))
-            default: return .success((id, .base64(string)))
+                return .success((id, .path(path), overrides))
+            case "ics": return .success((id, .text(string), overrides))
+            case "url": return .success((id, .url(string.text(in: bytes)), overrides))
+            default: return .success((id, .base64(string), overrides))
+            }
+        }
+
+        /// A record's own settings: the keys a batch settings file's columns have (`tz`,
+        /// `required`, `points`, `dayStart`, `habits`), as strings (`required` also a number,
+        /// `habits` a list of strings); `null` is not given.
+        static func settings(of root: JSONReader.Value, in bytes: [UInt8]) -> Result<CalendarOverrides, CalendarOverrides.Problem> {
+            var values: [String: String] = [:]
+            var habits: [String]?
+            for key in CalendarOverrides.keys {
+                guard let value = root.member(key) else { continue }
+                switch value.kind {
+                case .null: continue
+                case .string(let text) where key != "habits": values[key] = text.text(in: bytes)
+                case .number(let text) where key == "required": values[key] = text
+                case .array(let elements) where key == "habits":
+                    var texts: [String] = []
+                    for element in elements {
+                        guard case .string(let text) = element.kind else {
+                            return .failure(CalendarOverrides.Problem(key: key, reason: "a list of strings such as \"Piano=categories:piano\""))
+                        }
+                        texts.append(text.text(in: bytes))
+                    }
+                    habits = texts
+                default:
+                    return .failure(CalendarOverrides.Problem(key: key, reason: key == "habits" ? "a list of strings" : "a string"))
+                }
+            }
+            do {
+                return .success(try CalendarOverrides(values: values, habitList: habits))
+            } catch {
+                return .failure(error)
             }
         }
 

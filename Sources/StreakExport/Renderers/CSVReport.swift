@@ -2,7 +2,8 @@ public import Streaks
 
 /// A streak report as CSV: a header, then one row per day of the window.
 ///
-/// The columns `date,points,sessions,status` are a contract (more may be added on the right): a
+/// The columns `date,points,sessions,status` are a contract (more may be added on the right; a
+/// batch's reports have the calendar's `id` first, ``calendarID``): a
 /// report scored by `StreakRules` other than the simple case adds `required,fraction` (empty on a
 /// rest day), and named habits add `habit`, with one block of rows per habit after the calendar's
 /// own (whose `habit` is empty). The
@@ -36,10 +37,15 @@ public struct CSVReport: Sendable {
     /// Each named habit's report.
     public var habits: [HabitReport]
 
-    public init(report: StreakReport, habits: [HabitReport] = [], lineEnding: LineEnding = .crlf) {
+    /// The calendar's id, as a batch names it: when given, an `id` column comes first, so that a
+    /// batch's reports put together are one table.
+    public var calendarID: String?
+
+    public init(report: StreakReport, habits: [HabitReport] = [], lineEnding: LineEnding = .crlf, calendarID: String? = nil) {
         self.report = report
         self.habits = habits
         self.lineEnding = lineEnding
+        self.calendarID = calendarID
     }
 
     /// The header's fields.
@@ -50,15 +56,19 @@ public struct CSVReport: Sendable {
     public func render() -> String {
         let extended = !report.rules.isSimple || !habits.isEmpty
         var header = CSVReport.columns
+        if calendarID != nil { header.insert("id", at: 0) }
         if extended { header += ["required", "fraction"] }
         if !habits.isEmpty { header.append("habit") }
         let end = lineEnding.text
+        // The id is text from outside, as a habit's name is: a field of its own.
+        let idField = calendarID.map { CSVReport.field($0) + "," } ?? ""
         var text = header.map(CSVReport.field).joined(separator: ",") + end
         text.reserveCapacity((report.days.count + 1) * (1 + habits.count) * (extended ? 36 : 24))
         for (name, part) in [(nil as String?, report)] + habits.map({ ($0.habit.name, $0.report) }) {
             // Dates, numbers and statuses are plain fields; only a habit's name is text from outside.
             let habitField = habits.isEmpty ? nil : "," + CSVReport.field(name ?? "")
             for day in part.days {
+                text += idField
                 text += day.date.description
                 text += ","
                 text += String(day.points)

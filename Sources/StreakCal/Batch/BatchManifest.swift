@@ -1,0 +1,137 @@
+import Foundation
+import ICalendar
+import Streaks
+
+/// What a batch has done so far, kept in its output folder as it goes (issue 49.2): one JSON line
+/// per calendar done, with the key of what it was made from (a hash of the calendar's bytes and of
+/// the settings it was scored with) and its row of the summary. `--resume` takes a calendar's row
+/// from here, without reading it again, when its key is the same and its report is in the folder;
+/// a run without `--resume` starts the manifest over.
+///
+/// Lines are appended one `write` at a time under the ledger's lock; a run killed mid-line leaves
+/// a last line that does not parse, which reading passes over.
+struct BatchManifest {
+    /// The manifest's name in the output folder: hidden, so that it is never listed as a stale report.
+    static let fileName = ".streakcal-batch.jsonl"
+
+    /// One calendar done.
+    struct Entry: Codable, Sendable {
+        /// ``BatchManifest/key(of:fingerprint:)`` of the input it was made from.
+        var key: String
+        var result: BatchFileResult
+    }
+
+    /// The entries of an earlier run, by report name (``BatchFileResult/output``), the last for a
+    /// name winning; empty when there is no manifest or it cannot be read.
+    static func entries(in folder: OutputDirectory) -> [String: Entry] {
+        let descriptor = openat(folder.descriptor, fileName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return [:] }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var information = stat()
+        guard fstat(descriptor, &information) == 0, information.st_mode & S_IFMT == S_IFREG,
+              let data = try? handle.readToEnd()
+        else { return [:] }
+        let decoder = JSONDecoder()
+        var entries: [String: Entry] = [:]
+        for line in data.split(separator: UInt8(ascii: "\n")) {
+            guard let entry = try? decoder.decode(Entry.self, from: line), let output = entry.result.output else { continue }
+            entries[output] = entry
+        }
+        return entries
+    }
+
+    /// What an input's report depends on, as sixteen hexadecimal digits: its bytes (every source
+    /// of it, in order) and `fingerprint` (the settings). `nil` when it cannot be read now: such an
+    /// input is always done again.
+    static func key(of input: BatchInput, fingerprint: String) -> String? {
+        var hash = StableHash.fnv1a(fingerprint)
+        switch input.content {
+        case .file(let path):
+            guard let hashed = hashFile(path, from: hash) else { return nil }
+            hash = hashed
+        case .sources(let sources):
+            for source in sources {
+                switch source.content {
+                case .bytes(let bytes): hash = StableHash.fnv1a(bytes, from: hash)
+                case .file(let path):
+                    guard let hashed = hashFile(path, from: hash) else { return nil }
+                    hash = hashed
+                case .standardInput, .unreadable: return nil
+                }
+                hash = StableHash.fnv1a(source.name.utf8, from: hash)
+            }
+        case .unreadable: return nil
+        }
+        return StableHash.hexadecimal(hash)
+    }
+
+    /// A value's stored properties as text that is the same in every run: what `String(reflecting:)`
+    /// shows, but with the members of sets and dictionaries sorted (their order changes with each
+    /// run's hash seed) and objects shown by their type alone (a cache inside one fills as the
+    /// batch goes, and its address changes every run).
+    static func stableDescription(of value: Any) -> String {
+        let mirror = Mirror(reflecting: value)
+        switch mirror.displayStyle {
+        case .class?: return String(describing: mirror.subjectType)
+        case .set?, .dictionary?:
+            return "[" + mirror.children.map { stableDescription(of: $0.value) }.sorted().joined(separator: ", ") + "]"
+        case .optional?: return mirror.children.first.map { stableDescription(of: $0.value) } ?? "nil"
+        case nil: return String(reflecting: value)
+        default:
+            guard !mirror.children.isEmpty else { return String(reflecting: value) }
+            let members = mirror.children.map { child in (child.label.map { $0 + ": " } ?? "") + stableDescription(of: child.value) }
+            return String(describing: mirror.subjectType) + "(" + members.joined(separator: ", ") + ")"
+        }
+    }
+
+    /// A regular file's bytes hashed on from `seed`, read a megabyte at a time; `nil` for
+    /// anything else or a read error.
+    private static func hashFile(_ path: String, from seed: UInt64) -> UInt64? {
+        // Looked at before it is opened: opening a named pipe, even without waiting, would be its
+        // reader, and the writer would lose what it wrote when this one closed it.
+        var status = stat()
+        guard FileName.withSystemRepresentation(path, { stat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        let descriptor = FileName.withSystemRepresentation(path) { open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var information = stat()
+        guard fstat(descriptor, &information) == 0, information.st_mode & S_IFMT == S_IFREG else { return nil }
+        var hash = seed
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 { return nil }
+            if count == 0 { return hash }
+            hash = StableHash.fnv1a(buffer.prefix(count), from: hash)
+        }
+    }
+
+    /// The manifest being written: opened (through the folder's descriptor, never following a
+    /// link) and started over, or kept and appended to when resuming.
+    final class Writer: Sendable {
+        private let descriptor: Int32
+
+        init?(in folder: OutputDirectory, keeping: Bool) {
+            let flags = O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC | (keeping ? 0 : O_TRUNC)
+            let descriptor = openat(folder.descriptor, BatchManifest.fileName, flags, 0o644)
+            guard descriptor >= 0 else { return nil }
+            var information = stat()
+            guard fstat(descriptor, &information) == 0, information.st_mode & S_IFMT == S_IFREG else {
+                close(descriptor)
+                return nil
+            }
+            self.descriptor = descriptor
+        }
+
+        deinit { close(descriptor) }
+
+        /// Appends one entry as one line, in one `write` (a line is short: one calendar's figures).
+        func append(_ entry: Entry) {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            guard var line = try? encoder.encode(entry) else { return }
+            line.append(UInt8(ascii: "\n"))
+            _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        }
+    }
+}
