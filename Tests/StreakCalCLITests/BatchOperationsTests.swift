@@ -278,6 +278,11 @@ struct BatchOperationsTests {
             _ = try streakcal(["batch"] + paths + ["--out", fresh] + Self.window)
             #expect(try String(contentsOfFile: out + "/summary.json", encoding: .utf8) == String(contentsOfFile: fresh + "/summary.json", encoding: .utf8))
             #expect(try batchOutputListing(out) == batchOutputListing(fresh))
+            // The manifest says each report once again, as a whole run's does.
+            let manifest = try String(contentsOfFile: out + "/.streakcal-batch.jsonl", encoding: .utf8)
+            #expect(manifest.split(separator: "\n").count == 4)
+            let freshManifest = try String(contentsOfFile: fresh + "/.streakcal-batch.jsonl", encoding: .utf8)
+            #expect(manifest.split(separator: "\n").sorted() == freshManifest.split(separator: "\n").sorted())
 
             // A changed calendar, or changed settings, is done again.
             try Data(contentsOf: URL(fileURLWithPath: fixture("folding.ics"))).write(to: URL(fileURLWithPath: paths[0]))

@@ -106,6 +106,25 @@ struct BatchManifest {
         }
     }
 
+    /// Replaces the manifest with `entries`, atomically (a manifest that cannot be written is
+    /// left as it was: a later `--resume` then reads more lines than it needs, no wrong one).
+    static func rewrite(_ entries: [Entry], in folder: OutputDirectory) {
+        var bytes: [UInt8] = []
+        for entry in entries {
+            guard let line = line(entry) else { continue }
+            bytes += line
+        }
+        try? folder.write(bytes, named: fileName)
+    }
+
+    /// An entry as one line of JSON, `\n`-ended.
+    static func line(_ entry: Entry) -> [UInt8]? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(entry) else { return nil }
+        return [UInt8](data) + [UInt8(ascii: "\n")]
+    }
+
     /// The manifest being written: opened (through the folder's descriptor, never following a
     /// link) and started over, or kept and appended to when resuming.
     final class Writer: Sendable {
@@ -127,10 +146,7 @@ struct BatchManifest {
 
         /// Appends one entry as one line, in one `write` (a line is short: one calendar's figures).
         func append(_ entry: Entry) {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            guard var line = try? encoder.encode(entry) else { return }
-            line.append(UInt8(ascii: "\n"))
+            guard let line = BatchManifest.line(entry) else { return }
             _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         }
     }

@@ -132,6 +132,8 @@ public struct BatchReport: Sendable {
         var summary = BatchSummary(format: format, files: reports.map(\.result), skipped: skipped)
         summary.remaining = inputs.count - reports.count
         if summary.remaining == 0 {
+            // A resumed run appended to the manifest: it now says each report once, this run's.
+            if options.resume { BatchManifest.rewrite(reports.compactMap(\.manifestEntry), in: folder) }
             let names = Set(inputs.map { outputFileName(of: $0) })
             summary.stale = BatchStaleReports.find(in: folder, keeping: names)
             if options.clean { summary.removedStale = BatchStaleReports.remove(summary.stale, from: folder) }
@@ -195,6 +197,7 @@ public struct BatchReport: Sendable {
             // Done before with these bytes and settings, its report still there (`--resume`).
             var report = RenderedReport(result: earlier.result, text: nil)
             report.summaryEntry = BatchSummary.jsonEntry(of: earlier.result)
+            report.manifestEntry = earlier
             return report
         }
         var outcome: BatchScoring.Outcome
@@ -220,7 +223,11 @@ public struct BatchReport: Sendable {
         // Written here, on the worker, for `summary.json`: the summary is then only put together.
         if work.folder != nil {
             report.summaryEntry = BatchSummary.jsonEntry(of: outcome.result)
-            if let key, outcome.result.output != nil { work.manifest?.append(BatchManifest.Entry(key: key, result: outcome.result)) }
+            if let key, outcome.result.output != nil {
+                let entry = BatchManifest.Entry(key: key, result: outcome.result)
+                work.manifest?.append(entry)
+                report.manifestEntry = entry
+            }
         }
         return report
     }
@@ -268,6 +275,8 @@ public struct RenderedReport: Sendable {
     /// The calendar's object in `summary.json` (`BatchSummary.jsonEntry(of:)`), when the batch
     /// writes files.
     var summaryEntry: [UInt8]?
+    /// Its line in the manifest, when it has one (a report written, or taken from an earlier run).
+    var manifestEntry: BatchManifest.Entry?
 
     public init(result: BatchFileResult, text: String?) {
         self.result = result
