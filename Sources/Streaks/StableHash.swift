@@ -17,6 +17,17 @@ package enum StableHash {
         return value
     }
 
+    /// `bytes` in memory hashed on from `seed`: the same value as the sequence's, read in place
+    /// (a file's megabyte at a time, with no iterator in the way).
+    package static func fnv1a(_ bytes: UnsafeRawBufferPointer, from seed: UInt64 = empty) -> UInt64 {
+        var value = seed
+        for byte in bytes {
+            value ^= UInt64(byte)
+            value &*= 0x0000_0100_0000_01B3
+        }
+        return value
+    }
+
     /// The hash of `text`'s UTF-8 bytes.
     package static func fnv1a(_ text: String) -> UInt64 { fnv1a(text.utf8) }
 

@@ -58,6 +58,28 @@ struct BatchSettingsTests {
         #expect(try CalendarOverrides(values: ["tz": ""]).isEmpty)
     }
 
+    @Test("A manifest line and a summary.json entry read back as the result they were written from")
+    func manifestLines() throws {
+        var result = BatchFileResult(input: "in/a \"b\"\n.ics")
+        result.id = "a.ics"
+        result.output = "a.json"
+        (result.sessions, result.points, result.days, result.daysMet) = (5, 350, 10, 3)
+        result.currentStreak = Streak(start: nil, end: nil)
+        result.longestStreak = Streak(from: try Day(year: 2024, month: 2, day: 25), through: try Day(year: 2024, month: 2, day: 26))
+        result.diagnostics = DiagnosticCounts(errors: 0, warnings: 1, notes: 2)
+        result.elapsedSeconds = 0.125
+        result.unit = .minutes
+        result.zone = "Europe/Berlin"
+        let line = try #require(BatchManifest.line(BatchManifest.Entry(key: "00ff", result: result)))
+        #expect(line.last == UInt8(ascii: "\n") && !line.dropLast().contains(UInt8(ascii: "\n")))
+        let entry = try JSONDecoder().decode(BatchManifest.Entry.self, from: Data(line))
+        #expect(entry.key == "00ff" && entry.result == result)
+        // summary.json's entry leaves out habits when there are none.
+        #expect(try JSONDecoder().decode(BatchFileResult.self, from: Data(BatchSummary.jsonEntry(of: result))) == result)
+        result.habits = [BatchFileResult.HabitResult(name: "Piano", daysMet: 2, currentStreak: Streak(start: nil, end: nil), longestStreak: Streak(start: nil, end: nil), score: 0.5)]
+        #expect(try JSONDecoder().decode(BatchFileResult.self, from: Data(BatchSummary.jsonEntry(of: result))) == result)
+    }
+
     @Test("The manifest's settings text is the same in every run: sets sorted, objects by type alone")
     func stableDescription() throws {
         var settings = ReportSettings(timeZone: "UTC")

@@ -114,7 +114,12 @@ public struct BatchSummary: Hashable, Sendable {
     /// One file's object in `summary.json`, from its `{` to its `}`, as it stands there (its
     /// members at an indent of 6): the same wherever in the list it goes.
     static func jsonEntry(of file: BatchFileResult) -> [UInt8] {
-        var json = JSONWriter(layout: .pretty)
+        jsonEntry(of: file, layout: .pretty)
+    }
+
+    /// ``jsonEntry(of:)`` in `layout`; compact, `habits` is there even when empty (a batch's manifest).
+    static func jsonEntry(of file: BatchFileResult, layout: JSONWriter.Layout) -> [UInt8] {
+        var json = JSONWriter(layout: layout)
         json.bytes.reserveCapacity(520)
         json.open("{")
         json.key("currentStreak", indent: 6, first: true)
@@ -132,7 +137,7 @@ public struct BatchSummary: Hashable, Sendable {
         json.optional(file.elapsedSeconds) { $0.number($1) }
         json.key("error", indent: 6)
         json.optional(file.error) { $0.string($1) }
-        if !file.habits.isEmpty { habitsEntry(file.habits, into: &json) }
+        if !file.habits.isEmpty || layout == .compact { habitsEntry(file.habits, into: &json) }
         json.key("id", indent: 6)
         json.optional(file.id) { $0.string($1) }
         json.key("input", indent: 6)
@@ -174,7 +179,7 @@ public struct BatchSummary: Hashable, Sendable {
             json.number((habit.score * 10_000).rounded() / 10_000)
             json.close("}", indent: 8, empty: false)
         }
-        json.close("]", indent: 6, empty: false)
+        json.close("]", indent: 6, empty: habits.isEmpty)
     }
 
     /// `totals`: counts, and points by what they count (minutes and X-POINTS are not added
@@ -361,6 +366,28 @@ public struct BatchFileResult: Hashable, Sendable, Codable {
         self.input = input
         self.name = ReportSource.name(ofFile: input)
         self.diagnostics = DiagnosticCounts()
+    }
+
+    /// Reads an entry as `summary.json` (or a batch's manifest) writes it; `habits`, left out
+    /// there when there are none, may be missing.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        input = try container.decode(String.self, forKey: .input)
+        name = try container.decode(String.self, forKey: .name)
+        id = try container.decodeIfPresent(String.self, forKey: .id)
+        output = try container.decodeIfPresent(String.self, forKey: .output)
+        sessions = try container.decodeIfPresent(Int.self, forKey: .sessions)
+        points = try container.decodeIfPresent(Int.self, forKey: .points)
+        days = try container.decodeIfPresent(Int.self, forKey: .days)
+        daysMet = try container.decodeIfPresent(Int.self, forKey: .daysMet)
+        currentStreak = try container.decodeIfPresent(Streak.self, forKey: .currentStreak)
+        longestStreak = try container.decodeIfPresent(Streak.self, forKey: .longestStreak)
+        diagnostics = try container.decode(DiagnosticCounts.self, forKey: .diagnostics)
+        error = try container.decodeIfPresent(String.self, forKey: .error)
+        elapsedSeconds = try container.decodeIfPresent(Double.self, forKey: .elapsedSeconds)
+        habits = try container.decodeIfPresent([HabitResult].self, forKey: .habits) ?? []
+        unit = try container.decodeIfPresent(PointsUnit.self, forKey: .unit)
+        zone = try container.decodeIfPresent(String.self, forKey: .zone)
     }
 
     /// Takes the figures of a scored calendar.
