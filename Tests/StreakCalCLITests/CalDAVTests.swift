@@ -164,7 +164,7 @@ struct CalDAVTests {
         let out = home.folder.appendingPathComponent("out").path
         let result = try streakcal(["batch", server.url("/alice/"), "--out", out] + window, environment: home.environment)
         #expect(result.status == 0, "\(result.standardError)")
-        let reports = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0 != "summary.json" }.sorted()
+        let reports = try batchOutputListing(out).filter { $0 != "summary.json" }
         #expect(reports.count == 2, "\(reports)")
         let file = try comparable(try streakcal(["report", fixture("tutorial-sample.ics")] + window))
         let streaks = try #require(reports.first { $0.contains("streaks") })

@@ -214,7 +214,7 @@ struct SubscriptionTests {
             ["batch", fixture("tutorial-sample.ics"), server.url("/tutorial.ics"), server.url("/status/404"), "--out", out, "--format", "json", "--no-timings"]
                 + window.dropLast(2), environment: home.environment)
         #expect(result.status == 1, "\(result.standardError)")
-        let written = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        let written = try batchOutputListing(out)
         #expect(written == ["127.0.0.1_\(server.port)__tutorial.json", "summary.json", "tutorial-sample.json"], "\(written)")
         let fromFile = try jsonObject(try String(contentsOfFile: out + "/tutorial-sample.json", encoding: .utf8))
         let fromAddress = try jsonObject(try String(contentsOfFile: out + "/127.0.0.1_\(server.port)__tutorial.json", encoding: .utf8))
