@@ -11,7 +11,7 @@ private func batchFixture(_ name: String) -> String {
 }
 
 /// A fresh folder under the temporary directory, removed after `body`.
-private func withTemporaryFolder<T>(_ body: (URL) throws -> T) throws -> T {
+func withTemporaryFolder<T>(_ body: (URL) throws -> T) throws -> T {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("batch-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -19,7 +19,7 @@ private func withTemporaryFolder<T>(_ body: (URL) throws -> T) throws -> T {
 }
 
 /// Writes `files` (relative path → fixture name) under `folder`.
-private func populate(_ folder: URL, _ files: [String: String]) throws {
+func populate(_ folder: URL, _ files: [String: String]) throws {
     for (path, fixture) in files {
         let target = folder.appendingPathComponent(path)
         try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)

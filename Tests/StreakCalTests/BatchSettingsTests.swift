@@ -80,6 +80,39 @@ struct BatchSettingsTests {
         #expect(try JSONDecoder().decode(BatchFileResult.self, from: Data(BatchSummary.jsonEntry(of: result))) == result)
     }
 
+    @Test("In process: a run keeps a manifest, a resumed one takes what is unchanged from it, a clean one removes stale reports only")
+    func resumeAndClean() throws {
+        try withTemporaryFolder { folder in
+            try populate(folder, ["in/a.ics": "tutorial-sample.ics", "in/b.ics": "folding.ics", "in/sub/c.ics": "all-day-events.ics"])
+            let out = folder.appendingPathComponent("out").path
+            let settings = ReportSettings(timeZone: "UTC", to: try Day(year: 2024, month: 12, day: 31))
+            let first = try BatchReport(paths: [folder.appendingPathComponent("in").path], settings: settings, format: .json, recordsElapsedTime: false).write(to: out)
+            #expect(first.files.map(\.output) == ["a.json", "b.json", "sub__c.json"])
+            let manifest = try String(contentsOfFile: out + "/" + BatchManifest.fileName, encoding: .utf8)
+            #expect(manifest.split(separator: "\n").count == 3)
+            try "old".write(toFile: out + "/old.json", atomically: false, encoding: .utf8)
+            try "keep".write(toFile: out + "/notes.txt.orig", atomically: false, encoding: .utf8)
+
+            var options = BatchRunOptions()
+            (options.resume, options.clean) = (true, true)
+            let started = Locked(0)
+            options.rows = { _ in started.withLock { $0 += 1 } }
+            let second = try BatchReport(paths: [folder.appendingPathComponent("in").path], settings: settings, format: .json, recordsElapsedTime: false)
+                .write(to: out, options: options)
+            #expect(second.files == first.files)
+            #expect(started.withLock { $0 } == 3)
+            #expect(second.stale == ["old.json"] && second.removedStale)
+            #expect(!FileManager.default.fileExists(atPath: out + "/old.json"))
+            #expect(FileManager.default.fileExists(atPath: out + "/notes.txt.orig"))
+            // A stop requested before the first calendar: nothing done, the summary says so.
+            var stopped = BatchRunOptions()
+            stopped.stop = BatchStop()
+            stopped.stop?.request()
+            let none = try BatchReport(paths: [folder.appendingPathComponent("in").path], settings: settings, format: .json).write(to: out, options: stopped)
+            #expect(none.files.isEmpty && none.remaining == 3 && !none.isComplete && none.stale.isEmpty)
+        }
+    }
+
     @Test("The manifest's settings text is the same in every run: sets sorted, objects by type alone")
     func stableDescription() throws {
         var settings = ReportSettings(timeZone: "UTC")
