@@ -136,11 +136,11 @@ extension BatchInput {
     /// was there too). When names clash (ignoring case, or with a reserved name such as
     /// `summary.json`), the one whose name spells its path exactly (lower case, nothing replaced)
     /// keeps it, and each other gets eight hexadecimal digits of its own path's hash
-    /// (`x__A-1c2e4f7a`): the same whatever the order or the company.
+    /// (`x__A-77662b39`): the same whatever the order or the company.
     ///
     /// ```swift
     /// print(BatchInput.outputNames(for: ["a/x.ics", "b/x.ics", "b/X.ICS", "../..ics"]))
-    /// // Prints "["a__x", "b__x", "b__X-0b4bc6a1", "_"]"
+    /// // Prints "["a__x", "b__x", "b__X-f08f38db", "_"]"
     /// ```
     public static func outputNames(for relativePaths: [String], reserving: Set<String> = [], fileExtension: String = "") -> [String] {
         outputNames(for: relativePaths, keys: relativePaths, reserving: reserving, fileExtension: fileExtension)
