@@ -139,6 +139,10 @@ def shared_folder(folders: list[str]) -> str:
     joined = "/".join(shared)
     if joined == "":
         return "/"
+    if joined == "file:":
+        # Local files share at least the file system's root (`file:/tmp/a` and `file:/work/b`, as
+        # Hadoop names them, have no authority to differ in): ids as path mode gives them.
+        return "file:/"
     return "" if re.fullmatch(r"[A-Za-z][A-Za-z0-9+.-]*:/?", joined) else joined
 
 
