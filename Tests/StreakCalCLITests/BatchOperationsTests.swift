@@ -246,8 +246,18 @@ struct BatchOperationsTests {
             process.standardError = errors
             process.standardOutput = FileHandle.nullDevice
             try process.run()
-            let writer = open(pipe, O_WRONLY)  // returns once the batch reads the pipe: a.ics is done
-            #expect(writer >= 0)
+            // Never left waiting: the batch is stopped after two minutes whatever happens.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 120) { if process.isRunning { process.terminate() } }
+            // Opens once the batch reads the pipe (a.ics is done); without waiting, so that a batch
+            // that never gets there fails the test rather than hangs it.
+            var writer: Int32 = -1
+            let deadline = Date().addingTimeInterval(60)
+            while writer < 0, Date() < deadline, process.isRunning {
+                writer = open(pipe, O_WRONLY | O_NONBLOCK)
+                if writer < 0 { Thread.sleep(forTimeInterval: 0.02) }
+            }
+            try #require(writer >= 0, "the batch never opened the pipe")
+            _ = fcntl(writer, F_SETFL, 0)  // blocking writes from here
             kill(process.processIdentifier, signalNumber)
             Thread.sleep(forTimeInterval: 5.5)  // past the progress interval: a line when b.ics is done
             let calendar = try Data(contentsOf: URL(fileURLWithPath: fixture("tutorial-sample.ics")))
