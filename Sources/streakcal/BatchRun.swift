@@ -35,7 +35,7 @@ struct BatchLog: Sendable {
         }
         var object: [String: Any] = [
             "level": "info", "event": "progress", "completed": progress.completed, "total": progress.total,
-            "failed": progress.failed, "elapsedSeconds": (BatchProgressReporter.seconds(progress.elapsed) * 10).rounded() / 10,
+            "failed": progress.failed, "elapsedSeconds": (progress.elapsed / .milliseconds(100)).rounded() / 10,
         ]
         if let rate = progress.filesPerSecond { object["filesPerSecond"] = (rate * 10).rounded() / 10 }
         StandardError.print(Self.line(object))
@@ -94,11 +94,6 @@ final class BatchProgressReporter: Sendable {
 
     /// Erases the bar, if there is one.
     func clear() { bar?.clear() }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
 }
 
 /// SIGINT and SIGTERM during a batch: the first asks it to stop after the calendars in flight
