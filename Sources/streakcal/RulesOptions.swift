@@ -56,11 +56,15 @@ struct RulesOptions: ParsableArguments {
     /// Weekly goals' weeks start on `--week-starts`, else the file's `weekStarts`, else
     /// `firstWeekday` (`--first-weekday`, when given: grid rows and goal weeks then line up),
     /// else Monday.
-    func apply(to settings: inout ReportSettings, required: Int?, firstWeekday: Weekday? = nil) throws {
+    /// Returns the first day of the weeks.
+    @discardableResult
+    func apply(to settings: inout ReportSettings, required: Int?, firstWeekday: Weekday? = nil) throws -> Weekday {
         let file = try self.rules.map(Self.readRulesFile)
         let weekStart = file?.weekStart ?? firstWeekday
         do {
-            try settings.applyRules(file, options: try options(required: required, weekStart: weekStart))
+            let options = try options(required: required, weekStart: weekStart)
+            try settings.applyRules(file, options: options)
+            return options.weekStarts ?? .monday
         } catch let error as RuleOptionsError {
             throw ValidationError(error.message.replacingOccurrences(of: "the rules file's and the options'", with: "those of --rules and --habit"))
         }

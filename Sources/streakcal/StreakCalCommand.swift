@@ -8,7 +8,7 @@ struct StreakCalCommand: ParsableCommand {
         commandName: "streakcal",
         abstract: "Scores each day's activity in iCalendar files against a points goal.",
         version: StreakCalVersion.current,
-        subcommands: [Report.self, Sessions.self, Annotate.self, Layout.self, Batch.self],
+        subcommands: [Report.self, Sessions.self, Totals.self, Annotate.self, Layout.self, Batch.self],
         defaultSubcommand: Report.self)
 
     static func main() {
@@ -221,6 +221,9 @@ struct ScoringOptions: ParsableArguments {
 
     /// The library's settings for these options, the rule options and `presentation`'s, over the
     /// days `from` through `to`.
+    /// The settings the options give. Grids start on `presentation`'s first weekday; without
+    /// `presentation` (totals), `firstWeekday` is the first day of the weeks (`--week-starts`, the
+    /// rules file's `weekStarts`, else Monday).
     func settings(from: Day?, to: Day?, rules: RulesOptions, presentation: PresentationOptions? = nil) throws -> ReportSettings {
         var settings = ReportSettings(
             requiredPoints: required, pointsRule: pointsRule, timeZone: tz,
@@ -228,8 +231,8 @@ struct ScoringOptions: ParsableArguments {
             rules: try presentation?.rules())
         settings.palette = presentation?.palette.palette ?? .standard
         settings.countsPlannedSessions = countPlanned
-        try rules.apply(to: &settings, required: required, firstWeekday: presentation?.firstWeekday?.weekday)
-        settings.firstWeekday = presentation?.firstWeekday(for: settings.streakRules) ?? .sunday
+        let weekStart = try rules.apply(to: &settings, required: required, firstWeekday: presentation?.firstWeekday?.weekday)
+        settings.firstWeekday = presentation == nil ? weekStart : presentation!.firstWeekday(for: settings.streakRules)
         return settings
     }
 

@@ -40,6 +40,14 @@ struct ReportAccumulator {
     private let unmatchedNames = Locked(SummaryTokens())
     private var unmatchedByToken: [UInt32: Int] = [:]
     private(set) var sessions: [Session] = []
+    /// With `streakcal totals`: how sessions are grouped, and the counter of their time per group
+    /// and day (made when the zone is chosen).
+    private let groups: TotalsGroups?
+    private(set) var timeCounter: TimeTotals.Counter?
+    /// The groups of each token of `groups`, as far as known (taken from `groups` when a new token comes).
+    private var groupSets: [[Int]] = []
+    /// Grouping by calendar: each input's file and its token, by input index.
+    private var inputTokens: [(file: String, token: UInt32)] = []
     /// For each kept session, its place in the input (`ImportBatch.places`): a series held until its
     /// group is complete comes in a later batch, and is put back where its event stands.
     private var places: [Int] = []
@@ -52,8 +60,9 @@ struct ReportAccumulator {
     /// need not look through all of its files again.
     private var inputsOfFirstFile: (file: String, inputs: Set<Int>)?
 
-    init(settings: ReportSettings, keepingSessions: Bool, now: Int64) {
+    init(settings: ReportSettings, keepingSessions: Bool, now: Int64, grouping: TimeTotals.Grouping? = nil) {
         self.settings = settings
+        self.groups = grouping.map(TotalsGroups.init)
         self.keepsSessions = keepingSessions
         self.now = now
         self.filters = settings.habits.map { $0.filter.compiled() }
@@ -66,7 +75,7 @@ struct ReportAccumulator {
     /// `Session` at all, habits and skip categories sorted at the import (`classifier`).
     var needs: SessionNeeds {
         if keepsSessions { return .everything }
-        if sortsSessions, classifier == nil { return .descriptions }
+        if sortsSessions || groups?.readsDescriptions == true, classifier == nil { return .descriptions }
         return []
     }
 
@@ -76,13 +85,18 @@ struct ReportAccumulator {
     /// What sorts counted sessions at the import: a bit per habit whose filter takes the event, and
     /// the skip-category bit; `nil` when sessions are kept, when nothing sorts them, or when some
     /// habit's points are a property's value.
+    ///
+    /// Grouping totals by summary or categories (with no habits), the low 32 bits hold the token of
+    /// the event's groups (`TotalsGroups`).
     var classifier: SessionClassifier? {
-        guard !keepsSessions, sortsSessions, settings.habits.count <= SessionClassifier.maximumHabits,
+        let groupsByDescription = groups?.readsDescriptions == true ? groups : nil
+        guard !keepsSessions, sortsSessions || groupsByDescription != nil, settings.habits.count <= SessionClassifier.maximumHabits,
+              groupsByDescription == nil || filters.isEmpty,
               !settings.habits.contains(where: { $0.rules.points?.readsProperty == true }) else { return nil }
         let (filters, skipCategories, skipWhen) = (self.filters, settings.streakRules.skipCategories, self.skipWhen)
         let unmatchedNames = self.unmatchedNames
         return SessionClassifier { summary, categories, properties in
-            var bits: UInt64 = 0
+            var bits: UInt64 = groupsByDescription.map { UInt64($0.token(summary: summary, categories: categories)) } ?? 0
             for (index, filter) in filters.enumerated()
             where filter.matches(summary: summary, categories: categories, properties: properties) {
                 bits |= 1 << UInt64(index)
@@ -113,6 +127,12 @@ struct ReportAccumulator {
             minuteTotals = totals
             minuteHabitTotals = habitTotals
         }
+        if groups != nil {
+            // Time after the last day or before the earliest first day a report may have is never shown.
+            let last = settings.to ?? goal.day(containing: now)
+            let first = settings.from ?? last.advanced(by: 1 - StreakReport.maximumDefaultDays)
+            timeCounter = TimeTotals.Counter(timeZone: zone, dayStart: settings.dayStart, days: min(first, last)...last)
+        }
     }
 
     /// Notes where a session stands, for `firstSession`.
@@ -135,6 +155,8 @@ struct ReportAccumulator {
         var habits: Habits?
         /// With habits, the token of its summary when no habit takes it (`SummaryTokens`).
         var unmatchedToken: UInt32?
+        /// With totals by summary, category or calendar: the token of its groups (`TotalsGroups`).
+        var groupToken: UInt32 = 0
     }
 
     /// The habits a counted session's classes name, by index.
@@ -166,6 +188,7 @@ struct ReportAccumulator {
         counting.add(points: session.points, startingAt: session.start)
         let minutes = minuteTotals == nil ? 0 : session.start.wholeMinutes(until: session.end)
         minuteTotals?.add(points: minutes, startingAt: session.start)
+        if timeCounter != nil { countTime(session, habitPoints: habitPoints) }
         if let token = session.unmatchedToken {
             unmatchedSessions += 1
             unmatchedByToken[token, default: 0] += 1
@@ -180,6 +203,41 @@ struct ReportAccumulator {
             let points = self.habitPoints[index] == nil ? minutes : habitPoints(index)
             minuteHabitTotals[index].add(points: points, startingAt: session.start)
         }
+    }
+
+    /// Counts a session's time in its groups (`streakcal totals`): a habit's with the habit's own
+    /// points, the others' with the session's.
+    private mutating func countTime<Habits: Sequence<Int>>(_ session: Counted<Habits>, habitPoints: (Int) -> Int) {
+        guard var counter = timeCounter, let groups else { return }
+        timeCounter = nil
+        defer { timeCounter = counter }
+        let minutes = session.start.wholeMinutes(until: session.end)
+        guard groups.grouping == .habit else {
+            if Int(session.groupToken) >= groupSets.count { groupSets = groups.snapshot.sets }
+            counter.add(start: session.start, end: session.end, points: session.points, minutePoints: minutes, groups: groupSets[Int(session.groupToken)])
+            return
+        }
+        counter.add(start: session.start, end: session.end, points: session.points, minutePoints: minutes, groups: EmptyCollection())
+        guard let habits = session.habits, session.unmatchedToken == nil else { return }
+        for index in habits {
+            let points = habitPoints(index)
+            counter.add(
+                start: session.start, end: session.end, points: points, minutePoints: self.habitPoints[index] == nil ? minutes : points,
+                groups: CollectionOfOne(index), countsInWhole: false)
+        }
+    }
+
+    /// The token of the groups of `file`'s sessions when totals are grouped by calendar (else 0).
+    private mutating func calendarToken(input: Int, file: String) -> UInt32 {
+        guard let groups, groups.grouping == .calendar else { return 0 }
+        if input < inputTokens.count, inputTokens[input].file == file { return inputTokens[input].token }
+        let token = groups.token(file: file)
+        if input < inputTokens.count {
+            inputTokens[input] = (file, token)
+        } else if input == inputTokens.count {
+            inputTokens.append((file, token))
+        }
+        return token
     }
 
     /// Whether a session that starts at `start` is planned: it starts after ``now`` and planned
@@ -214,14 +272,26 @@ struct ReportAccumulator {
             let unmatchedToken = habits?.isEmpty == true ? unmatchedNames.withLock { $0.token(for: read.summary) } : nil
             count(Counted(
                 start: read.start, end: read.end, points: read.points,
-                skipped: isMarker ? StreakRules.skippedDays(of: read) : nil, habits: habits, unmatchedToken: unmatchedToken),
+                skipped: isMarker ? StreakRules.skippedDays(of: read) : nil, habits: habits, unmatchedToken: unmatchedToken,
+                groupToken: groupToken(of: read)),
                 into: &counting, habitPoints: { habitPoints[$0]?.points(of: read) ?? read.points })
         }
     }
 
+    /// The token of a session's groups when totals are counted (else 0).
+    private func groupToken(of session: Session) -> UInt32 {
+        guard let groups else { return 0 }
+        switch groups.grouping {
+        case .summary, .category: return groups.token(summary: session.summary, categories: session.categories)
+        case .calendar: return groups.token(file: session.source?.file ?? "-")
+        case .habit: return 0
+        }
+    }
+
     /// Counts counted sessions (`SessionNeeds` without `.sessions`), as `add(_:)` counts the
-    /// sessions they stand for: sorted into habits and skip markers by their classes.
-    mutating func add(_ sessions: [CountedSession]) {
+    /// sessions they stand for: sorted into habits and skip markers by their classes; `sources`
+    /// are the inputs their `input` indices name.
+    mutating func add(_ sessions: [CountedSession], sources: [ReportSource] = []) {
         guard var counting = totals else { preconditionFailure("the zone is chosen before the first session") }
         totals = nil
         defer { totals = counting }
@@ -231,7 +301,7 @@ struct ReportAccumulator {
         let habitPoints = self.habitPoints
         for session in sessions {
             let read = session.floats ? session.readingFloatingTimes(in: zone, pointsRule: settings.pointsRule) : session
-            guard sorts else {
+            guard sorts || groups != nil else {
                 // Nothing sorts them: each counts toward the calendar (and its minutes, with auto points).
                 if isPlanned(read.start, in: zone) { continue }
                 if case .date = read.start { allDaySessions += 1 }
@@ -246,7 +316,10 @@ struct ReportAccumulator {
                 start: read.start, end: read.end, points: read.points,
                 skipped: isMarker ? StreakRules.skippedDays(from: read.start, to: read.end) : nil,
                 habits: filters.isEmpty || isMarker ? nil : HabitIndices(bits: unmatched ? 0 : read.classes & habitBits),
-                unmatchedToken: unmatched ? UInt32(truncatingIfNeeded: read.classes) : nil),
+                unmatchedToken: unmatched ? UInt32(truncatingIfNeeded: read.classes) : nil,
+                groupToken: groups?.grouping == .calendar
+                    ? calendarToken(input: read.input, file: read.input < sources.count ? sources[read.input].file : "-")
+                    : UInt32(truncatingIfNeeded: read.classes)),
                 into: &counting, habitPoints: { habitPoints[$0]?.points(from: read.start, to: read.end) ?? read.points })
         }
     }
@@ -385,7 +458,7 @@ extension ReportAccumulator {
                 earliest = session.line
             }
             if earliest < known.line { firstSession = SourceLocation(file: known.file, line: earliest) }
-            add(batch.counted)
+            add(batch.counted, sources: batch.sources)
         }
         guard let first = batch.sessions.first else { return }
         // Held sessions come later in the stream: the first in input order is where whole-input
@@ -396,5 +469,42 @@ extension ReportAccumulator {
         chooseZone(evidence: evidence, firstSession: first.source)
         if keepsSessions { places += batch.places }
         add(batch.sessions)
+    }
+}
+
+extension ReportAccumulator {
+    /// `scored` with the time counted per group (`TimeTotals`) over its report's window: calendar
+    /// files named as their calendars, habits with their met days, and a note when more groups
+    /// came than are named.
+    func totalled(_ scored: ScoredCalendar, per period: TimeTotals.Period) -> ScoredCalendar {
+        guard let groups else { return scored }
+        var scored = scored
+        let window = scored.report.from...scored.report.to
+        let counter = timeCounter ?? TimeTotals.Counter(timeZone: scored.report.goal.timeZone, dayStart: settings.dayStart, days: window)
+        let (_, names, folded) = groups.snapshot
+        let countsMinutes = scored.imported.pointsRule == .minutes
+        switch groups.grouping {
+        case .habit:
+            scored.timeTotals = TimeTotals(
+                counter, groups: settings.habits.map(\.name), grouping: .habit, period: period, window: window,
+                firstWeekday: settings.firstWeekday, unit: scored.report.goal.unit, countsMinutes: countsMinutes,
+                habitDays: scored.habits.map(\.report.days), keepsGroupOrder: true)
+        case .calendar:
+            let calendars = Dictionary(scored.imported.sources.map { ($0.file, $0.name) }, uniquingKeysWith: { first, _ in first })
+            scored.timeTotals = TimeTotals(
+                counter, groups: names.map { calendars[$0] ?? ReportSource.name(ofFile: $0) }, grouping: .calendar, period: period,
+                window: window, firstWeekday: settings.firstWeekday, unit: scored.report.goal.unit, countsMinutes: countsMinutes)
+        case .summary, .category:
+            scored.timeTotals = TimeTotals(
+                counter, groups: names, grouping: groups.grouping, period: period, window: window,
+                firstWeekday: settings.firstWeekday, unit: scored.report.goal.unit, countsMinutes: countsMinutes)
+        }
+        if folded {
+            let location = SourceLocation(file: firstSession?.file ?? "-", line: firstSession?.line ?? 1)
+            scored.imported.diagnostics.append(Diagnostic(
+                .note, .limit, at: location,
+                "more than \(TotalsGroups.maximumGroups) different \(groups.grouping == .category ? "categories" : "summaries") or calendars: the sessions of the later ones count under \(TimeTotals.otherGroups)"))
+        }
+        return scored
     }
 }

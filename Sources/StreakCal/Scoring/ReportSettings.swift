@@ -120,17 +120,25 @@ public struct ReportSettings: Sendable {
     ///   - imported: A whole import, such as `importer(now:).importSessions(from:)` gives.
     ///   - now: The instant "today" is taken from, in seconds since 1970 (default: now).
     public func scored(_ imported: CalendarImport, now: Int64? = nil) -> ScoredCalendar {
+        scored(imported, keepingSessions: true, now: now ?? Self.now(), grouping: nil).scored
+    }
+
+    /// Scores a whole import, keeping its sessions or not and grouping their time or not; returns
+    /// the accumulator too, with what it counted.
+    private func scored(
+        _ imported: CalendarImport, keepingSessions: Bool, now: Int64, grouping: TimeTotals.Grouping?
+    ) -> (scored: ScoredCalendar, accumulator: ReportAccumulator) {
         var settings = self
         // The import has settled `.automatic` already (`imported.pointsRule`).
         if case .automatic = pointsRule { settings.pointsRule = imported.pointsRule }
-        var accumulator = ReportAccumulator(settings: settings, keepingSessions: true, now: now ?? Self.now())
+        var accumulator = ReportAccumulator(settings: settings, keepingSessions: keepingSessions, now: now, grouping: grouping)
         accumulator.chooseZone(evidence: imported.zoneEvidence, firstSession: imported.sessions.first?.source)
         for session in imported.sessions {
             if let source = session.source { accumulator.note(source) }
         }
         accumulator.add(imported.sessions)
         // The whole import has said already that no session carries the points property.
-        return accumulator.scored(imported, warnsOfMissingPoints: false, now: accumulator.now)
+        return (accumulator.scored(imported, warnsOfMissingPoints: false, now: accumulator.now), accumulator)
     }
 
     /// The note for a report whose default window cuts off its earliest sessions, if it does: a
@@ -167,7 +175,16 @@ public struct ReportSettings: Sendable {
         _ sources: [CalendarSource], keepingSessions: Bool = false, now: Int64? = nil
     ) throws(CalendarReadError) -> ScoredCalendar {
         let now = now ?? Self.now()
-        var accumulator = ReportAccumulator(settings: self, keepingSessions: keepingSessions, now: now)
+        let accumulator = ReportAccumulator(settings: self, keepingSessions: keepingSessions, now: now)
+        return try scored(sources, with: accumulator).scored
+    }
+
+    /// Reads and scores `sources` as a stream through `accumulator`; returns it too, with what it counted.
+    private func scored(
+        _ sources: [CalendarSource], with accumulator: ReportAccumulator
+    ) throws(CalendarReadError) -> (scored: ScoredCalendar, accumulator: ReportAccumulator) {
+        var accumulator = accumulator
+        let now = accumulator.now
         var importer = importer(now: now)
         importer.isParallel = isParallel
         importer.needs = accumulator.needs
@@ -183,7 +200,50 @@ public struct ReportSettings: Sendable {
         imported.sources = streamed.sources
         // Batches say what each stage of the import found as it found it: the report lists it in source order.
         imported.diagnostics = SessionImporter.inSourceOrder(imported.diagnostics, sources: streamed.sources)
-        return accumulator.scored(imported, warnsOfMissingPoints: true, now: now)
+        return (accumulator.scored(imported, warnsOfMissingPoints: true, now: now), accumulator)
+    }
+
+    /// Where the time went: reads `sources` as ``scored(_:keepingSessions:now:)`` does (as a
+    /// stream, memory independent of the sessions) and totals their sessions, minutes and points
+    /// per group and period over the report's window (``ScoredCalendar/timeTotals``), as
+    /// `streakcal totals` does. Weeks begin on ``firstWeekday``.
+    ///
+    /// ```swift
+    /// var settings = ReportSettings(pointsRule: .minutes, timeZone: "UTC")
+    /// settings.firstWeekday = .monday
+    /// let scored = try settings.totals([.file("work.ics")], by: .category, per: .month)
+    /// for group in scored.timeTotals!.groups { print(group.group, group.total.minutes) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - grouping: What a group is. Habits (``habits``) count only when grouping by habit.
+    ///   - period: How long each period is.
+    ///   - now: The instant "today" is taken from, in seconds since 1970 (default: now): sessions
+    ///     after it are planned and not counted (unless ``countsPlannedSessions``).
+    public func totals(
+        _ sources: [CalendarSource], by grouping: TimeTotals.Grouping, per period: TimeTotals.Period, now: Int64? = nil
+    ) throws(CalendarReadError) -> ScoredCalendar {
+        let settings = forTotals(by: grouping)
+        let accumulator = ReportAccumulator(settings: settings, keepingSessions: false, now: now ?? Self.now(), grouping: grouping)
+        let (scored, counted) = try settings.scored(sources, with: accumulator)
+        return counted.totalled(scored, per: period)
+    }
+
+    /// The totals of a whole import, as ``totals(_:by:per:now:)`` makes them of a stream: the same
+    /// table from sessions already read (such as `importer(now:).importSessions(from:)` gives).
+    public func totals(
+        _ imported: CalendarImport, by grouping: TimeTotals.Grouping, per period: TimeTotals.Period, now: Int64? = nil
+    ) -> ScoredCalendar {
+        let (scored, counted) = forTotals(by: grouping).scored(imported, keepingSessions: false, now: now ?? Self.now(), grouping: grouping)
+        return counted.totalled(scored, per: period)
+    }
+
+    /// These settings for totals: habits only when grouping by them (the other groupings sort
+    /// sessions by their own text).
+    private func forTotals(by grouping: TimeTotals.Grouping) -> ReportSettings {
+        var settings = self
+        if grouping != .habit { settings.habits = [] }
+        return settings
     }
 
     /// Reads and scores calendars for a rendering in `format`: the sessions are kept only when
@@ -225,6 +285,9 @@ public struct ScoredCalendar: Sendable {
 
     /// Today in the report's zone (with its day start), when scored: outlined in year views.
     public var today: Day?
+
+    /// Sessions, minutes and points per group and period, when made by ``ReportSettings/totals(_:by:per:now:)``.
+    public var timeTotals: TimeTotals?
 
     /// How it is drawn: the presentation of the settings it was scored with (their rules,
     /// palette, first weekday and view), which ``ReportFormat/render(_:terminalColors:)`` uses.

@@ -1,0 +1,403 @@
+/// Where the time went: sessions, minutes and points per group (a category, a summary, a calendar
+/// or a habit) and per period (a day, a week, a month or a year) of a window — the table of
+/// `streakcal totals`.
+///
+/// It is made from a ``TimeTotals/Counter``, which counts sessions one at a time into a cell per
+/// group and day, so that its memory grows with the groups and days, never with the sessions.
+///
+/// - Minutes are each session's time within each period: a session across midnight counts in
+///   both days, and what lies outside the window is not counted. All-day sessions count none
+///   (they mark days, as a vacation does).
+/// - Sessions and points count on the day a session starts, as in a report.
+/// - Habits also have their met days out of the days in each period (Loop Habit Tracker's "17/31").
+///
+/// ```swift
+/// var counter = TimeTotals.Counter(timeZone: .utc, dayStart: .midnight, days: window)
+/// counter.add(start: start, end: end, points: 30, groups: [0])
+/// let totals = TimeTotals(counter, groups: ["Piano"], grouping: .summary, period: .week, window: window)
+/// print(totals.groups[0].total.minutes)
+/// ```
+public struct TimeTotals: Hashable, Sendable {
+    /// What a group is.
+    public enum Grouping: String, CaseIterable, Hashable, Sendable, Codable {
+        /// Each `CATEGORIES` value: an event with several counts in each; one with none under ``TimeTotals/noGroup``.
+        case category
+        /// The `SUMMARY` as written, trimmed; an empty one under ``TimeTotals/noGroup``.
+        case summary
+        /// The calendar (`X-WR-CALNAME`, else the file's name).
+        case calendar
+        /// Each named habit, with its met days.
+        case habit
+    }
+
+    /// How long a period is. A period is named by its first day, even where the window begins
+    /// inside it.
+    public enum Period: String, CaseIterable, Hashable, Sendable, Codable {
+        case day, week, month, year
+
+        /// The first day of the period `day` falls in; weeks begin on `firstWeekday`.
+        ///
+        /// ```swift
+        /// let day = try Day(year: 2024, month: 2, day: 29)   // a Thursday
+        /// print(TimeTotals.Period.week.first(of: day, firstWeekday: .monday), TimeTotals.Period.year.first(of: day))
+        /// // Prints "2024-02-26 2024-01-01"
+        /// ```
+        public func first(of day: Day, firstWeekday: Weekday = .monday) -> Day {
+            switch self {
+            case .day: day
+            case .week: day.advanced(by: -day.weekday.daysSince(firstWeekday))
+            case .month: day.firstOfMonth
+            case .year: Day(normalizingYear: day.year, month: 1, day: 1)
+            }
+        }
+
+        /// The first day of the period after the one that begins on `first`.
+        func next(after first: Day) -> Day {
+            switch self {
+            case .day: first.advanced(by: 1)
+            case .week: first.advanced(by: 7)
+            case .month: first.advanced(by: Day.daysInMonth(year: first.year, month: first.month))
+            case .year: Day(normalizingYear: first.year + 1, month: 1, day: 1)
+            }
+        }
+
+        /// The first days of the periods that overlap `window`, ascending.
+        public func periods(covering window: ClosedRange<Day>, firstWeekday: Weekday = .monday) -> [Day] {
+            var firsts: [Day] = []
+            var first = self.first(of: window.lowerBound, firstWeekday: firstWeekday)
+            while first <= window.upperBound {
+                firsts.append(first)
+                first = next(after: first)
+            }
+            return firsts
+        }
+    }
+
+    /// What a row, a group or the whole window counts.
+    public struct Figures: Hashable, Sendable {
+        /// Sessions that start in it.
+        public var sessions = 0
+        /// Minutes of sessions within it.
+        public var minutes = 0
+        /// Points of the sessions that start in it, as the report counts them.
+        public var points = 0
+        /// For a habit: its days that met the habit's own goal; `nil` for other groups.
+        public var metDays: Int?
+        /// For a habit: the days of the window in it up to the last day scored (today for a window that
+        /// runs on), which `metDays` is out of; `nil` for other groups.
+        public var days: Int?
+
+        public init(sessions: Int = 0, minutes: Int = 0, points: Int = 0, metDays: Int? = nil, days: Int? = nil) {
+            self.sessions = sessions
+            self.minutes = minutes
+            self.points = points
+            self.metDays = metDays
+            self.days = days
+        }
+
+        /// Adds `other`'s counts (met days and days only where both have them).
+        mutating func add(_ other: Figures) {
+            sessions += other.sessions
+            minutes += other.minutes
+            points += other.points
+            metDays = metDays.flatMap { mine in other.metDays.map { mine + $0 } }
+            days = days.flatMap { mine in other.days.map { mine + $0 } }
+        }
+    }
+
+    /// One group's figures in one period.
+    public struct Row: Hashable, Sendable {
+        /// The period's first day.
+        public var period: Day
+        public var group: String
+        public var figures: Figures
+
+        public init(period: Day, group: String, figures: Figures) {
+            self.period = period
+            self.group = group
+            self.figures = figures
+        }
+    }
+
+    /// One group over the whole window: its totals and its average per period.
+    public struct GroupTotal: Hashable, Sendable {
+        public var group: String
+        public var total: Figures
+        /// Sessions per period, over every period of the window (empty ones included).
+        public var averageSessions: Double
+        /// Minutes per period, over every period of the window.
+        public var averageMinutes: Double
+        /// Points per period, over every period of the window.
+        public var averagePoints: Double
+    }
+
+    /// The name of the group of events with no category or no summary.
+    public static let noGroup = "(none)"
+    /// The name of the groups ``keepingLargest(_:)`` folds together.
+    public static let otherGroups = "(other)"
+    /// The most groups a table names: the sessions of any further summary, category or calendar
+    /// count under ``otherGroups`` (a note says so), so that a calendar of a million numbered
+    /// summaries cannot make a million groups.
+    public static let maximumGroups = 10_000
+
+    public var grouping: Grouping
+    public var period: Period
+    /// The days counted.
+    public var window: ClosedRange<Day>
+    /// The first day of weeks.
+    public var firstWeekday: Weekday
+    /// What points count.
+    public var unit: PointsUnit
+    /// The first day of every period that overlaps the window, ascending: the periods averages are over.
+    public var periods: [Day]
+    /// Every group, largest first (most minutes, then points, then sessions, then by name);
+    /// habits in the order they were given; ``otherGroups`` last.
+    public var groups: [GroupTotal]
+    /// Each group's figures in each period: periods ascending, groups in ``groups``' order. A
+    /// group and period with nothing in it has no row, except a habit's (its days are in it).
+    public var rows: [Row]
+    /// Every session once, whichever groups it counts in (the sum of the rows counts an event of
+    /// two categories twice); its met days and days are `nil`.
+    public var overall: Figures
+
+    /// The table of what `counter` counted over `window`.
+    ///
+    /// - Parameters:
+    ///   - groups: Each group index's name. Groups of one name are counted as one (two calendars
+    ///     named alike).
+    ///   - countsMinutes: Points are the sessions' whole minutes (`PointsRule.minutes`, or automatic
+    ///     points on a calendar without the points property): each session's `minutePoints`.
+    ///   - habitDays: For habits, each group's scored days (at least the window's); a day whose
+    ///     status is `upcoming` is not among a period's days.
+    ///   - keepsGroupOrder: Groups keep the order of `groups` instead of largest first (habits).
+    public init(
+        _ counter: Counter, groups: [String], grouping: Grouping, period: Period, window: ClosedRange<Day>,
+        firstWeekday: Weekday = .monday, unit: PointsUnit = .points, countsMinutes: Bool = false,
+        habitDays: [[DayTotal]]? = nil, keepsGroupOrder: Bool = false
+    ) {
+        self.grouping = grouping
+        self.period = period
+        self.window = window
+        self.firstWeekday = firstWeekday
+        self.unit = unit
+        self.periods = period.periods(covering: window, firstWeekday: firstWeekday)
+        let names = Self.mergedNames(groups)
+        var cells: [Int: [Day: Counter.Cell]] = [:]
+        var overallCells: [Day: Counter.Cell] = [:]
+        let periodOf = { (day: Day) in period.first(of: day, firstWeekday: firstWeekday) }
+        for (key, cell) in counter.cells {
+            let (group, day) = Counter.split(key)
+            guard window.contains(day), group < names.index.count else { continue }
+            cells[names.index[group], default: [:]][periodOf(day), default: Counter.Cell()].add(cell)
+        }
+        for (day, cell) in counter.overallCells where window.contains(day) {
+            overallCells[periodOf(day), default: Counter.Cell()].add(cell)
+        }
+        var figures = cells.mapValues { byPeriod in byPeriod.mapValues { $0.figures(countsMinutes: countsMinutes) } }
+        if let habitDays {
+            for (group, days) in habitDays.enumerated() where group < names.index.count {
+                Self.addDays(days, of: names.index[group], in: window, periodOf: periodOf, to: &figures)
+            }
+        }
+        self.overall = overallCells.values.reduce(into: Figures()) { $0.add($1.figures(countsMinutes: countsMinutes)) }
+        let count = Double(max(1, periods.count))
+        var totals = names.names.indices.map { index in
+            let total = (figures[index] ?? [:]).values.reduce(into: habitDays == nil ? Figures() : Figures(metDays: 0, days: 0)) { $0.add($1) }
+            return GroupTotal(
+                group: names.names[index], total: total, averageSessions: Double(total.sessions) / count,
+                averageMinutes: Double(total.minutes) / count, averagePoints: Double(total.points) / count)
+        }
+        if !keepsGroupOrder { totals.sort(by: Self.isLarger) }
+        self.groups = totals
+        let order = Dictionary(uniqueKeysWithValues: totals.enumerated().map { ($0.element.group, $0.offset) })
+        self.rows = figures.flatMap { index, byPeriod in
+            byPeriod.map { Row(period: $0.key, group: names.names[index], figures: $0.value) }
+        }.sorted { ($0.period, order[$0.group]!) < ($1.period, order[$1.group]!) }
+    }
+
+    /// The distinct names, in first-seen order, and each group index's place among them.
+    private static func mergedNames(_ groups: [String]) -> (names: [String], index: [Int]) {
+        var names: [String] = []
+        var places: [String: Int] = [:]
+        let index = groups.map { name in
+            if let place = places[name] { return place }
+            places[name] = names.count
+            names.append(name)
+            return names.count - 1
+        }
+        return (names, index)
+    }
+
+    /// Adds a habit's met days and days (not upcoming) of `window` to its rows, making a row for
+    /// every period it has days in.
+    private static func addDays(
+        _ days: [DayTotal], of group: Int, in window: ClosedRange<Day>, periodOf: (Day) -> Day, to figures: inout [Int: [Day: Figures]]
+    ) {
+        for day in days where window.contains(day.date) && day.status != .upcoming {
+            var row = figures[group, default: [:]][periodOf(day.date)] ?? Figures()
+            row.metDays = (row.metDays ?? 0) + (day.status == .met ? 1 : 0)
+            row.days = (row.days ?? 0) + 1
+            figures[group, default: [:]][periodOf(day.date)] = row
+        }
+    }
+
+    /// Whether `first` comes before `second` among groups: more minutes, then points, then
+    /// sessions, then the name; ``otherGroups`` always last.
+    static func isLarger(_ first: GroupTotal, _ second: GroupTotal) -> Bool {
+        if (first.group == otherGroups) != (second.group == otherGroups) { return second.group == otherGroups }
+        return (first.total.minutes, first.total.points, first.total.sessions, second.group)
+            > (second.total.minutes, second.total.points, second.total.sessions, first.group)
+    }
+
+    /// The table with only the `count` largest groups (``groups``' order), the others folded into
+    /// one group, ``otherGroups``; the whole table when it has no more than `count` groups.
+    ///
+    /// Folded habits have no met days: the `(other)` group's are `nil`.
+    public func keepingLargest(_ count: Int) -> TimeTotals {
+        guard groups.count > count else { return self }
+        let kept = Set(groups.prefix(max(0, count)).map(\.group))
+        var result = self
+        var other = Figures()
+        var otherRows: [Day: Figures] = [:]
+        for row in rows where !kept.contains(row.group) {
+            let figures = Figures(sessions: row.figures.sessions, minutes: row.figures.minutes, points: row.figures.points)
+            otherRows[row.period, default: Figures()].add(figures)
+            other.add(figures)
+        }
+        let periods = Double(max(1, self.periods.count))
+        result.groups = groups.filter { kept.contains($0.group) } + [GroupTotal(
+            group: Self.otherGroups, total: other, averageSessions: Double(other.sessions) / periods,
+            averageMinutes: Double(other.minutes) / periods, averagePoints: Double(other.points) / periods)]
+        result.rows = (rows.filter { kept.contains($0.group) } + otherRows.map { Row(period: $0.key, group: Self.otherGroups, figures: $0.value) })
+            .sorted { first, second in
+                first.period != second.period ? first.period < second.period
+                    : first.group != Self.otherGroups && (second.group == Self.otherGroups || groupOrder(first.group) < groupOrder(second.group))
+            }
+        return result
+    }
+
+    /// A group's place in ``groups``.
+    private func groupOrder(_ group: String) -> Int {
+        groups.firstIndex { $0.group == group } ?? groups.count
+    }
+
+    /// The rows of the period that begins on `first`, by group.
+    public func rows(inPeriod first: Day) -> [String: Figures] {
+        Dictionary(rows.filter { $0.period == first }.map { ($0.group, $0.figures) }, uniquingKeysWith: { $1 })
+    }
+}
+
+extension TimeTotals {
+    /// Counts sessions into a cell per group and day, in a zone and with a day start: the sessions,
+    /// points and whole minutes of each on its starting day, and its seconds on every day it
+    /// covers (within `days`). Memory grows with the cells, never with the sessions.
+    public struct Counter: Sendable {
+        /// The zone whose local days the sessions are counted by.
+        public let timeZone: TimeZoneRules
+        /// When each day begins.
+        public let dayStart: DayStart
+        /// The days counted: time outside them is not, so that a session of years costs no more
+        /// than these days.
+        public let days: ClosedRange<Day>
+        /// The cells of each group (`key(group:day:)`).
+        fileprivate var cells: [UInt64: Cell] = [:]
+        /// Every session once, by day.
+        fileprivate var overallCells: [Day: Cell] = [:]
+
+        /// What one group counts on one day.
+        struct Cell: Hashable, Sendable {
+            var sessions = 0
+            var seconds: Int64 = 0
+            var points = 0
+            var minutePoints = 0
+
+            mutating func add(_ other: Cell) {
+                sessions += other.sessions
+                seconds += other.seconds
+                points += other.points
+                minutePoints += other.minutePoints
+            }
+
+            func figures(countsMinutes: Bool) -> Figures {
+                Figures(sessions: sessions, minutes: Int(seconds / 60), points: countsMinutes ? minutePoints : points)
+            }
+        }
+
+        public init(timeZone: TimeZoneRules, dayStart: DayStart = .midnight, days: ClosedRange<Day>) {
+            self.timeZone = timeZone
+            self.dayStart = dayStart
+            self.days = days
+        }
+
+        /// Counts a session (floating times already read in the zone) in each of `groups`.
+        ///
+        /// - Parameters:
+        ///   - points: Its points, counted on the day it starts.
+        ///   - minutePoints: Its points when points are minutes (default: its whole minutes).
+        ///   - groups: The indices of the groups it counts in (none: it counts only in the whole).
+        ///   - countsInWhole: Count it in ``TimeTotals/overall`` as well (default). A session whose
+        ///     groups count it with different points (habits, each by its own rule) is added once
+        ///     per group, and in the whole only once.
+        public mutating func add(
+            start: SessionTime, end: SessionTime, points: Int, minutePoints: Int? = nil, groups: some Sequence<Int>,
+            countsInWhole: Bool = true
+        ) {
+            let first = start.day(in: timeZone, dayStart: dayStart)
+            let session = Cell(sessions: 1, points: points, minutePoints: minutePoints ?? start.wholeMinutes(until: end))
+            // The session itself counts on its first day (when in the window), with that day's seconds.
+            var isCounted = !days.contains(first)
+            Self.forEachDay(of: start, to: end, firstDay: first, in: days, zone: timeZone, dayStart: dayStart) { day, seconds in
+                var cell = Cell(seconds: seconds)
+                if day == first, !isCounted {
+                    cell.add(session)
+                    isCounted = true
+                }
+                add(cell, on: day, to: groups, inWhole: countsInWhole)
+            }
+            if !isCounted { add(session, on: first, to: groups, inWhole: countsInWhole) }
+        }
+
+        /// Adds `cell` to each of `groups`' cells on `day`, and to the whole window's when `inWhole`.
+        private mutating func add(_ cell: Cell, on day: Day, to groups: some Sequence<Int>, inWhole: Bool) {
+            if inWhole { overallCells[day, default: Cell()].add(cell) }
+            for group in groups {
+                cells[Self.key(group: group, day: day), default: Cell()].add(cell)
+            }
+        }
+
+        /// Calls `body` with the seconds of `start..<end` in each local day of `days` it covers:
+        /// none for an all-day session (a date), which marks days and is no time spent.
+        static func forEachDay(
+            of start: SessionTime, to end: SessionTime, firstDay: Day, in days: ClosedRange<Day>, zone: TimeZoneRules, dayStart: DayStart,
+            _ body: (Day, Int64) -> Void
+        ) {
+            if case .date = start { return }
+            let from = start.instant(in: zone)
+            let to = end.instant(in: zone)
+            guard to > from else { return }
+            let beginning = { (day: Day) in zone.instant(for: LocalDateTime(day: day, secondOfDay: dayStart.secondsAfterMidnight)) }
+            var day = max(firstDay, days.lowerBound)
+            var dayBegins = max(from, beginning(day))
+            while dayBegins < to, day <= days.upperBound {
+                let next = day.advanced(by: 1)
+                // A zone's transition never makes a day empty or backwards; a day of at least one
+                // second keeps the walk going whatever the rules say.
+                let dayEnds = max(beginning(next), dayBegins + 1)
+                let seconds = min(to, dayEnds) - dayBegins
+                if seconds > 0 { body(day, seconds) }
+                day = next
+                dayBegins = dayEnds
+            }
+        }
+
+        /// A cell's key: the group in the high 32 bits, the day's number since 1970 in the low.
+        static func key(group: Int, day: Day) -> UInt64 {
+            UInt64(UInt32(truncatingIfNeeded: group)) << 32 | UInt64(UInt32(bitPattern: Int32(truncatingIfNeeded: day.daysSince1970)))
+        }
+
+        /// The group and day of a key.
+        static func split(_ key: UInt64) -> (group: Int, day: Day) {
+            (Int(key >> 32), Day(daysSince1970: Int(Int32(bitPattern: UInt32(truncatingIfNeeded: key)))))
+        }
+    }
+}
