@@ -104,9 +104,11 @@ extension TotalsReport {
             let x = plotLeft + index * step + step / 2
             elements.append("<text class=\"fg2\" x=\"\(x)\" y=\"\(bottom + 16)\" text-anchor=\"middle\">\(Markup.escape(label(periods[index])))</text>")
         }
-        let legend = self.legend(table.groups.map { ($0.group, colors[$0.group] ?? "#999999", $0.total) }, top: bottom + 32, width: max(plotWidth + Self.axisWidth, 480))
+        // Room on the right for half of the last label.
+        let width = max(plotWidth + Self.axisWidth + labelWidth / 2, 480)
+        let legend = self.legend(table.groups.map { ($0.group, colors[$0.group] ?? "#999999", $0.total) }, top: bottom + 32, width: width)
         elements += legend.elements
-        return (elements, max(plotWidth + Self.axisWidth, 480), legend.bottom)
+        return (elements, width, legend.bottom)
     }
 
     /// A legend of swatches, names (cut to 32 characters) and totals, in rows that wrap within

@@ -10,7 +10,7 @@ public import Streaks
 ///
 /// ```swift
 /// let page = TotalsReport(totals, sources: scored.sources, timeZone: "UTC")
-/// print(page.csv(), terminator: "")
+/// print(page.csv(lineEnding: .lf), terminator: "")
 /// // period,group,sessions,minutes,points,metDays,days
 /// // 2024-01-01,Work,12,720,720,,
 /// ```
@@ -62,8 +62,9 @@ public struct TotalsReport: Sendable {
     // MARK: CSV
 
     /// One line per row: `period,group,sessions,minutes,points,metDays,days` (met days and days
-    /// empty outside habits).
-    public func csv() -> String {
+    /// empty outside habits); lines end as `lineEnding` says (CRLF, as RFC 4180 and the report's
+    /// CSV have it).
+    public func csv(lineEnding: CSVReport.LineEnding = .crlf) -> String {
         var lines = [Self.columns.joined(separator: ",")]
         for row in totals.rows {
             let figures = row.figures
@@ -72,7 +73,7 @@ public struct TotalsReport: Sendable {
                 String(figures.points), figures.metDays.map(String.init) ?? "", figures.days.map(String.init) ?? "",
             ].joined(separator: ","))
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.joined(separator: lineEnding.text) + lineEnding.text
     }
 
     // MARK: JSON
@@ -159,7 +160,6 @@ public struct TotalsReport: Sendable {
         json.close("]", indent: 2, empty: sources.isEmpty)
         json.key("diagnostics", indent: 2)
         json.diagnostics(diagnostics, indent: 2)
-        json.close("}", indent: 0, empty: false)
         return json.document()
     }
 
