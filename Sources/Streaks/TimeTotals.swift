@@ -3,7 +3,7 @@
 /// `streakcal totals`.
 ///
 /// It is made from a ``TimeTotals/Counter``, which counts sessions one at a time into a cell per
-/// group and day, so that its memory grows with the groups and days, never with the sessions.
+/// group and period, so that its memory grows with the groups and periods, never with the sessions.
 ///
 /// - Minutes are each session's time within each period: a session across midnight counts in
 ///   both days, and what lies outside the window is not counted. All-day sessions count none
@@ -12,9 +12,9 @@
 /// - Habits also have their met days out of the days in each period (Loop Habit Tracker's "17/31").
 ///
 /// ```swift
-/// var counter = TimeTotals.Counter(timeZone: .utc, dayStart: .midnight, days: window)
+/// var counter = TimeTotals.Counter(timeZone: .utc, days: window, period: .week)
 /// counter.add(start: start, end: end, points: 30, groups: [0])
-/// let totals = TimeTotals(counter, groups: ["Piano"], grouping: .summary, period: .week, window: window)
+/// let totals = TimeTotals(counter, groups: ["Piano"], grouping: .summary, window: window)
 /// print(totals.groups[0].total.minutes)
 /// ```
 public struct TimeTotals: Hashable, Sendable {
@@ -160,7 +160,8 @@ public struct TimeTotals: Hashable, Sendable {
     /// two categories twice); its met days and days are `nil`.
     public var overall: Figures
 
-    /// The table of what `counter` counted over `window`.
+    /// The table of what `counter` counted: its periods and first weekday, over `window` (the
+    /// counter's days, or the days of a report that begins later: its earliest session's).
     ///
     /// - Parameters:
     ///   - groups: Each group index's name. Groups of one name are counted as one (two calendars
@@ -171,10 +172,10 @@ public struct TimeTotals: Hashable, Sendable {
     ///     status is `upcoming` is not among a period's days.
     ///   - keepsGroupOrder: Groups keep the order of `groups` instead of largest first (habits).
     public init(
-        _ counter: Counter, groups: [String], grouping: Grouping, period: Period, window: ClosedRange<Day>,
-        firstWeekday: Weekday = .monday, unit: PointsUnit = .points, countsMinutes: Bool = false,
-        habitDays: [[DayTotal]]? = nil, keepsGroupOrder: Bool = false
+        _ counter: Counter, groups: [String], grouping: Grouping, window: ClosedRange<Day>, unit: PointsUnit = .points,
+        countsMinutes: Bool = false, habitDays: [[DayTotal]]? = nil, keepsGroupOrder: Bool = false
     ) {
+        let (period, firstWeekday) = (counter.period, counter.firstWeekday)
         self.grouping = grouping
         self.period = period
         self.window = window
@@ -182,24 +183,23 @@ public struct TimeTotals: Hashable, Sendable {
         self.unit = unit
         self.periods = period.periods(covering: window, firstWeekday: firstWeekday)
         let names = Self.mergedNames(groups)
-        var cells: [Int: [Day: Counter.Cell]] = [:]
-        var overallCells: [Day: Counter.Cell] = [:]
-        let periodOf = { (day: Day) in period.first(of: day, firstWeekday: firstWeekday) }
-        for (key, cell) in counter.cells {
-            let (group, day) = Counter.split(key)
-            guard window.contains(day), group < names.index.count else { continue }
-            cells[names.index[group], default: [:]][periodOf(day), default: Counter.Cell()].add(cell)
+        var figures: [Int: [Day: Figures]] = [:]
+        var overall = Figures()
+        for (key, cell) in counter.cells.entries {
+            let (group, periodFirst) = Counter.split(key)
+            if group == Counter.wholeGroup {
+                overall.add(cell.figures(countsMinutes: countsMinutes))
+            } else if group < names.index.count {
+                figures[names.index[group], default: [:]][periodFirst, default: Figures()].add(cell.figures(countsMinutes: countsMinutes))
+            }
         }
-        for (day, cell) in counter.overallCells where window.contains(day) {
-            overallCells[periodOf(day), default: Counter.Cell()].add(cell)
-        }
-        var figures = cells.mapValues { byPeriod in byPeriod.mapValues { $0.figures(countsMinutes: countsMinutes) } }
         if let habitDays {
+            let periodOf = { (day: Day) in period.first(of: day, firstWeekday: firstWeekday) }
             for (group, days) in habitDays.enumerated() where group < names.index.count {
                 Self.addDays(days, of: names.index[group], in: window, periodOf: periodOf, to: &figures)
             }
         }
-        self.overall = overallCells.values.reduce(into: Figures()) { $0.add($1.figures(countsMinutes: countsMinutes)) }
+        self.overall = overall
         let count = Double(max(1, periods.count))
         var totals = names.names.indices.map { index in
             let total = (figures[index] ?? [:]).values.reduce(into: habitDays == nil ? Figures() : Figures(metDays: 0, days: 0)) { $0.add($1) }
@@ -288,23 +288,37 @@ public struct TimeTotals: Hashable, Sendable {
 }
 
 extension TimeTotals {
-    /// Counts sessions into a cell per group and day, in a zone and with a day start: the sessions,
-    /// points and whole minutes of each on its starting day, and its seconds on every day it
-    /// covers (within `days`). Memory grows with the cells, never with the sessions.
+    /// Counts sessions into a cell per group and period, in a zone and with a day start: the
+    /// sessions, points and whole minutes of each in the period of the day it starts, and its
+    /// seconds in the period of every day it covers, within ``days`` (the window: nothing outside
+    /// it is counted). Memory grows with the cells, never with the sessions.
+    ///
+    /// It is the one place `streakcal totals` spends time per session, on the thread that reads
+    /// the import's batches, so each session costs a few additions: cells in a table of their own
+    /// (``CellTable``), the last day's limits and period kept, no generic call across modules.
     public struct Counter: Sendable {
         /// The zone whose local days the sessions are counted by.
         public let timeZone: TimeZoneRules
         /// When each day begins.
         public let dayStart: DayStart
-        /// The days counted: time outside them is not, so that a session of years costs no more
-        /// than these days.
+        /// The days counted (the window): time outside them is not, so that a session of years
+        /// costs no more than these days.
         public let days: ClosedRange<Day>
-        /// The cells of each group (`key(group:day:)`).
-        fileprivate var cells: [UInt64: Cell] = [:]
-        /// Every session once, by day.
-        fileprivate var overallCells: [Day: Cell] = [:]
+        /// How long a period is.
+        public let period: Period
+        /// The first day of weeks.
+        public let firstWeekday: Weekday
+        /// The cells, by group and period (`key(group:period:)`); the whole's under ``wholeGroup``.
+        fileprivate var cells = CellTable()
+        /// The last day whose limits were asked for: when it begins and when the next one does.
+        private var lastDay: (day: Day, begins: Int64, ends: Int64)?
+        /// The period of the last day asked for: its first day, and the first day of the next.
+        private var lastPeriod: (first: Day, next: Day)?
 
-        /// What one group counts on one day.
+        /// The group the whole is counted under.
+        static let wholeGroup = Int(UInt32.max - 1)
+
+        /// What one group counts in one period.
         struct Cell: Hashable, Sendable {
             var sessions = 0
             var seconds: Int64 = 0
@@ -323,81 +337,157 @@ extension TimeTotals {
             }
         }
 
-        public init(timeZone: TimeZoneRules, dayStart: DayStart = .midnight, days: ClosedRange<Day>) {
+        public init(timeZone: TimeZoneRules, dayStart: DayStart = .midnight, days: ClosedRange<Day>, period: Period = .day, firstWeekday: Weekday = .monday) {
             self.timeZone = timeZone
             self.dayStart = dayStart
             self.days = days
+            self.period = period
+            self.firstWeekday = firstWeekday
         }
 
-        /// Counts a session (floating times already read in the zone) in each of `groups`.
+        /// Counts a session (floating times already read in the zone) in each of `groups`, and in
+        /// the whole when `countsInWhole`.
         ///
         /// - Parameters:
-        ///   - points: Its points, counted on the day it starts.
+        ///   - points: Its points, counted in the period of the day it starts.
         ///   - minutePoints: Its points when points are minutes (default: its whole minutes).
         ///   - groups: The indices of the groups it counts in (none: it counts only in the whole).
         ///   - countsInWhole: Count it in ``TimeTotals/overall`` as well (default). A session whose
         ///     groups count it with different points (habits, each by its own rule) is added once
         ///     per group, and in the whole only once.
         public mutating func add(
-            start: SessionTime, end: SessionTime, points: Int, minutePoints: Int? = nil, groups: some Sequence<Int>,
-            countsInWhole: Bool = true
+            start: SessionTime, end: SessionTime, points: Int, minutePoints: Int? = nil, groups: [Int], countsInWhole: Bool = true
+        ) {
+            count(start: start, end: end, points: points, minutePoints: minutePoints, groups: groups, countsInWhole: countsInWhole)
+        }
+
+        /// Counts a session in one group, or only in the whole (`group` `nil`), as ``add(start:end:points:minutePoints:groups:countsInWhole:)`` does.
+        public mutating func add(
+            start: SessionTime, end: SessionTime, points: Int, minutePoints: Int? = nil, group: Int?, countsInWhole: Bool = true
+        ) {
+            if let group {
+                count(start: start, end: end, points: points, minutePoints: minutePoints, groups: CollectionOfOne(group), countsInWhole: countsInWhole)
+            } else {
+                count(start: start, end: end, points: points, minutePoints: minutePoints, groups: EmptyCollection(), countsInWhole: countsInWhole)
+            }
+        }
+
+        /// The count both `add`s make, specialized for each kind of group list.
+        private mutating func count<Groups: Collection<Int>>(
+            start: SessionTime, end: SessionTime, points: Int, minutePoints: Int?, groups: Groups, countsInWhole: Bool
         ) {
             let first = start.day(in: timeZone, dayStart: dayStart)
             let session = Cell(sessions: 1, points: points, minutePoints: minutePoints ?? start.wholeMinutes(until: end))
             // The session itself counts on its first day (when in the window), with that day's seconds.
             var isCounted = !days.contains(first)
-            Self.forEachDay(of: start, to: end, firstDay: first, in: days, zone: timeZone, dayStart: dayStart) { day, seconds in
-                var cell = Cell(seconds: seconds)
-                if day == first, !isCounted {
-                    cell.add(session)
-                    isCounted = true
+            if case .date = start {} else {
+                let (from, to) = (start.instant(in: timeZone), end.instant(in: timeZone))
+                var day = max(first, days.lowerBound)
+                var dayBegins = max(from, limits(of: day).begins)
+                while dayBegins < to, day <= days.upperBound {
+                    // A day of at least one second keeps the walk going whatever the zone's rules say.
+                    let dayEnds = max(limits(of: day).ends, dayBegins + 1)
+                    var cell = Cell(seconds: min(to, dayEnds) - dayBegins)
+                    if day == first, !isCounted {
+                        cell.add(session)
+                        isCounted = true
+                    }
+                    add(cell, on: day, to: groups, inWhole: countsInWhole)
+                    day = day.advanced(by: 1)
+                    dayBegins = dayEnds
                 }
-                add(cell, on: day, to: groups, inWhole: countsInWhole)
             }
             if !isCounted { add(session, on: first, to: groups, inWhole: countsInWhole) }
         }
 
-        /// Adds `cell` to each of `groups`' cells on `day`, and to the whole window's when `inWhole`.
-        private mutating func add(_ cell: Cell, on day: Day, to groups: some Sequence<Int>, inWhole: Bool) {
-            if inWhole { overallCells[day, default: Cell()].add(cell) }
+        /// Adds `cell` to each of `groups`' cells in the period of `day`, and to the whole's when `inWhole`.
+        private mutating func add<Groups: Collection<Int>>(_ cell: Cell, on day: Day, to groups: Groups, inWhole: Bool) {
+            let period = periodFirst(of: day)
+            if inWhole { cells.add(cell, at: Self.key(group: Self.wholeGroup, period: period)) }
             for group in groups {
-                cells[Self.key(group: group, day: day), default: Cell()].add(cell)
+                cells.add(cell, at: Self.key(group: group, period: period))
             }
         }
 
-        /// Calls `body` with the seconds of `start..<end` in each local day of `days` it covers:
-        /// none for an all-day session (a date), which marks days and is no time spent.
-        static func forEachDay(
-            of start: SessionTime, to end: SessionTime, firstDay: Day, in days: ClosedRange<Day>, zone: TimeZoneRules, dayStart: DayStart,
-            _ body: (Day, Int64) -> Void
-        ) {
-            if case .date = start { return }
-            let from = start.instant(in: zone)
-            let to = end.instant(in: zone)
-            guard to > from else { return }
-            let beginning = { (day: Day) in zone.instant(for: LocalDateTime(day: day, secondOfDay: dayStart.secondsAfterMidnight)) }
-            var day = max(firstDay, days.lowerBound)
-            var dayBegins = max(from, beginning(day))
-            while dayBegins < to, day <= days.upperBound {
-                let next = day.advanced(by: 1)
-                // A zone's transition never makes a day empty or backwards; a day of at least one
-                // second keeps the walk going whatever the rules say.
-                let dayEnds = max(beginning(next), dayBegins + 1)
-                let seconds = min(to, dayEnds) - dayBegins
-                if seconds > 0 { body(day, seconds) }
-                day = next
-                dayBegins = dayEnds
-            }
+        /// When `day` begins and when the next day does, in the zone with the day start.
+        private mutating func limits(of day: Day) -> (begins: Int64, ends: Int64) {
+            if let lastDay, lastDay.day == day { return (lastDay.begins, lastDay.ends) }
+            let begins = lastDay.map { $0.day.advanced(by: 1) == day ? $0.ends : beginning(of: day) } ?? beginning(of: day)
+            let ends = beginning(of: day.advanced(by: 1))
+            lastDay = (day, begins, ends)
+            return (begins, ends)
         }
 
-        /// A cell's key: the group in the high 32 bits, the day's number since 1970 in the low.
-        static func key(group: Int, day: Day) -> UInt64 {
-            UInt64(UInt32(truncatingIfNeeded: group)) << 32 | UInt64(UInt32(bitPattern: Int32(truncatingIfNeeded: day.daysSince1970)))
+        private func beginning(of day: Day) -> Int64 {
+            timeZone.instant(for: LocalDateTime(day: day, secondOfDay: dayStart.secondsAfterMidnight))
         }
 
-        /// The group and day of a key.
-        static func split(_ key: UInt64) -> (group: Int, day: Day) {
+        /// The first day of the period `day` is in.
+        private mutating func periodFirst(of day: Day) -> Day {
+            if let lastPeriod, lastPeriod.first <= day, day < lastPeriod.next { return lastPeriod.first }
+            let first = period.first(of: day, firstWeekday: firstWeekday)
+            lastPeriod = (first, period.next(after: first))
+            return first
+        }
+
+        /// A cell's key: the group in the high 32 bits, the period's first day (its number since
+        /// 1970) in the low.
+        static func key(group: Int, period: Day) -> UInt64 {
+            UInt64(UInt32(truncatingIfNeeded: group)) << 32 | UInt64(UInt32(bitPattern: Int32(truncatingIfNeeded: period.daysSince1970)))
+        }
+
+        /// The group and period of a key.
+        static func split(_ key: UInt64) -> (group: Int, period: Day) {
             (Int(key >> 32), Day(daysSince1970: Int(Int32(bitPattern: UInt32(truncatingIfNeeded: key)))))
+        }
+    }
+
+    /// The counter's cells: an open-addressing table of keys (linear probing, multiplicative
+    /// hashing), which a session's few cells reach without the hashing a `Dictionary` does for
+    /// every key (two hashed updates a session were a third of `totals`' time on a million
+    /// sessions: docs/performance.md).
+    struct CellTable: Sendable {
+        private var keys: [UInt64] = Array(repeating: CellTable.empty, count: 64)
+        private var cells: [Counter.Cell] = Array(repeating: Counter.Cell(), count: 64)
+        private(set) var count = 0
+        /// No key is all ones: groups stop short of `UInt32.max`.
+        private static let empty = UInt64.max
+
+        mutating func add(_ cell: Counter.Cell, at key: UInt64) {
+            var slot = slot(of: key)
+            if keys[slot] == Self.empty {
+                if (count + 1) * 4 > keys.count * 3 {
+                    grow()
+                    slot = self.slot(of: key)
+                }
+                keys[slot] = key
+                count += 1
+            }
+            cells[slot].add(cell)
+        }
+
+        /// The slot holding `key`, or the empty one where it goes.
+        private func slot(of key: UInt64) -> Int {
+            let mask = keys.count - 1
+            var slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+            while keys[slot] != Self.empty, keys[slot] != key { slot = (slot + 1) & mask }
+            return slot
+        }
+
+        private mutating func grow() {
+            let (oldKeys, oldCells) = (keys, cells)
+            keys = Array(repeating: Self.empty, count: oldKeys.count * 2)
+            cells = Array(repeating: Counter.Cell(), count: oldKeys.count * 2)
+            for (key, cell) in zip(oldKeys, oldCells) where key != Self.empty {
+                let slot = slot(of: key)
+                keys[slot] = key
+                cells[slot] = cell
+            }
+        }
+
+        /// Every key and its cell, in no order.
+        var entries: [(key: UInt64, cell: Counter.Cell)] {
+            zip(keys, cells).filter { $0.0 != Self.empty }.map { ($0.0, $0.1) }
         }
     }
 }

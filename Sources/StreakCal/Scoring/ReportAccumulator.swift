@@ -43,6 +43,7 @@ struct ReportAccumulator {
     /// With `streakcal totals`: how sessions are grouped, and the counter of their time per group
     /// and day (made when the zone is chosen).
     private let groups: TotalsGroups?
+    private let period: TimeTotals.Period
     private(set) var timeCounter: TimeTotals.Counter?
     /// The groups of each token of `groups`, as far as known (taken from `groups` when a new token comes).
     private var groupSets: [[Int]] = []
@@ -60,9 +61,12 @@ struct ReportAccumulator {
     /// need not look through all of its files again.
     private var inputsOfFirstFile: (file: String, inputs: Set<Int>)?
 
-    init(settings: ReportSettings, keepingSessions: Bool, now: Int64, grouping: TimeTotals.Grouping? = nil) {
+    init(
+        settings: ReportSettings, keepingSessions: Bool, now: Int64, grouping: TimeTotals.Grouping? = nil, period: TimeTotals.Period = .week
+    ) {
         self.settings = settings
         self.groups = grouping.map(TotalsGroups.init)
+        self.period = period
         self.keepsSessions = keepingSessions
         self.now = now
         self.filters = settings.habits.map { $0.filter.compiled() }
@@ -131,7 +135,8 @@ struct ReportAccumulator {
             // Time after the last day or before the earliest first day a report may have is never shown.
             let last = settings.to ?? goal.day(containing: now)
             let first = settings.from ?? last.advanced(by: 1 - StreakReport.maximumDefaultDays)
-            timeCounter = TimeTotals.Counter(timeZone: zone, dayStart: settings.dayStart, days: min(first, last)...last)
+            timeCounter = TimeTotals.Counter(
+                timeZone: zone, dayStart: settings.dayStart, days: min(first, last)...last, period: period, firstWeekday: settings.firstWeekday)
         }
     }
 
@@ -217,13 +222,13 @@ struct ReportAccumulator {
             counter.add(start: session.start, end: session.end, points: session.points, minutePoints: minutes, groups: groupSets[Int(session.groupToken)])
             return
         }
-        counter.add(start: session.start, end: session.end, points: session.points, minutePoints: minutes, groups: EmptyCollection())
+        counter.add(start: session.start, end: session.end, points: session.points, minutePoints: minutes, group: nil)
         guard let habits = session.habits, session.unmatchedToken == nil else { return }
         for index in habits {
             let points = habitPoints(index)
             counter.add(
                 start: session.start, end: session.end, points: points, minutePoints: self.habitPoints[index] == nil ? minutes : points,
-                groups: CollectionOfOne(index), countsInWhole: false)
+                group: index, countsInWhole: false)
         }
     }
 
@@ -476,28 +481,29 @@ extension ReportAccumulator {
     /// `scored` with the time counted per group (`TimeTotals`) over its report's window: calendar
     /// files named as their calendars, habits with their met days, and a note when more groups
     /// came than are named.
-    func totalled(_ scored: ScoredCalendar, per period: TimeTotals.Period) -> ScoredCalendar {
+    func totalled(_ scored: ScoredCalendar) -> ScoredCalendar {
         guard let groups else { return scored }
         var scored = scored
         let window = scored.report.from...scored.report.to
-        let counter = timeCounter ?? TimeTotals.Counter(timeZone: scored.report.goal.timeZone, dayStart: settings.dayStart, days: window)
+        let counter = timeCounter ?? TimeTotals.Counter(
+            timeZone: scored.report.goal.timeZone, dayStart: settings.dayStart, days: window, period: period, firstWeekday: settings.firstWeekday)
         let (_, names, folded) = groups.snapshot
         let countsMinutes = scored.imported.pointsRule == .minutes
         switch groups.grouping {
         case .habit:
             scored.timeTotals = TimeTotals(
-                counter, groups: settings.habits.map(\.name), grouping: .habit, period: period, window: window,
-                firstWeekday: settings.firstWeekday, unit: scored.report.goal.unit, countsMinutes: countsMinutes,
+                counter, groups: settings.habits.map(\.name), grouping: .habit, window: window,
+                unit: scored.report.goal.unit, countsMinutes: countsMinutes,
                 habitDays: scored.habits.map(\.report.days), keepsGroupOrder: true)
         case .calendar:
             let calendars = Dictionary(scored.imported.sources.map { ($0.file, $0.name) }, uniquingKeysWith: { first, _ in first })
             scored.timeTotals = TimeTotals(
-                counter, groups: names.map { calendars[$0] ?? ReportSource.name(ofFile: $0) }, grouping: .calendar, period: period,
-                window: window, firstWeekday: settings.firstWeekday, unit: scored.report.goal.unit, countsMinutes: countsMinutes)
+                counter, groups: names.map { calendars[$0] ?? ReportSource.name(ofFile: $0) }, grouping: .calendar,
+                window: window, unit: scored.report.goal.unit, countsMinutes: countsMinutes)
         case .summary, .category:
             scored.timeTotals = TimeTotals(
-                counter, groups: names, grouping: groups.grouping, period: period, window: window,
-                firstWeekday: settings.firstWeekday, unit: scored.report.goal.unit, countsMinutes: countsMinutes)
+                counter, groups: names, grouping: groups.grouping, window: window,
+                unit: scored.report.goal.unit, countsMinutes: countsMinutes)
         }
         if folded {
             let location = SourceLocation(file: firstSession?.file ?? "-", line: firstSession?.line ?? 1)

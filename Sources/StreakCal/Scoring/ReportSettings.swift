@@ -126,12 +126,12 @@ public struct ReportSettings: Sendable {
     /// Scores a whole import, keeping its sessions or not and grouping their time or not; returns
     /// the accumulator too, with what it counted.
     private func scored(
-        _ imported: CalendarImport, keepingSessions: Bool, now: Int64, grouping: TimeTotals.Grouping?
+        _ imported: CalendarImport, keepingSessions: Bool, now: Int64, grouping: TimeTotals.Grouping?, period: TimeTotals.Period = .week
     ) -> (scored: ScoredCalendar, accumulator: ReportAccumulator) {
         var settings = self
         // The import has settled `.automatic` already (`imported.pointsRule`).
         if case .automatic = pointsRule { settings.pointsRule = imported.pointsRule }
-        var accumulator = ReportAccumulator(settings: settings, keepingSessions: keepingSessions, now: now, grouping: grouping)
+        var accumulator = ReportAccumulator(settings: settings, keepingSessions: keepingSessions, now: now, grouping: grouping, period: period)
         accumulator.chooseZone(evidence: imported.zoneEvidence, firstSession: imported.sessions.first?.source)
         for session in imported.sessions {
             if let source = session.source { accumulator.note(source) }
@@ -224,9 +224,9 @@ public struct ReportSettings: Sendable {
         _ sources: [CalendarSource], by grouping: TimeTotals.Grouping, per period: TimeTotals.Period, now: Int64? = nil
     ) throws(CalendarReadError) -> ScoredCalendar {
         let settings = forTotals(by: grouping)
-        let accumulator = ReportAccumulator(settings: settings, keepingSessions: false, now: now ?? Self.now(), grouping: grouping)
+        let accumulator = ReportAccumulator(settings: settings, keepingSessions: false, now: now ?? Self.now(), grouping: grouping, period: period)
         let (scored, counted) = try settings.scored(sources, with: accumulator)
-        return counted.totalled(scored, per: period)
+        return counted.totalled(scored)
     }
 
     /// The totals of a whole import, as ``totals(_:by:per:now:)`` makes them of a stream: the same
@@ -234,8 +234,8 @@ public struct ReportSettings: Sendable {
     public func totals(
         _ imported: CalendarImport, by grouping: TimeTotals.Grouping, per period: TimeTotals.Period, now: Int64? = nil
     ) -> ScoredCalendar {
-        let (scored, counted) = forTotals(by: grouping).scored(imported, keepingSessions: false, now: now ?? Self.now(), grouping: grouping)
-        return counted.totalled(scored, per: period)
+        let (scored, counted) = forTotals(by: grouping).scored(imported, keepingSessions: false, now: now ?? Self.now(), grouping: grouping, period: period)
+        return counted.totalled(scored)
     }
 
     /// These settings for totals: habits only when grouping by them (the other groupings sort
