@@ -8,7 +8,7 @@ struct StreakCalCommand: ParsableCommand {
         commandName: "streakcal",
         abstract: "Scores each day's activity in iCalendar files against a points goal.",
         version: StreakCalVersion.current,
-        subcommands: [Report.self, Sessions.self, Totals.self, Annotate.self, Layout.self, Batch.self],
+        subcommands: [Report.self, Sessions.self, Totals.self, Card.self, Annotate.self, Layout.self, Batch.self],
         defaultSubcommand: Report.self)
 
     static func main() {
