@@ -185,13 +185,13 @@ public struct TimeTotals: Hashable, Sendable {
         let names = Self.mergedNames(groups)
         var figures: [Int: [Day: Figures]] = [:]
         var overall = Figures()
+        for (_, cell) in counter.whole.entries {
+            overall.add(cell.figures(countsMinutes: countsMinutes))
+        }
         for (key, cell) in counter.cells.entries {
             let (group, periodFirst) = Counter.split(key)
-            if group == Counter.wholeGroup {
-                overall.add(cell.figures(countsMinutes: countsMinutes))
-            } else if group < names.index.count {
-                figures[names.index[group], default: [:]][periodFirst, default: Figures()].add(cell.figures(countsMinutes: countsMinutes))
-            }
+            guard group < names.index.count else { continue }
+            figures[names.index[group], default: [:]][periodFirst, default: Figures()].add(cell.figures(countsMinutes: countsMinutes))
         }
         if let habitDays {
             let periodOf = { (day: Day) in period.first(of: day, firstWeekday: firstWeekday) }
@@ -308,15 +308,14 @@ extension TimeTotals {
         public let period: Period
         /// The first day of weeks.
         public let firstWeekday: Weekday
-        /// The cells, by group and period (`key(group:period:)`); the whole's under ``wholeGroup``.
+        /// The cells, by group and period (`key(group:period:)`).
         fileprivate var cells = CellTable()
+        /// The whole's cells, by period (`key(group: 0, period:)`).
+        fileprivate var whole = CellTable()
         /// The last day whose limits were asked for: when it begins and when the next one does.
         private var lastDay: (day: Day, begins: Int64, ends: Int64)?
         /// The period of the last day asked for: its first day, and the first day of the next.
         private var lastPeriod: (first: Day, next: Day)?
-
-        /// The group the whole is counted under.
-        static let wholeGroup = Int(UInt32.max - 1)
 
         /// What one group counts in one period.
         struct Cell: Hashable, Sendable {
@@ -403,7 +402,7 @@ extension TimeTotals {
         /// Adds `cell` to each of `groups`' cells in the period of `day`, and to the whole's when `inWhole`.
         private mutating func add<Groups: Collection<Int>>(_ cell: Cell, on day: Day, to groups: Groups, inWhole: Bool) {
             let period = periodFirst(of: day)
-            if inWhole { cells.add(cell, at: Self.key(group: Self.wholeGroup, period: period)) }
+            if inWhole { whole.add(cell, at: Self.key(group: 0, period: period)) }
             for group in groups {
                 cells.add(cell, at: Self.key(group: group, period: period))
             }
@@ -452,8 +451,16 @@ extension TimeTotals {
         private(set) var count = 0
         /// No key is all ones: groups stop short of `UInt32.max`.
         private static let empty = UInt64.max
+        /// The last key added to and its slot: sessions come in order, and the next one is most
+        /// often in the same group and period.
+        private var lastKey = CellTable.empty
+        private var lastSlot = 0
 
         mutating func add(_ cell: Counter.Cell, at key: UInt64) {
+            if key == lastKey {
+                cells[lastSlot].add(cell)
+                return
+            }
             var slot = slot(of: key)
             if keys[slot] == Self.empty {
                 if (count + 1) * 4 > keys.count * 3 {
@@ -464,6 +471,7 @@ extension TimeTotals {
                 count += 1
             }
             cells[slot].add(cell)
+            (lastKey, lastSlot) = (key, slot)
         }
 
         /// The slot holding `key`, or the empty one where it goes.
@@ -475,6 +483,7 @@ extension TimeTotals {
         }
 
         private mutating func grow() {
+            lastKey = Self.empty
             let (oldKeys, oldCells) = (keys, cells)
             keys = Array(repeating: Self.empty, count: oldKeys.count * 2)
             cells = Array(repeating: Counter.Cell(), count: oldKeys.count * 2)

@@ -213,23 +213,35 @@ struct ReportAccumulator {
     /// Counts a session's time in its groups (`streakcal totals`): a habit's with the habit's own
     /// points, the others' with the session's.
     private mutating func countTime<Habits: Sequence<Int>>(_ session: Counted<Habits>, habitPoints: (Int) -> Int) {
-        guard var counter = timeCounter, let groups else { return }
-        timeCounter = nil
-        defer { timeCounter = counter }
+        guard let grouping = groups?.grouping else { return }
         let minutes = session.start.wholeMinutes(until: session.end)
-        guard groups.grouping == .habit else {
-            if Int(session.groupToken) >= groupSets.count { groupSets = groups.snapshot.sets }
-            counter.add(start: session.start, end: session.end, points: session.points, minutePoints: minutes, groups: groupSets[Int(session.groupToken)])
+        guard grouping == .habit else {
+            countTime(from: session.start, to: session.end, points: session.points, minutes: minutes, token: session.groupToken)
             return
         }
-        counter.add(start: session.start, end: session.end, points: session.points, minutePoints: minutes, group: nil)
+        timeCounter?.add(start: session.start, end: session.end, points: session.points, minutePoints: minutes, group: nil)
         guard let habits = session.habits, session.unmatchedToken == nil else { return }
         for index in habits {
             let points = habitPoints(index)
-            counter.add(
+            timeCounter?.add(
                 start: session.start, end: session.end, points: points, minutePoints: self.habitPoints[index] == nil ? minutes : points,
                 group: index, countsInWhole: false)
         }
+    }
+
+    /// Counts a session's time in the groups of `token` (grouping by summary, category or
+    /// calendar), in place: the counter is never copied.
+    private mutating func countTime(from start: SessionTime, to end: SessionTime, points: Int, minutes: Int, token: UInt32) {
+        if Int(token) >= groupSets.count, let groups { groupSets = groups.snapshot.sets }
+        let sets = groupSets[Int(token)]
+        timeCounter?.add(start: start, end: end, points: points, minutePoints: minutes, groups: sets)
+    }
+
+    /// The token of a counted session's groups: its calendar's, or the one its classes carry
+    /// (grouping by summary or category: the low 32 bits).
+    private mutating func groupToken(of session: CountedSession, in sources: [ReportSource]) -> UInt32 {
+        guard groups?.grouping == .calendar else { return UInt32(truncatingIfNeeded: session.classes) }
+        return calendarToken(input: session.input, file: session.input < sources.count ? sources[session.input].file : "-")
     }
 
     /// The token of the groups of `file`'s sessions when totals are grouped by calendar (else 0).
@@ -306,12 +318,16 @@ struct ReportAccumulator {
         let habitPoints = self.habitPoints
         for session in sessions {
             let read = session.floats ? session.readingFloatingTimes(in: zone, pointsRule: settings.pointsRule) : session
-            guard sorts || groups != nil else {
+            guard sorts else {
                 // Nothing sorts them: each counts toward the calendar (and its minutes, with auto points).
                 if isPlanned(read.start, in: zone) { continue }
                 if case .date = read.start { allDaySessions += 1 }
                 counting.add(points: read.points, startingAt: read.start)
-                minuteTotals?.add(points: read.start.wholeMinutes(until: read.end), startingAt: read.start)
+                let minutes = read.start.wholeMinutes(until: read.end)
+                minuteTotals?.add(points: minutes, startingAt: read.start)
+                if timeCounter != nil {
+                    countTime(from: read.start, to: read.end, points: read.points, minutes: minutes, token: groupToken(of: read, in: sources))
+                }
                 continue
             }
             let isMarker = read.classes & SessionClassifier.skipCategoryBit != 0 && !read.start.isFloating
@@ -322,9 +338,7 @@ struct ReportAccumulator {
                 skipped: isMarker ? StreakRules.skippedDays(from: read.start, to: read.end) : nil,
                 habits: filters.isEmpty || isMarker ? nil : HabitIndices(bits: unmatched ? 0 : read.classes & habitBits),
                 unmatchedToken: unmatched ? UInt32(truncatingIfNeeded: read.classes) : nil,
-                groupToken: groups?.grouping == .calendar
-                    ? calendarToken(input: read.input, file: read.input < sources.count ? sources[read.input].file : "-")
-                    : UInt32(truncatingIfNeeded: read.classes)),
+                groupToken: groups == nil ? 0 : groupToken(of: read, in: sources)),
                 into: &counting, habitPoints: { habitPoints[$0]?.points(from: read.start, to: read.end) ?? read.points })
         }
     }

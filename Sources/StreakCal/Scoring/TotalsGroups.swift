@@ -25,7 +25,7 @@ struct TotalsGroups: Sendable {
         switch grouping {
         case .summary:
             let name = summary.trimmingSpaces
-            return table.withLock { $0.token(for: [name.isEmpty ? TimeTotals.noGroup : name]) }
+            return table.withLock { $0.token(forName: name.isEmpty ? TimeTotals.noGroup : name) }
         case .category:
             var names: [String] = []
             for category in categories {
@@ -58,6 +58,18 @@ struct TotalsGroups: Sendable {
         var folded = false
 
         var tokenOfSet: [[Int]: UInt32] = [:]
+        /// Grouping by summary: each name's token, one lookup of the name itself.
+        var tokenOfName: [String: UInt32] = [:]
+
+        /// The token of one name's group (a summary): past the limit, an unknown name's is the
+        /// `(other)` group's, and the name is not kept.
+        mutating func token(forName name: String) -> UInt32 {
+            if let token = tokenOfName[name] { return token }
+            if names.count >= TotalsGroups.maximumGroups, groupOfName[name] == nil { return token(for: [TimeTotals.otherGroups]) }
+            let token = self.token(for: [name])
+            tokenOfName[name] = token
+            return token
+        }
 
         mutating func token(for key: [String]) -> UInt32 {
             if let token = tokenOfKey[key] { return token }
@@ -103,6 +115,8 @@ extension String {
     /// The text without the spaces, tabs and line breaks at its ends.
     var trimmingSpaces: String {
         let scalars = unicodeScalars
+        // Most names have nothing to trim: they are returned as they are, not copied.
+        if let first = scalars.first, let last = scalars.last, !first.properties.isWhitespace, !last.properties.isWhitespace { return self }
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
               let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         return String(scalars[first...last])
