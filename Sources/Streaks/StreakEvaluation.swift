@@ -18,9 +18,12 @@ public enum DayStatus: String, Hashable, Sendable, Codable, CaseIterable {
     /// After today: not scored yet. It neither breaks nor extends a streak, and the score, the
     /// streaks and freezes end with today (a report given `today`, ``StreakReport``).
     case upcoming
+    /// Under a rolling goal (`7 days:3 days`): a day not met itself that lies in a window that
+    /// holds the goal (``PeriodGoal``). It extends a streak as a met day does.
+    case covered
 
-    /// Whether the day (or period) extends a streak: `met` and `frozen`.
-    public var extendsStreak: Bool { self == .met || self == .frozen }
+    /// Whether the day (or period) extends a streak: `met`, `covered` and `frozen`.
+    public var extendsStreak: Bool { self == .met || self == .covered || self == .frozen }
 
     /// Whether the day (or period) is passed over by a streak, the score and the weekday figures:
     /// `rest`, `skipped` and `upcoming`.
@@ -419,7 +422,12 @@ public struct StreakReport: Hashable, Sendable {
         self.skipMarkers = skipMarkers
         var periods: [PeriodTotal] = []
         var ledger = FreezeLedger(policy: rules.freezes)
-        if let periodGoal = rules.periodGoal {
+        if let periodGoal = rules.periodGoal, periodGoal.isRolling {
+            Self.cover(&days, by: periodGoal)
+            Self.applyFreezes(to: &days, status: \.status, ledger: &ledger, todayGrace: rules.todayGrace)
+            let runs = Self.runs(days.map { ($0.date, $0.date, $0.status) }, todayGrace: rules.todayGrace)
+            (currentStreak, longestStreak, bestStreaks) = Self.streaks(runs, best: rules.bestStreakCount)
+        } else if let periodGoal = rules.periodGoal {
             periods = Self.periods(of: days, goal: periodGoal, atMost: rules.atMost)
             Self.applyFreezes(to: &periods, status: \.status, ledger: &ledger, todayGrace: rules.todayGrace)
             let runs = Self.runs(periods.map { ($0.days.lowerBound, $0.days.upperBound, $0.status) }, todayGrace: rules.todayGrace)
@@ -495,6 +503,7 @@ public struct StreakReport: Hashable, Sendable {
                 } else {
                     streakStands = false
                 }
+            case .covered: streakStands = true
             case .rest, .skipped, .frozen, .upcoming: break
             }
         }
@@ -531,7 +540,7 @@ public struct StreakReport: Hashable, Sendable {
     /// The runs of streak-extending units (days or periods, as first day, last day and status),
     /// with whether the last one is still alive at the end.
     ///
-    /// A run that a miss ends, ends with its last met unit: frozen units after it bridged nothing,
+    /// A run that a miss ends, ends with its last met (or covered) unit: frozen units after it bridged nothing,
     /// so a freeze never ends a streak (it was used all the same, and its day stays frozen). A run
     /// still alive at the end keeps them: they are what keeps it alive.
     private static func runs(_ units: [(first: Day, last: Day, status: DayStatus)], todayGrace: Bool) -> (runs: [Streak], lastIsCurrent: Bool) {
@@ -546,7 +555,7 @@ public struct StreakReport: Hashable, Sendable {
                 if start == nil { start = unit.first }
                 end = unit.last
                 length += 1
-                if unit.status == .met { lastMet = (unit.last, length) }
+                if unit.status == .met || unit.status == .covered { lastMet = (unit.last, length) }
             } else if unit.status.isPassedOver || (todayGrace && index == units.count - 1) {
                 continue
             } else {
@@ -598,11 +607,11 @@ public struct StreakReport: Hashable, Sendable {
     public var scoreHistory: [Double] { Self.scores(of: days, todayGrace: rules.todayGrace, from: scoreBeforeWindow) }
 
     /// The number of days with each status: `none`, `partial` and `met` always (0 when no day has
-    /// it), `rest`, `skipped`, `frozen` and `over` when some day has it.
+    /// it), `rest`, `skipped`, `frozen`, `over`, `upcoming` and `covered` when some day has it.
     public var statusCounts: [DayStatus: Int] {
         // Counted in integers, then put in a dictionary: a `DayStatus` key hashes its String
         // raw value, which costs more per day than the count itself.
-        var none = 0, partial = 0, met = 0, rest = 0, skipped = 0, frozen = 0, over = 0, upcoming = 0
+        var none = 0, partial = 0, met = 0, rest = 0, skipped = 0, frozen = 0, over = 0, upcoming = 0, covered = 0
         for day in days {
             switch day.status {
             case .none: none += 1
@@ -613,6 +622,7 @@ public struct StreakReport: Hashable, Sendable {
             case .frozen: frozen += 1
             case .over: over += 1
             case .upcoming: upcoming += 1
+            case .covered: covered += 1
             }
         }
         var counts: [DayStatus: Int] = [.none: none, .partial: partial, .met: met]
@@ -621,6 +631,7 @@ public struct StreakReport: Hashable, Sendable {
         if frozen > 0 { counts[.frozen] = frozen }
         if over > 0 { counts[.over] = over }
         if upcoming > 0 { counts[.upcoming] = upcoming }
+        if covered > 0 { counts[.covered] = covered }
         return counts
     }
 

@@ -305,13 +305,25 @@ extension Weekday {
     }
 }
 
-/// A goal per week or per month: the streak counts periods that met it.
+/// A goal per week or per month, whose streak counts the periods that met it; or a goal in any
+/// window of N days (a rolling goal, "3 days in any 7"), whose streak counts days.
 ///
 /// ```swift
 /// let goal = try PeriodGoal(parsing: "week:3 days", firstWeekday: .monday)
 /// print(goal.period(containing: Day("2024-02-21")!))
 /// // Prints "2024-02-19...2024-02-25"
 /// ```
+///
+/// A rolling goal (`7 days:3 days`, `7 days:300 points`) counts as Loop Habit Tracker counts its
+/// frequency habits: a window of N days that begins on a met day (for points, a day with points) and
+/// holds the goal makes its days count toward the streak; then, from the newest window back, a
+/// window that overlaps the newer one moves back (into the past) until they only touch, as long as
+/// it still holds the day that reached its goal (Loop's "interval snapping", `EntryList.kt`), so that
+/// a streak grows as long as the goal is kept. The days a window covers that are not met themselves
+/// are ``/Streaks/DayStatus/covered``. A calendar week (`week:3 days`) counts each Monday-to-Sunday
+/// week as a whole instead: three days on Sunday and three on the next Tuesday meet a rolling goal
+/// and miss neither week, while three days spread over a week's end miss both weeks of a calendar goal
+/// when each holds only one or two.
 public struct PeriodGoal: Hashable, Sendable {
     /// How long a period is.
     public enum Length: Hashable, Sendable {
@@ -319,6 +331,17 @@ public struct PeriodGoal: Hashable, Sendable {
         case week(firstWeekday: Weekday)
         /// A calendar month.
         case month
+        /// Any window of this many days (``PeriodGoal/rollingDays``): a rolling goal.
+        case days(Int)
+    }
+
+    /// The lengths a rolling window may have, in days.
+    public static let rollingDays = 2...366
+
+    /// Whether the goal is a rolling one (``Length/days(_:)``): it marks days, not periods.
+    public var isRolling: Bool {
+        if case .days = length { return true }
+        return false
     }
 
     /// What a period needs.
@@ -351,7 +374,7 @@ public struct PeriodGoal: Hashable, Sendable {
         case "week", "weekly": length = .week(firstWeekday: firstWeekday)
         case "month", "monthly": length = .month
         default:
-            throw StreakRulesSyntaxError("a period goal starts with week or month, as in week:3 days, not '\(unit)'", offset: 0)
+            length = .days(try Self.rollingLength(unit))
         }
         guard parts.count == 2 else {
             throw StreakRulesSyntaxError("a period goal needs a target after ':', as in \(unit):3 days or \(unit):300 points", offset: text.count)
@@ -365,7 +388,11 @@ public struct PeriodGoal: Hashable, Sendable {
         switch kind {
         case "points", "point": self.init(length: length, target: .points(number))
         case "days", "day":
-            let most = if case .week = length { 7 } else { 31 }
+            let most = switch length {
+            case .week: 7
+            case .month: 31
+            case .days(let days): days
+            }
             guard number <= most else {
                 throw StreakRulesSyntaxError("a \(unit) has at most \(most) days, not \(number)", offset: offset)
             }
@@ -375,9 +402,23 @@ public struct PeriodGoal: Hashable, Sendable {
         }
     }
 
-    /// The period `day` falls in.
+    /// The length of a rolling window, `N days` with N in ``rollingDays``.
+    private static func rollingLength(_ unit: String) throws(StreakRulesSyntaxError) -> Int {
+        let words = unit.split(separator: " ")
+        guard words.count == 2, ["days", "day"].contains(words[1]), let days = Int(words[0]) else {
+            throw StreakRulesSyntaxError("a period goal starts with week, month or N days, as in week:3 days or '7 days:3 days', not '\(unit)'", offset: 0)
+        }
+        guard rollingDays.contains(days) else {
+            throw StreakRulesSyntaxError("a rolling window is \(rollingDays.lowerBound) to \(rollingDays.upperBound) days, not \(days)", offset: 0)
+        }
+        return days
+    }
+
+    /// The period `day` falls in: for a rolling goal, which has no fixed periods, the day itself.
     public func period(containing day: Day) -> ClosedRange<Day> {
         switch length {
+        case .days:
+            return day...day
         case .week(let firstWeekday):
             let first = day.advanced(by: -day.weekday.daysSince(firstWeekday))
             return first...first.advanced(by: 6)
@@ -387,11 +428,12 @@ public struct PeriodGoal: Hashable, Sendable {
         }
     }
 
-    /// The unit a streak of these periods counts: `week` or `month`.
+    /// The unit a streak of these periods counts: `week` or `month`; `day` for a rolling goal.
     public var unitName: String {
         switch length {
         case .week: "week"
         case .month: "month"
+        case .days: "day"
         }
     }
 }
@@ -567,11 +609,21 @@ extension GoalSchedule: CustomStringConvertible {
 }
 
 extension PeriodGoal: CustomStringConvertible {
-    /// `week:3 days`, `month:300 points`, as `init(parsing:)` reads them.
+    /// `week:3 days`, `month:300 points`, `7 days:3 days`, as `init(parsing:)` reads them.
     public var description: String {
-        switch target {
-        case .points(let points): "\(unitName):\(points) \(points == 1 ? "point" : "points")"
-        case .metDays(let days): "\(unitName):\(days) \(days == 1 ? "day" : "days")"
+        let length = if case .days(let days) = self.length { "\(days) days" } else { unitName }
+        return switch target {
+        case .points(let points): "\(length):\(points) \(points == 1 ? "point" : "points")"
+        case .metDays(let days): "\(length):\(days) \(days == 1 ? "day" : "days")"
+        }
+    }
+
+    /// How a goal's words end: `a week`, `a month`, `in any 7 days`.
+    public var span: String {
+        switch length {
+        case .week: "a week"
+        case .month: "a month"
+        case .days(let days): "in any \(days) days"
         }
     }
 }

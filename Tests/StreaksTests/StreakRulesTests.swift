@@ -13,7 +13,7 @@ private func report(_ pattern: String, _ rules: StreakRules) -> StreakReport {
                         points: points, sessionCounts: points.map { $0 > 0 ? 1 : 0 })
 }
 
-/// The statuses as marks: `M` met, `p` partial, `.` none, `r` rest, `s` skipped, `f` frozen, `o` over, `u` upcoming.
+/// The statuses as marks: `M` met, `p` partial, `.` none, `r` rest, `s` skipped, `f` frozen, `o` over, `u` upcoming, `c` covered.
 private func marks(_ statuses: [DayStatus]) -> String {
     String(statuses.map { status -> Character in
         switch status {
@@ -25,6 +25,7 @@ private func marks(_ statuses: [DayStatus]) -> String {
         case .frozen: "f"
         case .over: "o"
         case .upcoming: "u"
+        case .covered: "c"
         }
     })
 }

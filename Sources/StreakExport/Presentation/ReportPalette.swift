@@ -84,8 +84,16 @@ public struct ReportPalette: Hashable, Sendable {
             darkFill: darkPage.border, darkText: darkPage.secondaryText, pattern: .outline)
     }
 
+    /// A day a rolling goal's window covers (`DayStatus.covered`): outlined in the met colour,
+    /// marked `○`, so that it reads as part of a streak without passing for a met day.
+    public var covered: DayPresentation {
+        DayPresentation(
+            fill: met.fill, text: page.text, mark: "○", label: "covered", terminalStyle: "1;38;5;\(met.fill.xterm256Index)",
+            darkFill: met.darkFill, darkText: darkPage.text, pattern: .outline)
+    }
+
     /// The level of a day: 0 no points, 1–3 partial by fraction of its goal, 4 met; `nil` for
-    /// rest, skipped, frozen and upcoming days.
+    /// rest, skipped, frozen, upcoming and covered days.
     ///
     /// ```swift
     /// let day = DayTotal(date: try! Day(year: 2024, month: 2, day: 24), points: 30, sessions: 1, status: .partial, required: 100)
@@ -99,7 +107,7 @@ public struct ReportPalette: Hashable, Sendable {
         case .partial:
             guard let fraction = total.fraction else { return 2 }
             return fraction * 3 < 1 ? 1 : fraction * 3 < 2 ? 2 : 3
-        case .rest, .skipped, .frozen, .upcoming: return nil
+        case .rest, .skipped, .frozen, .upcoming, .covered: return nil
         }
     }
 
@@ -114,6 +122,7 @@ public struct ReportPalette: Hashable, Sendable {
         case .frozen: frozen
         case .over: over
         case .upcoming: upcoming
+        case .covered: covered
         }
     }
 
@@ -135,6 +144,7 @@ public struct ReportPalette: Hashable, Sendable {
             DayPresentationRule(when: .status(.frozen), show: frozen),
             DayPresentationRule(when: .status(.over), show: over),
             DayPresentationRule(when: .status(.upcoming), show: upcoming),
+            DayPresentationRule(when: .status(.covered), show: covered),
         ]
         return DayPresentationRules(rules)
     }

@@ -116,7 +116,7 @@ public struct HTMLReport: Sendable {
             html.append("<p class=\"hint\">\(HTMLReport.markingDates(in: Markup.escape("Note: " + note + ".")))</p>")
         }
         html.append(contentsOf: diagnosticList())
-        if let periodGoal = report.rules.periodGoal {
+        if let periodGoal = report.rules.periodGoal, !periodGoal.isRolling {
             html.append("<h2 id=\"periods\">Periods (\(Markup.escape(periodGoal.description)))</h2>")
             html.append("<table class=\"periods\"><thead><tr><th scope=\"col\">Period</th><th scope=\"col\">Progress</th><th scope=\"col\">Status</th></tr></thead><tbody>")
             for period in ReportFigures.periodRows(report) {

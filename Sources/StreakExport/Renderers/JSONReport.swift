@@ -123,6 +123,8 @@ public struct JSONReport: Encodable, Sendable {
         ]
         // Only a report with days after today has the count: reports of past windows stay as they were.
         if let upcoming = counts[.upcoming] { totals.append(("daysUpcoming", upcoming)) }
+        // Only under a rolling goal: other reports stay as they were.
+        if let covered = counts[.covered] { totals.append(("daysCovered", covered)) }
         var members: [(String, Member)] = [
             ("currentStreak", .streak(report.currentStreak)),
             ("days", .days(report.days, extended: extended)),
@@ -144,7 +146,7 @@ public struct JSONReport: Encodable, Sendable {
                 ("score", .number(rounded(report.score))),
                 ("streakUnit", .string(report.streakUnit)),
             ]
-            if report.rules.periodGoal != nil { members.append(("periods", .periods(report.periods))) }
+            if let goal = report.rules.periodGoal, !goal.isRolling { members.append(("periods", .periods(report.periods))) }
             if report.rules.atMost { members.append(("atMost", .boolean(true))) }
         }
         if let unmatchedSessions { totals.append(("unmatchedSessions", unmatchedSessions)) }

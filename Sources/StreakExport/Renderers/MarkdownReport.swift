@@ -67,7 +67,7 @@ public struct MarkdownReport: Sendable {
             write(["", "## Best streaks", "", "| # | Length | Days |", "| ---: | ---: | --- |"])
             write(best.map { "| \($0.rank) | \($0.length) | \($0.days) |" })
         }
-        if let periodGoal = report.rules.periodGoal {
+        if let periodGoal = report.rules.periodGoal, !periodGoal.isRolling {
             write(["", "## Periods (\(MarkdownReport.escape(periodGoal.description)))", "", "| Period | Progress | Status |", "| --- | --- | --- |"])
             for period in ReportFigures.periodRows(report) {
                 let mark = MarkdownReport.escape(String(DayPresentation.standard(for: period.status).mark))

@@ -210,16 +210,16 @@ enum DayWords {
         let daily = (rules.atMost ? "at most " : "")
             + (rules.schedule.entries.isEmpty ? "\(unit.describe(report.goal.requiredPoints)) a day" : "by schedule")
         guard let period = rules.periodGoal else { return daily }
-        let per = period.unitName
+        let span = period.span
         switch (period.target, rules.scoresActiveDays) {
         case (.points(let target), true):
-            return (rules.schedule.entries.isEmpty ? "" : daily + ", ") + "\(unit.describe(target)) a \(per) (any \(unit.rawValue) meet a day)"
+            return (rules.schedule.entries.isEmpty ? "" : daily + ", ") + "\(unit.describe(target)) \(span) (any \(unit.rawValue) meet a day)"
         case (.metDays(let target), true):
-            return (rules.schedule.entries.isEmpty ? "" : daily + ", ") + "\(target) active \(target == 1 ? "day" : "days") a \(per)"
+            return (rules.schedule.entries.isEmpty ? "" : daily + ", ") + "\(target) active \(target == 1 ? "day" : "days") \(span)"
         case (.points(let target), false):
-            return daily + ", " + (rules.atMost ? "at most " : "") + "\(unit.describe(target)) a \(per)"
+            return daily + ", " + (rules.atMost ? "at most " : "") + "\(unit.describe(target)) \(span)"
         case (.metDays(let target), false):
-            return daily + ", \(target) \(target == 1 ? "day" : "days") met a \(per)"
+            return daily + ", \(target) \(target == 1 ? "day" : "days") met \(span)"
         }
     }
 

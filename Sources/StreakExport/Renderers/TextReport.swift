@@ -258,7 +258,7 @@ public struct TextReport: Sendable {
         if !rules.schedule.entries.isEmpty { lines.append("Schedule: \(rules.schedule)") }
         for (name, value) in ReportFigures.ruleRows(report) { lines.append("\(name): \(value)") }
         lines += ReportFigures.bestStreakLines(report)
-        if let periodGoal = rules.periodGoal {
+        if let periodGoal = rules.periodGoal, !periodGoal.isRolling {
             lines.append("Periods (\(periodGoal)):")
             for period in ReportFigures.periodRows(report) {
                 let mark = DayPresentation.standard(for: period.status).mark
@@ -281,7 +281,7 @@ public struct TextReport: Sendable {
     static func dayCounts(_ report: StreakReport) -> String {
         let counts = report.statusCounts
         var parts = ["met \(counts[.met] ?? 0)", "partial \(counts[.partial] ?? 0)", "none \(counts[.none] ?? 0)"]
-        for status in [DayStatus.rest, .skipped, .frozen, .over, .upcoming] where (counts[status] ?? 0) > 0 {
+        for status in [DayStatus.covered, .rest, .skipped, .frozen, .over, .upcoming] where (counts[status] ?? 0) > 0 {
             parts.append("\(status.rawValue) \(counts[status] ?? 0)")
         }
         return "\(report.days.count) (\(parts.joined(separator: ", ")))"
