@@ -291,6 +291,9 @@ public struct StreakReport: Hashable, Sendable {
     /// All-day sessions that marked their days as skipped (`StreakRules.skipCategories`); their
     /// points do not count.
     public var skipMarkers: Int
+    /// Minutes by weekday and hour in the report's zone, when counted
+    /// (`ReportSettings.countsWeekdayHours`, which `--view hours` sets); else `nil`.
+    public var weekdayHours: WeekdayHours?
 
     /// The first day of the window.
     public var from: Day { days.first?.date ?? Day(daysSince1970: 0) }

@@ -103,7 +103,7 @@ extension StreakCalCommand {
 
         @OptionGroup(title: "Addresses") var downloads: DownloadArguments
 
-        @Option(help: "Month grids, or heatmaps (text, svg, html): auto (for windows longer than \(ReportView.longestMonthWindow) days, rolling when the window ends today, else year), month, year or rolling (the last \(ReportView.rollingWeeks) weeks).")
+        @Option(help: "Month grids, or heatmaps (text, svg, html): auto (for windows longer than \(ReportView.longestMonthWindow) days, rolling when the window ends today, else year), month, year, rolling (the last \(ReportView.rollingWeeks) weeks), or hours (a 7 × 24 heatmap of the minutes by weekday and hour, which JSON gets as weekdayHours).")
         var view: ViewChoice = .auto
 
         func validate() throws {

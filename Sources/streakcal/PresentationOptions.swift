@@ -24,7 +24,7 @@ enum PaletteName: String, CaseIterable, ExpressibleByArgument {
 
 /// `--view`: month grids, year heatmaps or the rolling 53 weeks.
 enum ViewChoice: String, CaseIterable, ExpressibleByArgument {
-    case auto, month, year, rolling
+    case auto, month, year, rolling, hours
 
     /// The library's view: `nil` chooses by the window's length.
     var view: ReportView? {
@@ -33,6 +33,7 @@ enum ViewChoice: String, CaseIterable, ExpressibleByArgument {
         case .month: .month
         case .year: .year
         case .rolling: .rolling
+        case .hours: .hours
         }
     }
 }

@@ -32,7 +32,7 @@ extension StreakCalCommand {
 
         @OptionGroup var presentation: PresentationOptions
 
-        @Option(help: "Month grids, or heatmaps (a column per week) for text, svg and html: auto (for windows longer than \(ReportView.longestMonthWindow) days, rolling when the window ends today, else year), month, year (a heatmap per calendar year) or rolling (the last \(ReportView.rollingWeeks) weeks).")
+        @Option(help: "Month grids, or heatmaps (a column per week) for text, svg and html: auto (for windows longer than \(ReportView.longestMonthWindow) days, rolling when the window ends today, else year), month, year (a heatmap per calendar year), rolling (the last \(ReportView.rollingWeeks) weeks), or hours (a 7 × 24 heatmap of the minutes by weekday and hour, which JSON gets as weekdayHours).")
         var view: ViewChoice = .auto
 
         @Option(help: "Colour the text report: auto (on a terminal, unless NO_COLOR is set or TERM is dumb), always, or never. The marks stay either way.")

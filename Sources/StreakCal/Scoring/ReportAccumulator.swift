@@ -40,6 +40,11 @@ struct ReportAccumulator {
     private let unmatchedNames = Locked(SummaryTokens())
     private var unmatchedByToken: [UInt32: Int] = [:]
     private(set) var sessions: [Session] = []
+    /// Minutes by weekday and hour, of the calendar and of each habit (`countsWeekdayHours`), and
+    /// the instants they are counted within (the days a report may show).
+    private var hours: WeekdayHours?
+    private var habitHours: [WeekdayHours] = []
+    private var hourLimits: Range<Int64>?
     /// With `streakcal totals`: how sessions are grouped, and the counter of their time per group
     /// and day (made when the zone is chosen).
     private let groups: TotalsGroups?
@@ -131,6 +136,15 @@ struct ReportAccumulator {
             minuteTotals = totals
             minuteHabitTotals = habitTotals
         }
+        if settings.countsWeekdayHours {
+            let last = settings.to ?? goal.day(containing: now)
+            let first = min(last, settings.from ?? last.advanced(by: 1 - StreakReport.maximumDefaultDays))
+            let secondOfDay = settings.dayStart.secondsAfterMidnight
+            let beginning = { (day: Day) in zone.instant(for: LocalDateTime(day: day, secondOfDay: secondOfDay)) }
+            hours = WeekdayHours()
+            habitHours = settings.habits.map { _ in WeekdayHours() }
+            hourLimits = beginning(first)..<max(beginning(first), beginning(last.advanced(by: 1)))
+        }
         if groups != nil {
             // Time after the last day or before the earliest first day a report may have is never shown.
             let last = settings.to ?? goal.day(containing: now)
@@ -194,6 +208,10 @@ struct ReportAccumulator {
         let minutes = minuteTotals == nil ? 0 : session.start.wholeMinutes(until: session.end)
         minuteTotals?.add(points: minutes, startingAt: session.start)
         if timeCounter != nil { countTime(session, habitPoints: habitPoints) }
+        if hours != nil {
+            countHours(from: session.start, to: session.end, in: counting.goal.timeZone,
+                       habits: session.unmatchedToken == nil ? session.habits : nil)
+        }
         if let token = session.unmatchedToken {
             unmatchedSessions += 1
             unmatchedByToken[token, default: 0] += 1
@@ -242,6 +260,20 @@ struct ReportAccumulator {
     private mutating func groupToken(of session: CountedSession, in sources: [ReportSource]) -> UInt32 {
         guard groups?.grouping == .calendar else { return UInt32(truncatingIfNeeded: session.classes) }
         return calendarToken(input: session.input, file: session.input < sources.count ? sources[session.input].file : "-")
+    }
+
+    /// Counts a session's minutes by weekday and hour, in the calendar's table and in those of
+    /// the habits that take it; an all-day session has no hours.
+    private mutating func countHours<Habits: Sequence<Int>>(
+        from start: SessionTime, to end: SessionTime, in zone: TimeZoneRules, habits: Habits? = [Int]?.none
+    ) {
+        if case .date = start { return }
+        let (start, end) = (start.instant(in: zone), end.instant(in: zone))
+        hours?.add(from: start, to: end, in: zone, within: hourLimits)
+        guard let habits else { return }
+        for index in habits {
+            habitHours[index].add(from: start, to: end, in: zone, within: hourLimits)
+        }
     }
 
     /// The token of the groups of `file`'s sessions when totals are grouped by calendar (else 0).
@@ -328,6 +360,7 @@ struct ReportAccumulator {
                 if timeCounter != nil {
                     countTime(from: read.start, to: read.end, points: read.points, minutes: minutes, token: groupToken(of: read, in: sources))
                 }
+                if hours != nil { countHours(from: read.start, to: read.end, in: zone, habits: [Int]?.none) }
                 continue
             }
             let isMarker = read.classes & SessionClassifier.skipCategoryBit != 0 && !read.start.isFloating
@@ -381,6 +414,7 @@ struct ReportAccumulator {
         // Days after today are upcoming unless planned sessions count (then they are scored as any).
         let scoredThrough = settings.countsPlannedSessions ? nil : today
         var report = totals.report(from: settings.from, to: last, today: scoredThrough)
+        report.weekdayHours = hours
         let unit = imported.pointsRule.unit
         report.goal.unit = unit
         imported.diagnostics += ReportSettings.windowNote(from: settings.from, earliest: totals.earliestDay, to: last, at: firstSession)
@@ -399,8 +433,10 @@ struct ReportAccumulator {
         let habitTotals = countsMinutes ? minuteHabitTotals : self.habitTotals.isEmpty
             ? settings.habits.map { DayTotals(goal: totals.goal, rules: $0.rules.applied(to: settings.streakRules)) } : self.habitTotals
         // Every habit covers the calendar's window, so that their days line up.
-        let habits = zip(settings.habits, habitTotals).map { habit, totals in
+        let habits = zip(settings.habits, habitTotals).enumerated().map { index, pair in
+            let (habit, totals) = pair
             var habitReport = totals.report(from: report.from, to: report.to, today: scoredThrough)
+            habitReport.weekdayHours = index < habitHours.count ? habitHours[index] : nil
             habitReport.goal.unit = habit.rules.points?.unit ?? unit
             return HabitReport(habit: habit, report: habitReport)
         }

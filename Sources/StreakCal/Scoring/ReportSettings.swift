@@ -77,6 +77,11 @@ public struct ReportSettings: Sendable {
     /// today are ``/Streaks/DayStatus/upcoming``; a note says how many were left out. Set it for
     /// a calendar whose future events are done on purpose (logged ahead).
     public var countsPlannedSessions = false
+    /// Whether each report counts its minutes by weekday and hour (``/Streaks/StreakReport/weekdayHours``,
+    /// each session spread over the hours it covers, in the report's zone). Off by default: it
+    /// costs a little per session. ``scored(_:for:now:)`` turns it on for the hours view
+    /// (`--view hours`), whose pictures draw it and whose JSON has it (`weekdayHours`).
+    public var countsWeekdayHours = false
 
     public init(
         requiredPoints: Int? = nil, pointsRule: PointsRule = .auto, timeZone: String? = nil,
@@ -256,7 +261,9 @@ public struct ReportSettings: Sendable {
     /// // Prints "true"
     /// ```
     public func scored(_ sources: [CalendarSource], for format: ReportFormat, now: Int64? = nil) throws(CalendarReadError) -> ScoredCalendar {
-        try scored(sources, keepingSessions: format.needsSessions, now: now)
+        var settings = self
+        if view == .hours { settings.countsWeekdayHours = true }
+        return try settings.scored(sources, keepingSessions: format.needsSessions, now: now)
     }
 
     /// How reports of these settings look: ``rules``, ``palette``, ``firstWeekday``, ``view``.

@@ -193,6 +193,11 @@ public struct HTMLReport: Sendable {
     /// A report's days: month grids, or a heatmap per year and the months on demand.
     private func days(of report: StreakReport, idPrefix: String, styles: PresentationClasses, daysWithCards: Set<Day>) -> [String] {
         var html: [String] = []
+        if resolvedView == .hours {
+            let scale = rules.intensityLegend(for: report).scale
+            let hours = HoursView(hours: report.weekdayHours ?? WeekdayHours(), zone: report.goal.timeZone.identifier)
+            return hours.htmlLines { level in scale.isEmpty ? "p0" : styles.name(of: scale[min(level, scale.count - 1)]) }
+        }
         guard resolvedView.drawsHeatmaps else {
             html.append("<h2 id=\"\(idPrefix)calendar\">Calendar</h2>")
             html.append(contentsOf: legend(rules.legend(for: report), styles: styles))
@@ -470,6 +475,8 @@ public struct HTMLReport: Sendable {
         .habits th { max-width: 10rem; overflow: hidden; text-overflow: ellipsis; } .habits th a { color: inherit; }
         .habits .days { display: flex; gap: 3px; } .habits .days i { width: 14px; height: 14px; border-radius: 3px; display: block; }
         .habits .days i.t { outline: 2px solid var(--today); outline-offset: 1px; }
+        table.hours { border-spacing: 2px; font-size: 0.75rem; } table.hours td { width: 1.1rem; height: 1.1rem; border-radius: 3px; }
+        table.hours th { font-weight: normal; color: var(--fg2); text-align: left; }
         @media (max-width: 40rem) { .habits .days i.old { display: none; } .habits th { max-width: 6rem; } .habits td.figure { white-space: normal; } }
         """
 

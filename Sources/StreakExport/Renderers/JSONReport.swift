@@ -112,6 +112,8 @@ public struct JSONReport: Encodable, Sendable {
         case habits([(HabitReport, today: Day?)], unmatched: Int)
         case sources([ReportSource])
         case summaries([SummaryCount])
+        /// Minutes by weekday (Monday first) and hour: 7 arrays of 24.
+        case hours([[Int]])
     }
 
     /// The members of `report`'s body: what a habit section has too.
@@ -152,6 +154,7 @@ public struct JSONReport: Encodable, Sendable {
         if let unmatchedSessions { totals.append(("unmatchedSessions", unmatchedSessions)) }
         members.append(("totals", .totals(totals.sorted { $0.key < $1.key })))
         if let progress = today.flatMap(report.progress(on:)) { members.append(("today", todayMember(progress))) }
+        if let hours = report.weekdayHours { members.append(("weekdayHours", .hours(hours.minutes))) }
         return members
     }
 
@@ -252,6 +255,18 @@ public struct JSONReport: Encodable, Sendable {
             }
         case .habits(let habits, _):
             writeArray(habits, into: &json, indent: indent) { json, habit, inner in write(habitMembers(habit.0, today: habit.today), into: &json, indent: inner) }
+        case .hours(let rows):
+            json.open("[")
+            for (index, row) in rows.enumerated() {
+                json.element(indent: indent + 2, first: index == 0)
+                json.open("[")
+                for (hour, minutes) in row.enumerated() {
+                    json.element(indent: indent + 4, first: hour == 0)
+                    json.integer(minutes)
+                }
+                json.close("]", indent: indent + 2, empty: row.isEmpty)
+            }
+            json.close("]", indent: indent, empty: rows.isEmpty)
         }
     }
 
@@ -370,6 +385,7 @@ public struct JSONReport: Encodable, Sendable {
                     try container.encode(habits.map { Encoded(members: JSONReport.habitMembers($0.0, today: $0.today)) }, forKey: key)
                 case .sources(let sources): try container.encode(sources, forKey: key)
                 case .summaries(let summaries): try container.encode(summaries, forKey: key)
+                case .hours(let rows): try container.encode(rows, forKey: key)
                 }
             }
         }

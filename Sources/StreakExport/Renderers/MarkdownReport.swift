@@ -74,9 +74,14 @@ public struct MarkdownReport: Sendable {
                 write(["| \(period.days) | \(period.progress) | \(mark) \(period.status.rawValue) |"])
             }
         }
-        for month in report.months {
-            write(["", "## \(CalendarNames.title(of: month))", ""])
-            write(monthTable(month))
+        if let hours = report.weekdayHours {
+            // Counted for the hours view (`ReportSettings.countsWeekdayHours`): its table in place of the months.
+            write([""] + HoursView(hours: hours, zone: report.goal.timeZone.identifier).markdownLines())
+        } else {
+            for month in report.months {
+                write(["", "## \(CalendarNames.title(of: month))", ""])
+                write(monthTable(month))
+            }
         }
         let legend = rules.legend(for: report).map { "\(MarkdownReport.escape(String($0.mark))) \(MarkdownReport.escape($0.label))" }
         write(["", "Marks: " + legend.joined(separator: "; ") + "."])

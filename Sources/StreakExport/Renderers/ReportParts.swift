@@ -17,6 +17,9 @@ public enum ReportView: String, Hashable, Sendable, CaseIterable {
     /// One heatmap of the last 53 weeks, ending with the week of the window's last day, as
     /// GitHub's contribution graph: a year that is not cut at New Year.
     case rolling
+    /// When the time goes: a 7 × 24 heatmap of the minutes by weekday and hour
+    /// (``/Streaks/StreakReport/weekdayHours``), in place of the days; per habit where habits are given.
+    case hours
 
     /// The longest window the month view is chosen for: about three months.
     public static let longestMonthWindow = 92
@@ -31,14 +34,14 @@ public enum ReportView: String, Hashable, Sendable, CaseIterable {
         return today != nil && report.to == today ? .rolling : .year
     }
 
-    /// Whether the view draws heatmaps (`year`, `rolling`) rather than month grids.
-    public var drawsHeatmaps: Bool { self != .month }
+    /// Whether the view draws heatmaps of days (`year`, `rolling`) rather than month grids.
+    public var drawsHeatmaps: Bool { self == .year || self == .rolling }
 
     /// The heatmaps the view draws of `report`, in order, each with its title and its id: a grid
     /// per drawn calendar year, or the one rolling grid; none for `month`.
     public func heatmaps(of report: StreakReport, firstWeekday: Weekday) -> [(grid: YearGrid, title: String, id: String)] {
         switch self {
-        case .month: return []
+        case .month, .hours: return []
         case .year: return ReportView.drawnYears(of: report).map { (YearGrid(year: $0, firstWeekday: firstWeekday), String($0), "year-\($0)") }
         case .rolling:
             let grid = YearGrid(weeksEndingWith: report.to, weekCount: ReportView.rollingWeeks, firstWeekday: firstWeekday)

@@ -204,6 +204,12 @@ public struct SVGReport: Sendable {
             body.append(text(cut("Note: " + note + ".", size: 14), x: x0, y: y, size: 14, color: "\(page.secondaryText)"))
         }
         y += 18
+        if resolvedView == .hours {
+            let hours = HoursView(hours: report.weekdayHours ?? WeekdayHours(), zone: report.goal.timeZone.identifier)
+            let drawn = hours.svgElements(left: x0, top: y, palette: palette)
+            body.append(contentsOf: drawn.elements)
+            return drawn.bottom
+        }
         if resolvedView.drawsHeatmaps {
             y = yearLegend(for: report, top: y, into: &body) + 20
             for heatmap in resolvedView.heatmaps(of: report, firstWeekday: firstWeekday) {

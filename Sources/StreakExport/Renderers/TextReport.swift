@@ -75,7 +75,12 @@ public struct TextReport: Sendable {
         var lines = header()
         lines.append("")
         let resolvedView = view ?? .automatic(for: report, today: today)
-        if resolvedView.drawsHeatmaps {
+        if resolvedView == .hours {
+            lines.append(contentsOf: summary())
+            lines.append("")
+            let hours = HoursView(hours: report.weekdayHours ?? WeekdayHours(), zone: report.goal.timeZone.identifier)
+            lines.append(contentsOf: hours.textLines(colors: colors ? rules.intensityLegend(for: report).scale : nil))
+        } else if resolvedView.drawsHeatmaps {
             lines.append(contentsOf: summary())
             lines.append("")
             let grids = resolvedView == .rolling
