@@ -4,7 +4,7 @@ import StreakCal
 
 let folder = try CalendarInputs(["Fixtures"])
 print(folder.sources.count, folder.sources[0].name)
-// Prints "33 Fixtures/all-day-events.ics"
+// Prints "34 Fixtures/all-day-events.ics"
 
 var downloads = DownloadOptions()
 downloads.isOffline = true  // the cache only: no request leaves the machine

@@ -514,7 +514,9 @@ func outputFormat<Format: RawRepresentable<String> & Equatable>(
 /// subcommand), so a mistyped command name fails as a missing file: that error then says which
 /// command was meant, as git does ("did you mean report?").
 enum CommandNameSuggestion {
-    static let commands = ["report", "sessions", "annotate", "layout", "batch", "help"]
+    /// Every subcommand's name, as the command's configuration lists them (a list of its own
+    /// missed `totals` and `card`), and `help`.
+    static let commands = StreakCalCommand.configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
 
     /// `error` with the suggestion, when it is about a missing file whose name is the command
     /// line's first word and a typing slip away from a command's; else `error` as it is.

@@ -44,13 +44,36 @@ struct CommandLineDocumentTests {
         }
     }()
 
+    /// A command's words as a shell splits them: at spaces, except inside single quotes
+    /// (`--period-goal '7 days:3 days'`), which are taken off.
+    static func words(of command: String) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var quoted = false
+        var started = false
+        for character in command {
+            if character == "'" {
+                quoted.toggle()
+                started = true
+            } else if character == " ", !quoted {
+                if started { words.append(word) }
+                (word, started) = ("", false)
+            } else {
+                word.append(character)
+                started = true
+            }
+        }
+        if started { words.append(word) }
+        return words
+    }
+
     @Test func thereAreExamples() {
         #expect(Self.examples.count >= 3)
     }
 
     @Test(arguments: examples)
     func printsWhatTheDocumentSays(_ example: Example) throws {
-        var words = example.command.split(separator: " ").map(String.init)
+        var words = Self.words(of: example.command)
         let quiet = words.last == "2>/dev/null"
         if quiet { words.removeLast() }
         #expect(words.first == "streakcal")

@@ -6,6 +6,7 @@ import Testing
 struct CommandSuggestionTests {
     @Test("A word a slip away from a command is suggested", arguments: [
         ("reprot", "report"), ("sesions", "sessions"), ("anotate", "annotate"), ("lyaout", "layout"), ("bacth", "batch"),
+        ("totls", "totals"), ("cadr", "card"),
     ])
     func suggested(typed: String, meant: String) throws {
         let result = try streakcal([typed, fixture("tutorial-sample.ics")])

@@ -12,7 +12,7 @@ struct OptionValueNamesTests {
         #expect(PaletteName.allValueStrings == ["standard", "github", "high-contrast", "tutorial"])
         #expect(ColorChoice.allValueStrings == ["auto", "always", "never"])
         #expect(FirstWeekday.allValueStrings == ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"])
-        #expect(ViewChoice.allValueStrings == ["auto", "month", "year", "rolling"])
+        #expect(ViewChoice.allValueStrings == ["auto", "month", "year", "rolling", "hours"])
         #expect(StreakCalCommand.Layout.Format.allValueStrings == ["text", "json", "svg"])
         #expect(StreakCalCommand.Layout.Mode.allValueStrings == ["month", "week"])
         #expect(ReportFormat.allValueStrings == ReportFormat.allCases.map(\.rawValue))

@@ -103,7 +103,7 @@ public struct StreakCard: Sendable {
     /// // Prints "38"
     /// ```
     public var stripLength: Int {
-        let (cell, gap) = report.rules.periodGoal == nil ? (Self.dayCell, Self.dayGap) : (Self.periodCell, Self.periodGap)
+        let (cell, gap) = periodGoal == nil ? (Self.dayCell, Self.dayGap) : (Self.periodCell, Self.periodGap)
         return max(1, min(Self.maximumStripLength, (contentWidth + gap) / (cell + gap)))
     }
 
@@ -117,7 +117,7 @@ public struct StreakCard: Sendable {
 
     /// The strip's columns' days: ``stripLength`` weeks or periods, in order.
     private var stripPeriods: [ClosedRange<Day>] {
-        let goal = report.rules.periodGoal, firstWeekday = self.firstWeekday
+        let goal = periodGoal, firstWeekday = self.firstWeekday
         func period(_ day: Day) -> ClosedRange<Day> {
             if let goal { return goal.period(containing: day) }
             let first = day.advanced(by: -day.weekday.daysSince(firstWeekday))
@@ -158,7 +158,7 @@ public struct StreakCard: Sendable {
     }
 
     /// The unit of the streaks: `day`, `week` or `month`.
-    private var unit: String { report.rules.periodGoal?.unitName ?? "day" }
+    private var unit: String { periodGoal?.unitName ?? "day" }
 
     /// `2 days`, `1 week`.
     private func count(_ number: Int) -> String {
@@ -179,7 +179,7 @@ public struct StreakCard: Sendable {
 
     /// The days (or periods) met, and of how many scored so far (upcoming ones left out).
     private var metFigure: (met: Int, of: Int) {
-        if report.rules.periodGoal != nil {
+        if periodGoal != nil {
             let scored = report.periods.filter { $0.status != .upcoming }
             return (scored.filter { $0.status == .met }.count, scored.count)
         }
@@ -194,7 +194,7 @@ public struct StreakCard: Sendable {
                          size: titleSize, bold: true))
         // The goal, the last day and (on a habit's card) the calendars; where they do not fit, the
         // last day goes first, then the calendars.
-        let goal = DayWords.goal(of: report) + (report.rules.periodGoal == nil ? "" : ", streaks in \(unit)s")
+        let goal = DayWords.goal(of: report) + (periodGoal == nil ? "" : ", streaks in \(unit)s")
         let calendars = habitName == nil ? nil : sources.subject.map(Self.plain)
         let candidates = [[calendars, goal, "to \(report.to)"], [calendars, goal], [goal]].map { $0.compactMap { $0 }.joined(separator: " · ") }
         let subtitle = candidates.first { Self.estimatedWidth(of: $0, size: 11) <= contentWidth } ?? goal
@@ -289,7 +289,7 @@ public struct StreakCard: Sendable {
     /// a period each; returns the bottom.
     private func strip(top: Int, into body: inout [String]) -> Int {
         let periods = stripPeriods
-        let isDaily = report.rules.periodGoal == nil
+        let isDaily = periodGoal == nil
         let caption = isDaily ? "The last \(periods.count) weeks" : "The last \(count(periods.count))"
         body.append(text(Self.fitted(caption, size: 11, width: contentWidth), x: Self.margin, y: top + 11, size: 11, className: "fg2"))
         let (cell, gap) = isDaily ? (Self.dayCell, Self.dayGap) : (Self.periodCell, Self.periodGap)
@@ -325,8 +325,15 @@ public struct StreakCard: Sendable {
         "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(size)\" height=\"\(size)\" rx=\"2\" class=\"\(kind)\(isToday ? " today" : "")\"/>"
     }
 
+    /// The goal of calendar periods the card counts in, if any: a rolling goal (`7 days:3 days`)
+    /// counts days, as a daily one does (its covered days are squares of their own).
+    private var periodGoal: PeriodGoal? {
+        report.rules.periodGoal.flatMap { $0.isRolling ? nil : $0 }
+    }
+
     /// A day's square's class: `l0` (no points) to `l4` (met) as ``ReportPalette/level(of:)``
-    /// says, else `rest`, `skip`, `frz` (frozen), `over` or `up` (upcoming, or outside the report).
+    /// says, else `rest`, `skip`, `frz` (frozen), `over`, `cov` (covered by a rolling goal's
+    /// window) or `up` (upcoming, or outside the report).
     static func squareClass(of total: DayTotal) -> String {
         // The palette's level of a day over an at-most limit is 0; its colour is its own.
         if total.status == .over { return "over" }
@@ -354,13 +361,15 @@ public struct StreakCard: Sendable {
         case .partial: "l2"
         case .met: "l4"
         case .upcoming: "up"
+        case .covered: "cov"
         }
     }
 
     /// The squares' presentations by class: the palette's levels and statuses.
     var squarePresentations: [(className: String, presentation: DayPresentation)] {
         palette.levels.enumerated().map { ("l\($0.offset)", $0.element) }
-            + [("rest", palette.rest), ("skip", palette.skipped), ("frz", palette.frozen), ("over", palette.over), ("up", palette.upcoming)]
+            + [("rest", palette.rest), ("skip", palette.skipped), ("frz", palette.frozen), ("over", palette.over), ("up", palette.upcoming),
+               ("cov", palette.covered)]
     }
 
     /// The colours, light, then dark in a `prefers-color-scheme: dark` media query.
