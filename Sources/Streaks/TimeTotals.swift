@@ -185,11 +185,11 @@ public struct TimeTotals: Hashable, Sendable {
         let names = Self.mergedNames(groups)
         var figures: [Int: [Day: Figures]] = [:]
         var overall = Figures()
-        for (_, cell) in counter.whole.entries {
-            overall.add(cell.figures(countsMinutes: countsMinutes))
-        }
-        for (key, cell) in counter.cells.entries {
-            let (group, periodFirst) = Counter.split(key)
+        for (group, periodFirst, cell) in counter.entries {
+            guard let group else {
+                overall.add(cell.figures(countsMinutes: countsMinutes))
+                continue
+            }
             guard group < names.index.count else { continue }
             figures[names.index[group], default: [:]][periodFirst, default: Figures()].add(cell.figures(countsMinutes: countsMinutes))
         }
@@ -294,8 +294,9 @@ extension TimeTotals {
     /// it is counted). Memory grows with the cells, never with the sessions.
     ///
     /// It is the one place `streakcal totals` spends time per session, on the thread that reads
-    /// the import's batches, so each session costs a few additions: cells in a table of their own
-    /// (``CellTable``), the last day's limits and period kept, no generic call across modules.
+    /// the import's batches, so each session costs a few additions: cells in rows by period
+    /// (groups past the rows in a ``CellTable``), the last day's limits and period kept, no
+    /// generic call across modules.
     public struct Counter: Sendable {
         /// The zone whose local days the sessions are counted by.
         public let timeZone: TimeZoneRules
@@ -308,14 +309,25 @@ extension TimeTotals {
         public let period: Period
         /// The first day of weeks.
         public let firstWeekday: Weekday
-        /// The cells, by group and period (`key(group:period:)`).
+        /// The first day of the first period, and how many periods the days overlap.
+        private let firstPeriod: Day
+        private let periodCount: Int
+        /// The whole's cells, one per period, and the first groups' (``denseGroups``), a row of
+        /// one per period each, in one array: a session's cells are reached by their index, with
+        /// no hashing (sessions of a series come in its order, not the calendar's, so a cell is
+        /// seldom the one before). Groups past those rows, and every group when the periods are
+        /// too many for rows, are in ``cells``.
+        fileprivate var rows: [Cell] = []
+        /// How many groups have a row (group `g`'s is `rows[(g + 1) * periodCount...]`; the whole's first).
+        private var rowCount = 0
+        /// The most groups with a row: rows hold at most a million cells (32 MB).
+        private let rowLimit: Int
+        /// The cells of the groups without a row, by group and period (`key(group:period:)`).
         fileprivate var cells = CellTable()
-        /// The whole's cells, by period (`key(group: 0, period:)`).
-        fileprivate var whole = CellTable()
         /// The last day whose limits were asked for: when it begins and when the next one does.
         private var lastDay: (day: Day, begins: Int64, ends: Int64)?
-        /// The period of the last day asked for: its first day, and the first day of the next.
-        private var lastPeriod: (first: Day, next: Day)?
+        /// The period of the last day asked for: its first day, the first day of the next, its index.
+        private var lastPeriod: (first: Day, next: Day, index: Int)?
 
         /// What one group counts in one period.
         struct Cell: Hashable, Sendable {
@@ -342,6 +354,25 @@ extension TimeTotals {
             self.days = days
             self.period = period
             self.firstWeekday = firstWeekday
+            let firstPeriod = period.first(of: days.lowerBound, firstWeekday: firstWeekday)
+            self.firstPeriod = firstPeriod
+            let periodCount = Self.index(of: period.first(of: days.upperBound, firstWeekday: firstWeekday), from: firstPeriod, period: period) + 1
+            self.periodCount = periodCount
+            // The whole's row and the groups': a million cells at most, none when one row would pass it.
+            self.rowLimit = periodCount > Self.rowCells ? 0 : Self.rowCells / periodCount
+        }
+
+        /// The most cells the rows hold.
+        static let rowCells = 1_000_000
+
+        /// The index of the period that begins on `first` among those from `origin` on.
+        static func index(of first: Day, from origin: Day, period: Period) -> Int {
+            switch period {
+            case .day: return origin.distance(to: first)
+            case .week: return origin.distance(to: first) / 7
+            case .month: return (first.year - origin.year) * 12 + first.month - origin.month
+            case .year: return first.year - origin.year
+            }
         }
 
         /// Counts a session (floating times already read in the zone) in each of `groups`, and in
@@ -401,11 +432,55 @@ extension TimeTotals {
 
         /// Adds `cell` to each of `groups`' cells in the period of `day`, and to the whole's when `inWhole`.
         private mutating func add<Groups: Collection<Int>>(_ cell: Cell, on day: Day, to groups: Groups, inWhole: Bool) {
-            let period = periodFirst(of: day)
-            if inWhole { whole.add(cell, at: Self.key(group: 0, period: period)) }
+            let (first, index) = period(of: day)
+            // Row 0 is the whole's; group g's is row g + 1.
+            if inWhole { add(cell, row: 0, index: index, first: first, group: nil) }
             for group in groups {
-                cells.add(cell, at: Self.key(group: group, period: period))
+                add(cell, row: group + 1, index: index, first: first, group: group)
             }
+        }
+
+        /// Adds `cell` to a row's period `index`, making the rows up to it first; past the rows'
+        /// limit, to ``cells`` (the whole's too, under the impossible group `UInt32.max - 1`).
+        private mutating func add(_ cell: Cell, row: Int, index: Int, first: Day, group: Int?) {
+            guard row < rowLimit else {
+                cells.add(cell, at: Self.key(group: group ?? Self.wholeInCells, period: first))
+                return
+            }
+            if row >= rowCount {
+                rows.append(contentsOf: repeatElement(Cell(), count: (row + 1 - rowCount) * periodCount))
+                rowCount = row + 1
+            }
+            rows[row * periodCount + index].add(cell)
+        }
+
+        /// The group the whole is counted under in ``cells`` when the periods are too many for rows.
+        static let wholeInCells = Int(UInt32.max - 1)
+
+        /// Every cell with something in it: the whole's (group `nil`) and each group's, with its period's first day.
+        var entries: [(group: Int?, period: Day, cell: Cell)] {
+            var result: [(group: Int?, period: Day, cell: Cell)] = []
+            var firsts: [Day] = []
+            if rowCount > 0 {
+                firsts.reserveCapacity(periodCount)
+                var first = firstPeriod
+                for _ in 0..<periodCount {
+                    firsts.append(first)
+                    first = period.next(after: first)
+                }
+            }
+            for row in 0..<rowCount {
+                for index in 0..<periodCount {
+                    let cell = rows[row * periodCount + index]
+                    guard cell != Cell() else { continue }
+                    result.append((row == 0 ? nil : row - 1, firsts[index], cell))
+                }
+            }
+            for (key, cell) in cells.entries {
+                let (group, first) = Self.split(key)
+                result.append((group == Self.wholeInCells ? nil : group, first, cell))
+            }
+            return result
         }
 
         /// When `day` begins and when the next day does, in the zone with the day start.
@@ -421,12 +496,13 @@ extension TimeTotals {
             timeZone.instant(for: LocalDateTime(day: day, secondOfDay: dayStart.secondsAfterMidnight))
         }
 
-        /// The first day of the period `day` is in.
-        private mutating func periodFirst(of day: Day) -> Day {
-            if let lastPeriod, lastPeriod.first <= day, day < lastPeriod.next { return lastPeriod.first }
+        /// The first day of the period `day` is in, and its index among the days' periods.
+        private mutating func period(of day: Day) -> (first: Day, index: Int) {
+            if let lastPeriod, lastPeriod.first <= day, day < lastPeriod.next { return (lastPeriod.first, lastPeriod.index) }
             let first = period.first(of: day, firstWeekday: firstWeekday)
-            lastPeriod = (first, period.next(after: first))
-            return first
+            let index = Self.index(of: first, from: firstPeriod, period: period)
+            lastPeriod = (first, period.next(after: first), index)
+            return (first, index)
         }
 
         /// A cell's key: the group in the high 32 bits, the period's first day (its number since

@@ -256,6 +256,24 @@ struct TimeTotalsTests {
         }
     }
 
+    @Test("Counted in rows or in the table (a window of too many periods for rows), the figures are the same")
+    func rowsAndTable() throws {
+        var text = "BEGIN:VCALENDAR\r\n"
+        for index in 0..<40 {
+            text += "BEGIN:VEVENT\r\nUID:\(index)\r\nDTSTART:2024\(index % 12 < 9 ? "0" : "")\(index % 12 + 1)05T2\(index % 4)0000Z\r\n"
+            text += "DURATION:PT\(30 + index)M\r\nRRULE:FREQ=WEEKLY;COUNT=5\r\nSUMMARY:Task \(index % 25)\r\nX-POINTS:\(index)\r\nEND:VEVENT\r\n"
+        }
+        let source = CalendarSource.string(text + "END:VCALENDAR\r\n", name: "tasks.ics")
+        let year = try Day(year: 2024, month: 1, day: 1)...Day(year: 2024, month: 12, day: 31)
+        let short = try #require(try Self.settings(window: year).totals([source], by: .summary, per: .day, now: Self.later).timeTotals)
+        // 372,000 days: rows for the whole and two groups, the table for the rest.
+        let long = try #require(try Self.settings(window: try Day(year: 1000, month: 1, day: 1)...year.upperBound)
+            .totals([source], by: .summary, per: .day, now: Self.later).timeTotals)
+        #expect(long.rows == short.rows && long.overall == short.overall && long.groups.map(\.total) == short.groups.map(\.total))
+        // Three December series end in 2025: one session each past the window.
+        #expect(short.groups.count == 25 && short.overall.sessions == 197)
+    }
+
     @Test("A session of years costs only the window's days")
     func longSession() throws {
         let decade = CalendarSource.string("""
