@@ -18,13 +18,22 @@ package struct SessionClassifier: Sendable {
     /// and ``skipCategoryBit``).
     package static let maximumHabits = 62
 
-    package init(classify: @escaping @Sendable (_ summary: String, _ categories: [String], _ properties: [String: String]) -> UInt64) {
+    /// Whether descriptions sorted once are kept (``Memo``): not for a classifier that is itself
+    /// a lookup by description (`streakcal totals` by summary), where the memo would be a second
+    /// lock per event for nothing.
+    private let memoizes: Bool
+
+    package init(
+        memoizing: Bool = true,
+        classify: @escaping @Sendable (_ summary: String, _ categories: [String], _ properties: [String: String]) -> UInt64
+    ) {
+        self.memoizes = memoizing
         self.classify = classify
     }
 
     /// The bits of `record`: its SUMMARY, CATEGORIES and kept properties, as a session of it has them.
     func classes(of record: borrowing EventRecord) -> UInt64 {
-        guard memo.withLock({ $0.isWorthIt }) else { return classify(record.summary, record.categories, record.kept) }
+        guard memoizes, memo.withLock({ $0.isWorthIt }) else { return classify(record.summary, record.categories, record.kept) }
         let description = Description(summary: record.summary, categories: record.categories, kept: record.kept)
         if let bits = memo.withLock({ $0.bits(of: description) }) { return bits }
         let bits = classify(record.summary, record.categories, record.kept)

@@ -104,7 +104,9 @@ struct ReportAccumulator {
               !settings.habits.contains(where: { $0.rules.points?.readsProperty == true }) else { return nil }
         let (filters, skipCategories, skipWhen) = (self.filters, settings.streakRules.skipCategories, self.skipWhen)
         let unmatchedNames = self.unmatchedNames
-        return SessionClassifier { summary, categories, properties in
+        // Only groups by summary to sort: the groups' table is the memo.
+        let memoizing = !(groupsByDescription?.grouping == .summary && filters.isEmpty && skipCategories.isEmpty && skipWhen == nil)
+        return SessionClassifier(memoizing: memoizing) { summary, categories, properties in
             var bits: UInt64 = groupsByDescription.map { UInt64($0.token(summary: summary, categories: categories)) } ?? 0
             for (index, filter) in filters.enumerated()
             where filter.matches(summary: summary, categories: categories, properties: properties) {

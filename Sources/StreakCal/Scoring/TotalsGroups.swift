@@ -63,9 +63,17 @@ struct TotalsGroups: Sendable {
 
         /// The token of one name's group (a summary): past the limit, an unknown name's is the
         /// `(other)` group's, and the name is not kept.
+        /// The token of `(other)`, once made.
+        var otherToken: UInt32?
+
         mutating func token(forName name: String) -> UInt32 {
             if let token = tokenOfName[name] { return token }
-            if names.count >= TotalsGroups.maximumGroups, groupOfName[name] == nil { return token(for: [TimeTotals.otherGroups]) }
+            if names.count >= TotalsGroups.maximumGroups, groupOfName[name] == nil {
+                if let otherToken { return otherToken }
+                let token = token(for: [TimeTotals.otherGroups])
+                otherToken = token
+                return token
+            }
             let token = self.token(for: [name])
             tokenOfName[name] = token
             return token
