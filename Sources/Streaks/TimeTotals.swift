@@ -164,8 +164,12 @@ public struct TimeTotals: Hashable, Sendable {
     /// counter's days, or the days of a report that begins later: its earliest session's).
     ///
     /// - Parameters:
+    ///   - counter: What was counted.
     ///   - groups: Each group index's name. Groups of one name are counted as one (two calendars
     ///     named alike).
+    ///   - grouping: What a group is.
+    ///   - window: The days the table is about: its periods are those that overlap them.
+    ///   - unit: What points count.
     ///   - countsMinutes: Points are the sessions' whole minutes (`PointsRule.minutes`, or automatic
     ///     points on a calendar without the points property): each session's `minutePoints`.
     ///   - habitDays: For habits, each group's scored days (at least the window's); a day whose
@@ -295,7 +299,7 @@ extension TimeTotals {
     ///
     /// It is the one place `streakcal totals` spends time per session, on the thread that reads
     /// the import's batches, so each session costs a few additions: cells in rows by period
-    /// (groups past the rows in a ``CellTable``), the last day's limits and period kept, no
+    /// (groups past the rows in a table of their own), the last day's limits and period kept, no
     /// generic call across modules.
     public struct Counter: Sendable {
         /// The zone whose local days the sessions are counted by.
@@ -379,6 +383,8 @@ extension TimeTotals {
         /// the whole when `countsInWhole`.
         ///
         /// - Parameters:
+        ///   - start: When it starts.
+        ///   - end: When it ends (exclusive).
         ///   - points: Its points, counted in the period of the day it starts.
         ///   - minutePoints: Its points when points are minutes (default: its whole minutes).
         ///   - groups: The indices of the groups it counts in (none: it counts only in the whole).
@@ -391,7 +397,9 @@ extension TimeTotals {
             count(start: start, end: end, points: points, minutePoints: minutePoints, groups: groups, countsInWhole: countsInWhole)
         }
 
-        /// Counts a session in one group, or only in the whole (`group` `nil`), as ``add(start:end:points:minutePoints:groups:countsInWhole:)`` does.
+        /// Counts a session in one group, or only in the whole (`group` `nil`), as
+        /// ``add(start:end:points:minutePoints:groups:countsInWhole:)`` does; the parameters are that
+        /// function's.
         public mutating func add(
             start: SessionTime, end: SessionTime, points: Int, minutePoints: Int? = nil, group: Int?, countsInWhole: Bool = true
         ) {

@@ -221,6 +221,7 @@ public struct ReportSettings: Sendable {
     /// ```
     ///
     /// - Parameters:
+    ///   - sources: The calendars, in order, read as one (as ``scored(_:keepingSessions:now:)`` reads them).
     ///   - grouping: What a group is. Habits (``habits``) count only when grouping by habit.
     ///   - period: How long each period is.
     ///   - now: The instant "today" is taken from, in seconds since 1970 (default: now): sessions
@@ -234,7 +235,7 @@ public struct ReportSettings: Sendable {
         return counted.totalled(scored)
     }
 
-    /// The totals of a whole import, as ``totals(_:by:per:now:)`` makes them of a stream: the same
+    /// The totals of a whole import, as `totals(_:by:per:now:)` makes them of a stream: the same
     /// table from sessions already read (such as `importer(now:).importSessions(from:)` gives).
     public func totals(
         _ imported: CalendarImport, by grouping: TimeTotals.Grouping, per period: TimeTotals.Period, now: Int64? = nil
@@ -293,7 +294,7 @@ public struct ScoredCalendar: Sendable {
     /// Today in the report's zone (with its day start), when scored: outlined in year views.
     public var today: Day?
 
-    /// Sessions, minutes and points per group and period, when made by ``ReportSettings/totals(_:by:per:now:)``.
+    /// Sessions, minutes and points per group and period, when made by `ReportSettings.totals(_:by:per:now:)`.
     public var timeTotals: TimeTotals?
 
     /// How it is drawn: the presentation of the settings it was scored with (their rules,
