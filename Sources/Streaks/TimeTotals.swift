@@ -324,7 +324,7 @@ extension TimeTotals {
         fileprivate var rows: [Cell] = []
         /// How many groups have a row (group `g`'s is `rows[(g + 1) * periodCount...]`; the whole's first).
         private var rowCount = 0
-        /// The most groups with a row: rows hold at most a million cells (32 MB).
+        /// The most groups with a row: rows hold at most ``rowCells`` cells.
         private let rowLimit: Int
         /// The cells of the groups without a row, by group and period (`key(group:period:)`).
         fileprivate var cells = CellTable()
@@ -362,12 +362,14 @@ extension TimeTotals {
             self.firstPeriod = firstPeriod
             let periodCount = Self.index(of: period.first(of: days.upperBound, firstWeekday: firstWeekday), from: firstPeriod, period: period) + 1
             self.periodCount = periodCount
-            // The whole's row and the groups': a million cells at most, none when one row would pass it.
+            // The whole's row and the groups': `rowCells` at most, none when one row would pass it.
             self.rowLimit = periodCount > Self.rowCells ? 0 : Self.rowCells / periodCount
         }
 
-        /// The most cells the rows hold.
-        static let rowCells = 1_000_000
+        /// The most cells the rows hold (8 MB): the whole's and a few groups' rows, with room for
+        /// every week of ten years for 500 groups; a million cells cost 30 MB more than a report
+        /// at peak (`Benchmarks/run-totals-benchmark`, plain 280 MB by summary per month).
+        static let rowCells = 262_144
 
         /// The index of the period that begins on `first` among those from `origin` on.
         static func index(of first: Day, from origin: Day, period: Period) -> Int {
