@@ -10,6 +10,8 @@ import Foundation
 /// (a newer ArgumentParser) leaves that shell's script as ArgumentParser wrote it, and
 /// `FirstHourTests.bareFileCompletion` fails.
 enum CompletionScripts {
+    /// The subcommands as ArgumentParser's scripts list them: the command's own, in order, and `help`.
+    static let subcommandNames = CommandNameSuggestion.commands
     /// `message` itself, or, when it is ArgumentParser's completion script for a shell (what
     /// `--generate-completion-script` prints), that script taught the default subcommand.
     /// ArgumentParser stays the one reader of the command line: this looks only at what it printed.
@@ -28,11 +30,11 @@ enum CompletionScripts {
     /// the words after a file are `report`'s.
     static func bash(_ script: String) -> String {
         let fallback = "        # Offer subcommand completions\n"
-            + "        COMPREPLY+=($(compgen -W 'report sessions annotate layout batch help' -- \"${cur}\"))\n"
+            + "        COMPREPLY+=($(compgen -W '\(subcommandNames.joined(separator: " "))' -- \"${cur}\"))\n"
         let replacement = """
                     if [[ "${#unparsed_words[@]}" -eq 0 ]]; then
                         # The first word: a subcommand, or a calendar (streakcal FILE is streakcal report FILE)
-                        COMPREPLY+=($(compgen -W 'report sessions annotate layout batch help' -- "${cur}"))
+                        COMPREPLY+=($(compgen -W '\(subcommandNames.joined(separator: " "))' -- "${cur}"))
                         __streakcal_add_completions -o plusdirs -fX '!*.@(ics)'
                     else
                         # After a first word that is not a subcommand: report's completions, that word its first file
@@ -50,7 +52,7 @@ enum CompletionScripts {
         var patched = replacingOnce(
             subcommands, with: subcommands + "        _files -g '*.ics' && ret=0\n", in: script)
         let dispatch = """
-                    report|sessions|annotate|layout|batch|help)
+                    \(subcommandNames.joined(separator: "|")))
                         "_streakcal_${words[1]}" && ret=0
                         ;;
 

@@ -216,7 +216,7 @@ struct ZoneCompletionTests {
                                  currentDirectory: folder.path)
             #expect(result.status == 0, "\(result.standardError)")
             let replies = result.standardOutput.components(separatedBy: "\n")
-            #expect(replies.first == "--help --version -h annotate batch help layout report sessions work.ics ")
+            #expect(replies.first == "--help --version -h annotate batch card help layout report sessions totals work.ics ")
             #expect(replies.dropFirst(1).first == "work.ics ")
             #expect(replies.dropFirst(2).first == "--format ")
             #expect(replies.dropFirst(3).first == "csv html json md svg text ")

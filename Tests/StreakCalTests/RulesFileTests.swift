@@ -64,7 +64,7 @@ struct RulesFileTests {
         ("[1]", 1, 1, "a rules file is a JSON object"),
         ("{\"required\": 30, \"required\": 40}", 1, 18, "the key \"required\" is given twice"),
         (String(repeating: "[", count: 40), 1, 33, "nested more than 32 deep"),
-        ("{\"periodGoal\": \"fortnight:3 days\"}", 1, 17, "a period goal starts with week or month"),
+        ("{\"periodGoal\": \"fortnight:3 days\"}", 1, 17, "a period goal starts with week, month or N days"),
         ("{\n  \"habits\": {\"Deep\": \"" + String(repeating: "not ", count: 33) + "all\"}\n}", 2, 23, "habit \"Deep\": the filter is nested more than 32 deep"),
         ("{\"habits\": {\"W\": \"summary~(a)\\\\1\"}}", 1, 30, "habit \"W\": '(a)\\1' is not a regular expression StreakCal reads: backreferences"),
         ("{\"freezes\": \"every 0\"}", 1, 20, "freezes are earned every 1 or more met days, not every 0"),

@@ -136,11 +136,11 @@ struct PresentationRuleTests {
     func legend() {
         #expect(DayPresentationRules.standard.legend.map(\.label) == [
             "met", "partial, under 1/3", "partial, 1/3 to 2/3", "partial, 2/3 or more", "none", "rest", "skipped", "frozen",
-            "over the limit", "upcoming",
+            "over the limit", "upcoming", "covered",
         ])
-        #expect(DayPresentationRules.tutorial.legend.map(\.label) == ["met", "partial", "none", "rest", "skipped", "frozen", "over the limit", "upcoming"])
+        #expect(DayPresentationRules.tutorial.legend.map(\.label) == ["met", "partial", "none", "rest", "skipped", "frozen", "over the limit", "upcoming", "covered"])
         let rules = DayPresentationRules.tutorial.prepending(when: .weekday(.sunday), show: blue).appending(when: .always, show: blue)
-        #expect(rules.legend.map(\.label) == ["rest day", "met", "partial", "none", "rest", "skipped", "frozen", "over the limit", "upcoming"])
+        #expect(rules.legend.map(\.label) == ["rest day", "met", "partial", "none", "rest", "skipped", "frozen", "over the limit", "upcoming", "covered"])
         let refilled = DayPresentationRules.tutorial.filling(.met, with: RGBColor(red: 0x0A, green: 0x5C, blue: 0xA8))
         #expect(refilled.legend.prefix(3).map(\.fill.description) == ["#0A5CA8", "#D70015", "#6C6C70"])
         #expect(refilled.legend.first?.mark == "✓")

@@ -354,7 +354,7 @@ struct StreakReportTests {
         let json = try sortedJSON(total)
         #expect(json == #"{"date":"2024-02-25","points":100,"sessions":2,"status":"met"}"#)
         #expect(try JSONDecoder().decode(DayTotal.self, from: Data(json.utf8)) == total)
-        #expect(try sortedJSON(DayStatus.allCases) == #"["none","partial","met","rest","skipped","frozen","over","upcoming"]"#)
+        #expect(try sortedJSON(DayStatus.allCases) == #"["none","partial","met","rest","skipped","frozen","over","upcoming","covered"]"#)
     }
 
     @Test func streakLength() {

@@ -85,10 +85,10 @@ public struct ReportPalette: Hashable, Sendable {
     }
 
     /// A day a rolling goal's window covers (`DayStatus.covered`): outlined in the met colour,
-    /// marked `○`, so that it reads as part of a streak without passing for a met day.
+    /// marked `◎` (rest days have `○`), so that it reads as part of a streak without passing for a met day.
     public var covered: DayPresentation {
         DayPresentation(
-            fill: met.fill, text: page.text, mark: "○", label: "covered", terminalStyle: "1;38;5;\(met.fill.xterm256Index)",
+            fill: met.fill, text: page.text, mark: "◎", label: "covered", terminalStyle: "1;38;5;\(met.fill.xterm256Index)",
             darkFill: met.darkFill, darkText: darkPage.text, pattern: .outline)
     }
 
