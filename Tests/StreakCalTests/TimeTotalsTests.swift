@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StreakCal
+import ICalendar
 @testable import Streaks
 
 /// Where the time went (issue 47): sessions, minutes and points per group and period, counted by
@@ -228,6 +229,36 @@ struct TimeTotalsTests {
         #expect(totals.groups.last?.group == "(other)" && totals.groups.last?.total.sessions == 50)
         #expect(totals.overall.sessions == events)
         #expect(scored.imported.diagnostics.contains { $0.code == .limit && $0.message.contains("(other)") })
+    }
+
+    @Test("Summaries' tokens from many threads at once: one per name, the names past the limit under (other), the earlier ones kept")
+    func summaryTokensAcrossThreads() throws {
+        let groups = TotalsGroups(.summary)
+        let names = (0..<TimeTotals.maximumGroups).map { "Task \($0)" }
+        // Eight threads give every name its token, each in its own order, each name many times.
+        let seen = Locked([String: Set<UInt32>]())
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            var tokens: [String: Set<UInt32>] = [:]
+            for round in 0..<3 {
+                for index in names.indices {
+                    let name = names[(index &* (thread + 1) &+ round * 7) % names.count]
+                    tokens[name, default: []].insert(groups.token(summary: round == 1 ? " \(name)\t" : name, categories: []))
+                }
+            }
+            seen.withLock { $0.merge(tokens) { $0.union($1) } }
+        }
+        let tokens = seen.withLock { $0 }
+        #expect(tokens.count == names.count)
+        #expect(tokens.values.allSatisfy { $0.count == 1 })
+        #expect(Set(tokens.values.map { $0.first! }).count == names.count)
+        // Past the limit: a new name counts under (other), a known one keeps its token.
+        let late = Set((0..<100).map { groups.token(summary: "Late \($0)", categories: []) })
+        #expect(late.count == 1)
+        let (sets, groupNames, folded) = groups.snapshot
+        #expect(folded && groupNames[sets[Int(late.first!)][0]] == TimeTotals.otherGroups)
+        #expect(groups.token(summary: "Task 7", categories: []) == tokens["Task 7"]?.first)
+        #expect(groups.token(summary: TimeTotals.otherGroups, categories: []) == late.first)
+        for (name, token) in tokens { #expect(groupNames[sets[Int(token.first!)][0]] == name) }
     }
 
     @Test("Periods: each day's period begins on or before it and the next after it, weeks on the first weekday",
