@@ -1,6 +1,5 @@
 import ICalendar
 import Streaks
-import Synchronization
 
 /// The groups of `streakcal totals` as sessions are read: each distinct summary, set of categories
 /// or calendar file gets a token once, and each token stands for the groups it counts in. Shared by
@@ -12,8 +11,6 @@ struct TotalsGroups: Sendable {
 
     let grouping: TimeTotals.Grouping
     private let table = Locked(Table())
-    /// Grouping by summary: the names given a token so far, read without the table's lock.
-    private let knownNames = KnownNames()
 
     init(_ grouping: TimeTotals.Grouping) {
         self.grouping = grouping
@@ -27,15 +24,8 @@ struct TotalsGroups: Sendable {
     func token(summary: String, categories: [String]) -> UInt32 {
         switch grouping {
         case .summary:
-            let trimmed = summary.trimmingSpaces
-            let name = trimmed.isEmpty ? TimeTotals.noGroup : trimmed
-            if let token = knownNames.token(of: name) { return token }
-            let (token, isOther) = table.withLock { table in
-                let token = table.token(forName: name)
-                return (token, token == table.otherToken)
-            }
-            knownNames.record(name, token: token, isOther: isOther)
-            return token
+            let name = summary.trimmingSpaces
+            return table.withLock { $0.token(forName: name.isEmpty ? TimeTotals.noGroup : name) }
         case .category:
             var names: [String] = []
             for category in categories {
@@ -126,42 +116,6 @@ struct TotalsGroups: Sendable {
             names.append(name)
             return names.count - 1
         }
-    }
-}
-
-/// The names of summaries with a token, in shards that each have a lock, so that the import's
-/// workers seldom wait for one another: with a million different summaries, one lock for every
-/// event made a total by summary take 1.2-1.3 times a report's time (issue 47), the workers
-/// taking turns at it. New names still go through the one table, which numbers them.
-private final class KnownNames: Sendable {
-    private static let shardCount = 16
-    private let shards = (0..<KnownNames.shardCount).map { _ in Locked([String: UInt32]()) }
-    /// The token of `(other)` once some name came past the limit (`UInt32.max` until then):
-    /// then an unknown name counts there without taking the table's lock.
-    private let otherToken = Atomic<UInt32>(.max)
-
-    /// The token of `name` if it has one, or `(other)`'s if names are folded.
-    func token(of name: String) -> UInt32? {
-        if let token = shard(of: name).withLock({ $0[name] }) { return token }
-        let other = otherToken.load(ordering: .acquiring)
-        return other == .max ? nil : other
-    }
-
-    /// Keeps `token` for `name`, unless it is `(other)`'s, which is remembered as such instead.
-    func record(_ name: String, token: UInt32, isOther: Bool) {
-        if isOther {
-            otherToken.store(token, ordering: .releasing)
-        } else {
-            shard(of: name).withLock { $0[name] = token }
-        }
-    }
-
-    /// The shard of a name, chosen by its length and last bytes (which tell numbered names
-    /// apart) so as not to hash the whole name twice.
-    private func shard(of name: String) -> Locked<[String: UInt32]> {
-        var mixed = name.utf8.count
-        for byte in name.utf8.suffix(4) { mixed = mixed &* 31 &+ Int(byte) }
-        return shards[mixed & (KnownNames.shardCount - 1)]
     }
 }
 
