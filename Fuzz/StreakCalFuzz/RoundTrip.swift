@@ -57,7 +57,7 @@ struct RoundTrip {
         // Import and score, as `streakcal report` does with its default zone (X-WR-TIMEZONE, else
         // the zone of the events' TZIDs, else the process's zone, which the fuzzer pins to UTC).
         guard let input = imported(bytes, name: Self.inputName) else { return "bytes in memory could not be read" }
-        let (original, zone) = input.inReportZone(requested: nil)
+        let (original, zone) = input.inReportZone(requested: nil, fallback: .utc)
         let goal = StreakGoal(requiredPoints: 100, timeZone: zone, dayStart: .midnight)
         let originalTotals = DayFigures.totals(of: original.sessions, goal: goal)
         let first = originalTotals.keys.min() ?? Self.today
@@ -83,7 +83,7 @@ struct RoundTrip {
         guard let rereadInput = imported(Array(written.text.utf8), name: Self.annotatedName) else {
             return "the annotated calendar could not be read back"
         }
-        let (reread, rereadZone) = rereadInput.inReportZone(requested: nil)
+        let (reread, rereadZone) = rereadInput.inReportZone(requested: nil, fallback: .utc)
         // Without X-WR-TIMEZONE the report is in the zone the events' TZIDs name (issue 46.7), found
         // by the import's first pass over the text; in a damaged input that pass may not see a
         // TZID (a NUL in its line, a component that does not close) which the annotated copy,

@@ -335,3 +335,18 @@ extension TimeZoneRules {
 extension TimeZoneRules: CustomStringConvertible {
     public var description: String { identifier }
 }
+
+extension TimeZoneRules: ExpressibleByStringLiteral {
+    /// The zone a name in code stands for, such as `"Europe/Berlin"` where a `TimeZoneRules` is
+    /// wanted (`ReportSettings(timeZone: "Europe/Berlin")`).
+    ///
+    /// A name the time zone database lacks is a programmer's typo and stops the program here, so
+    /// that a report is never scored in some other zone; a name that comes from a user or a file
+    /// goes through ``init(identifier:)``, which returns `nil` for it.
+    public init(stringLiteral name: String) {
+        guard let rules = TimeZoneRules(identifier: name) else {
+            preconditionFailure("\"\(name)\" is not a time zone of the IANA database")
+        }
+        self = rules
+    }
+}

@@ -189,7 +189,7 @@ struct BatchPlan {
         let ownKeys = Set((own?.summary ?? []).map(\.key))
         func mark(_ key: String) -> String { ownKeys.contains(key) ? "*" : "" }
         var parts = [
-            "tz=\(settings.timeZone ?? "(its own)")\(mark("tz"))",
+            "tz=\(settings.timeZone?.identifier ?? "(its own)")\(mark("tz"))",
             "required=\(settings.requiredPoints)\(mark("required"))",
             "points=\(Self.words(settings.pointsRule))\(mark("points"))",
             "dayStart=\(settings.dayStart)\(mark("dayStart"))",

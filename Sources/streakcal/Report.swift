@@ -116,7 +116,7 @@ extension StreakCalCommand {
                     try emit(SessionCards.json(agenda: agenda.days, diagnostics: agenda.diagnostics), to: nil)
                 } else {
                     let busy = agenda.days.filter { !$0.sessions.isEmpty }
-                    let zone = settings.timeZone ?? agenda.days[0].goal.timeZone.identifier
+                    let zone = settings.timeZone?.identifier ?? agenda.days[0].goal.timeZone.identifier
                     let text = busy.isEmpty ? "No sessions from \(first) to \(last) (\(zone.escapingControlCharacters()))\n"
                         : busy.map { $0.render() }.joined(separator: "\n")
                     try emit(text, to: nil)

@@ -226,9 +226,10 @@ struct ScoringOptions: ParsableArguments {
     /// rules file's `weekStarts`, else Monday).
     func settings(from: Day?, to: Day?, rules: RulesOptions, presentation: PresentationOptions? = nil) throws -> ReportSettings {
         var settings = ReportSettings(
-            requiredPoints: required, pointsRule: pointsRule, timeZone: tz,
+            requiredPoints: required, pointsRule: pointsRule, timeZone: tz.flatMap(TimeZoneRules.init(identifier:)),
             dayStart: dayStart, from: from, to: to, maximumInstancesPerRule: maxInstances,
             rules: try presentation?.rules())
+        settings.fallbackTimeZone = systemTimeZone
         settings.palette = presentation?.palette.palette ?? .standard
         settings.countsPlannedSessions = countPlanned
         let weekStart = try rules.apply(to: &settings, required: required, firstWeekday: presentation?.firstWeekday?.weekday)
@@ -261,6 +262,11 @@ struct ScoringOptions: ParsableArguments {
     }
 }
 
+/// The machine's zone (`TZ`, else `/etc/localtime`), read once: the report's zone when neither
+/// `--tz` nor the calendar names one, and the zone `today` is read in without `--tz`. The library
+/// reads no zone of the machine: it is given this one (`ReportSettings.fallbackTimeZone`).
+let systemTimeZone = TimeZoneRules(identifier: TimeZone.current.identifier) ?? .utc
+
 /// The first and last day of a report.
 struct WindowOptions: ParsableArguments {
     @Option(name: .customLong("from"), help: ArgumentHelp(
@@ -283,7 +289,7 @@ struct WindowOptions: ParsableArguments {
     /// Today in `scoring`'s zone (`--tz`, else the system's: the zone a calendar declares is not
     /// known before it is read) and day start.
     func today(_ scoring: ScoringOptions) -> Day {
-        let zone = scoring.tz.flatMap { TimeZoneRules(identifier: $0) } ?? TimeZoneRules(identifier: TimeZone.current.identifier) ?? .utc
+        let zone = scoring.tz.flatMap { TimeZoneRules(identifier: $0) } ?? systemTimeZone
         return StreakGoal(timeZone: zone, dayStart: scoring.dayStart).day(containing: Int64(Date().timeIntervalSince1970.rounded(.down)))
     }
 

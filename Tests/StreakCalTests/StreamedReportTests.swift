@@ -30,7 +30,7 @@ struct StreamedReportTests {
     func sameAsWholeImport(path: String) throws {
         let now = Int64(1_735_689_600)  // 2025-01-01
         do {
-            for (zone, dayStart) in [(nil, DayStart.midnight), ("America/New_York", DayStart(hour: 4)!)] as [(String?, DayStart)] {
+            for (zone, dayStart) in [(nil, DayStart.midnight), ("America/New_York", DayStart(hour: 4)!)] as [(TimeZoneRules?, DayStart)] {
                 // Every rule in a zone; floating times at midnight with `auto`, which also runs the
                 // rule it takes (x-points or minutes) explicitly.
                 for rule in zone == nil ? [PointsRule.auto] : [.xPoints, .minutes, .auto] {

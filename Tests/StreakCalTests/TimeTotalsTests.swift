@@ -46,7 +46,7 @@ struct TimeTotalsTests {
 
     static let january = try! Day(year: 2024, month: 1, day: 1)...Day(year: 2024, month: 1, day: 31)
 
-    static func settings(zone: String = "UTC", window: ClosedRange<Day> = january) -> ReportSettings {
+    static func settings(zone: TimeZoneRules = "UTC", window: ClosedRange<Day> = january) -> ReportSettings {
         var settings = ReportSettings(pointsRule: .minutes, timeZone: zone, from: window.lowerBound, to: window.upperBound)
         settings.firstWeekday = .monday
         return settings

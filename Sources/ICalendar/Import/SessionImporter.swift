@@ -378,17 +378,17 @@ public struct SessionImporter: Sendable {
 
 extension CalendarImport {
     /// The calendar as a report reads it: in `requested` if given, else in its `X-WR-TIMEZONE` when
-    /// that is an IANA zone, else in the zone its events' times name, else in the system zone
-    /// (``ZoneEvidence``, with a note or warning saying how), with floating times read in that
-    /// zone (`readingFloatingTimes(in:)`).
+    /// that is an IANA zone, else in the zone its events' times name, else in `fallback` (UTC
+    /// unless given: the library reads no zone of the machine) (``ZoneEvidence``, with a note or
+    /// warning saying how), with floating times read in that zone (`readingFloatingTimes(in:)`).
     ///
     /// ```swift
-    /// let (calendar, zone) = try SessionImporter().importSessions(from: .file("work.ics")).inReportZone(requested: nil)
+    /// let (calendar, zone) = try SessionImporter().importSessions(from: .file("work.ics")).inReportZone(requested: nil, fallback: .utc)
     /// print(zone.identifier)
     /// // Prints the calendar's X-WR-TIMEZONE, such as "America/Los_Angeles"
     /// ```
-    public func inReportZone(requested: String?) -> (calendar: CalendarImport, zone: TimeZoneRules) {
-        let (zone, said) = zoneEvidence.reportZone(requested: requested, firstSession: sessions.first?.source)
+    public func inReportZone(requested: TimeZoneRules?, fallback: TimeZoneRules = .utc) -> (calendar: CalendarImport, zone: TimeZoneRules) {
+        let (zone, said) = zoneEvidence.reportZone(requested: requested, fallback: fallback, firstSession: sessions.first?.source)
         var calendar = readingFloatingTimes(in: zone)
         calendar.diagnostics += said
         return (calendar, zone)

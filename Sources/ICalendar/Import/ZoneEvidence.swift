@@ -61,16 +61,19 @@ public struct ZoneEvidence: Sendable, Hashable {
 extension ZoneEvidence {
     /// The report's zone and what to say of it: `requested` when given (nothing said); else the
     /// first declared IANA zone (a note when several are declared, or when no event's time is in
-    /// it); else the first zone of the events' times (a note saying so); else the system zone.
+    /// it); else the first zone of the events' times (a note saying so); else `fallback` (the
+    /// command passes the system's zone; the library reads no zone of the machine).
     /// An `X-WR-TIMEZONE` that names no zone is a warning. Everything is said at line 1 of the
     /// first session's file, and nothing without a session.
-    package func reportZone(requested: String?, firstSession: SourceLocation?) -> (zone: TimeZoneRules, diagnostics: [Diagnostic]) {
-        if let requested { return (Self.rules(requested), []) }
+    package func reportZone(
+        requested: TimeZoneRules?, fallback: TimeZoneRules, firstSession: SourceLocation?
+    ) -> (zone: TimeZoneRules, diagnostics: [Diagnostic]) {
+        if let requested { return (requested, []) }
         let known = declared.filter { TimeZoneDatabase.shared.rules(for: $0) != nil }
         var said: [(Diagnostic.Severity, Diagnostic.Code, String)] = []
-        let name: String
+        let zone: TimeZoneRules
         if let chosen = known.first {
-            name = chosen
+            zone = Self.rules(chosen)
             if known.count > 1 {
                 said.append((.note, .reportZone, "the calendars declare \(known.count) zones (X-WR-TIMEZONE \(known.joined(separator: ", "))): "
                     + "the report uses \(chosen), the first"))
@@ -79,9 +82,9 @@ extension ZoneEvidence {
                     + "the report uses \(chosen), the declared zone"))
             }
         } else {
-            name = eventZones.first?.zone ?? TimeZone.current.identifier
+            zone = eventZones.first.map { Self.rules($0.zone) } ?? fallback
             if let unknown = declared.first {
-                said.append((.warning, .unknownTimeZone, "X-WR-TIMEZONE \"\(unknown)\" is not an IANA time zone; the report uses \(name)"))
+                said.append((.warning, .unknownTimeZone, "X-WR-TIMEZONE \"\(unknown)\" is not an IANA time zone; the report uses \(zone.identifier)"))
             }
             if let first = eventZones.first {
                 let others = eventZones.count > 1 ? ", the first of the \(eventZones.count) zones they name" : ""
@@ -89,13 +92,14 @@ extension ZoneEvidence {
                     + "the zone of its events' times (TZID \"\(first.tzid)\")\(others)"))
             }
         }
-        guard let firstSession else { return (Self.rules(name), []) }
+        guard let firstSession else { return (zone, []) }
         let location = SourceLocation(file: firstSession.file, line: 1)
-        return (Self.rules(name), said.map { Diagnostic($0.0, $0.1, at: location, $0.2) })
+        return (zone, said.map { Diagnostic($0.0, $0.1, at: location, $0.2) })
     }
 
     /// The database's rules for a zone name (it keeps each zone's table: a batch of files in one
-    /// zone builds it once); UTC for a name it does not know.
+    /// zone builds it once); UTC for a name it does not know, which only names the database knew
+    /// (declared zones it found, the zones of events' times) are asked for.
     private static func rules(_ name: String) -> TimeZoneRules {
         TimeZoneDatabase.shared.rules(for: name) ?? .utc
     }

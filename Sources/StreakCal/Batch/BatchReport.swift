@@ -239,7 +239,11 @@ public struct BatchReport: Sendable {
     /// What a calendar's report depends on besides its bytes, for ``BatchManifest``: the
     /// version, the format, strictness, the day "now" falls on, and every setting it is scored
     /// with (`settings`: the batch's, or a calendar's own over them).
+    /// The fallback zone counts only where no zone is given: `--tz` makes the machine's zone
+    /// (which `streakcal` passes as the fallback) no reason to score a calendar again.
     func fingerprint(of settings: ReportSettings) -> String {
+        var settings = settings
+        if settings.timeZone != nil { settings.fallbackTimeZone = .utc }
         return "\(StreakCalVersion.generator)|\(format.rawValue)|\(strict)|\(now / 86_400)|\(BatchManifest.stableDescription(of: settings))"
     }
 

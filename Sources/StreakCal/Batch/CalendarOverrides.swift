@@ -13,12 +13,12 @@ public import Streaks
 /// ```swift
 /// let overrides = try CalendarOverrides(values: ["tz": "Europe/Berlin", "required": "30"])
 /// let settings = overrides.applied(to: ReportSettings(requiredPoints: 60))
-/// print(settings.timeZone ?? "", settings.requiredPoints)
+/// print(settings.timeZone?.identifier ?? "", settings.requiredPoints)
 /// // Prints "Europe/Berlin 30"
 /// ```
 public struct CalendarOverrides: Hashable, Sendable {
-    /// The report's zone, an IANA name.
-    public var timeZone: String?
+    /// The report's zone.
+    public var timeZone: TimeZoneRules?
     /// The points a day needs.
     public var requiredPoints: Int?
     /// Where points come from.
@@ -34,7 +34,7 @@ public struct CalendarOverrides: Hashable, Sendable {
     /// The most points a day may need, as `--required` takes them.
     public static let requiredRange = 1...1_000_000_000
 
-    public init(timeZone: String? = nil, requiredPoints: Int? = nil, pointsRule: PointsRule? = nil, dayStart: DayStart? = nil, habits: [Habit]? = nil) {
+    public init(timeZone: TimeZoneRules? = nil, requiredPoints: Int? = nil, pointsRule: PointsRule? = nil, dayStart: DayStart? = nil, habits: [Habit]? = nil) {
         self.timeZone = timeZone
         self.requiredPoints = requiredPoints
         self.pointsRule = pointsRule
@@ -68,10 +68,10 @@ public struct CalendarOverrides: Hashable, Sendable {
         switch key {
         case "tz":
             if let problem = TimeZoneRules.offsetSpellingProblem(value) { throw Problem(key: key, reason: problem) }
-            guard TimeZoneRules(identifier: value) != nil else {
+            guard let zone = TimeZoneRules(identifier: value) else {
                 throw Problem(key: key, reason: "unknown time zone '\(shown)'; use an IANA name such as Europe/Berlin")
             }
-            timeZone = value
+            timeZone = zone
         case "required":
             guard let points = Int(value.trimmingCharacters(in: .whitespaces)), Self.requiredRange.contains(points) else {
                 throw Problem(key: key, reason: "'\(shown)' is not a whole number from 1 to 1000000000")
@@ -139,7 +139,7 @@ public struct CalendarOverrides: Hashable, Sendable {
     /// given key with its value, in ``keys`` order.
     public var summary: [(key: String, value: String)] {
         var parts: [(String, String)] = []
-        if let timeZone { parts.append(("tz", timeZone)) }
+        if let timeZone { parts.append(("tz", timeZone.identifier)) }
         if let requiredPoints { parts.append(("required", String(requiredPoints))) }
         if let pointsRule { parts.append(("points", Self.pointsRules.first { $0.value == pointsRule }?.key ?? "auto")) }
         if let dayStart { parts.append(("dayStart", dayStart.description)) }

@@ -126,10 +126,10 @@ struct ReportAccumulator {
 
     /// Chooses the report's zone, once: the requested one, else the calendar's declared one (known
     /// at its first session, as X-WR-TIMEZONE comes before the events), else the zone of the
-    /// events' times (known from the first pass), else the system's (``/ICalendar/ZoneEvidence``).
+    /// events' times (known from the first pass), else the settings' fallback (``/ICalendar/ZoneEvidence``).
     mutating func chooseZone(evidence: ZoneEvidence, firstSession: SourceLocation?) {
         guard totals == nil else { return }
-        let zone = evidence.reportZone(requested: settings.timeZone, firstSession: firstSession).zone
+        let zone = evidence.reportZone(requested: settings.timeZone, fallback: settings.fallbackTimeZone, firstSession: firstSession).zone
         self.zone = zone
         let goal = StreakGoal(requiredPoints: settings.requiredPoints, timeZone: zone, dayStart: settings.dayStart)
         totals = DayTotals(goal: goal, rules: settings.streakRules)
@@ -383,7 +383,7 @@ struct ReportAccumulator {
     /// (a later calendar's X-WR-TIMEZONE), that it was not and why.
     private func zoneDiagnostics(_ evidence: ZoneEvidence) -> [Diagnostic] {
         guard let zone, let firstSession else { return [] }
-        let (wouldBe, said) = evidence.reportZone(requested: settings.timeZone, firstSession: firstSession)
+        let (wouldBe, said) = evidence.reportZone(requested: settings.timeZone, fallback: settings.fallbackTimeZone, firstSession: firstSession)
         guard wouldBe.identifier != zone.identifier else { return said }
         return [Diagnostic(
             .note, .reportZone, at: SourceLocation(file: firstSession.file, line: 1),
@@ -408,7 +408,8 @@ struct ReportAccumulator {
         let totals = (countsMinutes ? minuteTotals : totals) ?? DayTotals(
             goal: StreakGoal(
                 requiredPoints: settings.requiredPoints,
-                timeZone: zone ?? imported.zoneEvidence.reportZone(requested: settings.timeZone, firstSession: nil).zone,
+                timeZone: zone ?? imported.zoneEvidence.reportZone(
+                    requested: settings.timeZone, fallback: settings.fallbackTimeZone, firstSession: nil).zone,
                 dayStart: settings.dayStart),
             rules: settings.streakRules)
         let today = totals.goal.day(containing: now)

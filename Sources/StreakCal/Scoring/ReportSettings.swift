@@ -40,8 +40,15 @@ public struct ReportSettings: Sendable {
     public var habits: [Habit] = []
     /// Where the points come from (default `PointsRule.auto`: `X-POINTS` where events carry it, else minutes).
     public var pointsRule: PointsRule
-    /// The IANA zone of the days; `nil`: the calendar's `X-WR-TIMEZONE`, else the system zone.
-    public var timeZone: String?
+    /// The zone of the days; `nil`: the calendar's `X-WR-TIMEZONE`, else the zone of its events'
+    /// times, else ``fallbackTimeZone``. A zone it is, never an unknown name: a name in code is a
+    /// string literal (`"Europe/Berlin"`, which stops the program if the database lacks it), a
+    /// name from elsewhere goes through `TimeZoneRules(identifier:)`, which is `nil` for an unknown one.
+    public var timeZone: TimeZoneRules?
+    /// The zone of the days when neither ``timeZone`` nor the calendar names one: UTC unless given.
+    /// The library reads no zone of the machine (`TZ`, `/etc/localtime`); `streakcal` passes the
+    /// system's here.
+    public var fallbackTimeZone: TimeZoneRules = .utc
     /// When a day begins.
     public var dayStart: DayStart
     /// The first day of the report; `nil`: the day of the earliest session.
@@ -84,7 +91,7 @@ public struct ReportSettings: Sendable {
     public var countsWeekdayHours = false
 
     public init(
-        requiredPoints: Int? = nil, pointsRule: PointsRule = .auto, timeZone: String? = nil,
+        requiredPoints: Int? = nil, pointsRule: PointsRule = .auto, timeZone: TimeZoneRules? = nil,
         dayStart: DayStart = .midnight, from: Day? = nil, to: Day? = nil,
         maximumInstancesPerRule: Int = RecurrenceExpansion.defaultMaximumInstancesPerRule,
         rules: DayPresentationRules? = nil, firstWeekday: Weekday = .sunday
