@@ -1,5 +1,7 @@
 // Reports on several calendars at once, each on its own, in parallel: what `streakcal batch` does
 // for files and folders, here for calendars in memory, rendered but not written.
+// Foundation gives `Date`: "now" is the caller's to pass (the library reads no clock).
+import Foundation
 import StreakCal
 
 let sources: [CalendarSource] = [
@@ -9,7 +11,7 @@ let sources: [CalendarSource] = [
 ]
 var settings = ReportSettings(requiredPoints: 100, timeZone: "UTC")
 settings.to = try Day(year: 2024, month: 2, day: 29)
-let batch = BatchReport(sources: sources, settings: settings, format: .csv, jobs: 2, recordsElapsedTime: false)
+let batch = BatchReport(sources: sources, settings: settings, format: .csv, jobs: 2, recordsElapsedTime: false, now: Int64(Date().timeIntervalSince1970))
 
 let results = batch.render().map(\.result)
 print(BatchSummary(format: .csv, files: results).table(), terminator: "")

@@ -1,12 +1,14 @@
 // Scores the FSCalendar tutorial's sample calendar against a goal of 100 points a day and prints
 // what the import said, the streaks and one line per day.
+// Foundation gives `Date`: "now" is the caller's to pass (the library reads no clock).
+import Foundation
 import StreakCal
 
 var settings = ReportSettings(requiredPoints: 100, timeZone: "UTC")
 settings.from = try Day(year: 2024, month: 2, day: 20)
 settings.to = try Day(year: 2024, month: 2, day: 29)
 
-let scored = try settings.scored([.file("Fixtures/tutorial-sample.ics")])
+let scored = try settings.scored([.file("Fixtures/tutorial-sample.ics")], now: Int64(Date().timeIntervalSince1970))
 for diagnostic in scored.imported.diagnostics { print(diagnostic) }
 // Prints:
 // Fixtures/tutorial-sample.ics:18:7: warning: the event ends before it starts; the session is kept with its points

@@ -1,12 +1,14 @@
 // Renders a scored calendar in the formats `streakcal report --format` offers: here the text
 // report (named after the calendar's X-WR-CALNAME, with a month grid for a short window and the
 // import's diagnostics at the end) and the CSV.
+// Foundation gives `Date`: "now" is the caller's to pass (the library reads no clock).
+import Foundation
 import StreakCal
 
 var settings = ReportSettings(requiredPoints: 100, timeZone: "UTC")
 settings.from = try Day(year: 2024, month: 2, day: 24)
 settings.to = try Day(year: 2024, month: 2, day: 27)
-let scored = try settings.scored([.file("Fixtures/tutorial-sample.ics")])
+let scored = try settings.scored([.file("Fixtures/tutorial-sample.ics")], now: Int64(Date().timeIntervalSince1970))
 
 print(try ReportFormat.text.render(scored), terminator: "")
 // Prints:

@@ -1,9 +1,11 @@
 // Where the time went: minutes per category and month, as `streakcal totals --by category --per month` counts them.
+// Foundation gives `Date`: "now" is the caller's to pass (the library reads no clock).
+import Foundation
 import StreakCal
 
 var settings = ReportSettings(timeZone: "UTC", from: try Day(year: 2024, month: 1, day: 1), to: try Day(year: 2024, month: 2, day: 29))
 settings.firstWeekday = .monday
-let scored = try settings.totals([.file("Fixtures/habits.ics")], by: .category, per: .month)
+let scored = try settings.totals([.file("Fixtures/habits.ics")], by: .category, per: .month, now: Int64(Date().timeIntervalSince1970))
 let totals = scored.timeTotals!
 for group in totals.groups {
     print(group.group, group.total.sessions, group.total.minutes, "minutes,", group.averageMinutes, "a month")

@@ -1,13 +1,15 @@
 // A year of practice as a heatmap (`ReportView.year`): a column per week, a line per weekday, each
 // day marked by its fraction of the goal; then the palettes' colours for the same days, and a
 // colour-blind reader's view of them.
+// Foundation gives `Date`: "now" is the caller's to pass (the library reads no clock).
+import Foundation
 import StreakCal
 
 var settings = ReportSettings(requiredPoints: 100, timeZone: "UTC")
 settings.from = try Day(year: 2024, month: 1, day: 1)
 settings.to = try Day(year: 2024, month: 3, day: 31)
 settings.view = .year
-let scored = try settings.scored([.file("Fixtures/tutorial-sample.ics")])
+let scored = try settings.scored([.file("Fixtures/tutorial-sample.ics")], now: Int64(Date().timeIntervalSince1970))
 let text = try ReportFormat.text.render(scored)
 for line in text.split(separator: "\n").drop(while: { $0 != "2024" }).prefix(9) { print(line) }
 // Prints:

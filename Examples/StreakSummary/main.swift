@@ -6,15 +6,17 @@ import StreakCal
 let path = CommandLine.arguments.dropFirst().first ?? "Fixtures/tutorial-sample.ics"
 
 do {
-    // 1. Read sessions (and diagnostics) from an .ics file.
-    let calendar = try SessionImporter(pointsRule: .xPoints).importSessions(from: .file(path))
+    // 1. Read sessions (and diagnostics) from an .ics file, recurring events up to the report's
+    //    last day (29 February 2024).
+    let lastDay = try Day(year: 2024, month: 2, day: 29)
+    let importer = SessionImporter(pointsRule: .xPoints, expansion: RecurrenceExpansion(through: lastDay))
+    let calendar = try importer.importSessions(from: .file(path))
     for diagnostic in calendar.diagnostics {
         print(diagnostic)
     }
 
-    // 2. Score them against a goal, in a zone, over a window that ends on 29 February 2024.
+    // 2. Score them against a goal, in a zone, over a window that ends on that day.
     let goal = StreakGoal(requiredPoints: 100, timeZone: .utc, dayStart: .midnight)
-    let lastDay = try Day(year: 2024, month: 2, day: 29)
     let window = StreakReport.window(for: calendar.sessions, goal: goal, from: nil, to: lastDay)
     let report = StreakReport(sessions: calendar.sessions, goal: goal, window: window)
 

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import StreakCal
 
@@ -68,7 +69,7 @@ extension StreakCalCommand {
                 do {
                     annotated = try settings.annotatedCopy(
                         try calendar.sources(from: from, to: to), includingEmptyDays: allDays, markingSessions: markSessions,
-                        onlyAnnotations: onlyAnnotations, uidDomain: try UIDDomain(uidDomain))
+                        onlyAnnotations: onlyAnnotations, uidDomain: try UIDDomain(uidDomain), now: startTime)
                 } catch let error as ScratchFileError {
                     throw CommandFailure(error.description)
                 }

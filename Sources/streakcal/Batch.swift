@@ -147,7 +147,7 @@ extension StreakCalCommand {
         private func runJSONLines() throws {
             var batch = JSONLinesBatch(
                 settings: try reportSettings(), format: format, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                strict: strict, order: order, roots: roots)
+                strict: strict, order: order, now: startTime, roots: roots)
             batch.downloads = downloads.options
             (batch.downloads.firstDay, batch.downloads.lastDay) = (batch.settings.from, batch.settings.to)
             batch.downloads.permittedHosts = Set(allowedHosts.map { $0.lowercased() })
@@ -177,7 +177,7 @@ extension StreakCalCommand {
             }
             return BatchReport(
                 inputs: inputs, skipped: files.skipped + fetched.skipped,
-                settings: settings, format: format, jobs: jobs, strict: strict, recordsElapsedTime: !noTimings)
+                settings: settings, format: format, jobs: jobs, strict: strict, recordsElapsedTime: !noTimings, now: startTime)
         }
 
         /// `--settings`, read and checked before any calendar is.

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import StreakCal
 
@@ -53,7 +54,7 @@ extension StreakCalCommand {
                     throw ValidationError("--card-habit '\(RulesOptions.shown(cardHabit))' names no habit; "
                         + (names.isEmpty ? "give --habit NAME=FILTER or a --rules file with habits." : "the habits are \(names.joined(separator: ", "))."))
                 }
-                let scored = try settings.scored(try calendar.sources(from: from, to: to), for: .svg)
+                let scored = try settings.scored(try calendar.sources(from: from, to: to), for: .svg, now: startTime)
                 var card = StreakCard(
                     report: scored.report, sources: scored.sources, today: scored.today, palette: settings.palette, width: width,
                     firstWeekday: settings.firstWeekday)

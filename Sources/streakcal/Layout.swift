@@ -92,7 +92,7 @@ extension StreakCalCommand {
                     for entry in inputs.skipped {
                         StandardError.print("streakcal: note: skipped \(entry.input): \(entry.reason)".escapingControlCharacters(keepingTabs: false))
                     }
-                    let scored = try settings.scored(inputs.sources, over: window)
+                    let scored = try settings.scored(inputs.sources, over: window, now: startTime)
                     export.report = scored.report
                     failed = printed(scored.imported.diagnostics, strict: false)
                 }

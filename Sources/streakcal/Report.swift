@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import StreakCal
 
@@ -46,7 +47,7 @@ extension StreakCalCommand {
                 settings.view = view.view
                 // Streamed: sessions are counted on their days as they are read, and kept only for
                 // a format that lists them.
-                let scored = try settings.scored(try calendar.sources(from: from, to: to), for: format)
+                let scored = try settings.scored(try calendar.sources(from: from, to: to), for: format, now: startTime)
                 let colors = format == .text
                     && (color == .always || (color == .auto && meansStandardOutput(output) && standardOutputTakesColors))
                 // On a terminal that shows both standard output and standard error, the
@@ -108,7 +109,7 @@ extension StreakCalCommand {
                 let last = to ?? window.today(scoring)
                 let first = from ?? last
                 let settings = try calendar.settings(from: first, to: last, scoring: scoring, rules: streakRules)
-                let agenda = try settings.sessions(over: first...last, in: try calendar.sources(from: first, to: last))
+                let agenda = try settings.sessions(over: first...last, in: try calendar.sources(from: first, to: last), now: startTime)
                 let failed = calendar.printDiagnostics(agenda.diagnostics)
                 if first == last {
                     try emit(format == .json ? agenda.days[0].json(diagnostics: agenda.diagnostics) : agenda.days[0].render(), to: nil)

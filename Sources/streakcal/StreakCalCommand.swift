@@ -262,6 +262,10 @@ struct ScoringOptions: ParsableArguments {
     }
 }
 
+/// The time the command started, in seconds since 1970, read once: "now" for every report, today
+/// for `--to today`, and the annotations' DTSTAMP. The library reads no clock: it is given this.
+let startTime = Int64(Date().timeIntervalSince1970.rounded(.down))
+
 /// The machine's zone (`TZ`, else `/etc/localtime`), read once: the report's zone when neither
 /// `--tz` nor the calendar names one, and the zone `today` is read in without `--tz`. The library
 /// reads no zone of the machine: it is given this one (`ReportSettings.fallbackTimeZone`).
@@ -290,7 +294,7 @@ struct WindowOptions: ParsableArguments {
     /// known before it is read) and day start.
     func today(_ scoring: ScoringOptions) -> Day {
         let zone = scoring.tz.flatMap { TimeZoneRules(identifier: $0) } ?? systemTimeZone
-        return StreakGoal(timeZone: zone, dayStart: scoring.dayStart).day(containing: Int64(Date().timeIntervalSince1970.rounded(.down)))
+        return StreakGoal(timeZone: zone, dayStart: scoring.dayStart).day(containing: startTime)
     }
 
     /// A day argument (`today`, `yesterday`, a date) read as `days(_:)` reads them.

@@ -55,7 +55,7 @@ extension StreakCalCommand {
                 if by == .habit, settings.habits.isEmpty {
                     throw ValidationError("--by habit needs habits: give --habit NAME=FILTER or a --rules file with habits.")
                 }
-                var scored = try settings.totals(try calendar.sources(from: from, to: to), by: by, per: per)
+                var scored = try settings.totals(try calendar.sources(from: from, to: to), by: by, per: per, now: startTime)
                 guard var totals = scored.timeTotals else { throw CommandFailure("no totals were made") }
                 if let top { totals = totals.keepingLargest(top) }
                 var shown = scored.imported.diagnostics

@@ -22,7 +22,7 @@ struct CalendarNameTests {
         (["X-WR-CALNAME:First", "X-WR-CALNAME:Second"], "a.ics", "First"),
     ])
     func names(properties: [String], file: String, expected: String) {
-        let result = SessionImporter().importText(Self.calendar(properties), name: file)
+        let result = SessionImporter(expansion: testExpansion).importText(Self.calendar(properties), name: file)
         #expect(result.sources.map(\.file) == [file])
         #expect(result.sources.map(\.name) == [expected])
         #expect(result.sessions.count == 1)
@@ -31,7 +31,7 @@ struct CalendarNameTests {
     @Test("A name declared after the events still names the calendar")
     func nameAfterEvents() {
         let text = (["BEGIN:VCALENDAR"] + Self.event + ["X-WR-CALNAME:Late", "END:VCALENDAR"]).joined(separator: "\r\n")
-        #expect(SessionImporter().importText(text, name: "x.ics").sources.map(\.name) == ["Late"])
+        #expect(SessionImporter(expansion: testExpansion).importText(text, name: "x.ics").sources.map(\.name) == ["Late"])
     }
 
     @Test("Several inputs read as one: each is named by its own X-WR-CALNAME or file, in order")
@@ -41,12 +41,12 @@ struct CalendarNameTests {
             .string(Self.calendar([]), name: "dir/two.ics"),
             .string(Self.calendar(["X-WR-CALNAME:Swim"]), name: "three.ics"),
         ]
-        let whole = try SessionImporter().importSessions(from: sources)
+        let whole = try SessionImporter(expansion: testExpansion).importSessions(from: sources)
         #expect(whole.sources.map(\.name) == ["Piano", "two", "Swim"])
         #expect(whole.sources.map(\.file) == ["one.ics", "dir/two.ics", "three.ics"])
 
         var streamed: [ReportSource] = []
-        let summary = try SessionImporter().forEachBatch(from: sources) { streamed = $0.sources }
+        let summary = try SessionImporter(expansion: testExpansion).forEachBatch(from: sources) { streamed = $0.sources }
         #expect(streamed.map(\.name) == ["Piano", "two", "Swim"])
         #expect(summary.sources == whole.sources)
     }
@@ -60,15 +60,15 @@ struct CalendarNameTests {
         let unnamed = folder.appendingPathComponent("Morning Runs.ics").path
         try Self.calendar(["X-WR-CALNAME:Piano"]).write(toFile: named, atomically: true, encoding: .utf8)
         try Self.calendar([]).write(toFile: unnamed, atomically: true, encoding: .utf8)
-        #expect(try SessionImporter().importSessions(from: .file(named)).sources.map(\.name) == ["Piano"])
-        #expect(try SessionImporter().importSessions(from: [.file(named), .file(unnamed)]).sources.map(\.name) == ["Piano", "Morning Runs"])
+        #expect(try SessionImporter(expansion: testExpansion).importSessions(from: .file(named)).sources.map(\.name) == ["Piano"])
+        #expect(try SessionImporter(expansion: testExpansion).importSessions(from: [.file(named), .file(unnamed)]).sources.map(\.name) == ["Piano", "Morning Runs"])
         #expect(ReportSource(file: "-").name == "standard input")
     }
 
     @Test("A name is one line of at most 120 characters, however long the property")
     func longName() {
         let long = String(repeating: "Practice ", count: 10_000)
-        let result = SessionImporter().importText(Self.calendar(["X-WR-CALNAME:" + long]), name: "x.ics")
+        let result = SessionImporter(expansion: testExpansion).importText(Self.calendar(["X-WR-CALNAME:" + long]), name: "x.ics")
         let name = try? #require(result.sources.first?.name)
         #expect(name?.count == ReportSource.maximumNameLength)
         #expect(name?.hasSuffix("…") == true)

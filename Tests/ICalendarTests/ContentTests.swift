@@ -33,7 +33,7 @@ struct EncodingTests {
     @Test("Mixed line endings count physical lines right")
     func mixedEndings() {
         let text = "BEGIN:VCALENDAR\rBEGIN:VEVENT\nUID:x\r\nDTSTART:2024\r\n 0301T090000Z\rX-POINTS:zz\nEND:VEVENT\r\nEND:VCALENDAR"
-        let result = SessionImporter().importText(text, name: "mixed.ics")
+        let result = SessionImporter(expansion: testExpansion).importText(text, name: "mixed.ics")
         #expect(result.sessions.first?.source?.line == 2)
         #expect(result.diagnosticSummary == ["6:warning:points"])
     }
@@ -41,7 +41,7 @@ struct EncodingTests {
     @Test("NUL bytes are removed with a warning")
     func nulBytes() {
         let bytes = Array("BEGIN:VEVENT\r\nUID:n\u{0}ul\r\nDTSTART:20240301T090000Z\r\nX-POINTS:5\r\nEND:VEVENT\r\n".utf8)
-        let result = SessionImporter().importBytes(bytes, name: "nul.ics")
+        let result = SessionImporter(expansion: testExpansion).importBytes(bytes, name: "nul.ics")
         #expect(result.sessions.map(\.id) == ["nul"])
         #expect(result.diagnostics.map(\.code) == [.structure, .encoding])
     }
@@ -109,12 +109,12 @@ struct StructureTests {
     @Test("An empty or blank input gives no sessions and one warning; an empty VCALENDAR is no problem")
     func empty() {
         for text in ["", "\r\n\r\n", "\n"] {
-            let result = SessionImporter().importText(text, name: "empty.ics")
+            let result = SessionImporter(expansion: testExpansion).importText(text, name: "empty.ics")
             #expect(result.sessions.isEmpty)
             #expect(result.diagnostics.map(\.description) == ["empty.ics:1:1: warning: the input is empty: it holds no calendar"])
             #expect(result.diagnostics.map(\.code) == [.emptyInput])
         }
-        #expect(SessionImporter().importText("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n").diagnostics.isEmpty)
+        #expect(SessionImporter(expansion: testExpansion).importText("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n").diagnostics.isEmpty)
     }
 
     @Test("Among several inputs each empty one is named, whole or streamed; the others are read")
@@ -125,13 +125,13 @@ struct StructureTests {
             .string("\r\n", name: "c.ics"),
         ]
         let expected = ["a.ics:1:1: warning: the input is empty: it holds no calendar", "c.ics:1:1: warning: the input is empty: it holds no calendar"]
-        let whole = try SessionImporter().importSessions(from: sources)
+        let whole = try SessionImporter(expansion: testExpansion).importSessions(from: sources)
         #expect(whole.sessions.map(\.id) == ["x"])
         #expect(whole.diagnostics.map(\.description) == expected)
         var streamed: [Diagnostic] = []
-        for try await batch in SessionImporter().sessionBatches(from: sources) { streamed += batch.diagnostics }
+        for try await batch in SessionImporter(expansion: testExpansion).sessionBatches(from: sources) { streamed += batch.diagnostics }
         #expect(streamed.map(\.description) == expected)
-        let allEmpty = try SessionImporter().importSessions(from: [.string("", name: "a.ics"), .string("", name: "b.ics")])
+        let allEmpty = try SessionImporter(expansion: testExpansion).importSessions(from: [.string("", name: "a.ics"), .string("", name: "b.ics")])
         #expect(allEmpty.diagnostics.map(\.description) == [
             "a.ics:1:1: warning: the input is empty: it holds no calendar", "b.ics:1:1: warning: the input is empty: it holds no calendar",
         ])
@@ -178,10 +178,10 @@ struct DiagnosticTests {
     @Test("An unreadable path is an error, not a diagnostic")
     func unreadable() {
         #expect(throws: CalendarReadError.self) {
-            try SessionImporter().importSessions(from: .file("/nonexistent/calendar.ics"))
+            try SessionImporter(expansion: testExpansion).importSessions(from: .file("/nonexistent/calendar.ics"))
         }
         do {
-            _ = try SessionImporter().importSessions(from: .file("/nonexistent/calendar.ics"))
+            _ = try SessionImporter(expansion: testExpansion).importSessions(from: .file("/nonexistent/calendar.ics"))
         } catch {
             #expect(error.description == "cannot read /nonexistent/calendar.ics: no such file")
         }

@@ -186,7 +186,7 @@ struct PointsTests {
         let notes = result.diagnostics.filter { $0.code == .points }
         #expect(notes.count == 1)
         #expect(notes.first?.message.contains("PointsRule.minutes") == true)
-        let twice = try SessionImporter().importSessions(from: [
+        let twice = try SessionImporter(expansion: testExpansion).importSessions(from: [
             .file(fixturesDirectory.appendingPathComponent("no-points-property.ics").path),
             .file(fixturesDirectory.appendingPathComponent("no-points-property.ics").path),
         ])

@@ -589,7 +589,7 @@ struct StreamingImportTests {
     @Test("A file that cannot be opened throws from the stream")
     func missingFile() async {
         await #expect(throws: CalendarReadError.self) {
-            for try await _ in SessionImporter().sessionBatches(from: [.file("/nonexistent/calendar.ics")]) {}
+            for try await _ in SessionImporter(expansion: testExpansion).sessionBatches(from: [.file("/nonexistent/calendar.ics")]) {}
         }
     }
 }

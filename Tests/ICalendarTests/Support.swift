@@ -9,12 +9,12 @@ let fixturesDirectory = URL(fileURLWithPath: #filePath)
 
 /// Imports a fixture by file name.
 func importFixture(_ name: String, points: PointsRule = .xPoints) throws -> CalendarImport {
-    try SessionImporter(pointsRule: points).importSessions(from: .file(fixturesDirectory.appendingPathComponent(name).path))
+    try SessionImporter(pointsRule: points, expansion: testExpansion).importSessions(from: .file(fixturesDirectory.appendingPathComponent(name).path))
 }
 
 /// Imports iCalendar text whose lines are joined with CRLF.
 func importLines(
-    _ lines: [String], points: PointsRule = .xPoints, file: String = "test.ics", expansion: RecurrenceExpansion? = nil
+    _ lines: [String], points: PointsRule = .xPoints, file: String = "test.ics", expansion: RecurrenceExpansion = testExpansion
 ) -> CalendarImport {
     // Bytes in memory are always readable: only files throw CalendarReadError.
     try! SessionImporter(pointsRule: points, expansion: expansion)

@@ -84,10 +84,10 @@ struct ZoneEvidenceTests {
             END:VCALENDAR\r
 
             """
-        let imported = SessionImporter().importText(text, name: "outlook.ics")
+        let imported = SessionImporter(expansion: testExpansion).importText(text, name: "outlook.ics")
         #expect(imported.zoneEvidence.declared == ["Asia/Tokyo"])
         #expect(imported.zoneEvidence.eventZones.map(\.zone) == ["Europe/Berlin", "America/New_York"])
-        let withoutDeclared = SessionImporter().importText(text.replacingOccurrences(of: "X-WR-TIMEZONE:Asia/Tokyo\r\n", with: ""), name: "outlook.ics")
+        let withoutDeclared = SessionImporter(expansion: testExpansion).importText(text.replacingOccurrences(of: "X-WR-TIMEZONE:Asia/Tokyo\r\n", with: ""), name: "outlook.ics")
         let (_, zone) = withoutDeclared.inReportZone(requested: nil, fallback: .utc)
         #expect(zone.identifier == "Europe/Berlin")
     }

@@ -203,8 +203,8 @@ struct BatchOutputNameTests {
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             _ = FileManager.default.createFile(atPath: path, contents: Data())
         }
-        let walked = BatchReport(paths: [folder], format: format)
-        let renamed = BatchReport(inputs: walked.inputs, format: format)
+        let walked = BatchReport(paths: [folder], format: format, now: testNow)
+        let renamed = BatchReport(inputs: walked.inputs, format: format, now: testNow)
         #expect(walked.inputs.count == 12)
         #expect(walked.inputs.map(\.outputName) == renamed.inputs.map(\.outputName))
         #expect(Set(walked.inputs.map { $0.outputName.lowercased() }).count == 12)
@@ -244,7 +244,7 @@ struct BatchOutputNameTests {
         let inputs = ["../../escape", "/etc/passwd", ".", "..", "summary", "x", "X"].map {
             BatchInput(name: $0, outputName: $0, content: .unreadable(reason: "none"))
         }
-        let batch = BatchReport(inputs: inputs, format: .json)
+        let batch = BatchReport(inputs: inputs, format: .json, now: testNow)
         #expect(batch.inputs.map(\.outputName) == [
             "___.._escape", "_etc_passwd", "_", "__", "summary-" + StableHash.hexadecimal("summary"), "x", "X-" + StableHash.hexadecimal("X"),
         ])
@@ -319,7 +319,7 @@ extension BatchInputTests {
             #expect(BatchInput.discover([cals]).map(\.name) == [cals + "/a.ics", cals + "/c.ics"])
 
             // The batch carries them into its summary (JSON and table), after every report.
-            let batch = BatchReport(paths: [cals], settings: settings, recordsElapsedTime: false)
+            let batch = BatchReport(paths: [cals], settings: settings, recordsElapsedTime: false, now: testNow)
             #expect(batch.skipped == discovery.skipped)
             let summary = try batch.write(to: folder.appendingPathComponent("out").path)
             #expect(summary.skipped == discovery.skipped)
@@ -337,11 +337,11 @@ struct BatchReportTests {
     func rendered() throws {
         let names = ["tutorial-sample.ics", "folding.ics", "bad-properties.ics", "all-day-events.ics"]
         let sources = try names.map { try source($0) }
-        let batch = BatchReport(sources: sources, settings: settings, format: .json, jobs: 2)
+        let batch = BatchReport(sources: sources, settings: settings, format: .json, jobs: 2, now: testNow)
         let reports = batch.render()
         try #require(reports.count == names.count)
         for (report, source) in zip(reports, sources) {
-            let scored = settings.scored(try settings.importer().importSessions(from: source))
+            let scored = settings.scored(try settings.importer(now: testNow).importSessions(from: source), now: testNow)
             #expect(report.result.input == source.name)
             #expect(report.result.error == nil)
             #expect(report.result.sessions == scored.report.totalSessions)
@@ -372,7 +372,7 @@ struct BatchReportTests {
         try settings.applyRules(file)
         settings.from = Day("2024-01-01")
         settings.to = Day("2024-01-03")
-        let batch = BatchReport(sources: [try source("habits.ics")], settings: settings, format: .csv, jobs: 1, recordsElapsedTime: false)
+        let batch = BatchReport(sources: [try source("habits.ics")], settings: settings, format: .csv, jobs: 1, recordsElapsedTime: false, now: testNow)
         let result = try #require(batch.render().first?.result)
         #expect(result.habits.map(\.name) == ["Piano", "Running"])
         #expect(result.habits.map(\.daysMet) == [2, 3])  // piano 30, 30, 0 of 30; running 40, 0, 40: at most 50 every day
@@ -385,7 +385,7 @@ struct BatchReportTests {
         // Piano: day 3 is open (today-grace), so the current streak is 2.
         #expect(habitRows.map { $0.split(separator: " ").map(String.init) } == [["Piano", "2", "2", "2"], ["Running", "3", "3", "3"]])
         // Without habits, summary.json has no habits key.
-        let plain = BatchSummary(format: .csv, files: [BatchReport(sources: [try source("folding.ics")], settings: StreakCal.ReportSettings(timeZone: "UTC"), format: .csv, jobs: 1).render()[0].result])
+        let plain = BatchSummary(format: .csv, files: [BatchReport(sources: [try source("folding.ics")], settings: StreakCal.ReportSettings(timeZone: "UTC"), format: .csv, jobs: 1, now: testNow).render()[0].result])
         #expect(!plain.json().contains("\"habits\""))
     }
 
@@ -394,8 +394,8 @@ struct BatchReportTests {
         let names = ["tutorial-sample.ics", "folding.ics", "recurring-weekly-across-dst.ics", "bad-properties.ics",
                      "encoding-utf16le-bom.ics", "vtimezone-after-events.ics", "several-vcalendars.ics", "day-start-after-midnight.ics"]
         let sources = try names.map { try source($0) }
-        let reference = BatchReport(sources: sources, settings: settings, format: .csv, jobs: 1, recordsElapsedTime: false).render()
-        let parallel = BatchReport(sources: sources, settings: settings, format: .csv, jobs: jobs, recordsElapsedTime: false).render()
+        let reference = BatchReport(sources: sources, settings: settings, format: .csv, jobs: 1, recordsElapsedTime: false, now: testNow).render()
+        let parallel = BatchReport(sources: sources, settings: settings, format: .csv, jobs: jobs, recordsElapsedTime: false, now: testNow).render()
         #expect(parallel.map(\.result) == reference.map(\.result))
         #expect(parallel.map(\.text) == reference.map(\.text))
         #expect(parallel.map(\.result.input) == names)
@@ -408,7 +408,7 @@ struct BatchReportTests {
             let input = folder.appendingPathComponent("in").path
             let missing = folder.appendingPathComponent("in/missing.ics").path
             let out = folder.appendingPathComponent("out/reports").path
-            let batch = BatchReport(paths: [input, missing], settings: settings, format: .json, jobs: 2)
+            let batch = BatchReport(paths: [input, missing], settings: settings, format: .json, jobs: 2, now: testNow)
             let summary = try batch.write(to: out)
             let summaryName = "summary-" + StableHash.hexadecimal("summary.ics")
             #expect(summary.files.map(\.output) == ["a__x.json", "b__x.json", summaryName + ".json", nil])
@@ -426,7 +426,7 @@ struct BatchReportTests {
             #expect(written == [BatchManifest.fileName, "a__x.json", "b__x.json", summaryName + ".json", "summary.json"])
             #expect(try String(contentsOfFile: out + "/summary.json", encoding: .utf8) == summary.json())
             let report = try String(contentsOfFile: out + "/a__x.json", encoding: .utf8)
-            let expected = try ReportFormat.json.render(settings.scored(settings.importer().importSessions(from: .file(input + "/a/x.ics"))), with: settings)
+            let expected = try ReportFormat.json.render(settings.scored(settings.importer(now: testNow).importSessions(from: .file(input + "/a/x.ics")), now: testNow), with: settings)
             #expect(report == expected)
         }
     }
@@ -435,7 +435,7 @@ struct BatchReportTests {
     func summaryJSON() throws {
         let batch = BatchReport(
             inputs: BatchInput.sources([try source("tutorial-sample.ics")]) + [BatchInput(name: "gone.ics", outputName: "gone", content: .unreadable(reason: "cannot read gone.ics: no such file"))],
-            settings: settings, format: .md, recordsElapsedTime: false)
+            settings: settings, format: .md, recordsElapsedTime: false, now: testNow)
         let summary = BatchSummary(format: .md, files: batch.render().map(\.result))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(summary.json().utf8)) as? [String: Any])
         #expect(Set(object.keys) == ["complete", "elapsedSeconds", "files", "format", "generator", "remaining", "skipped", "stale", "staleRemoved", "totals"])
@@ -645,7 +645,7 @@ struct BatchReportTests {
     @Test("Strict: a calendar with warnings fails, and its report is still written")
     func strict() throws {
         try withTemporaryFolder { folder in
-            let batch = BatchReport(sources: [try source("tutorial-sample.ics"), try source("all-day-events.ics")], settings: settings, format: .text, strict: true)
+            let batch = BatchReport(sources: [try source("tutorial-sample.ics"), try source("all-day-events.ics")], settings: settings, format: .text, strict: true, now: testNow)
             let summary = try batch.write(to: folder.path)
             #expect(summary.files.map(\.error) == ["1 problem in the input (strict)", nil])
             #expect(summary.files.map(\.output) == ["tutorial-sample.txt", "all-day-events.txt"])
@@ -658,7 +658,7 @@ struct BatchReportTests {
         try withTemporaryFolder { folder in
             // A folder where the report should go makes the rename fail.
             try FileManager.default.createDirectory(at: folder.appendingPathComponent("out/folding.txt"), withIntermediateDirectories: true)
-            let batch = BatchReport(sources: [try source("folding.ics"), try source("all-day-events.ics")], settings: settings)
+            let batch = BatchReport(sources: [try source("folding.ics"), try source("all-day-events.ics")], settings: settings, now: testNow)
             let summary = try batch.write(to: folder.appendingPathComponent("out").path)
             #expect(summary.files[0].error?.hasPrefix("cannot write") == true)
             #expect(summary.files[0].output == nil)
@@ -677,7 +677,7 @@ struct BatchReportTests {
         let sources = try ["tutorial-sample.ics", "folding.ics", "all-day-events.ics"].map { try source($0) }
         let batch = BatchReport(
             inputs: BatchInput.sources(sources) + [BatchInput(name: "x", outputName: "x", content: .unreadable(reason: "no"))],
-            settings: settings, jobs: 2)
+            settings: settings, jobs: 2, now: testNow)
         let seen = Collected<BatchProgress>()
         _ = batch.render { seen.append($0) }
         let reports = seen.values

@@ -86,7 +86,7 @@ struct BatchSettingsTests {
             try populate(folder, ["in/a.ics": "tutorial-sample.ics", "in/b.ics": "folding.ics", "in/sub/c.ics": "all-day-events.ics"])
             let out = folder.appendingPathComponent("out").path
             let settings = ReportSettings(timeZone: "UTC", to: try Day(year: 2024, month: 12, day: 31))
-            let first = try BatchReport(paths: [folder.appendingPathComponent("in").path], settings: settings, format: .json, recordsElapsedTime: false).write(to: out)
+            let first = try BatchReport(paths: [folder.appendingPathComponent("in").path], settings: settings, format: .json, recordsElapsedTime: false, now: testNow).write(to: out)
             #expect(first.files.map(\.output) == ["a.json", "b.json", "sub__c.json"])
             let manifest = try String(contentsOfFile: out + "/" + BatchManifest.fileName, encoding: .utf8)
             #expect(manifest.split(separator: "\n").count == 3)
@@ -97,7 +97,7 @@ struct BatchSettingsTests {
             (options.resume, options.clean) = (true, true)
             let started = Locked(0)
             options.rows = { _ in started.withLock { $0 += 1 } }
-            let second = try BatchReport(paths: [folder.appendingPathComponent("in").path], settings: settings, format: .json, recordsElapsedTime: false)
+            let second = try BatchReport(paths: [folder.appendingPathComponent("in").path], settings: settings, format: .json, recordsElapsedTime: false, now: testNow)
                 .write(to: out, options: options)
             #expect(second.files == first.files)
             #expect(started.withLock { $0 } == 3)
@@ -108,7 +108,7 @@ struct BatchSettingsTests {
             var stopped = BatchRunOptions()
             stopped.stop = BatchStop()
             stopped.stop?.request()
-            let none = try BatchReport(paths: [folder.appendingPathComponent("in").path], settings: settings, format: .json).write(to: out, options: stopped)
+            let none = try BatchReport(paths: [folder.appendingPathComponent("in").path], settings: settings, format: .json, now: testNow).write(to: out, options: stopped)
             #expect(none.files.isEmpty && none.remaining == 3 && !none.isComplete && none.stale.isEmpty)
         }
     }

@@ -127,7 +127,7 @@ struct CalendarTasksTests {
         #expect(!annotated.text.contains("UID:tutorial-"))
         #expect(annotated.report.statusCounts[.met] == 3)
         #expect(Libical.parseErrors(in: annotated.text) == [])
-        let reimported = try SessionImporter().importSessions(from: .string(annotated.text, name: "annotations.ics"))
+        let reimported = try SessionImporter(expansion: testExpansion).importSessions(from: .string(annotated.text, name: "annotations.ics"))
         #expect(reimported.sessions.isEmpty)
         #expect(reimported.sources.map(\.name) == ["FSCalendar streaks tutorial sample (StreakCal)"])
         // Its annotations are StreakCal's own: annotating the calendar with them replaces them, UIDs kept.

@@ -200,7 +200,7 @@ struct JSONLinesBatchTests {
             if written.count == 0 { windowRead.wait() }
             written.append(line)
         })
-        #expect(batch.window == 8 && JSONLinesBatch(jobs: 3).window == 12, "docs/robustness.md's figure: max(8, 4 × jobs)")
+        #expect(batch.window == 8 && JSONLinesBatch(jobs: 3, now: testNow).window == 12, "docs/robustness.md's figure: max(8, 4 × jobs)")
         #expect(tally.records == 200)
         #expect(written.count == 200)
         #expect(mostAhead <= batch.window, "\(mostAhead) lines read ahead, window \(batch.window)")

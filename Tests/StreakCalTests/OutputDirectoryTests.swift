@@ -111,7 +111,7 @@ struct OutputDirectoryTests {
             CalendarSource.bytes(try CalendarSource.file(fixtures.appendingPathComponent($0).path).read(), name: $0)
         }
         try FileManager.default.createSymbolicLink(atPath: folder.path("out/folding.csv"), withDestinationPath: "../victim.txt")
-        let batch = BatchReport(sources: sources, settings: ReportSettings(timeZone: "UTC"), format: .csv, jobs: 2, recordsElapsedTime: false)
+        let batch = BatchReport(sources: sources, settings: ReportSettings(timeZone: "UTC"), format: .csv, jobs: 2, recordsElapsedTime: false, now: testNow)
         let summary = try batch.write(to: folder.out)
         #expect(summary.files.map(\.error) == [nil, "cannot write \(folder.path("out/folding.csv")): a symbolic link, not a regular file; it is left as it is"])
         #expect(summary.files.map(\.output) == ["tutorial-sample.csv", nil])

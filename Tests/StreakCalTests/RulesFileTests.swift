@@ -97,8 +97,8 @@ struct RulesFileTests {
         settings.streakRules = file.rules
         settings.habits = file.habits
         let source = CalendarSource.file(fixtures.appendingPathComponent("habits.ics").path)
-        let streamed = try settings.scored([source])
-        let whole = settings.scored(try settings.importer().importSessions(from: [source]))
+        let streamed = try settings.scored([source], now: testNow)
+        let whole = settings.scored(try settings.importer(now: testNow).importSessions(from: [source]), now: testNow)
         for scored in [streamed, whole] {
             #expect(scored.unmatchedSessions == 1)  // the dentist
             #expect(scored.habits.map(\.habit.name) == ["Piano", "Running"])
@@ -149,8 +149,8 @@ struct RulesFileTests {
         settings.streakRules = file.rules
         settings.habits = file.habits
         let source = CalendarSource.string(calendar, name: "habits.ics")
-        let streamed = try settings.scored([source])
-        let whole = settings.scored(try settings.importer().importSessions(from: [source]))
+        let streamed = try settings.scored([source], now: testNow)
+        let whole = settings.scored(try settings.importer(now: testNow).importSessions(from: [source]), now: testNow)
         for scored in [streamed, whole] {
             let (piano, coffee) = (scored.habits[0].report, scored.habits[1].report)
             #expect(piano.days.map(\.points) == [40, 10, 0, 0])

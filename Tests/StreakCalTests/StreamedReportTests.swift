@@ -110,7 +110,7 @@ struct StreamedReportTests {
         let path = fixtureFolder.appendingPathComponent("tutorial-sample.ics").path
         let settings = ReportSettings(timeZone: "UTC", to: try! Day(year: 2024, month: 2, day: 29))
         for format in ReportFormat.allCases {
-            let scored = try settings.scored([.file(path)], for: format)
+            let scored = try settings.scored([.file(path)], for: format, now: testNow)
             #expect(scored.imported.sessions.count == (format == .html ? 5 : 0), "\(format)")
             #expect(format.needsSessions == (format == .html))
         }
@@ -149,8 +149,8 @@ struct StreamedReportTests {
         #expect(FileManager.default.createFile(atPath: seriesPath, contents: Data(series.utf8)))
         #expect(FileManager.default.createFile(atPath: plainPath, contents: Data(plain.utf8)))
         let settings = ReportSettings(to: try! Day(year: 2024, month: 1, day: 5))
-        let kept = try settings.scored([.file(seriesPath), .file(plainPath)], keepingSessions: true)
-        let counted = try settings.scored([.file(seriesPath), .file(plainPath)])
+        let kept = try settings.scored([.file(seriesPath), .file(plainPath)], keepingSessions: true, now: testNow)
+        let counted = try settings.scored([.file(seriesPath), .file(plainPath)], now: testNow)
         let expected = counted.imported.diagnostics.filter { $0.code == .points }.map(\.location)
         #expect(expected == [SourceLocation(file: seriesPath, line: 3)])
         #expect(counted.imported.diagnostics.map(\.description) == kept.imported.diagnostics.map(\.description))
@@ -162,8 +162,8 @@ struct StreamedReportTests {
     func sessionsNotKept() throws {
         let path = fixtureFolder.appendingPathComponent("tutorial-sample.ics").path
         let settings = ReportSettings(timeZone: "UTC", to: try! Day(year: 2024, month: 2, day: 29))
-        let kept = try settings.scored([.file(path)], keepingSessions: true)
-        let counted = try settings.scored([.file(path)])
+        let kept = try settings.scored([.file(path)], keepingSessions: true, now: testNow)
+        let counted = try settings.scored([.file(path)], now: testNow)
         #expect(counted.imported.sessions.isEmpty)
         #expect(kept.imported.sessions.count == 5)
         #expect(counted.report == kept.report)
@@ -178,8 +178,8 @@ struct StreamedReportTests {
         #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let settings = ReportSettings(timeZone: "UTC", to: try! Day(year: 2024, month: 12, day: 31))
-        let streamed = try settings.scored([.file(path)])
-        let whole = settings.scored(try settings.importer().importSessions(from: .file(path)))
+        let streamed = try settings.scored([.file(path)], now: testNow)
+        let whole = settings.scored(try settings.importer(now: testNow).importSessions(from: .file(path)), now: testNow)
         for scored in [streamed, whole] {
             #expect(scored.report.days.count == StreakReport.maximumDefaultDays)
             #expect(scored.report.days.first?.date == (try! Day(year: 2015, month: 1, day: 1)))
@@ -192,7 +192,7 @@ struct StreamedReportTests {
 
     @Test("A file that cannot be opened throws CalendarReadError")
     func missingFile() {
-        #expect(throws: CalendarReadError.self) { try ReportSettings().scored([.file("/nonexistent.ics")]) }
+        #expect(throws: CalendarReadError.self) { try ReportSettings().scored([.file("/nonexistent.ics")], now: testNow) }
     }
 
     /// The import sorts an event by a description it has sorted before (`SessionClassifier`'s
@@ -223,8 +223,8 @@ struct StreamedReportTests {
             try Habit(parsing: "Other=not categories:rehearsal"),
         ]
         settings.streakRules.skipCategories = ["vacation"]
-        let kept = try settings.scored([.file(path)], for: .html)
-        let counted = try settings.scored([.file(path)], for: .json)
+        let kept = try settings.scored([.file(path)], for: .html, now: testNow)
+        let counted = try settings.scored([.file(path)], for: .json, now: testNow)
         #expect(counted.report == kept.report)
         #expect(counted.habits == kept.habits)
         #expect(counted.unmatchedSessions == kept.unmatchedSessions)

@@ -180,7 +180,7 @@ struct DamagedAnnotationTests {
         ].joined(separator: "\r\n")
         let source = CalendarSource.string(text, name: "damaged.ics")
         let window = try! Day(year: 2024, month: 3, day: 1)...Day(year: 2024, month: 3, day: 1)
-        let report = StreakReport(sessions: try SessionImporter().importSessions(from: source).sessions, goal: StreakGoal(timeZone: .utc), window: window)
+        let report = StreakReport(sessions: try SessionImporter(expansion: testExpansion).importSessions(from: source).sessions, goal: StreakGoal(timeZone: .utc), window: window)
         let output = try CalendarAnnotation(report: report).write([source], timestamp: 0)
         #expect(output.text.contains("X-NOTE:bell\u{FFFD}and\u{FFFD}tab\there\r\n"))
         #expect(!output.text.contains("19900000"))

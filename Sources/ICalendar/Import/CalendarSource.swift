@@ -83,7 +83,7 @@ public struct CalendarSource: Hashable, Sendable {
 }
 
 /// A path written as a string literal is that file, as ``CalendarSource/file(_:)`` reads it (`"-"`
-/// is standard input): `try settings.scored(["work.ics"])`. An address is fetched with
+/// is standard input): `try settings.scored(["work.ics"], now: now)`. An address is fetched with
 /// `CalendarSource.url(_:options:)` of the StreakCal module, never read from a literal.
 extension CalendarSource: ExpressibleByStringLiteral {
     public init(stringLiteral path: String) {

@@ -27,7 +27,7 @@ extension SessionImporter {
     ///
     /// ```swift
     /// var points = 0
-    /// for try await batch in SessionImporter().sessionBatches(from: [.file("years.ics")]) {
+    /// for try await batch in SessionImporter(expansion: RecurrenceExpansion(through: lastDay)).sessionBatches(from: [.file("years.ics")]) {
     ///     points += batch.sessions.reduce(0) { $0 + $1.points }
     ///     for diagnostic in batch.diagnostics { print(diagnostic) }
     /// }

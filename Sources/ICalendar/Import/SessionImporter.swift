@@ -57,7 +57,7 @@ public struct CalendarReadError: Error, Hashable, Sendable, CustomStringConverti
 /// override in one counts for another's events.
 ///
 /// ```swift
-/// let importer = SessionImporter()
+/// let importer = SessionImporter(expansion: RecurrenceExpansion(through: lastDay))
 /// let result = try importer.importSessions(from: .string("""
 ///     BEGIN:VEVENT
 ///     UID:run-1
@@ -104,11 +104,12 @@ public struct SessionImporter: Sendable {
 
     /// - Parameters:
     ///   - pointsRule: Where the points come from.
-    ///   - expansion: The window of recurring instances wanted; by default every instance up to a
-    ///     year from today.
-    public init(pointsRule: PointsRule = .xPoints, expansion: RecurrenceExpansion? = nil) {
+    ///   - expansion: The window of recurring instances wanted, such as
+    ///     `RecurrenceExpansion(through: lastDay)` or `.untilNextYear(today: today)`. There is no
+    ///     default: the library reads no clock, so that a calendar gives the same sessions on any day.
+    public init(pointsRule: PointsRule = .xPoints, expansion: RecurrenceExpansion) {
         self.pointsRule = pointsRule
-        self.expansion = expansion ?? .untilNextYear(today: SessionImporter.todayUTC())
+        self.expansion = expansion
     }
 
     /// The property that marks the day annotations `streakcal annotate` writes: such events are not sessions.
@@ -131,10 +132,6 @@ public struct SessionImporter: Sendable {
     /// Reads one calendar whole (see ``importSessions(from:)-(CalendarSource...)``).
     public func importSessions(from sources: CalendarSource...) throws(CalendarReadError) -> CalendarImport {
         try importSessions(from: sources)
-    }
-
-    static func todayUTC() -> Day {
-        Day(daysSince1970: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
     }
 
     /// The pipeline for sources, and the map that names their locations: one source is read where
@@ -383,7 +380,7 @@ extension CalendarImport {
     /// warning saying how), with floating times read in that zone (`readingFloatingTimes(in:)`).
     ///
     /// ```swift
-    /// let (calendar, zone) = try SessionImporter().importSessions(from: .file("work.ics")).inReportZone(requested: nil, fallback: .utc)
+    /// let (calendar, zone) = try SessionImporter(expansion: RecurrenceExpansion(through: lastDay)).importSessions(from: .file("work.ics")).inReportZone(requested: nil, fallback: .utc)
     /// print(zone.identifier)
     /// // Prints the calendar's X-WR-TIMEZONE, such as "America/Los_Angeles"
     /// ```
@@ -400,7 +397,7 @@ extension CalendarImport {
     ///
     /// ```swift
     /// let berlin = TimeZoneRules(identifier: "Europe/Berlin")!
-    /// let sessions = try SessionImporter().importSessions(from: .file("work.ics")).readingFloatingTimes(in: berlin).sessions
+    /// let sessions = try SessionImporter(expansion: RecurrenceExpansion(through: lastDay)).importSessions(from: .file("work.ics")).readingFloatingTimes(in: berlin).sessions
     /// ```
     public func readingFloatingTimes(in zone: TimeZoneRules) -> CalendarImport {
         var result = self

@@ -11,7 +11,7 @@ import Foundation
 ///
 /// ```swift
 /// let inputs = try RereadableSources([.standardInput])
-/// let imported = try SessionImporter().importSessions(from: inputs.sources)
+/// let imported = try SessionImporter(expansion: RecurrenceExpansion(through: lastDay)).importSessions(from: inputs.sources)
 /// let copy = try writer.copy(inputs.sources)
 /// ```
 public struct RereadableSources: ~Copyable {

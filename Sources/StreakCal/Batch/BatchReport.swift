@@ -41,7 +41,7 @@ public struct BatchReport: Sendable {
     public init(
         inputs: [BatchInput], skipped: [SkippedInput] = [], settings: ReportSettings = ReportSettings(), format: ReportFormat = .text,
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, strict: Bool = false,
-        recordsElapsedTime: Bool = true, now: Int64? = nil
+        recordsElapsedTime: Bool = true, now: Int64
     ) {
         let stems = inputs.map { BatchInput.safeFileName(BatchInput.sanitized($0.outputName)) }
         let names = BatchInput.resolvingClashes(
@@ -56,7 +56,7 @@ public struct BatchReport: Sendable {
     /// `BatchInput.walk` and `BatchInput.sources` name them (for this format, reserving the summary's name).
     private init(
         named inputs: [BatchInput], skipped: [SkippedInput], settings: ReportSettings, format: ReportFormat,
-        jobs: Int, strict: Bool, recordsElapsedTime: Bool, now: Int64?
+        jobs: Int, strict: Bool, recordsElapsedTime: Bool, now: Int64
     ) {
         self.inputs = inputs
         self.skipped = skipped
@@ -65,7 +65,7 @@ public struct BatchReport: Sendable {
         self.jobs = max(1, jobs)
         self.strict = strict
         self.recordsElapsedTime = recordsElapsedTime
-        self.now = now ?? ReportSettings.now()
+        self.now = now
     }
 
     /// A batch over files and folders (see ``BatchInput/walk(_:reserving:fileExtension:)``); the
@@ -73,7 +73,7 @@ public struct BatchReport: Sendable {
     public init(
         paths: [String], settings: ReportSettings = ReportSettings(), format: ReportFormat = .text,
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, strict: Bool = false,
-        recordsElapsedTime: Bool = true, now: Int64? = nil
+        recordsElapsedTime: Bool = true, now: Int64
     ) {
         let discovery = BatchInput.walk(paths, reserving: [Self.summaryFileName], fileExtension: format.fileExtension)
         self.init(
@@ -85,7 +85,7 @@ public struct BatchReport: Sendable {
     public init(
         sources: [CalendarSource], settings: ReportSettings = ReportSettings(), format: ReportFormat = .text,
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, strict: Bool = false,
-        recordsElapsedTime: Bool = true, now: Int64? = nil
+        recordsElapsedTime: Bool = true, now: Int64
     ) {
         self.init(
             named: BatchInput.sources(sources, reserving: [Self.summaryFileName], fileExtension: format.fileExtension), skipped: [],

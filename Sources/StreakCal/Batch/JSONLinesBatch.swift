@@ -105,7 +105,7 @@ public struct JSONLinesBatch: Sendable {
 
     public init(
         settings: ReportSettings = ReportSettings(), format: ReportFormat = .json,
-        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, strict: Bool = false, order: Order = .input, now: Int64? = nil,
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, strict: Bool = false, order: Order = .input, now: Int64,
         roots: [String] = []
     ) {
         self.settings = settings
@@ -113,7 +113,7 @@ public struct JSONLinesBatch: Sendable {
         self.jobs = max(1, jobs)
         self.strict = strict
         self.order = order
-        self.now = now ?? ReportSettings.now()
+        self.now = now
         self.roots = roots
         files = ConfinedFiles(roots: roots)
     }

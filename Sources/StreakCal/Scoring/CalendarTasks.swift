@@ -31,7 +31,7 @@ extension ReportSettings {
     /// Reads calendars whole and scores them over exactly `window` (recurring events expanded over
     /// it), as `streakcal layout --calendar` colours its days.
     public func scored(
-        _ sources: [CalendarSource], over window: ClosedRange<Day>, now: Int64? = nil
+        _ sources: [CalendarSource], over window: ClosedRange<Day>, now: Int64
     ) throws(CalendarReadError) -> ScoredCalendar {
         var settings = self
         settings.from = window.lowerBound
@@ -45,7 +45,7 @@ extension ReportSettings {
     /// let day = try ReportSettings(timeZone: "UTC").sessions(on: try! Day(year: 2024, month: 2, day: 25), in: [.file("work.ics")])
     /// print(day.cards.render())
     /// ```
-    public func sessions(on day: Day, in sources: [CalendarSource], now: Int64? = nil) throws(CalendarReadError) -> DaySessions {
+    public func sessions(on day: Day, in sources: [CalendarSource], now: Int64) throws(CalendarReadError) -> DaySessions {
         let agenda = try sessions(over: day...day, in: sources, now: now)
         return DaySessions(cards: agenda.days[0], diagnostics: agenda.diagnostics)
     }
@@ -59,8 +59,7 @@ extension ReportSettings {
     ///     over: try Day(year: 2024, month: 2, day: 19)...Day(year: 2024, month: 2, day: 25), in: [.file("work.ics")])
     /// print(week.days.filter { !$0.sessions.isEmpty }.map(\.day))
     /// ```
-    public func sessions(over window: ClosedRange<Day>, in sources: [CalendarSource], now: Int64? = nil) throws(CalendarReadError) -> DayAgenda {
-        let now = now ?? Self.now()
+    public func sessions(over window: ClosedRange<Day>, in sources: [CalendarSource], now: Int64) throws(CalendarReadError) -> DayAgenda {
         let scored = try scored(sources, over: window, now: now)
         let goal = scored.report.goal
         // Each session to its day once, rather than every day looking through all of them.
@@ -90,7 +89,7 @@ extension ReportSettings {
     /// - Throws: `CalendarReadError` when a source cannot be read.
     public func annotated(
         _ sources: [CalendarSource], includingEmptyDays: Bool = false, markingSessions: Bool = false,
-        onlyAnnotations: Bool = false, uidDomain: UIDDomain = .standard, now: Int64? = nil
+        onlyAnnotations: Bool = false, uidDomain: UIDDomain = .standard, now: Int64
     ) throws(CalendarReadError) -> AnnotatedCalendar {
         do {
             let copy = try annotatedCopy(
@@ -136,12 +135,12 @@ extension ReportSettings {
     ///   - onlyAnnotations: Write the annotations alone, in a calendar named after the sources
     ///     (`Piano (StreakCal)`), for a calendar app that has the sessions already.
     ///   - uidDomain: The domain of the annotations' UIDs.
-    ///   - now: "Today", and the annotations' DTSTAMP, in seconds since 1970 (default: now).
+    ///   - now: "Today", and the annotations' DTSTAMP, in seconds since 1970; the library reads no clock (`streakcal` gives it the time it started).
     /// - Throws: `CalendarReadError` when a source cannot be read, `ScratchFileError` when the
     ///   copy cannot be kept in its temporary file.
     public func annotatedCopy(
         _ sources: [CalendarSource], includingEmptyDays: Bool = false, markingSessions: Bool = false,
-        onlyAnnotations: Bool = false, uidDomain: UIDDomain = .standard, now: Int64? = nil
+        onlyAnnotations: Bool = false, uidDomain: UIDDomain = .standard, now: Int64
     ) throws -> AnnotatedCalendarCopy {
         try annotatedCopy(
             sources, includingEmptyDays: includingEmptyDays, markingSessions: markingSessions,
@@ -150,9 +149,8 @@ extension ReportSettings {
 
     private func annotatedCopy(
         _ sources: [CalendarSource], includingEmptyDays: Bool, markingSessions: Bool, onlyAnnotations: Bool,
-        uidDomain: UIDDomain, now: Int64?, inMemory: Bool
+        uidDomain: UIDDomain, now: Int64, inMemory: Bool
     ) throws -> AnnotatedCalendarCopy {
-        let now = now ?? Self.now()
         let inputs = try RereadableSources(sources)
         let scored = try scored(inputs.sources, keepingSessions: markingSessions && !onlyAnnotations, now: now)
         var annotation = CalendarAnnotation(

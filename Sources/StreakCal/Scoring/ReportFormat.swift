@@ -92,7 +92,7 @@ public enum ReportFormat: String, Hashable, Sendable, Codable, CaseIterable {
     /// colours a text report for a terminal (its marks stay).
     ///
     /// ```swift
-    /// let scored = try settings.scored([.file("work.ics")])
+    /// let scored = try settings.scored([.file("work.ics")], now: now)
     /// print(try ReportFormat.csv.render(scored))
     /// ```
     public func render(_ scored: ScoredCalendar, terminalColors: Bool = false) throws -> String {

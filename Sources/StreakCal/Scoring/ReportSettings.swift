@@ -9,7 +9,7 @@ public import Streaks
 /// ```swift
 /// var settings = ReportSettings(requiredPoints: 60, pointsRule: .minutes, timeZone: "Europe/Berlin")
 /// settings.to = try! Day(year: 2024, month: 2, day: 29)
-/// let scored = try settings.scored([.file("runs.ics")])
+/// let scored = try settings.scored([.file("runs.ics")], now: now)
 /// print(scored.report.longestStreak.length)
 /// // Prints "2"
 /// ```
@@ -109,9 +109,8 @@ public struct ReportSettings: Sendable {
 
     /// The importer for these settings: recurring events expanded over the report's window.
     ///
-    /// - Parameter now: The instant "today" is taken from, in seconds since 1970 (default: now).
-    public func importer(now: Int64? = nil) -> SessionImporter {
-        let now = now ?? Self.now()
+    /// - Parameter now: The instant "today" is taken from, in seconds since 1970; the library reads no clock (`streakcal` gives it the time it started).
+    public func importer(now: Int64) -> SessionImporter {
         // The report zone is known only after reading (X-WR-TIMEZONE); today in UTC plus a day is
         // later than today anywhere, and the report drops what lies after its last day.
         let expansion = RecurrenceExpansion(
@@ -130,9 +129,9 @@ public struct ReportSettings: Sendable {
     ///
     /// - Parameters:
     ///   - imported: A whole import, such as `importer(now:).importSessions(from:)` gives.
-    ///   - now: The instant "today" is taken from, in seconds since 1970 (default: now).
-    public func scored(_ imported: CalendarImport, now: Int64? = nil) -> ScoredCalendar {
-        scored(imported, keepingSessions: true, now: now ?? Self.now(), grouping: nil).scored
+    ///   - now: The instant "today" is taken from, in seconds since 1970; the library reads no clock (`streakcal` gives it the time it started).
+    public func scored(_ imported: CalendarImport, now: Int64) -> ScoredCalendar {
+        scored(imported, keepingSessions: true, now: now, grouping: nil).scored
     }
 
     /// Scores a whole import, keeping its sessions or not and grouping their time or not; returns
@@ -171,7 +170,7 @@ public struct ReportSettings: Sendable {
     ///
     /// ```swift
     /// let settings = ReportSettings(requiredPoints: 60, timeZone: "UTC")
-    /// let scored = try settings.scored([.file("runs.ics"), .file("swims.ics")])
+    /// let scored = try settings.scored([.file("runs.ics"), .file("swims.ics")], now: now)
     /// print(scored.report.longestStreak.length)
     /// ```
     ///
@@ -179,14 +178,13 @@ public struct ReportSettings: Sendable {
     ///   - sources: The calendars, in order.
     ///   - keepingSessions: Keep the sessions too (floating times read in the report's zone), for
     ///     renderings that show them (``ReportFormat/needsSessions``); otherwise `imported.sessions` is empty.
-    ///   - now: The instant "today" is taken from, in seconds since 1970 (default: now).
+    ///   - now: The instant "today" is taken from, in seconds since 1970; the library reads no clock (`streakcal` gives it the time it started).
     /// - Returns: The report and every diagnostic; `imported.declaredTimeZone` and
     ///   `sessionsWithPointsProperty` as a whole import gives them.
     /// - Throws: `CalendarReadError` when a source cannot be read.
     public func scored(
-        _ sources: [CalendarSource], keepingSessions: Bool = false, now: Int64? = nil
+        _ sources: [CalendarSource], keepingSessions: Bool = false, now: Int64
     ) throws(CalendarReadError) -> ScoredCalendar {
-        let now = now ?? Self.now()
         let accumulator = ReportAccumulator(settings: self, keepingSessions: keepingSessions, now: now)
         return try scored(sources, with: accumulator).scored
     }
@@ -231,13 +229,13 @@ public struct ReportSettings: Sendable {
     ///   - sources: The calendars, in order, read as one (as ``scored(_:keepingSessions:now:)`` reads them).
     ///   - grouping: What a group is. Habits (``habits``) count only when grouping by habit.
     ///   - period: How long each period is.
-    ///   - now: The instant "today" is taken from, in seconds since 1970 (default: now): sessions
+    ///   - now: The instant "today" is taken from, in seconds since 1970; the library reads no clock (`streakcal` gives it the time it started): sessions
     ///     after it are planned and not counted (unless ``countsPlannedSessions``).
     public func totals(
-        _ sources: [CalendarSource], by grouping: TimeTotals.Grouping, per period: TimeTotals.Period, now: Int64? = nil
+        _ sources: [CalendarSource], by grouping: TimeTotals.Grouping, per period: TimeTotals.Period, now: Int64
     ) throws(CalendarReadError) -> ScoredCalendar {
         let settings = forTotals(by: grouping)
-        let accumulator = ReportAccumulator(settings: settings, keepingSessions: false, now: now ?? Self.now(), grouping: grouping, period: period)
+        let accumulator = ReportAccumulator(settings: settings, keepingSessions: false, now: now, grouping: grouping, period: period)
         let (scored, counted) = try settings.scored(sources, with: accumulator)
         return counted.totalled(scored)
     }
@@ -245,9 +243,9 @@ public struct ReportSettings: Sendable {
     /// The totals of a whole import, as `totals(_:by:per:now:)` makes them of a stream: the same
     /// table from sessions already read (such as `importer(now:).importSessions(from:)` gives).
     public func totals(
-        _ imported: CalendarImport, by grouping: TimeTotals.Grouping, per period: TimeTotals.Period, now: Int64? = nil
+        _ imported: CalendarImport, by grouping: TimeTotals.Grouping, per period: TimeTotals.Period, now: Int64
     ) -> ScoredCalendar {
-        let (scored, counted) = forTotals(by: grouping).scored(imported, keepingSessions: false, now: now ?? Self.now(), grouping: grouping, period: period)
+        let (scored, counted) = forTotals(by: grouping).scored(imported, keepingSessions: false, now: now, grouping: grouping, period: period)
         return counted.totalled(scored)
     }
 
@@ -268,7 +266,7 @@ public struct ReportSettings: Sendable {
     /// print(try ReportFormat.html.render(scored).hasPrefix("<!DOCTYPE html>"))
     /// // Prints "true"
     /// ```
-    public func scored(_ sources: [CalendarSource], for format: ReportFormat, now: Int64? = nil) throws(CalendarReadError) -> ScoredCalendar {
+    public func scored(_ sources: [CalendarSource], for format: ReportFormat, now: Int64) throws(CalendarReadError) -> ScoredCalendar {
         var settings = self
         if view == .hours { settings.countsWeekdayHours = true }
         return try settings.scored(sources, keepingSessions: format.needsSessions, now: now)
@@ -279,9 +277,6 @@ public struct ReportSettings: Sendable {
         ReportPresentation(rules: rules, palette: palette, firstWeekday: firstWeekday, view: view, terminalColors: terminalColors)
     }
 
-    static func now() -> Int64 {
-        Int64(Date().timeIntervalSince1970.rounded(.down))
-    }
 }
 
 /// A calendar scored against a goal: its sessions (floating times read in the report's zone), every
