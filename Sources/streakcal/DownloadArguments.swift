@@ -43,7 +43,20 @@ struct DownloadArguments: ParsableArguments {
         options.timeout = timeout
         options.connectTimeout = min(connectTimeout, timeout)
         options.showsProgress = true
+        options.cacheFolder = Self.cacheFolder(environment: ProcessInfo.processInfo.environment)
+        options.netrcFile = ProcessInfo.processInfo.environment["HOME"].map { $0 + "/.netrc" }
         return options
+    }
+
+    /// The user's cache: `$XDG_CACHE_HOME/streakcal/calendars`, else `$HOME/.cache/streakcal/calendars`
+    /// (the XDG Base Directory specification's default); a relative `XDG_CACHE_HOME` is ignored, as
+    /// it says.
+    static func cacheFolder(environment: [String: String]) -> String {
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
+            return cache + "/streakcal/calendars"
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + "/.cache/streakcal/calendars"
     }
 }
 

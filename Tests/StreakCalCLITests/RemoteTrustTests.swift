@@ -211,7 +211,7 @@ extension RemoteTrustTests {
         let profile = home.folder.appendingPathComponent("profile")
         try "export PATH=/usr/bin\n".write(to: profile, atomically: true, encoding: .utf8)
         let address = try CalendarAddress(server.url("/team.ics"))
-        let entry = try CalendarCache(folder: home.folder.appendingPathComponent("scratch").path).entry(for: address, user: nil)
+        let entry = try CalendarCache(folder: home.folder.appendingPathComponent("scratch").path, for: address).entry(for: address, user: nil)
         for name in [entry.calendar, entry.metadata] {
             try FileManager.default.createSymbolicLink(atPath: cache.appendingPathComponent(name).path, withDestinationPath: profile.path)
         }

@@ -92,3 +92,37 @@ struct GivenZoneTests {
         #expect(batch.fingerprint(of: machineUTC) == batch.fingerprint(of: machineTokyo))
     }
 }
+
+/// Credentials and the cache folder are given, never looked up (issue 50): the library reads no
+/// `~/.netrc` and writes no cache folder of its own; `streakcal` names both.
+@Suite("The cache folder and the netrc file are given")
+struct GivenFilesTests {
+    @Test("Without a cache folder an address is not fetched, and the error names it; nothing is written")
+    func noCacheFolder() throws {
+        var options = DownloadOptions()
+        options.isOffline = true  // no request leaves the machine either way
+        #expect(options.cacheFolder == nil && options.netrcFile == nil)
+        let error = try #require(throws: CalendarReadError.self) {
+            try CalendarSubscription("https://calendar.example.com/team.ics", options: options).fetch()
+        }
+        #expect(error.path == "https://calendar.example.com/team.ics")
+        #expect(error.reason.contains("no cache folder is given"))
+        // With a folder, the same offline fetch says there is no copy there yet.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("streakcal-given-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        options.cacheFolder = folder
+        let offline = try #require(throws: CalendarReadError.self) {
+            try CalendarSubscription("https://calendar.example.com/team.ics", options: options).fetch()
+        }
+        #expect(offline.reason.hasPrefix("no copy in the cache"))
+    }
+
+    @Test("A netrc file is read only when named")
+    func netrcOnlyWhenNamed() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("streakcal-netrc-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try "machine calendar.example.com login alice password s3cret\n".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(Netrc(path: file).login(for: "calendar.example.com") == Netrc.Login(user: "alice", password: "s3cret"))
+        #expect(Netrc(path: nil).login(for: "calendar.example.com") == nil)
+    }
+}

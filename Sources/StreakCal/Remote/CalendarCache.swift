@@ -43,24 +43,18 @@ struct CalendarCache {
         var key: String
     }
 
-    /// The cache at `folder`, or the user's default; created if missing, made private if it is not.
-    init(folder: String?) throws(CalendarReadError) {
-        let chosen = folder ?? Self.defaultFolder()
+    /// The cache at `folder`, created if missing, made private if it is not; `nil` (none given) is
+    /// an error naming `address`, which would have been fetched into it: the library writes no
+    /// folder its caller did not name.
+    init(folder: String?, for address: CalendarAddress) throws(CalendarReadError) {
+        guard let folder else {
+            throw CalendarReadError(path: address.url, reason: "no cache folder is given (DownloadOptions.cacheFolder) to keep the calendar in")
+        }
         do throws(PrivateFolder.Refusal) {
-            files = try PrivateFolder(chosen)
+            files = try PrivateFolder(folder)
         } catch {
             throw CalendarReadError(path: error.path, reason: "cannot keep the cache there: \(error.reason)")
         }
-    }
-
-    /// `$XDG_CACHE_HOME/streakcal/calendars`, else `$HOME/.cache/streakcal/calendars` (the XDG Base
-    /// Directory specification's default); a relative `XDG_CACHE_HOME` is ignored, as it says.
-    static func defaultFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
-            return cache + "/streakcal/calendars"
-        }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return home + "/.cache/streakcal/calendars"
     }
 
     /// The entry for `address` fetched as `user`; `variant` tells apart copies of one address

@@ -5,10 +5,14 @@ import Foundation
 /// How calendars at addresses are fetched: limits, credentials and the cache.
 ///
 /// Credentials come from ``user`` and ``password`` (the command line's `--user NAME` and the
-/// `STREAKCAL_PASSWORD` environment variable), else from `~/.netrc`, as curl and git read it; they
-/// are sent to the address's origin only (scheme, host and port), never after a redirect elsewhere.
+/// `STREAKCAL_PASSWORD` environment variable), else from ``netrcFile``, read as curl and git read
+/// `~/.netrc`; they are sent to the address's origin only (scheme, host and port), never after a
+/// redirect elsewhere. The library reads no file and writes no folder it is not given: without a
+/// ``cacheFolder`` an address is not fetched, and without a ``netrcFile`` no netrc is read
+/// (`streakcal` gives `$XDG_CACHE_HOME/streakcal/calendars` and `~/.netrc`).
 public struct DownloadOptions: Hashable, Sendable {
-    /// The cache folder; `nil` for the user's (`$XDG_CACHE_HOME/streakcal/calendars`).
+    /// The folder fetched calendars are kept in (made if missing, and made private); `nil`: none
+    /// given, and a fetch is an error that says so.
     public var cacheFolder: String?
     /// Reads the cached copy only, without asking the server.
     public var isOffline = false
@@ -26,7 +30,7 @@ public struct DownloadOptions: Hashable, Sendable {
     public var user: String?
     /// The password for ``user``.
     public var password: String?
-    /// The netrc file to read; `nil` for `~/.netrc`.
+    /// The netrc file to read logins from; `nil`: none.
     public var netrcFile: String?
     /// The most redirects followed, 5 by default.
     public var maximumRedirects = 5
@@ -102,7 +106,7 @@ public struct CalendarSubscription: Sendable {
     ///   ``DownloadOptions/maximumRedirects``), or offline with no copy. The cached copy is then as it was.
     public func fetch() throws(CalendarReadError) -> Download {
         try checkPermitted(address.host)
-        let cache = try CalendarCache(folder: options.cacheFolder)
+        let cache = try CalendarCache(folder: options.cacheFolder, for: address)
         let range = CalDAVTimeRange(from: options.firstDay, to: options.lastDay)
         if options.isOffline { return try cachedCopy(in: cache, user: try cacheUser(), range: range) }
         let login = try self.login(for: address.host)
@@ -131,7 +135,7 @@ public struct CalendarSubscription: Sendable {
         var skipped: [SkippedInput] = []
         let login: Netrc.Login?
         if options.isOffline {
-            let cache = try CalendarCache(folder: options.cacheFolder)
+            let cache = try CalendarCache(folder: options.cacheFolder, for: address)
             let user = try cacheUser()
             collections = CalDAVAccountList(cache: cache, address: address, user: user).collections ?? []
             login = user.map { Netrc.Login(user: $0, password: "") }
@@ -142,7 +146,7 @@ public struct CalendarSubscription: Sendable {
                 return Calendars(subscriptions: [self], skipped: [])
             }
             (collections, skipped) = (discovery.collections, discovery.refused)
-            let cache = try CalendarCache(folder: options.cacheFolder)
+            let cache = try CalendarCache(folder: options.cacheFolder, for: address)
             try CalDAVAccountList(cache: cache, address: address, user: login?.user).store(collections)
         }
         // One calendar: the address is read as it is, and its fetch says what it skipped.

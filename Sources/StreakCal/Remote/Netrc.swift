@@ -12,10 +12,10 @@ struct Netrc: Sendable {
     /// The entries in the order written; `nil` machine for `default`.
     private var entries: [(machine: String?, login: Login)] = []
 
-    /// The file at `path` (`~/.netrc` when `nil`); none when it does not exist or cannot be read.
-    init(path: String? = nil) {
-        let file = path ?? ProcessInfo.processInfo.environment["HOME"].map { $0 + "/.netrc" }
-        guard let file, let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+    /// The file at `path`; none when `path` is `nil` (the library reads no `~/.netrc` of its own:
+    /// `streakcal` names it) or the file does not exist or cannot be read.
+    init(path: String?) {
+        guard let path, let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             self.init(text: "")
             return
         }
