@@ -66,10 +66,15 @@ enum TimeZoneNames {
     }
 
     /// A zone's standard offsets from UTC (without daylight saving time), in seconds, on January 15
-    /// and July 15 of the current year; one offset for most zones.
+    /// and July 15 of ``offsetsYear``; one offset for most zones.
+    /// The year whose standard offsets a display name's `(UTC+01:00)` is held to: a fixed one, not
+    /// the year the program runs in, so that a calendar reads the same on any day (issue 50: the
+    /// library reads no clock). Zones whose standard offset changed since are matched as they were then.
+    static let offsetsYear = 2025
+
     static func standardOffsets(of identifier: String) -> Set<Int> {
         guard let zone = TimeZone(identifier: identifier) else { return [] }
-        let year = LocalDateTime(secondsSince1970: Int64(Date().timeIntervalSince1970)).day.year
+        let year = offsetsYear
         return Set([1, 7].map { month in
             let noon = LocalDateTime(normalizingYear: year, month: month, day: 15, hour: 12).secondsSince1970
             let date = Date(timeIntervalSince1970: TimeInterval(noon))
