@@ -239,6 +239,20 @@ extension RealCalendarTests {
         #expect(!utc.standardError.contains("report uses"))
     }
 
+    @Test("Nothing declared and no event's zone: the machine's zone decides (TZ), which the command reads and gives the library",
+          arguments: [("UTC", "2024-03-01"), ("Asia/Tokyo", "2024-03-02"), ("America/Los_Angeles", "2024-03-01"), ("Pacific/Kiritimati", "2024-03-02")])
+    func machineZone(zone: String, day: String) throws {
+        let calendar = ["BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:late", "DTSTART:20240301T233000Z", "DTEND:20240302T000000Z",
+                        "X-POINTS:5", "END:VEVENT", "END:VCALENDAR"].joined(separator: "\r\n") + "\r\n"
+        let result = try streakcal(["report", "-", "--from", "2024-02-28", "--to", "2024-03-04", "--format", "json"],
+                                   input: calendar, environment: ["TZ": zone])
+        #expect(result.status == 0, "\(result.standardError)")
+        // Foundation names TZ=UTC "GMT".
+        let named = try jsonObject(result.standardOutput)["timeZone"] as? String
+        #expect(named == zone || (zone == "UTC" && named == "GMT"), "\(named ?? "none")")
+        #expect(try Self.activeDays(result.standardOutput) == ["\(day)=5"])
+    }
+
     @Test("A declared X-WR-TIMEZONE wins over the events' zone, with a note when no event's time is in it")
     func declaredZoneWins() throws {
         let window = ["--from", "2024-06-08", "--to", "2024-06-12", "--format", "json"]
