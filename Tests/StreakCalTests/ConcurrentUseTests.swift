@@ -1,0 +1,55 @@
+import Foundation
+import StreakCal
+import Testing
+
+/// Concurrent use from Swift concurrency (issue 50): a server scores many calendars at once from a
+/// task group, each import on its own; every report is the one a sequential run gives. ThreadSanitizer
+/// runs this suite too (`scripts/test`), which would report a race in the library's shared state
+/// (libical's set-up, the zone database, the classifier's tables).
+@Suite("Concurrent use")
+struct ConcurrentUseTests {
+    private static let folder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+
+    /// The fixtures, but for the one whose rules spend their whole step budget in sanitizer runs
+    /// (minutes of instrumented work with nothing concurrent in it that the others lack).
+    private static var fixtures: [String] {
+        let sanitized = ProcessInfo.processInfo.environment["STREAKCAL_TESTS_SANITIZED"] == "1"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+            .filter { $0.hasSuffix(".ics") && !(sanitized && $0 == "recurring-endless-and-impossible.ics") }
+            .sorted().map { folder.appendingPathComponent($0).path }
+    }
+
+    /// A fixture's JSON report and diagnostics, with fixed settings and "now".
+    private static func report(_ path: String, zone: TimeZoneRules) throws -> String {
+        var settings = ReportSettings(requiredPoints: 60, timeZone: zone, from: try Day(year: 2023, month: 12, day: 1), to: try Day(year: 2024, month: 12, day: 31))
+        settings.habits = [try Habit(parsing: "Work=categories:work")]
+        let scored = try settings.scored([.file(path)], for: .json, now: testNow)
+        return try ReportFormat.json.render(scored, with: settings) + scored.imported.diagnostics.map(\.description).joined(separator: "\n")
+    }
+
+    @Test("Every fixture in three zones, scored from a task group twice over: each report the sequential one")
+    func taskGroupEqualsSequential() async throws {
+        let zones: [TimeZoneRules] = ["UTC", "Europe/Berlin", "Pacific/Kiritimati"]
+        let jobs = Self.fixtures.flatMap { path in zones.map { (path, $0) } }
+        #expect(jobs.count > 60)
+        var sequential: [Int: String] = [:]
+        for (index, job) in jobs.enumerated() { sequential[index] = try Self.report(job.0, zone: job.1) }
+        let rounds = 2
+        let concurrent = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for _ in 0..<rounds {
+                for (index, job) in jobs.enumerated() {
+                    group.addTask { (index, try Self.report(job.0, zone: job.1)) }
+                }
+            }
+            var reports: [(Int, String)] = []
+            for try await report in group { reports.append(report) }
+            return reports
+        }
+        #expect(concurrent.count == jobs.count * rounds)
+        for (index, report) in concurrent where report != sequential[index] {
+            Issue.record("\(jobs[index].0) in \(jobs[index].1): the concurrent report differs from the sequential one")
+        }
+    }
+}
