@@ -70,16 +70,18 @@ let package = Package(
             swiftSettings: strictImports
         ),
         .target(name: "SnapshotSupport", path: "Tests/SnapshotSupport"),
+        // The tests' fixed "now" (`testNow`) and recurrence window: one definition for every test target.
+        .target(name: "FixedClock", dependencies: ["ICalendar", "CalendarDays"], path: "Tests/FixedClock"),
         .testTarget(name: "CalendarDaysTests", dependencies: ["CalendarDays"]),
         .testTarget(name: "StreaksTests", dependencies: ["Streaks", "CalendarDays"]),
-        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "Streaks", "CalendarDays"]),
+        .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "Streaks", "CalendarDays", "FixedClock"]),
         .testTarget(name: "CalendarLayoutTests", dependencies: ["CalendarLayout", "CalendarDays"]),
         .testTarget(
             name: "StreakExportTests",
-            dependencies: ["StreakExport", "Streaks", "ICalendar", "CalendarDays", "SnapshotSupport"],
+            dependencies: ["StreakExport", "Streaks", "ICalendar", "CalendarDays", "SnapshotSupport", "FixedClock"],
             exclude: ["Snapshots"]
         ),
-        .testTarget(name: "StreakCalTests", dependencies: ["StreakCal"]),
+        .testTarget(name: "StreakCalTests", dependencies: ["StreakCal", "FixedClock"]),
         .testTarget(
             name: "StreakCalCLITests",
             dependencies: ["StreakCal", "streakcal", "CalendarLayout", "SnapshotSupport"],

@@ -2,6 +2,7 @@ import Foundation
 import ICalendar
 import Streaks
 import Testing
+import FixedClock
 
 @Suite("Calendar names: X-WR-CALNAME, else the file's name")
 struct CalendarNameTests {

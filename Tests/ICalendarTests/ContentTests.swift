@@ -1,6 +1,7 @@
 import ICalendar
 import Streaks
 import Testing
+import FixedClock
 
 @Suite("Encodings and line endings")
 struct EncodingTests {

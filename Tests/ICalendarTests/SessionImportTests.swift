@@ -2,6 +2,7 @@ import Foundation
 @testable import ICalendar
 import Streaks
 import Testing
+import FixedClock
 
 @Suite("Sessions from VEVENTs")
 struct SessionImportTests {

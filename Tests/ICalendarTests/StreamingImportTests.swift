@@ -2,6 +2,7 @@ import Foundation
 @testable import ICalendar
 import Streaks
 import Testing
+import FixedClock
 
 /// The streaming import: files read a chunk at a time, events turned into sessions as they come,
 /// only what must wait held to the end; and the session path's own reading of text properties.

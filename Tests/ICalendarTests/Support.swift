@@ -1,6 +1,7 @@
 import Foundation
 import ICalendar
 import Streaks
+import FixedClock
 
 /// The repository's `Fixtures/` folder.
 let fixturesDirectory = URL(fileURLWithPath: #filePath)

@@ -2,6 +2,7 @@ import Foundation
 @testable import ICalendar
 import Streaks
 import Testing
+import FixedClock
 
 /// `ZoneEvidence`, what calendars say of the zone they are read in, and the report zone it picks
 /// (issue 46.7).

@@ -1,6 +1,7 @@
 import Foundation
 @testable import StreakCal
 import Testing
+import FixedClock
 
 private let batchFixtures = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

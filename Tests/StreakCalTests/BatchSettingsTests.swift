@@ -1,6 +1,7 @@
 import Foundation
 @testable import StreakCal
 import Testing
+import FixedClock
 
 @Suite("Batch settings per calendar")
 struct BatchSettingsTests {

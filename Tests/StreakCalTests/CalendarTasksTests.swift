@@ -3,6 +3,7 @@ import ICalendar
 import StreakCal
 import Streaks
 import Testing
+import FixedClock
 
 private let tutorial = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

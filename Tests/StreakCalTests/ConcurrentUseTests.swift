@@ -1,6 +1,7 @@
 import Foundation
 import StreakCal
 import Testing
+import FixedClock
 
 /// Concurrent use from Swift concurrency (issue 50): a server scores many calendars at once from a
 /// task group, each import on its own; every report is the one a sequential run gives. ThreadSanitizer

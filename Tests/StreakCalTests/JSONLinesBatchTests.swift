@@ -2,6 +2,7 @@ import Foundation
 @testable import StreakCal
 import StreakExport
 import Testing
+import FixedClock
 
 private let root = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

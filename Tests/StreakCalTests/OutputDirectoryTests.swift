@@ -1,6 +1,7 @@
 import Foundation
 @testable import StreakCal
 import Testing
+import FixedClock
 
 /// A fresh folder `out` with a file beside it (`victim.txt`), removed when the test ends.
 private final class PlantedFolder {

@@ -2,6 +2,7 @@ import Foundation
 import StreakCal
 import Streaks
 import Testing
+import FixedClock
 
 private let fixtures = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -1,6 +1,7 @@
 import Foundation
 import StreakCal
 import Testing
+import FixedClock
 
 private let fixtureFolder = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

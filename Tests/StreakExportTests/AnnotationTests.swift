@@ -3,6 +3,7 @@ import ICalendar
 import StreakExport
 import Streaks
 import Testing
+import FixedClock
 
 private let fixtures = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
