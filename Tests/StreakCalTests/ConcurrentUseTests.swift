@@ -9,17 +9,9 @@ import FixedClock
 /// (libical's set-up, the zone database, the classifier's tables).
 @Suite("Concurrent use")
 struct ConcurrentUseTests {
-    private static let folder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
-
-    /// The fixtures, but for the one whose rules spend their whole step budget in sanitizer runs
-    /// (minutes of instrumented work with nothing concurrent in it that the others lack).
+    /// Every fixture (`calendarFixtureNames()`: in the sanitizer runs, all but the slowest).
     private static var fixtures: [String] {
-        let sanitized = ProcessInfo.processInfo.environment["STREAKCAL_TESTS_SANITIZED"] == "1"
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
-            .filter { $0.hasSuffix(".ics") && !(sanitized && $0 == "recurring-endless-and-impossible.ics") }
-            .sorted().map { folder.appendingPathComponent($0).path }
+        calendarFixtureNames().map { fixtureFolder.appendingPathComponent($0).path }
     }
 
     /// A fixture's JSON report and diagnostics, with fixed settings and "now".

@@ -21,13 +21,11 @@ private func object(_ line: String) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
 }
 
-/// Every fixture with its JSON line (id = the file's name); in the sanitizer runs
-/// (`STREAKCAL_TESTS_SANITIZED=1`) all but the one whose rules spend their whole step budget, as
-/// `StreamedReportTests` leaves it: minutes of instrumented work, nothing concurrent in it.
+/// Every fixture with its JSON line (id = the file's name); in the sanitizer runs all but the
+/// slowest (`calendarFixtureNames()`).
 private func fixtureRequests() throws -> [(name: String, line: String)] {
-    let sanitized = ProcessInfo.processInfo.environment["STREAKCAL_TESTS_SANITIZED"] == "1"
-    let names = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Fixtures").path)
-        .filter { $0.hasSuffix(".ics") && !(sanitized && $0 == "recurring-endless-and-impossible.ics") }.sorted()
+    let names = calendarFixtureNames()
+    #expect(!names.isEmpty, "no fixtures in \(fixtureFolder.path)")
     return names.map { name in
         (name, "{\"id\": \"\(name)\", \"path\": \"\(fixture(name))\"}")
     }

@@ -3,22 +3,13 @@ import StreakCal
 import Testing
 import FixedClock
 
-private let fixtureFolder = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Fixtures")
-
 /// `ReportSettings.scored(_:keepingSessions:now:)` counts sessions as they are read; it must score exactly as the
 /// whole import does.
 @Suite("Streamed reports")
 struct StreamedReportTests {
-    /// Every fixture; in the sanitizer runs (`STREAKCAL_TESTS_SANITIZED=1`, set by `scripts/test`)
-    /// all but the one whose rules spend their whole step budget: minutes of instrumented work with
-    /// nothing concurrent in it that the other recurring fixtures lack (the plain run compares it).
+    /// Every fixture (`calendarFixtureNames()`: in the sanitizer runs, all but the slowest).
     private static var fixtures: [String] {
-        let sanitized = ProcessInfo.processInfo.environment["STREAKCAL_TESTS_SANITIZED"] == "1"
-        return ((try? FileManager.default.contentsOfDirectory(atPath: fixtureFolder.path)) ?? [])
-            .filter { $0.hasSuffix(".ics") && !(sanitized && $0 == "recurring-endless-and-impossible.ics") }
-            .sorted().map { fixtureFolder.appendingPathComponent($0).path }
+        calendarFixtureNames().map { fixtureFolder.appendingPathComponent($0).path }
     }
 
     @Test func thereAreFixtures() {
