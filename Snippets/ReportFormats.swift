@@ -10,7 +10,7 @@ settings.from = try Day(year: 2024, month: 2, day: 24)
 settings.to = try Day(year: 2024, month: 2, day: 27)
 let scored = try settings.scored([.file("Fixtures/tutorial-sample.ics")], now: Int64(Date().timeIntervalSince1970))
 
-print(try ReportFormat.text.render(scored), terminator: "")
+print(ReportFormat.text.render(scored), terminator: "")
 // Prints:
 // Streak report: FSCalendar streaks tutorial sample, 2024-02-24 to 2024-02-27, UTC, goal 100 points a day
 // Calendar: FSCalendar streaks tutorial sample (Fixtures/tutorial-sample.ics)
@@ -33,7 +33,7 @@ print(try ReportFormat.text.render(scored), terminator: "")
 // 1 diagnostic (1 warning):
 //   Fixtures/tutorial-sample.ics:18:7: warning: the event ends before it starts; the session is kept with its points
 
-for row in try ReportFormat.csv.render(scored).split(separator: "\r\n") { print(row) }
+for row in ReportFormat.csv.render(scored).split(separator: "\r\n") { print(row) }
 // Prints:
 // date,points,sessions,status
 // 2024-02-24,30,1,partial

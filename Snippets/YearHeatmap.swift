@@ -10,7 +10,7 @@ settings.from = try Day(year: 2024, month: 1, day: 1)
 settings.to = try Day(year: 2024, month: 3, day: 31)
 settings.view = .year
 let scored = try settings.scored([.file("Fixtures/tutorial-sample.ics")], now: Int64(Date().timeIntervalSince1970))
-let text = try ReportFormat.text.render(scored)
+let text = ReportFormat.text.render(scored)
 for line in text.split(separator: "\n").drop(while: { $0 != "2024" }).prefix(9) { print(line) }
 // Prints:
 // 2024

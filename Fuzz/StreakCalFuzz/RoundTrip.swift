@@ -69,7 +69,7 @@ struct RoundTrip {
         let scored = ScoredCalendar(imported: original, report: report)
         for format in ReportFormat.allCases {
             do {
-                _ = try format.render(scored, with: settings)
+                _ = format.render(scored, with: settings)
             } catch {
                 return "the \(format.rawValue) report cannot be rendered: \(error)"
             }

@@ -209,6 +209,17 @@ public struct DayError: Error, Hashable, Sendable, CustomStringConvertible {
         (self.year, self.month, self.day) = (year, month, day)
     }
 
+    /// What is wrong: the month, or (in a real month) the day.
+    public enum Code: String, Hashable, Sendable, Codable {
+        /// A month outside 1...12.
+        case noSuchMonth = "no-such-month"
+        /// A day outside the month's days (2023-02-29, day 0).
+        case noSuchDay = "no-such-day"
+    }
+
+    /// What is wrong, from the numbers.
+    public var code: Code { (1...12).contains(month) ? .noSuchDay : .noSuchMonth }
+
     /// Why: "there is no month 13: months run from 01 to 12", or "there is no day 30 in 2024-02,
     /// which has 29 days".
     public var description: String {

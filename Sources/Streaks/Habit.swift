@@ -98,14 +98,14 @@ public indirect enum SessionFilter: Hashable, Sendable {
     /// - Throws: `StreakRulesSyntaxError` with the offset of the problem.
     public init(parsing text: String) throws(StreakRulesSyntaxError) {
         guard text.utf8.count <= Self.maximumTextLength else {
-            throw StreakRulesSyntaxError("the filter is longer than \(Self.maximumTextLength) bytes", offset: 0)
+            throw StreakRulesSyntaxError(.tooLong, "the filter is longer than \(Self.maximumTextLength) bytes", offset: 0)
         }
         var parser = FilterParser(Array(text))
         let filter = try parser.parseOr()
         parser.skipSpaces()
         guard parser.isAtEnd else {
             let rest = String(parser.characters[parser.offset...].prefix(40))
-            throw StreakRulesSyntaxError("unexpected '\(rest)': join conditions with 'and' or 'or'", offset: parser.offset)
+            throw StreakRulesSyntaxError(.syntax, "unexpected '\(rest)': join conditions with 'and' or 'or'", offset: parser.offset)
         }
         self = filter.filter
     }
@@ -347,15 +347,15 @@ public struct Habit: Hashable, Sendable {
     /// start of the whole text.
     public init(parsing text: String) throws(StreakRulesSyntaxError) {
         guard let equals = text.firstIndex(of: "=") else {
-            throw StreakRulesSyntaxError("a habit is NAME=FILTER, such as Piano=categories:piano", offset: 0)
+            throw StreakRulesSyntaxError(.syntax, "a habit is NAME=FILTER, such as Piano=categories:piano", offset: 0)
         }
         let name = text[..<equals].trimmingSpaces
-        guard !name.isEmpty else { throw StreakRulesSyntaxError("the habit has no name before '='", offset: 0) }
+        guard !name.isEmpty else { throw StreakRulesSyntaxError(.syntax, "the habit has no name before '='", offset: 0) }
         let nameLength = text.distance(from: text.startIndex, to: equals) + 1
         do {
             self.init(name: String(name), filter: try SessionFilter(parsing: String(text[text.index(after: equals)...])))
         } catch {
-            throw StreakRulesSyntaxError(error.message, offset: nameLength + error.offset)
+            throw StreakRulesSyntaxError(error.code, error.message, offset: nameLength + error.offset)
         }
     }
 }
@@ -373,8 +373,11 @@ public struct Habit: Hashable, Sendable {
 /// // Prints "1 true"
 /// ```
 public struct HabitRules: Hashable, Sendable {
-    /// The points a day requires (or, with `atMost`, allows).
-    public var requiredPoints: Int?
+    /// The points a day requires (or, with `atMost`, allows), in ``GoalSchedule/pointsRange``;
+    /// another number stops the program.
+    public var requiredPoints: Int? {
+        didSet { requiredPoints.map { GoalSchedule.check($0, in: GoalSchedule.pointsRange, "required points") } }
+    }
     /// The schedule's entries (its default is `requiredPoints`, else the calendar's): they replace
     /// the calendar's entries.
     public var schedule: [GoalSchedule.Entry]?
@@ -391,6 +394,7 @@ public struct HabitRules: Hashable, Sendable {
         requiredPoints: Int? = nil, schedule: [GoalSchedule.Entry]? = nil, freezes: FreezePolicy? = nil,
         periodGoal: PeriodGoal? = nil, atMost: Bool? = nil, points: HabitPoints? = nil
     ) {
+        requiredPoints.map { GoalSchedule.check($0, in: GoalSchedule.pointsRange, "required points") }
         self.requiredPoints = requiredPoints
         self.schedule = schedule
         self.freezes = freezes
@@ -405,7 +409,7 @@ public struct HabitRules: Hashable, Sendable {
     /// The calendar's rules with what this habit sets in their place.
     public func applied(to calendar: StreakRules) -> StreakRules {
         var rules = calendar
-        if let requiredPoints { rules.schedule.defaultPoints = max(1, requiredPoints) }
+        if let requiredPoints { rules.schedule.defaultPoints = requiredPoints }
         if let schedule { rules.schedule.entries = schedule }
         if let freezes { rules.freezes = freezes }
         if let periodGoal { rules.periodGoal = periodGoal }
@@ -516,7 +520,7 @@ private struct FilterParser {
     }
 
     private func tooDeep(at offset: Int) -> StreakRulesSyntaxError {
-        StreakRulesSyntaxError("the filter is nested more than \(SessionFilter.maximumDepth) deep", offset: offset)
+        StreakRulesSyntaxError(.tooLong, "the filter is nested more than \(SessionFilter.maximumDepth) deep", offset: offset)
     }
 
     mutating func parseOr() throws(StreakRulesSyntaxError) -> Parsed {
@@ -584,7 +588,7 @@ private struct FilterParser {
         let inner = try parseOr()
         skipSpaces()
         guard offset < characters.count, characters[offset] == ")" else {
-            throw StreakRulesSyntaxError("the '(' here has no ')'", offset: open)
+            throw StreakRulesSyntaxError(.syntax, "the '(' here has no ')'", offset: open)
         }
         offset += 1
         groupDepth -= 1
@@ -598,7 +602,7 @@ private struct FilterParser {
         let field = String(characters[start..<offset]).lowercased()
         guard offset < characters.count, characters[offset] == ":" || characters[offset] == "~" else {
             throw StreakRulesSyntaxError(
-                field.isEmpty ? "a condition is expected here, such as categories:piano" : "'\(field)' needs ':' and a value, such as \(field):piano",
+                .syntax, field.isEmpty ? "a condition is expected here, such as categories:piano" : "'\(field)' needs ':' and a value, such as \(field):piano",
                 offset: start)
         }
         let isRegex = characters[offset] == "~"
@@ -612,24 +616,24 @@ private struct FilterParser {
             do { _ = try SummaryPattern(value) } catch {
                 let shown = value.count > 40 ? value.prefix(39) + "…" : Substring(value)
                 throw StreakRulesSyntaxError(
-                    "'\(shown)' is not a regular expression StreakCal reads: \(error.message)",
+                    error.code, "'\(shown)' is not a regular expression StreakCal reads: \(error.message)",
                     offset: valueOffset + (isQuoted ? 1 : 0) + error.offset)
             }
             return .summaryMatches(value)
         case ("categories", false), ("category", false):
-            guard !value.isEmpty else { throw StreakRulesSyntaxError("categories: needs a category", offset: valueOffset) }
+            guard !value.isEmpty else { throw StreakRulesSyntaxError(.syntax, "categories: needs a category", offset: valueOffset) }
             return .category(value)
         case ("property", false):
             let parts = value.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = String(parts[0])
             guard !name.isEmpty, name.utf8.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || $0 == 0x2D || (0x30...0x39).contains($0) }) else {
-                throw StreakRulesSyntaxError("property: takes a property name such as X-HABIT, not '\(name)'", offset: valueOffset)
+                throw StreakRulesSyntaxError(.syntax, "property: takes a property name such as X-HABIT, not '\(name)'", offset: valueOffset)
             }
             return .property(name.uppercased(), value: parts.count == 2 ? String(parts[1]) : nil)
         case (_, true):
-            throw StreakRulesSyntaxError("only summary takes a regular expression (summary~...)", offset: start)
+            throw StreakRulesSyntaxError(.syntax, "only summary takes a regular expression (summary~...)", offset: start)
         default:
-            throw StreakRulesSyntaxError("'\(field)' is not summary, categories or property", offset: start)
+            throw StreakRulesSyntaxError(.syntax, "'\(field)' is not summary, categories or property", offset: start)
         }
     }
 
@@ -647,7 +651,7 @@ private struct FilterParser {
                 value.append(characters[offset])
                 offset += 1
             }
-            guard offset < characters.count else { throw StreakRulesSyntaxError("the quote here is not closed", offset: open) }
+            guard offset < characters.count else { throw StreakRulesSyntaxError(.syntax, "the quote here is not closed", offset: open) }
             offset += 1
             return value
         }
@@ -729,6 +733,8 @@ public struct HabitReport: Hashable, Sendable {
     public var habit: Habit
     /// The report of the sessions it took.
     public var report: StreakReport
+    /// The habit's name (`habit.name`).
+    public var name: String { habit.name }
 
     public init(habit: Habit, report: StreakReport) {
         self.habit = habit

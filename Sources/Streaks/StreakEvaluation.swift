@@ -214,8 +214,10 @@ public enum PointsUnit: String, Hashable, Sendable, CaseIterable {
 
 /// The goal and the frame in which sessions are totalled and days scored.
 public struct StreakGoal: Hashable, Sendable {
-    /// The points a day needs to be `met`; at least 1.
-    public var requiredPoints: Int
+    /// The points a day needs to be `met`, in ``GoalSchedule/pointsRange``; another number stops the program.
+    public var requiredPoints: Int {
+        didSet { GoalSchedule.check(requiredPoints, in: GoalSchedule.pointsRange, "required points") }
+    }
     /// What the points count, for the words reports use; scoring does not read it.
     public var unit: PointsUnit = .points
     /// The zone whose local days the sessions are totalled by.
@@ -223,8 +225,10 @@ public struct StreakGoal: Hashable, Sendable {
     /// When each day begins.
     public var dayStart: DayStart
 
+    /// - Precondition: `requiredPoints` lies in ``GoalSchedule/pointsRange``.
     public init(requiredPoints: Int = 100, timeZone: TimeZoneRules, dayStart: DayStart = .midnight) {
-        self.requiredPoints = max(1, requiredPoints)
+        GoalSchedule.check(requiredPoints, in: GoalSchedule.pointsRange, "required points")
+        self.requiredPoints = requiredPoints
         self.timeZone = timeZone
         self.dayStart = dayStart
     }

@@ -125,20 +125,41 @@ public struct GoalSchedule: Hashable, Sendable {
     /// Required points on the weekdays it names, from `start` on (`nil`: from the first day).
     public struct Entry: Hashable, Sendable {
         public var weekdays: Set<Weekday>
-        public var requiredPoints: Int
+        /// In ``GoalSchedule/entryPointsRange`` (0: a rest day); another number stops the program.
+        public var requiredPoints: Int {
+            didSet { GoalSchedule.check(requiredPoints, in: GoalSchedule.entryPointsRange, "an entry's required points") }
+        }
         public var start: Day?
 
+        /// - Precondition: `requiredPoints` lies in ``GoalSchedule/entryPointsRange``.
         public init(weekdays: Set<Weekday>, requiredPoints: Int, start: Day? = nil) {
+            GoalSchedule.check(requiredPoints, in: GoalSchedule.entryPointsRange, "an entry's required points")
             self.weekdays = weekdays
-            self.requiredPoints = max(0, requiredPoints)
+            self.requiredPoints = requiredPoints
             self.start = start
         }
     }
 
-    /// The points a day requires when no entry names it; at least 1. 100 until given.
+    /// The points a day requires when no entry names it, in ``pointsRange``: 100 until given.
+    /// Another number stops the program (issue 50.3: 0 or −5 became 1 without a word); a number
+    /// from elsewhere is checked against ``pointsRange`` first, as the rules file and the command
+    /// line check theirs.
     public var defaultPoints: Int {
         get { givenDefaultPoints ?? Self.standardPoints }
-        set { givenDefaultPoints = max(1, newValue) }
+        set {
+            Self.check(newValue, in: Self.pointsRange, "required points")
+            givenDefaultPoints = newValue
+        }
+    }
+    /// The points a day can require: at least 1, at most ``maximumPoints``.
+    public static let pointsRange = 1...maximumPoints
+    /// The points an entry can require: 0 (a rest day) to ``maximumPoints``.
+    public static let entryPointsRange = 0...maximumPoints
+
+    /// Stops the program, naming what and the range, when `value` lies outside `range`: a number
+    /// a rule cannot hold is a programmer's error, as an index out of range is.
+    static func check(_ value: Int, in range: ClosedRange<Int>, _ what: @autoclosure () -> String) {
+        precondition(range.contains(value), "\(what()) are \(range.lowerBound)...\(range.upperBound), not \(value)")
     }
     /// Whether `defaultPoints` was given (`init(requiredPoints:)` or set) rather than left at 100:
     /// `ReportSettings.streakRules` keeps the settings' own required points for a schedule
@@ -155,9 +176,12 @@ public struct GoalSchedule: Hashable, Sendable {
         self.entries = []
     }
 
-    /// Every day requires `requiredPoints` (at least 1).
+    /// Every day requires `requiredPoints`.
+    ///
+    /// - Precondition: `requiredPoints` lies in ``pointsRange``.
     public init(requiredPoints: Int) {
-        self.givenDefaultPoints = max(1, requiredPoints)
+        Self.check(requiredPoints, in: Self.pointsRange, "required points")
+        self.givenDefaultPoints = requiredPoints
         self.entries = []
     }
 
@@ -208,16 +232,16 @@ public struct GoalSchedule: Hashable, Sendable {
             let offset = scanner.offset
             let word = scanner.take { $0 != ":" && $0 != " " }
             guard let day = Day(String(word)) else {
-                throw StreakRulesSyntaxError("'from' takes a date, YYYY-MM-DD, not '\(word)'", offset: offset)
+                throw StreakRulesSyntaxError(.syntax, "'from' takes a date, YYYY-MM-DD, not '\(word)'", offset: offset)
             }
             start = day
             scanner.skipSpaces()
             guard scanner.consume(":") else {
-                throw StreakRulesSyntaxError("a ':' goes after 'from \(day)'", offset: scanner.offset)
+                throw StreakRulesSyntaxError(.syntax, "a ':' goes after 'from \(day)'", offset: scanner.offset)
             }
             scanner.skipSpaces()
         }
-        if scanner.isAtEnd { throw StreakRulesSyntaxError("a schedule needs points, such as 60 or mon-fri:60", offset: scanner.offset) }
+        if scanner.isAtEnd { throw StreakRulesSyntaxError(.syntax, "a schedule needs points, such as 60 or mon-fri:60", offset: scanner.offset) }
         var entries: [Entry] = []
         // Weekdays listed before the one that has points share them: `mon,wed,fri:90`.
         var pending: Set<Weekday> = []
@@ -237,7 +261,7 @@ public struct GoalSchedule: Hashable, Sendable {
                     continue
                 }
                 guard pending.isEmpty else {
-                    throw StreakRulesSyntaxError("the weekdays before this need points, as in mon,wed:30", offset: itemOffset)
+                    throw StreakRulesSyntaxError(.syntax, "the weekdays before this need points, as in mon,wed:30", offset: itemOffset)
                 }
                 weekdays = Set(Weekday.allCases)
                 pointsText = parts[0]
@@ -250,13 +274,13 @@ public struct GoalSchedule: Hashable, Sendable {
             let trimmed = pointsText.trimmingSpaces
             guard let points = Int(trimmed), points >= 0, points <= Self.maximumPoints else {
                 throw StreakRulesSyntaxError(
-                    "required points are a whole number from 0 to \(Self.maximumPoints), not '\(trimmed)'",
+                    .syntax, "required points are a whole number from 0 to \(Self.maximumPoints), not '\(trimmed)'",
                     offset: pointsOffset + pointsText.prefix { $0 == " " }.count)
             }
             entries.append(Entry(weekdays: weekdays, requiredPoints: points, start: start))
         } while scanner.consume(",")
         guard pending.isEmpty else {
-            throw StreakRulesSyntaxError("these weekdays need points, as in mon,wed:30", offset: pendingOffset)
+            throw StreakRulesSyntaxError(.syntax, "these weekdays need points, as in mon,wed:30", offset: pendingOffset)
         }
         return entries
     }
@@ -277,7 +301,7 @@ public struct GoalSchedule: Hashable, Sendable {
         let ends = trimmed.split(separator: "-", omittingEmptySubsequences: false)
         guard ends.count <= 2, let first = Weekday(name: ends[0]), let last = Weekday(name: ends[ends.count - 1]) else {
             throw StreakRulesSyntaxError(
-                "'\(trimmed)' is not a weekday or a range of them (mon, tue, ..., sun; mon-fri; daily, weekdays, weekends)",
+                .syntax, "'\(trimmed)' is not a weekday or a range of them (mon, tue, ..., sun; mon-fri; daily, weekdays, weekends)",
                 offset: leading)
         }
         var days: Set<Weekday> = [first]
@@ -353,13 +377,23 @@ public struct PeriodGoal: Hashable, Sendable {
     }
 
     public var length: Length
-    public var target: Target
+    /// At least 1 point or 1 day; another target stops the program.
+    public var target: Target {
+        didSet { Self.check(target) }
+    }
 
+    /// - Precondition: the target is at least 1 (point or day); `init(parsing:)` throws instead.
     public init(length: Length, target: Target) {
+        Self.check(target)
         self.length = length
+        self.target = target
+    }
+
+    /// Stops the program for a target of less than 1 (issue 50.3: 0 became 1 without a word).
+    private static func check(_ target: Target) {
         switch target {
-        case .points(let points): self.target = .points(max(1, points))
-        case .metDays(let days): self.target = .metDays(max(1, days))
+        case .points(let points): GoalSchedule.check(points, in: GoalSchedule.pointsRange, "a period's target points")
+        case .metDays(let days): GoalSchedule.check(days, in: 1...Int.max, "a period's target days")
         }
     }
 
@@ -377,12 +411,12 @@ public struct PeriodGoal: Hashable, Sendable {
             length = .days(try Self.rollingLength(unit))
         }
         guard parts.count == 2 else {
-            throw StreakRulesSyntaxError("a period goal needs a target after ':', as in \(unit):3 days or \(unit):300 points", offset: text.count)
+            throw StreakRulesSyntaxError(.syntax, "a period goal needs a target after ':', as in \(unit):3 days or \(unit):300 points", offset: text.count)
         }
         let offset = parts[0].count + 1
         let words = parts[1].split(separator: " ")
         guard (1...2).contains(words.count), let number = Int(words[0]), number >= 1, number <= GoalSchedule.maximumPoints else {
-            throw StreakRulesSyntaxError("a period's target is a whole number of points or days, at least 1, such as 3 days", offset: offset)
+            throw StreakRulesSyntaxError(.syntax, "a period's target is a whole number of points or days, at least 1, such as 3 days", offset: offset)
         }
         let kind = words.count == 2 ? words[1].lowercased() : "points"
         switch kind {
@@ -394,11 +428,11 @@ public struct PeriodGoal: Hashable, Sendable {
             case .days(let days): days
             }
             guard number <= most else {
-                throw StreakRulesSyntaxError("a \(unit) has at most \(most) days, not \(number)", offset: offset)
+                throw StreakRulesSyntaxError(.outOfRange, "a \(unit) has at most \(most) days, not \(number)", offset: offset)
             }
             self.init(length: length, target: .metDays(number))
         default:
-            throw StreakRulesSyntaxError("a period's target counts points or days, not '\(kind)'", offset: offset)
+            throw StreakRulesSyntaxError(.syntax, "a period's target counts points or days, not '\(kind)'", offset: offset)
         }
     }
 
@@ -406,10 +440,10 @@ public struct PeriodGoal: Hashable, Sendable {
     private static func rollingLength(_ unit: String) throws(StreakRulesSyntaxError) -> Int {
         let words = unit.split(separator: " ")
         guard words.count == 2, ["days", "day"].contains(words[1]), let days = Int(words[0]) else {
-            throw StreakRulesSyntaxError("a period goal starts with week, month or N days, as in week:3 days or '7 days:3 days', not '\(unit)'", offset: 0)
+            throw StreakRulesSyntaxError(.syntax, "a period goal starts with week, month or N days, as in week:3 days or '7 days:3 days', not '\(unit)'", offset: 0)
         }
         guard rollingDays.contains(days) else {
-            throw StreakRulesSyntaxError("a rolling window is \(rollingDays.lowerBound) to \(rollingDays.upperBound) days, not \(days)", offset: 0)
+            throw StreakRulesSyntaxError(.outOfRange, "a rolling window is \(rollingDays.lowerBound) to \(rollingDays.upperBound) days, not \(days)", offset: 0)
         }
         return days
     }
@@ -452,20 +486,33 @@ public struct PeriodGoal: Hashable, Sendable {
 /// // Prints "false"
 /// ```
 public struct FreezePolicy: Hashable, Sendable {
-    /// Freezes held on the first day.
-    public var budget: Int
-    /// One freeze more after every this many met days; `nil`: none are earned.
-    public var earnedEvery: Int?
-    /// The most freezes held at once.
-    public var maximumHeld: Int
+    /// Freezes held on the first day, in ``countRange``.
+    public var budget: Int {
+        didSet { GoalSchedule.check(budget, in: Self.countRange, "a freeze budget") }
+    }
+    /// One freeze more after every this many met days (at least 1); `nil`: none are earned.
+    public var earnedEvery: Int? {
+        didSet { earnedEvery.map { GoalSchedule.check($0, in: 1...Int.max, "met days a freeze is earned by") } }
+    }
+    /// The most freezes held at once, at least 0.
+    public var maximumHeld: Int {
+        didSet { GoalSchedule.check(maximumHeld, in: 0...Int.max, "freezes held") }
+    }
+    /// The freezes a budget can give: 0 to 1,000,000.
+    public static let countRange = 0...1_000_000
 
     /// No freezes at all.
     public static let none = FreezePolicy(budget: 0, earnedEvery: nil, maximumHeld: 0)
 
+    /// - Precondition: `budget` lies in ``countRange``, `earnedEvery` is at least 1 and
+    ///   `maximumHeld` at least 0 (issue 50.3: −3 became 0 without a word); `init(parsing:)` throws instead.
     public init(budget: Int = 0, earnedEvery: Int? = nil, maximumHeld: Int = .max) {
-        self.budget = max(0, budget)
-        self.earnedEvery = earnedEvery.map { max(1, $0) }
-        self.maximumHeld = max(0, maximumHeld)
+        GoalSchedule.check(budget, in: Self.countRange, "a freeze budget")
+        earnedEvery.map { GoalSchedule.check($0, in: 1...Int.max, "met days a freeze is earned by") }
+        GoalSchedule.check(maximumHeld, in: 0...Int.max, "freezes held")
+        self.budget = budget
+        self.earnedEvery = earnedEvery
+        self.maximumHeld = maximumHeld
     }
 
     /// Whether no freeze can ever be held.
@@ -484,8 +531,8 @@ public struct FreezePolicy: Hashable, Sendable {
         for part in text.split(separator: "+", omittingEmptySubsequences: false) {
             let words = part.split { $0 == " " || $0 == "," }
             func number(_ word: Substring) throws(StreakRulesSyntaxError) -> Int {
-                guard let value = Int(word), value >= 0, value <= 1_000_000 else {
-                    throw StreakRulesSyntaxError("freezes are counted in whole numbers from 0 to 1000000, not '\(word)'", offset: position(word))
+                guard let value = Int(word), Self.countRange.contains(value) else {
+                    throw StreakRulesSyntaxError(.syntax, "freezes are counted in whole numbers from 0 to 1000000, not '\(word)'", offset: position(word))
                 }
                 return value
             }
@@ -494,30 +541,45 @@ public struct FreezePolicy: Hashable, Sendable {
             } else if words.count >= 2, words[0].lowercased() == "every" {
                 let count = try number(words[1])
                 guard count >= 1 else {
-                    throw StreakRulesSyntaxError("freezes are earned every 1 or more met days, not every 0", offset: position(words[1]))
+                    throw StreakRulesSyntaxError(.outOfRange, "freezes are earned every 1 or more met days, not every 0", offset: position(words[1]))
                 }
                 every = count
                 if words.count == 4, words[2].lowercased() == "max" {
                     maximum = try number(words[3])
                 } else if words.count != 2 {
-                    throw StreakRulesSyntaxError("write earned freezes as 'every K' or 'every K, max M'", offset: position(words[2]))
+                    throw StreakRulesSyntaxError(.syntax, "write earned freezes as 'every K' or 'every K, max M'", offset: position(words[2]))
                 }
             } else {
                 throw StreakRulesSyntaxError(
-                    "freezes are 'N' (a budget), 'every K, max M' (earned) or both joined with '+'", offset: position(words.first ?? part))
+                    .syntax, "freezes are 'N' (a budget), 'every K, max M' (earned) or both joined with '+'", offset: position(words.first ?? part))
             }
         }
         self.init(budget: budget, earnedEvery: every, maximumHeld: maximum)
     }
 }
 
-/// A rule written as text that cannot be read: what is wrong, and where (characters from the start).
+/// A rule written as text that cannot be read: what kind of problem, what is wrong in words, and
+/// where (characters from the start).
 public struct StreakRulesSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of problem it is.
+    public enum Code: String, Hashable, Sendable, Codable {
+        /// The text does not follow the rule's grammar (a word where a number belongs, a missing ':').
+        case syntax
+        /// A number outside what the rule allows (a week of 8 days, a target of 0, freezes past 1,000,000).
+        case outOfRange = "out-of-range"
+        /// A text longer, or nested deeper, than a rule may be.
+        case tooLong = "too-long"
+        /// A regular expression (`summary~`) that cannot be read.
+        case pattern
+    }
+
+    public var code: Code
     public var message: String
     /// The offset, in characters, of the problem in the text.
     public var offset: Int
 
-    public init(_ message: String, offset: Int) {
+    public init(_ code: Code, _ message: String, offset: Int) {
+        self.code = code
         self.message = message
         self.offset = offset
     }

@@ -20,7 +20,7 @@ struct PatternParser {
     }
 
     private func error(_ message: String, at position: Int? = nil) -> StreakRulesSyntaxError {
-        StreakRulesSyntaxError(message, offset: position ?? offset)
+        StreakRulesSyntaxError(.pattern, message, offset: position ?? offset)
     }
 
     /// The whole pattern.

@@ -58,7 +58,7 @@ extension StreakCalCommand {
                 var card = StreakCard(
                     report: scored.report, sources: scored.sources, today: scored.today, palette: settings.palette, width: width,
                     firstWeekday: settings.firstWeekday)
-                if let cardHabit, let habit = scored.habits.first(where: { $0.habit.name == cardHabit }) {
+                if let cardHabit, let habit = scored.habits.first(where: { $0.name == cardHabit }) {
                     card = StreakCard(
                         habit: habit, sources: scored.sources, today: scored.today, palette: settings.palette, width: width,
                         firstWeekday: settings.firstWeekday)

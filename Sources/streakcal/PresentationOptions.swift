@@ -43,14 +43,6 @@ struct PresentationOptions: ParsableArguments {
     @Option(help: "The first column of month grids and the first row of year heatmaps (text, md, svg, html, layouts); default: the first day of the weekly goal's weeks (--period-goal week:..., --week-starts), else sunday.")
     var firstWeekday: FirstWeekday?
 
-    /// The grids' first weekday: `--first-weekday`, else the first day of a weekly goal's weeks (so
-    /// that each grid row is one of its weeks), else Sunday, as `cal` has it.
-    func firstWeekday(for rules: StreakRules) -> Weekday {
-        if let firstWeekday { return firstWeekday.weekday }
-        if case .week(let first)? = rules.periodGoal?.length { return first }
-        return .sunday
-    }
-
     @Option(help: "The colours: standard (light to deep greens, chosen for colour-blind readers), github, high-contrast, or tutorial (FSCalendar's green, red and gray).")
     var palette: PaletteName = .standard
 

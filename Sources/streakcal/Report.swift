@@ -56,7 +56,7 @@ extension StreakCalCommand {
                 if format == .text, meansStandardOutput(output), standardOutputAndErrorShareATerminal {
                     shown.imported.diagnostics = []
                 }
-                let text = try format.render(shown, with: settings, terminalColors: colors)
+                let text = format.render(shown, with: settings, terminalColors: colors)
                 let failed = calendar.printDiagnostics(scored.imported.diagnostics)
                 if format.drawsDays, let note = ReportView.drawingNote(for: scored.report) {
                     StandardError.print("streakcal: warning: \(note); narrow --from and --to to draw other years")

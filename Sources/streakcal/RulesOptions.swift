@@ -122,7 +122,7 @@ struct RulesOptions: ParsableArguments {
             do { options.habits.append(try Habit(parsing: text)) } catch {
                 // The filter's problems name the habit (the value itself may be long).
                 let name = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-                let named = name.isEmpty || !text.contains("=") ? error : StreakRulesSyntaxError("habit '\(Self.shown(name))': \(error.message)", offset: error.offset)
+                let named = name.isEmpty || !text.contains("=") ? error : StreakRulesSyntaxError(error.code, "habit '\(Self.shown(name))': \(error.message)", offset: error.offset)
                 throw failure("--habit", text, named)
             }
         }

@@ -71,7 +71,7 @@ struct StreakCalCommand: ParsableCommand {
 /// (instead of `-5` being taken for an option) and gets its message.
 enum OptionRange {
     /// `--required`: points a day needs.
-    static let required = 1...1_000_000_000
+    static let required = GoalSchedule.pointsRange
     /// `--max-instances`: instances one recurrence rule may add.
     static let maxInstances = 1...10_000_000
     /// `--jobs`: calendars a batch works on at once.
@@ -233,7 +233,12 @@ struct ScoringOptions: ParsableArguments {
         settings.palette = presentation?.palette.palette ?? .standard
         settings.countsPlannedSessions = countPlanned
         let weekStart = try rules.apply(to: &settings, required: required, firstWeekday: presentation?.firstWeekday?.weekday)
-        settings.firstWeekday = presentation == nil ? weekStart : presentation!.firstWeekday(for: settings.streakRules)
+        // Grids start on --first-weekday, else as the settings derive it from the rules (ReportSettings.firstWeekday).
+        if let presentation {
+            if let given = presentation.firstWeekday { settings.firstWeekday = given.weekday }
+        } else {
+            settings.firstWeekday = weekStart
+        }
         return settings
     }
 
@@ -532,7 +537,7 @@ enum CommandNameSuggestion {
     /// line's first word and a typing slip away from a command's; else `error` as it is.
     static func suggesting(for error: CalendarReadError) -> any Error {
         let arguments = StreakCalCommand.systemArguments
-        guard arguments.count > 0, error.path == arguments[0], error.reason == "no such file",
+        guard arguments.count > 0, error.path == arguments[0], error.code == .notFound,
               let meant = closest(to: error.path)
         else { return error }
         return CommandFailure("\(error); '\(error.path)' is not a command: did you mean '\(meant)'?")

@@ -1,4 +1,4 @@
-public import CalendarDays
+import CalendarDays
 public import ICalendar
 
 /// The instant the tests score at where the instant does not matter to them: 2026-12-07 00:00 UTC.

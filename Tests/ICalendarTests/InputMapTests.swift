@@ -37,7 +37,7 @@ struct InputMapTests {
     func names() throws {
         let map = InputMap(sources: Self.inputs(count: 300))
         var names: [(line: Int, name: String)] = []
-        for part in map.parts where part.name.dropFirst().prefix { $0.isNumber }.count > 0 {
+        for part in map.parts where part.name.dropFirst().prefix(while: { $0.isNumber }).count > 0 {
             let index = Int(part.name.dropFirst().prefix { $0.isNumber })!
             if index % 7 == 0, index % 11 != 0 { names.append((part.firstLine, "N\(index)")) }
         }

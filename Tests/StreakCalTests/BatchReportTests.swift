@@ -243,7 +243,7 @@ struct BatchOutputNameTests {
     @Test("A batch over hand-made inputs makes their names safe and distinct again")
     func handMade() throws {
         let inputs = ["../../escape", "/etc/passwd", ".", "..", "summary", "x", "X"].map {
-            BatchInput(name: $0, outputName: $0, content: .unreadable(reason: "none"))
+            BatchInput(name: $0, outputName: $0, content: .unreadable(CalendarReadError(path: $0, code: .notFound, reason: "none")))
         }
         let batch = BatchReport(inputs: inputs, format: .json, now: testNow)
         #expect(batch.inputs.map(\.outputName) == [
@@ -294,10 +294,13 @@ struct BatchInputTests {
             let walked = BatchInput.walk([cals, extra, missing, cals + "/a/x.ics"])
             #expect(walked.skipped == [SkippedInput(input: cals + "/b/y-same.ics", reason: "the same file as \(cals)/b/x.ics (a link), read once")])
             let unreadable = inputs.compactMap { input -> String? in
-                if case .unreadable(let reason) = input.content { return reason }
+                if case .unreadable(let error) = input.content { return "\(error.code): \(error)" }
                 return nil
             }
-            #expect(unreadable == ["cannot read \(cals)/b/gone.ics: a broken link or a vanished file", "cannot read \(missing): no such file"])
+            #expect(unreadable == [
+                "not-found: cannot read \(cals)/b/gone.ics: a broken link or a vanished file",
+                "not-found: cannot read \(missing): no such file",
+            ])
         }
     }
 }
@@ -349,7 +352,7 @@ struct BatchReportTests {
             #expect(report.result.daysMet == scored.report.statusCounts[.met] ?? 0)
             #expect(report.result.longestStreak == scored.report.longestStreak)
             #expect(report.result.diagnostics == DiagnosticCounts(scored.imported.diagnostics))
-            #expect(report.text == (try ReportFormat.json.render(scored, with: settings)))
+            #expect(report.text == ReportFormat.json.render(scored, with: settings))
         }
         let tutorial = reports[0].result
         #expect(tutorial.output == "tutorial-sample.json")
@@ -427,7 +430,7 @@ struct BatchReportTests {
             #expect(written == [BatchManifest.fileName, "a__x.json", "b__x.json", summaryName + ".json", "summary.json"])
             #expect(try String(contentsOfFile: out + "/summary.json", encoding: .utf8) == summary.json())
             let report = try String(contentsOfFile: out + "/a__x.json", encoding: .utf8)
-            let expected = try ReportFormat.json.render(settings.scored(settings.importer(now: testNow).importSessions(from: .file(input + "/a/x.ics")), now: testNow), with: settings)
+            let expected = ReportFormat.json.render(try settings.scored(settings.importer(now: testNow).importSessions(from: .file(input + "/a/x.ics")), now: testNow), with: settings)
             #expect(report == expected)
         }
     }
@@ -435,7 +438,7 @@ struct BatchReportTests {
     @Test("summary.json: every key on every entry, null where there is nothing, totals over the calendars")
     func summaryJSON() throws {
         let batch = BatchReport(
-            inputs: BatchInput.sources([try source("tutorial-sample.ics")]) + [BatchInput(name: "gone.ics", outputName: "gone", content: .unreadable(reason: "cannot read gone.ics: no such file"))],
+            inputs: BatchInput.sources([try source("tutorial-sample.ics")]) + [BatchInput(name: "gone.ics", outputName: "gone", content: .unreadable(CalendarReadError(path: "gone.ics", code: .notFound, reason: "no such file")))],
             settings: settings, format: .md, recordsElapsedTime: false, now: testNow)
         let summary = BatchSummary(format: .md, files: batch.render().map(\.result))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(summary.json().utf8)) as? [String: Any])
@@ -677,7 +680,7 @@ struct BatchReportTests {
     func progress() throws {
         let sources = try ["tutorial-sample.ics", "folding.ics", "all-day-events.ics"].map { try source($0) }
         let batch = BatchReport(
-            inputs: BatchInput.sources(sources) + [BatchInput(name: "x", outputName: "x", content: .unreadable(reason: "no"))],
+            inputs: BatchInput.sources(sources) + [BatchInput(name: "x", outputName: "x", content: .unreadable(CalendarReadError(path: "x", code: .notFound, reason: "no")))],
             settings: settings, jobs: 2, now: testNow)
         let seen = Collected<BatchProgress>()
         _ = batch.render { seen.append($0) }

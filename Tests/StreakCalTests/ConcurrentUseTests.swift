@@ -19,7 +19,7 @@ struct ConcurrentUseTests {
         var settings = ReportSettings(requiredPoints: 60, timeZone: zone, from: try Day(year: 2023, month: 12, day: 1), to: try Day(year: 2024, month: 12, day: 31))
         settings.habits = [try Habit(parsing: "Work=categories:work")]
         let scored = try settings.scored([.file(path)], for: .json, now: testNow)
-        return try ReportFormat.json.render(scored, with: settings) + scored.imported.diagnostics.map(\.description).joined(separator: "\n")
+        return ReportFormat.json.render(scored, with: settings) + scored.imported.diagnostics.map(\.description).joined(separator: "\n")
     }
 
     @Test("Every fixture in three zones, scored from a task group twice over: each report the sequential one")

@@ -47,10 +47,10 @@ struct LibraryDefaultsTests {
         settings.palette = .github
         let scored = try settings.scored([.file(tutorial)], now: now)
         for format in ReportFormat.allCases {
-            #expect(try format.render(scored) == format.render(scored, with: settings), "\(format)")
+            #expect(format.render(scored) == format.render(scored, with: settings), "\(format)")
         }
         // Not the defaults: the first weekday and the palette carried over.
-        #expect(try ReportFormat.text.render(scored) != ReportFormat.text.render(scored, with: ReportSettings(timeZone: "UTC")))
+        #expect(ReportFormat.text.render(scored) != ReportFormat.text.render(scored, with: ReportSettings(timeZone: "UTC")))
     }
 
     @Test("Streak rules that give no required points keep the settings' goal; rules that give one set it")
@@ -73,6 +73,24 @@ struct LibraryDefaultsTests {
         #expect(StreakRules() == StreakRules(requiredPoints: 100))
         #expect(StreakRules().schedule.givesDefaultPoints == false)
         #expect(StreakRules(requiredPoints: 100).schedule.givesDefaultPoints)
+    }
+
+    @Test("Grids start on a weekly goal's first day until a first weekday is set, else on Sunday (issue 50.4)", arguments: Weekday.allCases)
+    func firstWeekdayFollowsTheWeeklyGoal(weekStart: Weekday) throws {
+        var settings = ReportSettings()
+        #expect(settings.firstWeekday == .sunday)
+        settings.streakRules.periodGoal = try PeriodGoal(parsing: "week:3 days", firstWeekday: weekStart)
+        #expect(settings.firstWeekday == weekStart)
+        #expect(settings.presentation().firstWeekday == weekStart)
+        settings.streakRules.periodGoal = try PeriodGoal(parsing: "month:10 days")
+        #expect(settings.firstWeekday == .sunday)
+        for given in Weekday.allCases {
+            var chosen = ReportSettings(firstWeekday: given)
+            chosen.streakRules.periodGoal = try PeriodGoal(parsing: "week:3 days", firstWeekday: weekStart)
+            #expect(chosen.firstWeekday == given)
+            chosen.firstWeekday = weekStart
+            #expect(chosen.firstWeekday == weekStart)
+        }
     }
 
     @Test("A day that does not exist is an error where settings take it, not a silent default window")

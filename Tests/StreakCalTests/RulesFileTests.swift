@@ -90,6 +90,35 @@ struct RulesFileTests {
         }
     }
 
+    @Test("Each kind of problem has its code (issue 50.5)", arguments: [
+        ("{\"required\": 30, \"colour\": 1}", RulesFileError.Code.unknownKey),
+        ("{\"required\": 30, \"required\": 40}", .duplicateKey),
+        ("{\"required\": 30,}", .notJSON),
+        ("[1]", .invalidValue),
+        ("{\"bestStreaks\": 2000}", .invalidValue),
+        ("{\"schedule\": \"mon:x\"}", .invalidRule),
+        ("{\"freezes\": \"every 0\"}", .invalidRule),
+        ("{\"periodGoal\": \"fortnight:3 days\"}", .invalidRule),
+        ("{\"habits\": {\"P\": \"colour:red\"}}", .invalidRule),
+        ("{\"habits\": {" + (0..<51).map { "\"H\($0)\": \"all\"" }.joined(separator: ",") + "}}", .tooMany),
+    ] as [(String, RulesFileError.Code)])
+    func errorCodes(text: String, code: RulesFileError.Code) {
+        let error = #expect(throws: RulesFileError.self) { try RulesFile(parsing: text, file: "rules.json") }
+        #expect(error?.code == code, "\(error.map(String.init(describing:)) ?? "no error")")
+    }
+
+    @Test("A rule text's own error says what kind it is: syntax, out of range, too long or a pattern")
+    func ruleTextCodes() {
+        #expect((#expect(throws: StreakRulesSyntaxError.self) { try FreezePolicy(parsing: "every 0") })?.code == .outOfRange)
+        #expect((#expect(throws: StreakRulesSyntaxError.self) { try FreezePolicy(parsing: "each 3") })?.code == .syntax)
+        #expect((#expect(throws: StreakRulesSyntaxError.self) { try PeriodGoal(parsing: "week:9 days") })?.code == .outOfRange)
+        #expect((#expect(throws: StreakRulesSyntaxError.self) { try Habit(parsing: "W=summary~(a)\\1") })?.code == .pattern)
+        let deep = String(repeating: "not ", count: 33) + "all"
+        #expect((#expect(throws: StreakRulesSyntaxError.self) { try Habit(parsing: "D=" + deep) })?.code == .tooLong)
+        #expect(DayError(year: 2024, month: 13, day: 1).code == .noSuchMonth)
+        #expect(DayError(year: 2023, month: 2, day: 29).code == .noSuchDay)
+    }
+
     @Test("Habits from one calendar: each its sessions, skips for all, the rest counted apart; streamed or whole alike")
     func habitsFromOneCalendar() throws {
         let text = try String(contentsOf: fixtures.appendingPathComponent("habits-rules.json"), encoding: .utf8)
@@ -166,7 +195,7 @@ struct RulesFileTests {
             #expect(scored.report.days.map(\.points) == [5, 0, 0, 0])
         }
         #expect(streamed.habits == whole.habits)
-        let json = try ReportFormat.json.render(streamed, with: settings)
+        let json = ReportFormat.json.render(streamed, with: settings)
         #expect(json.contains("\"atMost\" : true"))
         #expect(json.contains("\"daysOver\" : 1"))
         #expect(json.contains("\"pointsFrom\" : \"count\""))
@@ -205,7 +234,7 @@ struct RulesFileTests {
         #expect(merged.habits[0].rules.applied(to: merged.streakRules).schedule.defaultPoints == 10)
         var twice = RuleOptions()
         twice.habits = [try Habit(parsing: "Piano=summary:piano")]
-        #expect(throws: RuleOptionsError("the habit 'Piano' is named twice.")) { try merged.applyRules(file, options: twice) }
+        #expect(throws: RuleOptionsError(.duplicateHabit, "the habit 'Piano' is named twice.")) { try merged.applyRules(file, options: twice) }
         var none = ReportSettings(requiredPoints: 70, timeZone: "UTC")
         try none.applyRules(nil)
         #expect(none.requiredPoints == 70 && none.streakRules.isSimple && none.habits.isEmpty)

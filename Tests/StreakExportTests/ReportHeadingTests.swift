@@ -67,11 +67,11 @@ struct ReportHeadingTests {
 
     @Test("JSON: sources with file and name, in order; none without sources")
     func json() throws {
-        let json = try JSONReport(report: tutorialReport(), diagnostics: [], sources: [piano, running]).render()
+        let json = JSONReport(report: tutorialReport(), diagnostics: [], sources: [piano, running]).render()
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let listed = try #require(object["sources"] as? [[String: String]])
         #expect(listed == [["file": "exports/basic.ics", "name": piano.name], ["file": "run/Running.ics", "name": "Running"]])
-        let none = try JSONReport(report: tutorialReport(), diagnostics: []).render()
+        let none = JSONReport(report: tutorialReport(), diagnostics: []).render()
         #expect(none.contains("\"sources\" : [\n\n  ]"))
     }
 }

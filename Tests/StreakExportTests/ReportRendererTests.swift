@@ -30,7 +30,7 @@ struct ReportRendererTests {
         let content = try content()
         let presentation = ReportPresentation(firstWeekday: .monday)
         let (report, habits) = (content.report, content.habits)
-        #expect(try JSONReportRenderer(presentation: presentation).render(content) == JSONReport(
+        #expect(JSONReportRenderer(presentation: presentation).render(content) == JSONReport(
             report: report, diagnostics: [], habits: habits, unmatchedSessions: 2, sources: content.sources, today: content.today).render())
         #expect(CSVReportRenderer(presentation: presentation).render(content) == CSVReport(report: report, habits: habits).render())
         #expect(SVGReportRenderer(presentation: presentation).render(content) == SVGReport(

@@ -42,13 +42,13 @@ struct RuleRenderingTests {
             JSONReport(report: try ruledReport(periods: false), diagnostics: [], habits: try habits(), unmatchedSessions: 2),
         ] {
             let expected = String(decoding: try encoder.encode(json), as: UTF8.self) + "\n"
-            #expect(try json.render() == expected)
+            #expect(json.render() == expected)
         }
     }
 
     @Test("JSON: requirement, fraction (null on a rest day), periods, freezes, score")
     func jsonKeys() throws {
-        let text = try JSONReport(report: try ruledReport(), diagnostics: []).render()
+        let text = JSONReport(report: try ruledReport(), diagnostics: []).render()
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         let days = try #require(object["days"] as? [[String: Any]])
         #expect(days[1]["required"] as? Int == 100)

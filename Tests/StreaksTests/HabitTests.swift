@@ -61,10 +61,10 @@ struct SessionFilterTests {
         #expect(habit.name == "Piano practice")
         #expect(habit.filter == .category("piano"))
         #expect(SessionFilter.and(.property("x-a", value: nil), .not(.property("X-B", value: "1"))).propertyNames == ["X-A", "X-B"])
-        #expect(throws: StreakRulesSyntaxError("'colour' is not summary, categories or property", offset: 6)) {
+        #expect(throws: StreakRulesSyntaxError(.syntax, "'colour' is not summary, categories or property", offset: 6)) {
             try Habit(parsing: "Piano=colour:red")
         }
-        #expect(throws: StreakRulesSyntaxError("a habit is NAME=FILTER, such as Piano=categories:piano", offset: 0)) {
+        #expect(throws: StreakRulesSyntaxError(.syntax, "a habit is NAME=FILTER, such as Piano=categories:piano", offset: 0)) {
             try Habit(parsing: "categories:piano")
         }
     }
@@ -75,11 +75,11 @@ struct SessionFilterLimitTests {
     @Test("30,000 'not's, or 40,000 '(', are refused at the 33rd, naming the depth")
     func deepNesting() {
         let nots = String(repeating: "not ", count: 30_000) + "summary:a"
-        #expect(throws: StreakRulesSyntaxError("the filter is nested more than 32 deep", offset: 0)) { try SessionFilter(parsing: nots) }
+        #expect(throws: StreakRulesSyntaxError(.tooLong, "the filter is nested more than 32 deep", offset: 0)) { try SessionFilter(parsing: nots) }
         let groups = String(repeating: "(", count: 40_000) + "summary:a" + String(repeating: ")", count: 40_000)
-        #expect(throws: StreakRulesSyntaxError("the filter is nested more than 32 deep", offset: 32)) { try SessionFilter(parsing: groups) }
+        #expect(throws: StreakRulesSyntaxError(.tooLong, "the filter is nested more than 32 deep", offset: 32)) { try SessionFilter(parsing: groups) }
         // In a habit, the offset counts from the start of NAME=FILTER.
-        #expect(throws: StreakRulesSyntaxError("the filter is nested more than 32 deep", offset: 2)) { try Habit(parsing: "A=" + nots) }
+        #expect(throws: StreakRulesSyntaxError(.tooLong, "the filter is nested more than 32 deep", offset: 2)) { try Habit(parsing: "A=" + nots) }
     }
 
     @Test("32 deep is read; 33 is not", arguments: [
@@ -124,7 +124,7 @@ struct SessionFilterLimitTests {
     @Test("A filter of more than 1 MiB is refused before it is read")
     func tooLong() throws {
         let long = "summary:" + String(repeating: "a", count: SessionFilter.maximumTextLength)
-        #expect(throws: StreakRulesSyntaxError("the filter is longer than 1048576 bytes", offset: 0)) { try SessionFilter(parsing: long) }
+        #expect(throws: StreakRulesSyntaxError(.tooLong, "the filter is longer than 1048576 bytes", offset: 0)) { try SessionFilter(parsing: long) }
         let longest = "summary:" + String(repeating: "a", count: SessionFilter.maximumTextLength - 8)
         #expect(try SessionFilter(parsing: longest) == .summaryContains(String(repeating: "a", count: SessionFilter.maximumTextLength - 8)))
     }

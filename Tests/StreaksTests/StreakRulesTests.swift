@@ -646,7 +646,7 @@ struct FreezeTextTests {
         ("every 0", 6), ("1 + every 0", 10), ("every 0, max 2", 6),
     ])
     func everyZero(text: String, offset: Int) {
-        #expect(throws: StreakRulesSyntaxError("freezes are earned every 1 or more met days, not every 0", offset: offset)) {
+        #expect(throws: StreakRulesSyntaxError(.outOfRange, "freezes are earned every 1 or more met days, not every 0", offset: offset)) {
             try FreezePolicy(parsing: text)
         }
     }
@@ -736,7 +736,7 @@ struct FreezeTextOffsetTests {
         ("1 + each 3", 4, "freezes are 'N' (a budget), 'every K, max M' (earned) or both joined with '+'"),
     ])
     func offsets(text: String, offset: Int, message: String) {
-        #expect(throws: StreakRulesSyntaxError(message, offset: offset)) {
+        #expect(throws: StreakRulesSyntaxError(.syntax, message, offset: offset)) {
             try FreezePolicy(parsing: text)
         }
     }

@@ -142,9 +142,9 @@ struct SummaryPatternTests {
         let deepest = String(repeating: "(", count: 32) + "a" + String(repeating: ")", count: 32)
         #expect(try SummaryPattern(deepest).matches("xa"))
         let deeper = String(repeating: "(", count: 33) + "a" + String(repeating: ")", count: 33)
-        #expect(throws: StreakRulesSyntaxError("groups nest at most 32 deep", offset: 32)) { try SummaryPattern(deeper) }
+        #expect(throws: StreakRulesSyntaxError(.pattern, "groups nest at most 32 deep", offset: 32)) { try SummaryPattern(deeper) }
         let unclosed = String(repeating: "(", count: 40_000)
-        #expect(throws: StreakRulesSyntaxError("groups nest at most 32 deep", offset: 32)) { try SummaryPattern(unclosed) }
+        #expect(throws: StreakRulesSyntaxError(.pattern, "groups nest at most 32 deep", offset: 32)) { try SummaryPattern(unclosed) }
     }
 
     /// The reproducers of issue 29: exponential and quadratic for a backtracking engine.

@@ -15,8 +15,8 @@ public struct CalendarSource: Hashable, Sendable {
         case bytes([UInt8])
         /// An input known not to be readable, and why (a broken link in a folder): read with
         /// others, it is an error diagnostic of its own and the others are read; alone, the
-        /// import fails with the reason.
-        case unreadable(reason: String)
+        /// import fails with this error.
+        case unreadable(CalendarReadError)
     }
 
     /// A calendar that several inputs make together: a folder of `.ics` files (a vdir, one event
@@ -71,7 +71,7 @@ public struct CalendarSource: Hashable, Sendable {
         case .bytes(let bytes): return bytes
         case .file(let path): return try SessionImporter.read(path: path)
         case .standardInput: return try SessionImporter.read(path: "-")
-        case .unreadable(let reason): throw CalendarReadError(path: name, reason: reason)
+        case .unreadable(let error): throw error
         }
     }
 

@@ -58,10 +58,10 @@ struct InputMap {
     /// whole; such files are small).
     static func files(_ sources: [CalendarSource]) throws(CalendarReadError) -> (descriptor: Int32, map: InputMap) {
         let first = sources.first?.name ?? "-"
-        guard let file = tmpfile() else { throw CalendarReadError(path: first, reason: String(cString: strerror(errno))) }
+        guard let file = tmpfile() else { throw CalendarReadError(path: first, systemError: errno) }
         let descriptor = dup(fileno(file))
         fclose(file)
-        guard descriptor >= 0 else { throw CalendarReadError(path: first, reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else { throw CalendarReadError(path: first, systemError: errno) }
         var combined = InputMap()
         do throws(CalendarReadError) {
             for source in sources {
@@ -75,13 +75,13 @@ struct InputMap {
                     do throws(CalendarReadError) {
                         input = InputBytes(reading: try SessionImporter.openInput(path: path), owning: true)
                     } catch where sources.count > 1 && source.collection != nil {
-                        combined.unreadableInputs.append(Self.unreadable(source.name, reason: error.reason))
+                        combined.unreadableInputs.append(Self.unreadable(error.naming(source.name)))
                         continue
                     }
                 case .standardInput: input = InputBytes(reading: try SessionImporter.openInput(path: "-"), owning: true)
-                case .unreadable(let reason):
-                    guard sources.count > 1 else { throw CalendarReadError(path: source.name, reason: reason) }
-                    combined.unreadableInputs.append(Self.unreadable(source.name, reason: reason))
+                case .unreadable(let error):
+                    guard sources.count > 1 else { throw error }
+                    combined.unreadableInputs.append(Self.unreadable(error))
                     continue
                 }
                 input.buffer(atLeast: 3)
@@ -99,7 +99,7 @@ struct InputMap {
                     guard !input.isExhausted, input.refill(keepingFrom: input.count) != nil else { break }
                     chunk = input.bytes[...]
                 }
-                if let reason = input.readError { throw CalendarReadError(path: source.name, reason: reason) }
+                if let code = input.readFailure { throw CalendarReadError(path: source.name, systemError: code) }
                 combined.endPart()
                 try combined.flush(to: descriptor, path: source.name)
             }
@@ -112,15 +112,17 @@ struct InputMap {
     }
 
     /// The error that an input of several cannot be read.
-    static func unreadable(_ name: String, reason: String) -> Diagnostic {
-        Diagnostic(.error, .input, at: SourceLocation(file: name, line: 1), "the file cannot be read (\(reason)); the other inputs are read without it")
+    static func unreadable(_ error: CalendarReadError) -> Diagnostic {
+        Diagnostic(
+            .error, .input, at: SourceLocation(file: error.path, line: 1),
+            "the file cannot be read (\(error.reason)); the other inputs are read without it")
     }
 
     /// Writes what `bytes` holds to the temporary file and empties it.
     private mutating func flush(to descriptor: Int32, path: String) throws(CalendarReadError) {
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         guard written == bytes.count else {
-            throw CalendarReadError(path: path, reason: "cannot keep the inputs in a temporary file: \(String(cString: strerror(errno)))")
+            throw CalendarReadError(path: path, systemError: errno, context: "cannot keep the inputs in a temporary file")
         }
         bytes.removeAll(keepingCapacity: true)
     }

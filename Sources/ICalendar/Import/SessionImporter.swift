@@ -34,22 +34,6 @@ public struct CalendarImport: Sendable {
     }
 }
 
-/// A file that could not be read at all (as opposed to content problems, which are diagnostics).
-public struct CalendarReadError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The path as given.
-    public var path: String
-    /// Why it could not be read.
-    public var reason: String
-
-    public init(path: String, reason: String) {
-        self.path = path
-        self.reason = reason
-    }
-
-    /// `cannot read PATH: REASON`, a byte of the path that is not UTF-8 shown as `\xNN` (``/CalendarDiagnostics/FileName``).
-    public var description: String { "cannot read \(FileName.displayed(path)): \(reason)" }
-}
-
 /// Reads iCalendar data into sessions, through libical, with located diagnostics.
 ///
 /// Two verbs: ``importSessions(from:)-([CalendarSource])`` reads calendars whole, ``sessionBatches(from:)`` streams
@@ -144,7 +128,7 @@ public struct SessionImporter: Sendable {
             case .bytes(let bytes): return (pipeline(bytes: bytes), map)
             case .file(let path): return (pipeline(descriptor: try Self.openInput(path: path)), map)
             case .standardInput: return (pipeline(descriptor: try Self.openInput(path: "-")), map)
-            case .unreadable(let reason): throw CalendarReadError(path: source.name, reason: reason)
+            case .unreadable(let error): throw error
             }
         }
         if sources.allSatisfy({ if case .bytes = $0.content { true } else { false } }) {
@@ -158,7 +142,7 @@ public struct SessionImporter: Sendable {
     static func read(path: String) throws(CalendarReadError) -> [UInt8] {
         let input = InputBytes(reading: try openInput(path: path), owning: true)
         input.readToEnd()
-        if let reason = input.readError { throw CalendarReadError(path: path, reason: reason) }
+        if let code = input.readFailure { throw CalendarReadError(path: path, systemError: code) }
         return input.array
     }
 
@@ -175,13 +159,13 @@ public struct SessionImporter: Sendable {
         var status = stat()
         guard descriptor >= 0 else {
             let code = errno
-            guard FileName.withSystemRepresentation(path, { stat($0, &status) }) == 0 else { throw CalendarReadError(path: path, reason: FileName.missingReason(path)) }
-            if status.st_mode & S_IFMT == S_IFDIR { throw CalendarReadError(path: path, reason: "it is a directory") }
-            throw CalendarReadError(path: path, reason: String(cString: strerror(code)))
+            guard FileName.withSystemRepresentation(path, { stat($0, &status) }) == 0 else { throw CalendarReadError(path: path, code: .notFound, reason: FileName.missingReason(path), systemError: code) }
+            if status.st_mode & S_IFMT == S_IFDIR { throw CalendarReadError(path: path, code: .isDirectory, reason: "it is a directory", systemError: EISDIR) }
+            throw CalendarReadError(path: path, systemError: code)
         }
         if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
             defer { close(descriptor) }
-            if status.st_mode & S_IFMT == S_IFDIR { throw CalendarReadError(path: path, reason: "it is a directory") }
+            if status.st_mode & S_IFMT == S_IFDIR { throw CalendarReadError(path: path, code: .isDirectory, reason: "it is a directory", systemError: EISDIR) }
             return try spool(descriptor, path: path)
         }
         return descriptor
@@ -189,24 +173,25 @@ public struct SessionImporter: Sendable {
 
     /// A descriptor of an unlinked temporary file holding everything `source` gives, at offset 0.
     private static func spool(_ source: Int32, path: String) throws(CalendarReadError) -> Int32 {
-        guard let file = tmpfile() else { throw CalendarReadError(path: path, reason: String(cString: strerror(errno))) }
+        guard let file = tmpfile() else { throw CalendarReadError(path: path, systemError: errno) }
         let descriptor = dup(fileno(file))
         fclose(file)
-        guard descriptor >= 0 else { throw CalendarReadError(path: path, reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else { throw CalendarReadError(path: path, systemError: errno) }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { Foundation.read(source, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             if count < 0 {
+                let code = errno
                 close(descriptor)
-                throw CalendarReadError(path: path, reason: String(cString: strerror(errno)))
+                throw CalendarReadError(path: path, systemError: code)
             }
             if count == 0 { break }
             let written = chunk.withUnsafeBytes { write(descriptor, $0.baseAddress, count) }
             if written != count {
+                let code = written < 0 ? errno : ENOSPC
                 close(descriptor)
-                throw CalendarReadError(
-                    path: path, reason: "cannot keep the input in a temporary file: \(String(cString: strerror(errno)))")
+                throw CalendarReadError(path: path, systemError: code, context: "cannot keep the input in a temporary file")
             }
         }
         lseek(descriptor, 0, SEEK_SET)

@@ -1,5 +1,5 @@
 import Foundation
-public import Streaks
+package import Streaks
 
 /// What calendars say of the zone their author reads them in: each `X-WR-TIMEZONE` they declare,
 /// and the IANA zones their events' times name by TZID. A report without a zone of its own is in

@@ -296,6 +296,8 @@ struct ComponentCutter {
 
     /// Why the input stopped before its end, if it did.
     var readError: String? { scanner.readError }
+    /// The system's error number for that read error.
+    var readFailure: Int32? { scanner.readFailure }
 
     /// How the input was decoded (final once the input is read).
     var encoding: SourceEncoding { scanner.encoding }

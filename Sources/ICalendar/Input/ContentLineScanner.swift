@@ -162,6 +162,8 @@ struct ContentLineScanner {
 
     /// Why the input stopped before its end, if it did (a read error).
     var readError: String? { input.readError }
+    /// The system's error number for that read error.
+    var readFailure: Int32? { input.readFailure }
 
     /// The next logical line, or `nil` at the end of the input.
     mutating func next() -> ContentLine? {

@@ -19,8 +19,10 @@ final class InputBytes {
     /// where the part ends.
     private var position: Int?
     private var end: Int?
-    /// Why reading stopped early, if it did.
-    private(set) var readError: String?
+    /// The system's error number when reading stopped early, if it did.
+    private(set) var readFailure: Int32?
+    /// Why reading stopped early, in words, if it did.
+    var readError: String? { readFailure.map { String(cString: strerror($0)) } }
     /// Whether any byte read so far is NUL (checked as each chunk comes in).
     private(set) var sawNUL = false
 
@@ -129,7 +131,7 @@ final class InputBytes {
                 got = read(descriptor, storage + count, wanted)
             }
             if got < 0, errno == EINTR { continue }
-            if got < 0 { readError = String(cString: strerror(errno)) }
+            if got < 0 { readFailure = errno }
             if got <= 0 {
                 if ownsDescriptor { close(descriptor) }
                 self.descriptor = nil

@@ -108,7 +108,7 @@ extension CalendarCopy {
             }
         }
         input.problems.add(cut: cutter.takeDiagnostics())
-        if let reason = cutter.readError { throw CalendarReadError(path: source.name, reason: reason) }
+        if let code = cutter.readFailure { throw CalendarReadError(path: source.name, systemError: code) }
         diagnostics += input.problems.admitted.compactMap(input.map.diagnostic)
     }
 
@@ -129,12 +129,12 @@ extension CalendarCopy {
         case .bytes(let bytes): return InputBytes(bytes: bytes)
         case .file(let file): path = file
         case .standardInput: path = "-"
-        case .unreadable(let reason): throw CalendarReadError(path: source.name, reason: reason)
+        case .unreadable(let error): throw error
         }
         do {
             return InputBytes(reading: try SessionImporter.openInput(path: path), owning: true)
         } catch {
-            throw CalendarReadError(path: source.name, reason: error.reason)
+            throw error.naming(source.name)
         }
     }
 

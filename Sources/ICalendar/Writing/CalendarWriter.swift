@@ -144,8 +144,8 @@ public struct CalendarWriter: Sendable {
         var copy = CalendarCopy(writer: self, memoryLimit: memoryLimit)
         for source in sources {
             // One input of several that cannot be read is said, as the import says it; the others are copied.
-            if case .unreadable(let reason) = source.content, sources.count > 1 {
-                copy.diagnostics.append(InputMap.unreadable(source.name, reason: reason))
+            if case .unreadable(let error) = source.content, sources.count > 1 {
+                copy.diagnostics.append(InputMap.unreadable(error))
                 continue
             }
             try copy.copy(source, marks: marks, noticingAnnotation: noticingAnnotation)
@@ -220,7 +220,7 @@ public struct CalendarWriter: Sendable {
                       let uid = lines.property(named: "UID") else { continue }
                 body(TextValue.decode(uid.value).trimmingSpaces)
             }
-            if let reason = cutter.readError { throw CalendarReadError(path: source.name, reason: reason) }
+            if let code = cutter.readFailure { throw CalendarReadError(path: source.name, systemError: code) }
         }
     }
 

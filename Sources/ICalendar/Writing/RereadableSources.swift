@@ -39,10 +39,10 @@ public struct RereadableSources: ~Copyable {
                     descriptor = try SessionImporter.openInput(path: path)
                 } catch where sources.count > 1 && source.collection != nil {
                     // Said where it is read (as the import and the copy say it), the others read.
-                    opened.append(CalendarSource(name: source.name, content: .unreadable(reason: error.reason), collection: source.collection))
+                    opened.append(CalendarSource(name: source.name, content: .unreadable(error.naming(source.name)), collection: source.collection))
                     continue
                 } catch {
-                    throw CalendarReadError(path: source.name, reason: error.reason)
+                    throw error.naming(source.name)
                 }
                 descriptors.append(descriptor)
                 let name = Self.name(of: descriptor)
@@ -73,7 +73,7 @@ public struct RereadableSources: ~Copyable {
     private static func read(_ descriptor: Int32, name: String) throws(CalendarReadError) -> [UInt8] {
         let input = InputBytes(reading: descriptor, from: 0, to: nil)
         input.readToEnd()
-        if let reason = input.readError { throw CalendarReadError(path: name, reason: reason) }
+        if let code = input.readFailure { throw CalendarReadError(path: name, systemError: code) }
         return input.array
     }
 }

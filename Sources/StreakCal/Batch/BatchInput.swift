@@ -17,7 +17,7 @@ public struct BatchInput: Sendable {
         /// address (a CalDAV collection's resources, each an input of its own).
         case sources([CalendarSource])
         /// An input that is known to fail, such as a folder that cannot be listed.
-        case unreadable(reason: String)
+        case unreadable(CalendarReadError)
     }
 
     /// The input as the user knows it: the path as found (a folder argument joined with the path
@@ -288,8 +288,10 @@ struct CalendarWalk {
     mutating func add(_ path: String) {
         guard let (identity, kind) = Self.identify(path) else {
             if seenMissing.insert(path).inserted {
-                let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : FileName.missingReason(path)
-                found.append((FileName.displayed(path), Self.lastComponent(of: path), .unreadable(reason: "cannot read \(FileName.displayed(path)): \(reason)")))
+                let error = FileManager.default.fileExists(atPath: path)
+                    ? CalendarReadError(path: path, code: .systemFailure, reason: "cannot be read")
+                    : CalendarReadError(path: path, code: .notFound, reason: FileName.missingReason(path), systemError: ENOENT)
+                found.append((FileName.displayed(path), Self.lastComponent(of: path), .unreadable(error)))
             }
             return
         }
@@ -327,7 +329,7 @@ struct CalendarWalk {
         switch Self.list(folder) {
         case .success(let listed): entries = listed
         case .failure(let code):
-            found.append((FileName.displayed(folder), relative.isEmpty ? Self.lastComponent(of: folder) : relative, .unreadable(reason: "cannot list \(FileName.displayed(folder)): \(String(cString: strerror(code.code.rawValue)))")))
+            found.append((FileName.displayed(folder), relative.isEmpty ? Self.lastComponent(of: folder) : relative, .unreadable(CalendarReadError(path: folder, systemError: code.code.rawValue, context: "the folder cannot be listed"))))
             return
         }
         seenFiles.reserveCapacity(seenFiles.count + entries.count)
@@ -339,7 +341,7 @@ struct CalendarWalk {
             guard let (identity, kind) = identified else {
                 // A dangling link or a file that vanished: worth reporting only if it looks like a calendar.
                 if isCalendar, seenMissing.insert(path).inserted {
-                    found.append((FileName.displayed(path), entryRelative, .unreadable(reason: "cannot read \(FileName.displayed(path)): a broken link or a vanished file")))
+                    found.append((FileName.displayed(path), entryRelative, .unreadable(CalendarReadError(path: path, code: .notFound, reason: "a broken link or a vanished file", systemError: ENOENT))))
                 }
                 continue
             }
@@ -503,7 +505,7 @@ extension BatchInput {
         }
         // Said of a file as every file that cannot be read is.
         guard case .file = source.content else { return reason }
-        return String(describing: CalendarReadError(path: source.name, reason: reason))
+        return String(describing: CalendarReadError(path: source.name, code: .notACalendar, reason: reason))
     }
 
     /// Why an empty (or blank) calendar read on its own is refused.

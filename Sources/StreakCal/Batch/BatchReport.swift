@@ -208,10 +208,10 @@ public struct BatchReport: Sendable {
         switch input.content {
         case .file(let path): outcome = scoring.score([.file(path)], input: input.name, id: input.id, overrides: input.overrides)
         case .sources(let given): outcome = scoring.score(given, input: input.name, id: input.id, overrides: input.overrides)
-        case .unreadable(let reason):
+        case .unreadable(let error):
             outcome = BatchScoring.Outcome(result: BatchFileResult(input: input.name))
             outcome.result.id = input.id
-            outcome.result.error = reason
+            outcome.result.error = error.description
         }
         var text: String?
         if let rendered = outcome.report, outcome.result.sessions != nil {

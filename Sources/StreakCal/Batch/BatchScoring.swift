@@ -51,7 +51,7 @@ struct BatchScoring: Sendable {
     /// The report; a CSV report with an `id` column first when the calendar has an id, so that
     /// a batch's CSV files can be put together into one table.
     private func render(_ scored: ScoredCalendar, with settings: ReportSettings, id: String?) throws -> String {
-        guard format == .csv, let id else { return try format.render(scored, with: settings) }
+        guard format == .csv, let id else { return format.render(scored, with: settings) }
         return CSVReport(report: scored.report, habits: scored.habits, calendarID: id).render()
     }
 

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import ICalendar
 
 /// Settings per calendar for a batch (`streakcal batch --settings FILE`): which calendar gets which

@@ -405,7 +405,7 @@ public struct BatchFileResult: Hashable, Sendable, Codable {
         if let source = scored.sources.calendars.first { name = source.name }
         habits = scored.habits.map { habit in
             HabitResult(
-                name: habit.habit.name, daysMet: habit.report.statusCounts[.met] ?? 0,
+                name: habit.name, daysMet: habit.report.statusCounts[.met] ?? 0,
                 currentStreak: habit.report.currentStreak, longestStreak: habit.report.longestStreak, score: habit.report.score)
         }
     }

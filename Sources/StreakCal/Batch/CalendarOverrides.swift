@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import ICalendar
 public import Streaks
 
@@ -19,7 +19,8 @@ public import Streaks
 public struct CalendarOverrides: Hashable, Sendable {
     /// The report's zone.
     public var timeZone: TimeZoneRules?
-    /// The points a day needs.
+    /// The points a day needs, in `GoalSchedule.pointsRange` (`init(values:habitList:)` checks a
+    /// text's; another number stops the program when applied).
     public var requiredPoints: Int?
     /// Where points come from.
     public var pointsRule: PointsRule?
@@ -30,9 +31,6 @@ public struct CalendarOverrides: Hashable, Sendable {
 
     /// The keys a settings file's header or a record may name, besides `path` (and a record's `id`).
     public static let keys = ["tz", "required", "points", "dayStart", "habits"]
-
-    /// The most points a day may need, as `--required` takes them.
-    public static let requiredRange = 1...1_000_000_000
 
     public init(timeZone: TimeZoneRules? = nil, requiredPoints: Int? = nil, pointsRule: PointsRule? = nil, dayStart: DayStart? = nil, habits: [Habit]? = nil) {
         self.timeZone = timeZone
@@ -73,7 +71,7 @@ public struct CalendarOverrides: Hashable, Sendable {
             }
             timeZone = zone
         case "required":
-            guard let points = Int(value.trimmingCharacters(in: .whitespaces)), Self.requiredRange.contains(points) else {
+            guard let points = Int(value.trimmingCharacters(in: .whitespaces)), GoalSchedule.pointsRange.contains(points) else {
                 throw Problem(key: key, reason: "'\(shown)' is not a whole number from 1 to 1000000000")
             }
             requiredPoints = points

@@ -70,7 +70,7 @@ struct LineReader {
             let count = chunk.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw CalendarReadError(path: descriptor == STDIN_FILENO ? "-" : "input", reason: String(cString: strerror(errno)))
+                throw CalendarReadError(path: descriptor == STDIN_FILENO ? "-" : "input", systemError: errno)
             }
             if count == 0 { atEnd = true }
             buffer.append(contentsOf: chunk[0..<count])

@@ -40,16 +40,16 @@ public struct CalendarFolder: Sendable {
             switch input.content {
             case .file(let file): sources.append(.file(file))
             case .sources(let found): sources += found
-            case .unreadable(let reason):
+            case .unreadable(let error):
                 // The folder itself must be listed; anything under it that cannot be read is said, and passed over.
-                if input.name == FileName.displayed(path) { throw CalendarReadError(path: path, reason: Self.reason(reason, of: input.name)) }
-                sources.append(CalendarSource(name: input.name, content: .unreadable(reason: Self.reason(reason, of: input.name))))
+                if input.name == FileName.displayed(path) { throw error }
+                sources.append(CalendarSource(name: input.name, content: .unreadable(error.naming(input.name))))
             }
         }
         for index in sources.indices { sources[index].collection = collection }
         guard sources.contains(where: { if case .unreadable = $0.content { false } else { true } }) else {
             let reason = sources.isEmpty ? "the folder holds no calendar file (*.ics)" : "no calendar file under it can be read"
-            throw CalendarReadError(path: path, reason: reason)
+            throw CalendarReadError(path: path, code: .notACalendar, reason: reason)
         }
         self.path = path
         self.collection = collection
@@ -97,14 +97,5 @@ public struct CalendarFolder: Sendable {
             skipped += folder.skipped
         }
         return (sources, skipped)
-    }
-
-    /// A walk's reason without its leading "cannot read PATH: " (or "cannot list PATH: "), which
-    /// `CalendarReadError` says itself.
-    private static func reason(_ reason: String, of path: String) -> String {
-        for prefix in ["cannot read \(path): ", "cannot list \(path): "] where reason.hasPrefix(prefix) {
-            return String(reason.dropFirst(prefix.count))
-        }
-        return reason
     }
 }

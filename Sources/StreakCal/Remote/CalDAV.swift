@@ -56,13 +56,15 @@ struct CalDAVClient {
             homeAnswer = found?.url ?? location
         }
         guard let home else {
-            throw requests.failure("the server answers WebDAV there but names no calendar (no calendar-home-set): give a calendar's address")
+            throw requests.failure("the server answers WebDAV there but names no calendar (no calendar-home-set): give a calendar's address", code: .notACalendar)
         }
         var discovery = try calendars(inHome: try follow(home, from: homeAnswer))
         discovery.isAccount = true
         guard !discovery.collections.isEmpty else {
-            throw requests.failure("the account has no calendar with events"
-                + (discovery.refused.isEmpty ? "" : " within \(try CalendarAddress(homeAnswer).origin)"))
+            throw requests.failure(
+                "the account has no calendar with events"
+                    + (discovery.refused.isEmpty ? "" : " within \(try CalendarAddress(homeAnswer).origin)"),
+                code: .notACalendar)
         }
         return discovery
     }
@@ -75,7 +77,7 @@ struct CalDAVClient {
         let url = try resolve(href, against: answer)
         let here = try CalendarAddress(answer)
         guard try CalendarAddress(url).origin == here.origin else {
-            throw requests.failure("the server links to \(url), outside \(here.origin); links are followed within the origin only", url: answer)
+            throw requests.failure("the server links to \(url), outside \(here.origin); links are followed within the origin only", code: .refused, url: answer)
         }
         return url
     }
@@ -92,7 +94,7 @@ struct CalDAVClient {
         let (outcome, bytes) = try requests.data(
             "PROPFIND", to: url, headers: Self.xmlHeaders(depth: 0), body: Array(body.utf8), limit: Self.discoveryLimit)
         guard outcome.response.status == 207 else {
-            if outcome.response.status == 401 { throw requests.failure(RemoteRequests.describe(401), url: outcome.url) }
+            if outcome.response.status == 401 { throw requests.failure(status: 401, url: outcome.url) }
             return nil
         }
         let responses = try multistatus(bytes, from: outcome.url)
@@ -112,7 +114,7 @@ struct CalDAVClient {
         let (outcome, bytes) = try requests.data(
             "PROPFIND", to: home, headers: Self.xmlHeaders(depth: 1), body: Array(body.utf8), limit: Self.discoveryLimit)
         guard outcome.response.status == 207 else {
-            throw requests.failure("listing the calendars at \(home) gave \(RemoteRequests.describe(outcome.response.status))")
+            throw requests.failure(status: outcome.response.status, url: home, saying: "listing the calendars at \(home) gave")
         }
         let origin = try CalendarAddress(outcome.url).origin
         var discovery = Discovery(collections: [])
@@ -145,7 +147,7 @@ struct CalDAVClient {
         let (outcome, bytes) = try requests.data(
             "REPORT", to: collection.url, headers: Self.xmlHeaders(depth: 1), body: Array(body.utf8), limit: Self.queryLimit)
         guard outcome.response.status == 207 else {
-            throw requests.failure("the calendar query gave \(RemoteRequests.describe(outcome.response.status))", url: outcome.url)
+            throw requests.failure(status: outcome.response.status, url: outcome.url, saying: "the calendar query gave")
         }
         return try multistatus(bytes, from: outcome.url)
             .compactMap { response in response.properties.calendarData.map { Resource(href: response.url, calendarData: $0) } }
@@ -222,9 +224,9 @@ struct CalDAVClient {
         let root: DAVElement
         let deadline = requests.deadline
         do throws(DAVElement.SyntaxError) { root = try DAVElement.parse(bytes) { ContinuousClock.now > deadline } } catch {
-            throw requests.failure("the server's WebDAV answer is not XML it can read: \(error.reason)", url: url)
+            throw requests.failure("the server's WebDAV answer is not XML it can read: \(error.reason)", code: .server, url: url)
         }
-        guard root.isNamed("multistatus") else { throw requests.failure("the server's WebDAV answer is not a multistatus", url: url) }
+        guard root.isNamed("multistatus") else { throw requests.failure("the server's WebDAV answer is not a multistatus", code: .server, url: url) }
         return root
     }
 
@@ -233,7 +235,7 @@ struct CalDAVClient {
         for response in root.children("response") {
             guard let href = response.child("href")?.text.trimmingCharacters(in: .whitespacesAndNewlines) else { continue }
             guard !href.unicodeScalars.contains(where: ServerText.isControl) else {
-                throw requests.failure("the server's answer names a resource whose href holds a control character", url: url)
+                throw requests.failure("the server's answer names a resource whose href holds a control character", code: .server, url: url)
             }
             let found = response.children("propstat")
                 .filter { $0.child("status")?.text.contains(" 200 ") ?? false }

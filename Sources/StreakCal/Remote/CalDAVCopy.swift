@@ -63,7 +63,7 @@ struct CalDAVCopy {
         do throws(PrivateFolder.Refusal) {
             return try cache.files.subfolder(named: itemsFolder)
         } catch {
-            throw CalendarReadError(path: error.path, reason: "cannot keep the cache there: \(error.reason)")
+            throw CalendarReadError(path: error.path, code: .cache, reason: "cannot keep the cache there: \(error.reason)")
         }
     }
 
@@ -94,7 +94,7 @@ struct CalDAVCopy {
         }
         for resource in changes.changed {
             let file = String(CalendarCache.hash(resource.href), radix: 16) + ".ics"
-            do { try items.write(resource.calendarData, named: file) } catch { throw CalendarReadError(path: error.path, reason: error.reason) }
+            do { try items.write(resource.calendarData, named: file) } catch { throw CalendarReadError(path: error.path, code: .cache, reason: error.reason) }
             files[resource.href] = file
         }
         for href in changes.removed {

@@ -34,7 +34,7 @@ public struct CalendarAddress: Hashable, Sendable, CustomStringConvertible {
               ["http", "https", "webcal"].contains(scheme), let host = components.host, !host.isEmpty
         else {
             throw CalendarReadError(
-                path: Self.redacted(text),
+                path: Self.redacted(text), code: .invalidAddress,
                 reason: Self.mayHoldPassword(text) ? Self.holdsPassword : "not an http, https or webcal address")
         }
         // `alice:12/34@host/…` parses as the host `alice` at port 12 with the path `/34@host/…`: a
@@ -42,7 +42,7 @@ public struct CalendarAddress: Hashable, Sendable, CustomStringConvertible {
         // path segment is taken for what it most likely is.
         let mayBePassword = components.port != nil && components.path.split(separator: "/").first?.contains("@") == true
         if components.password != nil || mayBePassword {
-            throw CalendarReadError(path: Self.redacted(text), reason: Self.holdsPassword)
+            throw CalendarReadError(path: Self.redacted(text), code: .invalidAddress, reason: Self.holdsPassword)
         }
         self.user = components.user.flatMap { $0.isEmpty ? nil : $0 }
         components.user = nil

@@ -48,12 +48,12 @@ struct CalendarCache {
     /// folder its caller did not name.
     init(folder: String?, for address: CalendarAddress) throws(CalendarReadError) {
         guard let folder else {
-            throw CalendarReadError(path: address.url, reason: "no cache folder is given (DownloadOptions.cacheFolder) to keep the calendar in")
+            throw CalendarReadError(path: address.url, code: .cache, reason: "no cache folder is given (DownloadOptions.cacheFolder) to keep the calendar in")
         }
         do throws(PrivateFolder.Refusal) {
             files = try PrivateFolder(folder)
         } catch {
-            throw CalendarReadError(path: error.path, reason: "cannot keep the cache there: \(error.reason)")
+            throw CalendarReadError(path: error.path, code: .cache, reason: "cannot keep the cache there: \(error.reason)")
         }
     }
 
@@ -93,7 +93,7 @@ struct CalendarCache {
         do {
             try files.write(text, named: name)
         } catch {
-            throw CalendarReadError(path: error.path, reason: error.reason)
+            throw CalendarReadError(path: error.path, code: .cache, reason: error.reason)
         }
     }
 

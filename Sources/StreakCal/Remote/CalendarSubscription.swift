@@ -171,11 +171,11 @@ public struct CalendarSubscription: Sendable {
         if let tag = validators?.entityTag { headers.append("If-None-Match: \(tag)") }
         if let date = validators?.lastModified { headers.append("If-Modified-Since: \(date)") }
         var file: OutputDirectory.FileStream
-        do { file = try cache.files.stream(named: entry.calendar) } catch { throw CalendarReadError(path: error.path, reason: error.reason) }
+        do { file = try cache.files.stream(named: entry.calendar) } catch { throw CalendarReadError(path: error.path, code: .cache, reason: error.reason) }
         var head: [UInt8] = []
         let outcome = try requests.send("GET", to: address.url, headers: headers, showsProgress: true) { (bytes) throws(HTTPTransfer.Failure) in
             if head.count < Self.sniffedBytes { head += bytes.prefix(Self.sniffedBytes - head.count) }
-            do throws(AtomicFile.WriteError) { try file.write(bytes) } catch { throw HTTPTransfer.Failure(reason: "cannot write the cache: \(error.reason)") }
+            do throws(AtomicFile.WriteError) { try file.write(bytes) } catch { throw HTTPTransfer.Failure(reason: "cannot write the cache: \(error.reason)", code: .cache) }
         }
         switch outcome.response.status {
         case 200..<300:
@@ -184,16 +184,16 @@ public struct CalendarSubscription: Sendable {
             let verdict = head.isEmpty ? .empty : CalendarSniff.verdict(head)
             guard verdict == .calendar else {
                 let reason = if case .notACalendar(let reason) = verdict { reason } else { "not an iCalendar file (it is empty)" }
-                throw requests.failure("the server's answer is \(reason); the cached copy is left as it was", url: outcome.url)
+                throw requests.failure("the server's answer is \(reason); the cached copy is left as it was", code: .notACalendar, url: outcome.url)
             }
-            do { try file.commit() } catch { throw CalendarReadError(path: error.path, reason: error.reason) }
+            do { try file.commit() } catch { throw CalendarReadError(path: error.path, code: .cache, reason: error.reason) }
             let headers = outcome.response.headers
             try cache.store(CalendarCache.Validators(entityTag: headers["etag"], lastModified: headers["last-modified"]).usable, for: entry)
             return subscriptionCopy(entry, in: cache, downloaded: true)
         case 304 where validators != nil:
             return subscriptionCopy(entry, in: cache, downloaded: false)
         default:
-            throw requests.failure(RemoteRequests.describe(outcome.response.status), url: outcome.url)
+            throw requests.failure(status: outcome.response.status, url: outcome.url)
         }
     }
 
@@ -233,7 +233,7 @@ public struct CalendarSubscription: Sendable {
         if found == collections.count { return Download(sources: sources, wasDownloaded: false) }
         let entry = cache.entry(for: address, user: user)
         if found == 0, cache.hasCopy(entry) { return subscriptionCopy(entry, in: cache, downloaded: false) }
-        throw CalendarReadError(path: address.url, reason: "no copy in the cache (\(cache.folder)); read it once without --offline")
+        throw CalendarReadError(path: address.url, code: .notCached, reason: "no copy in the cache (\(cache.folder)); read it once without --offline")
     }
 
     /// The user a copy in the cache is kept for: the one given, the address's, else the netrc
@@ -252,7 +252,7 @@ public struct CalendarSubscription: Sendable {
         if let user, let password = options.password { return Netrc.Login(user: user, password: password) }
         if let found = netrc.login(for: host), user == nil || found.user == user { return found }
         if let user {
-            throw failure("no password for \(user): set the STREAKCAL_PASSWORD environment variable, or add \(host) to ~/.netrc")
+            throw failure(.missingPassword, "no password for \(user): set the STREAKCAL_PASSWORD environment variable, or add \(host) to ~/.netrc")
         }
         return nil
     }
@@ -263,12 +263,12 @@ public struct CalendarSubscription: Sendable {
 
     private func checkPermitted(_ host: String) throws(CalendarReadError) {
         if let permitted = options.permittedHosts, !permitted.contains(host) {
-            throw failure("the host \(host) is not one of those allowed (\(permitted.sorted().joined(separator: ", ")))")
+            throw failure(.refused, "the host \(host) is not one of those allowed (\(permitted.sorted().joined(separator: ", ")))")
         }
     }
 
-    private func failure(_ reason: String) -> CalendarReadError {
-        CalendarReadError(path: address.url, reason: reason)
+    private func failure(_ code: CalendarReadError.Code, _ reason: String) -> CalendarReadError {
+        CalendarReadError(path: address.url, code: code, reason: reason)
     }
 }
 
@@ -331,7 +331,7 @@ public struct CalendarInputs: Sendable {
                 skipped += download.skipped
             } else {
                 if case .notACalendar(let reason) = CalendarSniff.regularFileVerdict(atPath: name) {
-                    throw CalendarReadError(path: name, reason: reason)
+                    throw CalendarReadError(path: name, code: .notACalendar, reason: reason)
                 }
                 let found = try CalendarFolder.sources(forPaths: [name])
                 sources += found.sources

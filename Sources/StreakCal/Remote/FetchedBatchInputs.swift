@@ -23,12 +23,12 @@ extension BatchInput {
                         skipped += download.skipped
                         inputs.append(BatchInput(name: url, outputName: outputName(forAddress: url), content: .sources(download.sources)))
                     } catch {
-                        inputs.append(BatchInput(name: url, outputName: outputName(forAddress: url), content: .unreadable(reason: error.description)))
+                        inputs.append(BatchInput(name: url, outputName: outputName(forAddress: url), content: .unreadable(error)))
                     }
                 }
             } catch {
                 let name = (try? CalendarAddress(text))?.url ?? CalendarAddress.redacted(text)
-                inputs.append(BatchInput(name: name, outputName: outputName(forAddress: name), content: .unreadable(reason: error.description)))
+                inputs.append(BatchInput(name: name, outputName: outputName(forAddress: name), content: .unreadable(error)))
             }
         }
         return BatchDiscovery(inputs: inputs, skipped: skipped)

@@ -50,9 +50,11 @@ struct HTTPTransfer {
     /// `--max-size`; the transfer ends there.
     static let errorBodyLimit = 65_536
 
-    /// Why a request failed, as the user is told it.
+    /// Why a request failed, as the user is told it, and its kind (``CalendarReadError/Code/network``
+    /// unless a limit or the cache says otherwise).
     struct Failure: Error {
         var reason: String
+        var code: CalendarReadError.Code = .network
     }
 
     /// Performs `request`, giving a successful (2xx) response's body to `sink` a piece at a time;
@@ -176,7 +178,7 @@ private final class TransferState {
         let code = result == CURLE_OK ? streakcal_curl_easy_perform(handle) : result
         if let failure { throw failure }
         guard code == CURLE_OK || (code == CURLE_WRITE_ERROR && errorBodyCut) else {
-            throw HTTPTransfer.Failure(reason: reason(for: code, request))
+            throw HTTPTransfer.Failure(reason: reason(for: code, request), code: code == CURLE_FILESIZE_EXCEEDED ? .tooLarge : .network)
         }
         return HTTPTransfer.Response(status: head.status, headers: head.headers, redirect: head.redirect(from: request.url), errorBody: errorBody)
     }
@@ -220,7 +222,7 @@ private final class TransferState {
         received += Int64(bytes.count)
         if received > maximumSize {
             failure = HTTPTransfer.Failure(
-                reason: "the response is larger than \(ByteCount(maximumSize)), the limit --max-size sets")
+                reason: "the response is larger than \(ByteCount(maximumSize)), the limit --max-size sets", code: .tooLarge)
             return false
         }
         guard (200..<300).contains(status) else {

@@ -41,7 +41,7 @@ struct RemoteRequests {
                 progress?.finish()
             } catch {
                 progress?.finish()
-                throw failure(error.reason, url: url)
+                throw failure(error.reason, code: error.code, url: url)
             }
             guard (300..<400).contains(response.status), response.status != 304, let target = response.redirect else {
                 return Outcome(response: response, url: url)
@@ -50,7 +50,7 @@ struct RemoteRequests {
             try checkRedirect(from: url, to: next)
             url = next.url
         }
-        throw failure("more than \(options.maximumRedirects) redirects")
+        throw failure("more than \(options.maximumRedirects) redirects", code: .server)
     }
 
     /// Sends a request and gives a success's whole body, which may hold at most `limit` bytes
@@ -62,7 +62,7 @@ struct RemoteRequests {
         let cap = min(limit, options.maximumSize)
         let outcome = try send(method, to: url, headers: headers, body: body) { (piece) throws(HTTPTransfer.Failure) in
             guard Int64(bytes.count + piece.count) <= cap else {
-                throw HTTPTransfer.Failure(reason: "the server's answer to \(method) is larger than \(ByteCount(cap))")
+                throw HTTPTransfer.Failure(reason: "the server's answer to \(method) is larger than \(ByteCount(cap))", code: .tooLarge)
             }
             bytes.append(contentsOf: piece)
         }
@@ -83,14 +83,27 @@ struct RemoteRequests {
     func checkRedirect(from url: String, to next: CalendarAddress) throws(CalendarReadError) {
         let current = try CalendarAddress(url)
         if let refusal = RedirectRule.refusal(from: current, to: next, withCredentials: login != nil, permittedHosts: options.permittedHosts) {
-            throw failure(refusal, url: url)
+            throw failure(refusal, code: .refused, url: url)
         }
     }
 
     /// An error naming the address the user gave, and the URL that failed when a redirect led there.
-    func failure(_ reason: String, url: String? = nil) -> CalendarReadError {
+    func failure(_ reason: String, code: CalendarReadError.Code, url: String? = nil) -> CalendarReadError {
         let redirected = url.map { $0 != address.url ? " (redirected to \($0))" : "" } ?? ""
-        return CalendarReadError(path: address.url, reason: reason + redirected)
+        return CalendarReadError(path: address.url, code: code, reason: reason + redirected)
+    }
+
+    /// An error for a response with an error status: `HTTP 404 Not Found`, coded by the status
+    /// (404 and 410 not found, 401 and 403 permission denied, any other the server's).
+    func failure(status: Int, url: String, saying prefix: String? = nil) -> CalendarReadError {
+        let code: CalendarReadError.Code = switch status {
+        case 404, 410: .notFound
+        case 401, 403: .permissionDenied
+        default: .server
+        }
+        var error = failure(prefix.map { "\($0) \(Self.describe(status))" } ?? Self.describe(status), code: code, url: url)
+        error.httpStatus = status
+        return error
     }
 
     /// `HTTP 404 Not Found`: a status and its reason phrase (RFC 9110 §15) where it is a common one.

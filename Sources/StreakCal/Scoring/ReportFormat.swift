@@ -93,18 +93,18 @@ public enum ReportFormat: String, Hashable, Sendable, Codable, CaseIterable {
     ///
     /// ```swift
     /// let scored = try settings.scored([.file("work.ics")], now: now)
-    /// print(try ReportFormat.csv.render(scored))
+    /// print(ReportFormat.csv.render(scored))
     /// ```
-    public func render(_ scored: ScoredCalendar, terminalColors: Bool = false) throws -> String {
+    public func render(_ scored: ScoredCalendar, terminalColors: Bool = false) -> String {
         var presentation = scored.presentation
         presentation.terminalColors = terminalColors
-        return try renderer(presentation).render(scored.content)
+        return renderer(presentation).render(scored.content)
     }
 
     /// A scored calendar in this format, drawn as `settings` say (rules, palette, first weekday,
     /// view) rather than as those it was scored with; `terminalColors` colours a text report for a
     /// terminal.
-    public func render(_ scored: ScoredCalendar, with settings: ReportSettings, terminalColors: Bool = false) throws -> String {
-        try renderer(settings.presentation(terminalColors: terminalColors)).render(scored.content)
+    public func render(_ scored: ScoredCalendar, with settings: ReportSettings, terminalColors: Bool = false) -> String {
+        renderer(settings.presentation(terminalColors: terminalColors)).render(scored.content)
     }
 }

@@ -14,13 +14,14 @@ public import Streaks
 /// // Prints "2"
 /// ```
 public struct ReportSettings: Sendable {
-    /// Points a day needs to count as met (at least 1) where the schedule says nothing else: the
-    /// default of `streakRules.schedule`, 100 until given. Under a period goal, until one is given
-    /// a day needs any points at all (1: ``/Streaks/StreakRules/scoresActiveDays``), and this
-    /// reads 1: no daily goal that nobody set.
+    /// Points a day needs to count as met where the schedule says nothing else: the default of
+    /// `streakRules.schedule`, 100 until given. Under a period goal, until one is given a day
+    /// needs any points at all (1: ``/Streaks/StreakRules/scoresActiveDays``), and this reads 1:
+    /// no daily goal that nobody set. A number outside ``/Streaks/GoalSchedule/pointsRange``
+    /// (1 to 1,000,000,000) stops the program: check one from elsewhere first.
     public var requiredPoints: Int {
         get { ownStreakRules.daySchedule.defaultPoints }
-        set { ownStreakRules.schedule.defaultPoints = max(1, newValue) }
+        set { ownStreakRules.schedule.defaultPoints = newValue }
     }
     /// What a streak means: the schedule, skips, freezes, a period goal, today-grace.
     ///
@@ -73,8 +74,19 @@ public struct ReportSettings: Sendable {
     /// months, the rolling view when the window ends today, else the year view
     /// (``/StreakExport/ReportView/automatic(for:today:)``).
     public var view: ReportView?
-    /// The first column of month grids.
-    public var firstWeekday: Weekday
+    /// The first column of month grids and the first row of year heatmaps, and the first day of
+    /// the weeks totals count by. Until set: the first day of a weekly period goal's weeks (so that
+    /// each grid row is one of its weeks), else Sunday, as `cal` has it.
+    public var firstWeekday: Weekday {
+        get {
+            if let ownFirstWeekday { return ownFirstWeekday }
+            if case .week(let first)? = ownStreakRules.periodGoal?.length { return first }
+            return .sunday
+        }
+        set { ownFirstWeekday = newValue }
+    }
+    /// The first weekday set with ``firstWeekday`` or the initializer; `nil`: from the rules.
+    private var ownFirstWeekday: Weekday?
     /// Parse each file's components on every core (the default); `BatchReport` turns it off, as it
     /// reads one file per core.
     public var isParallel = true
@@ -94,7 +106,7 @@ public struct ReportSettings: Sendable {
         requiredPoints: Int? = nil, pointsRule: PointsRule = .auto, timeZone: TimeZoneRules? = nil,
         dayStart: DayStart = .midnight, from: Day? = nil, to: Day? = nil,
         maximumInstancesPerRule: Int = RecurrenceExpansion.defaultMaximumInstancesPerRule,
-        rules: DayPresentationRules? = nil, firstWeekday: Weekday = .sunday
+        rules: DayPresentationRules? = nil, firstWeekday: Weekday? = nil
     ) {
         self.ownStreakRules = StreakRules(requiredPoints: requiredPoints)
         self.pointsRule = pointsRule
@@ -104,7 +116,7 @@ public struct ReportSettings: Sendable {
         self.to = to
         self.maximumInstancesPerRule = maximumInstancesPerRule
         self.ownRules = rules
-        self.firstWeekday = firstWeekday
+        self.ownFirstWeekday = firstWeekday
     }
 
     /// The importer for these settings: recurring events expanded over the report's window.
@@ -263,7 +275,7 @@ public struct ReportSettings: Sendable {
     /// ```swift
     /// let settings = ReportSettings(timeZone: "UTC")
     /// let scored = try settings.scored([.file("runs.ics")], for: .html)
-    /// print(try ReportFormat.html.render(scored).hasPrefix("<!DOCTYPE html>"))
+    /// print(ReportFormat.html.render(scored).hasPrefix("<!DOCTYPE html>"))
     /// // Prints "true"
     /// ```
     public func scored(_ sources: [CalendarSource], for format: ReportFormat, now: Int64) throws(CalendarReadError) -> ScoredCalendar {

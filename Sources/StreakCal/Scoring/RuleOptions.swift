@@ -14,7 +14,8 @@ public import Streaks
 /// // Prints "30 1 ["Piano"]"
 /// ```
 public struct RuleOptions: Hashable, Sendable {
-    /// The points a day requires: wins over the file's `required`.
+    /// The points a day requires: wins over the file's `required`. In `GoalSchedule.pointsRange`;
+    /// another number stops the program when the rules are applied.
     public var requiredPoints: Int?
     /// Schedule entries after the file's (a later entry wins where both apply).
     public var schedule: [GoalSchedule.Entry] = []
@@ -44,9 +45,19 @@ public struct RuleOptions: Hashable, Sendable {
 
 /// Rules and habits that cannot go together: a habit named twice, or too many habits.
 public struct RuleOptionsError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of problem it is.
+    public enum Code: String, Hashable, Sendable, Codable {
+        /// Two habits of one name.
+        case duplicateHabit = "duplicate-habit"
+        /// More than ``RulesFile/maximumHabits`` habits.
+        case tooManyHabits = "too-many-habits"
+    }
+
+    public var code: Code
     public var message: String
 
-    public init(_ message: String) {
+    public init(_ code: Code, _ message: String) {
+        self.code = code
         self.message = message
     }
 
@@ -82,10 +93,10 @@ extension ReportSettings {
         }
         let habits = fileHabits + options.habits
         if let duplicate = Dictionary(grouping: habits, by: \.name).first(where: { $0.value.count > 1 })?.key {
-            throw RuleOptionsError("the habit '\(duplicate.escapingControlCharacters())' is named twice.")
+            throw RuleOptionsError(.duplicateHabit, "the habit '\(duplicate.escapingControlCharacters())' is named twice.")
         }
         guard habits.count <= RulesFile.maximumHabits else {
-            throw RuleOptionsError("at most \(RulesFile.maximumHabits) habits, the rules file's and the options' together, not \(habits.count).")
+            throw RuleOptionsError(.tooManyHabits, "at most \(RulesFile.maximumHabits) habits, the rules file's and the options' together, not \(habits.count).")
         }
         streakRules = rules
         if let required { requiredPoints = required }

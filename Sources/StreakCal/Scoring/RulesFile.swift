@@ -76,12 +76,12 @@ public struct RulesFile: Sendable {
     /// - Throws: `RulesFileError`, with the line and column of the problem.
     public init(parsing text: String, file: String) throws(RulesFileError) {
         guard text.utf8.count <= Self.maximumBytes else {
-            throw RulesFileError(file: file, line: 1, column: 1, "a rules file is at most \(Self.maximumBytes) bytes (4 MiB)")
+            throw RulesFileError(.tooLarge, file: file, line: 1, column: 1, "a rules file is at most \(Self.maximumBytes) bytes (4 MiB)")
         }
         var reader = LocatedJSONReader(Array(text.utf8), file: file)
         let root = try reader.document()
         guard case .object(let members) = root.value else {
-            throw RulesFileError(file: file, line: root.line, column: root.column, "a rules file is a JSON object, such as {\"required\": 60}")
+            throw RulesFileError(.invalidValue, file: file, line: root.line, column: root.column, "a rules file is a JSON object, such as {\"required\": 60}")
         }
         var reading = RulesFileReading(file: file)
         // The week's first day first: period goals, the calendar's and each habit's, read by it.
@@ -105,18 +105,18 @@ public struct RulesFile: Sendable {
         case .array(let items):
             if items.count > maximumEntries {
                 let first = items[maximumEntries]
-                throw RulesFileError(file: file, line: first.line, column: first.column, "\"\(key)\" holds at most \(maximumEntries) texts")
+                throw RulesFileError(.tooMany, file: file, line: first.line, column: first.column, "\"\(key)\" holds at most \(maximumEntries) texts")
             }
             var result: [(text: String, line: Int, column: Int)] = []
             for item in items {
                 guard case .string(let text) = item.value else {
-                    throw RulesFileError(file: file, line: item.line, column: item.column, "\"\(key)\" holds texts")
+                    throw RulesFileError(.invalidValue, file: file, line: item.line, column: item.column, "\"\(key)\" holds texts")
                 }
                 result.append((text, item.line, item.column))
             }
             return result
         default:
-            throw RulesFileError(file: file, line: value.line, column: value.column, "\"\(key)\" is a text or an array of texts")
+            throw RulesFileError(.invalidValue, file: file, line: value.line, column: value.column, "\"\(key)\" is a text or an array of texts")
         }
     }
 }
@@ -135,14 +135,14 @@ private struct RulesFileReading {
         self.file = file
     }
 
-    private func error(_ message: String, at value: LocatedJSON, offset: Int = 0) -> RulesFileError {
-        RulesFileError(file: file, line: value.line, column: value.column + offset, message)
+    private func error(_ message: String, at value: LocatedJSON, offset: Int = 0, code: RulesFileError.Code = .invalidValue) -> RulesFileError {
+        RulesFileError(code, file: file, line: value.line, column: value.column + offset, message)
     }
 
     mutating func read(_ key: LocatedString, _ value: LocatedJSON) throws(RulesFileError) {
         switch key.text {
         case "required":
-            guard case .number(let number) = value.value, let points = Int(exactly: number), (1...GoalSchedule.maximumPoints).contains(points) else {
+            guard case .number(let number) = value.value, let points = Int(exactly: number), GoalSchedule.pointsRange.contains(points) else {
                 throw error("\"required\" is a whole number of points from 1 to \(GoalSchedule.maximumPoints)", at: value)
             }
             rules.schedule.defaultPoints = points
@@ -161,10 +161,10 @@ private struct RulesFileReading {
             }
         case "skipWhen":
             guard case .string(let text) = value.value else { throw error("\"skipWhen\" is a habit filter, such as \"summary:vacation\"", at: value) }
-            do { rules.skipWhen = try SessionFilter(parsing: text) } catch { throw self.error("\"skipWhen\": " + error.message, at: value, offset: 1 + error.offset) }
+            do { rules.skipWhen = try SessionFilter(parsing: text) } catch { throw self.error("\"skipWhen\": " + error.message, at: value, offset: 1 + error.offset, code: .invalidRule) }
         case "freezes":
             guard case .string(let text) = value.value else { throw error("\"freezes\" is a text such as \"2\" or \"every 7, max 2\"", at: value) }
-            do { rules.freezes = try FreezePolicy(parsing: text) } catch { throw self.error(error.message, at: value, offset: 1 + error.offset) }
+            do { rules.freezes = try FreezePolicy(parsing: text) } catch { throw self.error(error.message, at: value, offset: 1 + error.offset, code: .invalidRule) }
         case "todayGrace":
             guard case .bool(let grace) = value.value else { throw error("\"todayGrace\" is true or false", at: value) }
             rules.todayGrace = grace
@@ -176,7 +176,7 @@ private struct RulesFileReading {
         case "habits": try readHabits(value)
         default:
             throw RulesFileError(
-                file: file, line: key.line, column: key.column,
+                .unknownKey, file: file, line: key.line, column: key.column,
                 "unknown key \"\(key.text)\"; a rules file has \(RulesFile.keys.map { "\"\($0)\"" }.joined(separator: ", "))")
         }
     }
@@ -184,7 +184,7 @@ private struct RulesFileReading {
     mutating func readSchedule(_ value: LocatedJSON) throws(RulesFileError) {
         for item in try RulesFile.strings(value, key: "schedule", file: file) {
             do { try rules.schedule.add(parsing: item.text) } catch {
-                throw RulesFileError(file: file, line: item.line, column: item.column + 1 + error.offset, error.message)
+                throw RulesFileError(.invalidRule, file: file, line: item.line, column: item.column + 1 + error.offset, error.message)
             }
         }
     }
@@ -192,7 +192,7 @@ private struct RulesFileReading {
     private mutating func readSkip(_ value: LocatedJSON) throws(RulesFileError) {
         for item in try RulesFile.strings(value, key: "skip", file: file) {
             guard let range = SkipRange(item.text) else {
-                throw RulesFileError(file: file, line: item.line, column: item.column,
+                throw RulesFileError(.invalidValue, file: file, line: item.line, column: item.column,
                                      "\"\(item.text)\" is not a day or a range of days (YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD, in order)")
             }
             rules.skippedDays.append(range.days)
@@ -214,7 +214,7 @@ private struct RulesFileReading {
             case .array(let items): (items[RulesFile.maximumHabits].line, items[RulesFile.maximumHabits].column)
             default: (value.line, value.column)
             }
-            throw RulesFileError(file: file, line: place.line, column: place.column, "a rules file names at most \(RulesFile.maximumHabits) habits")
+            throw RulesFileError(.tooMany, file: file, line: place.line, column: place.column, "a rules file names at most \(RulesFile.maximumHabits) habits")
         }
         switch value.value {
         case .object(let entries):
@@ -228,14 +228,14 @@ private struct RulesFileReading {
     /// A habit from its name and its filter's text.
     private func habit(named name: LocatedString, filter: LocatedJSON, rules: HabitRules = HabitRules()) throws(RulesFileError) -> Habit {
         guard case .string(let text) = filter.value else {
-            throw RulesFileError(file: file, line: filter.line, column: filter.column, "the filter of habit \"\(RulesFile.shown(name.text))\" is a text, such as \"categories:piano\"")
+            throw RulesFileError(.invalidValue, file: file, line: filter.line, column: filter.column, "the filter of habit \"\(RulesFile.shown(name.text))\" is a text, such as \"categories:piano\"")
         }
         guard !name.text.isEmpty else {
-            throw RulesFileError(file: file, line: name.line, column: name.column, "a habit needs a name")
+            throw RulesFileError(.invalidValue, file: file, line: name.line, column: name.column, "a habit needs a name")
         }
         do { return Habit(name: name.text, filter: try SessionFilter(parsing: text), rules: rules) } catch {
             throw RulesFileError(
-                file: file, line: filter.line, column: filter.column + 1 + error.offset,
+                .invalidRule, file: file, line: filter.line, column: filter.column + 1 + error.offset,
                 "habit \"\(RulesFile.shown(name.text))\": \(error.message)")
         }
     }
@@ -291,7 +291,7 @@ private struct RulesFileReading {
             rules.points = points
         default:
             throw RulesFileError(
-                file: file, line: key.line, column: key.column,
+                .unknownKey, file: file, line: key.line, column: key.column,
                 "unknown key \"\(key.text)\"; a habit has \(RulesFile.habitKeys.map { "\"\($0)\"" }.joined(separator: ", "))")
         }
     }
@@ -302,7 +302,7 @@ private struct RulesFileReading {
             throw error("\"periodGoal\" is a text such as \"week:3 days\"", at: periodText)
         }
         do { rules.periodGoal = try PeriodGoal(parsing: text, firstWeekday: weekStarts) } catch {
-            throw self.error(error.message, at: periodText, offset: 1 + error.offset)
+            throw self.error(error.message, at: periodText, offset: 1 + error.offset, code: .invalidRule)
         }
     }
 }
@@ -326,14 +326,35 @@ public struct SkipRange: Hashable, Sendable {
     }
 }
 
-/// A rules file that cannot be used: where, and what is wrong.
-public struct RulesFileError: Error, Sendable, CustomStringConvertible {
+/// A rules file that cannot be used: where, what kind of problem, and what is wrong in words.
+public struct RulesFileError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of problem it is: what a program decides by.
+    public enum Code: String, Hashable, Sendable, Codable {
+        /// More than ``RulesFile/maximumBytes`` bytes.
+        case tooLarge = "too-large"
+        /// Not JSON (``message`` says where it stops being JSON).
+        case notJSON = "not-json"
+        /// A key no rules file (or habit) has.
+        case unknownKey = "unknown-key"
+        /// A key given twice in one object.
+        case duplicateKey = "duplicate-key"
+        /// A value of the wrong kind or out of range: a number where a text belongs, 2000 best streaks.
+        case invalidValue = "invalid-value"
+        /// A rule written as text (a schedule, a period goal, freezes, a habit's filter) that
+        /// cannot be read: the column is where in the text.
+        case invalidRule = "invalid-rule"
+        /// More entries or habits than a rules file may hold.
+        case tooMany = "too-many"
+    }
+
     public var file: String
     public var line: Int
     public var column: Int
+    public var code: Code
     public var message: String
 
-    public init(file: String, line: Int, column: Int, _ message: String) {
+    public init(_ code: Code, file: String, line: Int, column: Int, _ message: String) {
+        self.code = code
         self.file = file
         self.line = line
         self.column = column
@@ -383,7 +404,7 @@ struct LocatedJSONReader {
         do {
             root = try reader.document()
         } catch {
-            throw RulesFileError(file: file, line: error.line, column: error.column, error.message)
+            throw RulesFileError(.notJSON, file: file, line: error.line, column: error.column, error.message)
         }
         return try located(root)
     }
@@ -396,7 +417,7 @@ struct LocatedJSONReader {
             var located: [(key: LocatedString, value: LocatedJSON)] = []
             for member in members {
                 guard keys.insert(member.key).inserted else {
-                    throw RulesFileError(file: file, line: member.line, column: member.column, "the key \"\(member.key)\" is given twice")
+                    throw RulesFileError(.duplicateKey, file: file, line: member.line, column: member.column, "the key \"\(member.key)\" is given twice")
                 }
                 located.append((LocatedString(text: member.key, line: member.line, column: member.column), try self.located(member.value)))
             }

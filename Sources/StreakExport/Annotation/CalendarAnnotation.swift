@@ -78,9 +78,9 @@ public struct CalendarAnnotation: Sendable {
     /// Each habit's slug; habits whose names give the same slug (`Piano`, `piano!`) get the hash of
     /// their whole name after it, so that their UIDs stay apart.
     private var habitSlugs: [(name: String, slug: CalendarSlug)] {
-        let plain = habits.map { CalendarSlug(name: $0.habit.name) }
+        let plain = habits.map { CalendarSlug(name: $0.name) }
         return zip(habits, plain).map { habit, slug in
-            let name = habit.habit.name
+            let name = habit.name
             guard plain.filter({ $0 == slug }).count > 1 else { return (name, slug) }
             let suffix = "-" + CalendarSlug.hash(name)
             let kept = String(slug.text.prefix(CalendarSlug.maximumLength - suffix.count))
@@ -153,7 +153,7 @@ public struct CalendarAnnotation: Sendable {
     /// The events of `events()`, each made when it is reached: a long window's events are written
     /// without all being held at once.
     public var lazyEvents: some Sequence<AllDayEvent> {
-        let reports = habits.isEmpty ? [(report, nil)] : habits.map { ($0.report, Optional($0.habit.name)) }
+        let reports = habits.isEmpty ? [(report, nil)] : habits.map { ($0.report, Optional($0.name)) }
         return reports.lazy.flatMap { report, habit in
             zip(report.days, Self.streakLengths(of: report)).lazy.compactMap { day, streak in
                 self.event(on: day, streak: streak, habit: habit, activeDays: report.rules.scoresActiveDays)

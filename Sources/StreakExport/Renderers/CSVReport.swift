@@ -64,7 +64,7 @@ public struct CSVReport: Sendable {
         let idField = calendarID.map { CSVReport.field($0) + "," } ?? ""
         var text = header.map(CSVReport.field).joined(separator: ",") + end
         text.reserveCapacity((report.days.count + 1) * (1 + habits.count) * (extended ? 36 : 24))
-        for (name, part) in [(nil as String?, report)] + habits.map({ ($0.habit.name, $0.report) }) {
+        for (name, part) in [(nil as String?, report)] + habits.map({ ($0.name, $0.report) }) {
             // Dates, numbers and statuses are plain fields; only a habit's name is text from outside.
             let habitField = habits.isEmpty ? nil : "," + CSVReport.field(name ?? "")
             for day in part.days {

@@ -129,7 +129,7 @@ public struct HTMLReport: Sendable {
         if year { html.append(contentsOf: progress()) }
         for (index, habit) in habits.enumerated() {
             html.append("<section class=\"habit\" id=\"habit-\(index + 1)\">")
-            html.append("<h2>Habit: \(Markup.escape(habit.habit.name))</h2>")
+            html.append("<h2>Habit: \(Markup.escape(habit.name))</h2>")
             html.append("<p>Sessions that count: <code>\(Markup.escape(habit.habit.filter.description))</code></p>")
             if habit.repeats(report) {
                 html += ["<p>This habit \(HabitReport.repeatsCalendar) above.</p>", "</section>"]
@@ -463,7 +463,7 @@ public struct HTMLReport: Sendable {
                 let title = Markup.escape("\(CalendarNames.dayMonthYear(total.date)): \(total.status.rawValue), \(pointsText(total, brief: true))")
                 return "<i class=\"\(styles.name(of: presentation))\(total.date == today ? " t" : "")\(offset < days.count - 7 ? " old" : "")\" title=\"\(title)\"></i>"
             }.joined()
-            html.append("<tr><th scope=\"row\"><a href=\"#habit-\(index + 1)\">\(Markup.escape(habit.habit.name))</a></th><td class=\"days\">\(cells)</td>"
+            html.append("<tr><th scope=\"row\"><a href=\"#habit-\(index + 1)\">\(Markup.escape(habit.name))</a></th><td class=\"days\">\(cells)</td>"
                 + "<td class=\"figure\">streak \(habit.report.currentStreak.length) · score \(TextReport.percent(habit.report.score))</td></tr>")
         }
         html.append("</tbody></table>")

@@ -19,7 +19,7 @@ public import Streaks
 /// way, `pointsFrom`) and `totals.unmatchedSessions` counts the sessions no habit took.
 ///
 /// ```swift
-/// let json = try JSONReport(report: report, diagnostics: []).render()
+/// let json = JSONReport(report: report, diagnostics: []).render()
 /// // {"timeZone": "UTC", "requiredPoints": 100, "from": "2024-02-20", ...}
 /// ```
 public struct JSONReport: Encodable, Sendable {
@@ -196,7 +196,7 @@ public struct JSONReport: Encodable, Sendable {
     /// The text is what `JSONEncoder` gives for this value with `.prettyPrinted`, `.sortedKeys` and
     /// `.withoutEscapingSlashes` (a test holds them equal), written directly: a ten-year report has
     /// thousands of days, and the encoder's generic machinery cost more than the import of a small file.
-    public func render() throws -> String {
+    public func render() -> String {
         var json = PrettyJSON()
         json.bytes.reserveCapacity(1_024 + (days.count * 110) * (1 + habits.count) + diagnostics.count * 300)
         json.open("{")
@@ -345,7 +345,7 @@ public struct JSONReport: Encodable, Sendable {
 
     private static func habitMembers(_ habit: HabitReport, today: Day?) -> [(String, Member)] {
         var members = body(of: habit.report, extended: true, unmatchedSessions: nil, today: today)
-            + [("filter", .string(habit.habit.filter.description)), ("name", .string(habit.habit.name))]
+            + [("filter", .string(habit.habit.filter.description)), ("name", .string(habit.name))]
         if let points = habit.habit.rules.points { members.append(("pointsFrom", .string(points.description))) }
         return members.sorted { $0.0 < $1.0 }
     }
@@ -445,8 +445,8 @@ public struct JSONReportRenderer: ReportRenderer {
         self.presentation = presentation
     }
 
-    public func render(_ content: ReportContent) throws -> String {
-        try JSONReport(
+    public func render(_ content: ReportContent) -> String {
+        JSONReport(
             report: content.report, diagnostics: content.diagnostics, habits: content.habits,
             unmatchedSessions: content.unmatchedSessions, unmatchedSummaries: content.unmatchedSummaries, sources: content.sources,
             today: content.today).render()

@@ -160,7 +160,7 @@ public struct MarkdownReportRenderer: ReportRenderer {
             diagnostics: content.diagnostics).render()
         for habit in content.habits {
             let filter = habit.habit.filter.description.replacing("`", with: "'")
-            markdown += "\n## Habit: \(MarkdownReport.escape(habit.habit.name))\n\nFilter: `\(filter)`\n\n"
+            markdown += "\n## Habit: \(MarkdownReport.escape(habit.name))\n\nFilter: `\(filter)`\n\n"
             if habit.repeats(content.report) {
                 markdown += "This habit \(HabitReport.repeatsCalendar) above.\n"
                 continue

@@ -6,7 +6,7 @@ public import Streaks
 ///
 /// ```swift
 /// let content = ReportContent(report: report, sources: [ReportSource(file: "piano.ics")])
-/// print(try CSVReportRenderer().render(content), terminator: "")
+/// print(CSVReportRenderer().render(content), terminator: "")
 /// // date,points,sessions,status
 /// // ...
 /// ```
@@ -79,7 +79,7 @@ public struct ReportPresentation: Sendable {
 ///
 /// ```swift
 /// let renderer: any ReportRenderer = MarkdownReportRenderer(presentation: ReportPresentation(firstWeekday: .monday))
-/// print(try renderer.render(ReportContent(report: report)))
+/// print(renderer.render(ReportContent(report: report)))
 /// ```
 public protocol ReportRenderer: Sendable {
     /// Whether the document shows sessions one by one (HTML's session cards): the import must
@@ -91,6 +91,6 @@ public protocol ReportRenderer: Sendable {
 
     init(presentation: ReportPresentation)
 
-    /// The document.
-    func render(_ content: ReportContent) throws -> String
+    /// The document. Rendering cannot fail: every scored calendar has a document in every format.
+    func render(_ content: ReportContent) -> String
 }

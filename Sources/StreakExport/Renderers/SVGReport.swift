@@ -116,12 +116,12 @@ public struct SVGReport: Sendable {
         }
         for (index, habit) in habits.enumerated() {
             if habit.repeats(report) {
-                body.append(text("Habit: \(habit.habit.name): \(HabitReport.repeatsCalendar) above", x: SVGReport.margin, y: y + 16, size: 14))
+                body.append(text("Habit: \(habit.name): \(HabitReport.repeatsCalendar) above", x: SVGReport.margin, y: y + 16, size: 14))
                 y += 16 + SVGReport.gap
                 continue
             }
             y = section(
-                of: habit.report, heading: "Habit: \(habit.habit.name)", idPrefix: "habit\(index + 1)-", top: y,
+                of: habit.report, heading: "Habit: \(habit.name)", idPrefix: "habit\(index + 1)-", top: y,
                 columns: columns, metrics: metrics, into: &body)
         }
         y = diagnosticLines(top: y, width: contentWidth, into: &body)
@@ -262,11 +262,11 @@ public struct SVGReport: Sendable {
         var lines = ["<g class=\"habits\" id=\"habits\">", text("Habits, the last \(dayCount) days", x: SVGReport.margin, y: top + 18, size: 16, weight: "bold")]
         for (index, habit) in habits.enumerated() {
             let y = top + 32 + index * (pitch + 6)
-            let name = habit.habit.name.count > 20 ? habit.habit.name.prefix(19) + "…" : habit.habit.name
+            let name = habit.name.count > 20 ? habit.name.prefix(19) + "…" : habit.name
             lines.append(text(name, x: SVGReport.margin, y: y + 12, size: 13, weight: "bold"))
             for (column, total) in habit.report.days.suffix(dayCount).enumerated() {
                 let presentation = rules.presentation(for: total)
-                let title = "\(habit.habit.name), \(CalendarNames.long(total.date)): \(presentation.label), \(pointsText(total))"
+                let title = "\(habit.name), \(CalendarNames.long(total.date)): \(presentation.label), \(pointsText(total))"
                 lines.append("<rect x=\"\(SVGReport.margin + nameWidth + column * pitch)\" y=\"\(y)\" width=\"\(cell)\" height=\"\(cell)\" rx=\"3\" "
                     + "\(paint(presentation, isToday: total.date == today))><title>\(Markup.escape(title))</title></rect>")
             }

@@ -82,7 +82,7 @@ public struct StreakCard: Sendable {
         width: Int = StreakCard.defaultWidth, firstWeekday: Weekday = .monday
     ) {
         self.init(report: habit.report, sources: sources, today: today, palette: palette, width: width, firstWeekday: firstWeekday)
-        self.habitName = habit.habit.name
+        self.habitName = habit.name
     }
 
     // MARK: Geometry

@@ -333,7 +333,7 @@ public struct TextReportRenderer: ReportRenderer {
             report: content.report, colors: colors, firstWeekday: firstWeekday, rules: rules, sources: content.sources,
             diagnostics: content.diagnostics, view: view, today: today).render()
         for habit in content.habits {
-            text += "\nHabit: \(habit.habit.name.escapingControlCharacters()) (\(habit.habit.filter.description.escapingControlCharacters()))\n"
+            text += "\nHabit: \(habit.name.escapingControlCharacters()) (\(habit.habit.filter.description.escapingControlCharacters()))\n"
             if habit.repeats(content.report) {
                 text += "\(HabitReport.repeatsCalendar) above.\n"
                 continue
