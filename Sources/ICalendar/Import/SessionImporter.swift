@@ -87,7 +87,9 @@ public struct SessionImporter: Sendable {
     var countsOnly: Bool { !needs.contains(.sessions) }
 
     /// - Parameters:
-    ///   - pointsRule: Where the points come from.
+    ///   - pointsRule: Where the points come from: `X-POINTS` unless given. Not `.automatic` as
+    ///     `ReportSettings` has it: ``sessionBatches(from:)`` cannot settle that rule before the
+    ///     end of the input, so a stream's sessions would differ from a whole import's.
     ///   - expansion: The window of recurring instances wanted, such as
     ///     `RecurrenceExpansion(through: lastDay)` or `.untilNextYear(today: today)`. There is no
     ///     default: the library reads no clock, so that a calendar gives the same sessions on any day.
