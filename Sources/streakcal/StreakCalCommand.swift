@@ -228,7 +228,7 @@ struct ScoringOptions: ParsableArguments {
         var settings = ReportSettings(
             requiredPoints: required, pointsRule: pointsRule, timeZone: tz.flatMap(TimeZoneRules.init(identifier:)),
             dayStart: dayStart, from: from, to: to, maximumInstancesPerRule: maxInstances,
-            rules: try presentation?.rules())
+            dayPresentation: try presentation?.rules())
         settings.fallbackTimeZone = systemTimeZone
         settings.palette = presentation?.palette.palette ?? .standard
         settings.countsPlannedSessions = countPlanned

@@ -20,15 +20,15 @@ struct LibraryDefaultsTests {
     func paletteColoursDays() {
         var settings = ReportSettings(timeZone: "UTC")
         let met = DayTotal(date: try! Day(year: 2024, month: 2, day: 20), points: 100, sessions: 1, status: .met, required: 100)
-        #expect(settings.rules.presentation(for: met).fill == ReportPalette.standard.rules.presentation(for: met).fill)
+        #expect(settings.dayPresentation.presentation(for: met).fill == ReportPalette.standard.rules.presentation(for: met).fill)
         settings.palette = .github
-        #expect(settings.rules.presentation(for: met).fill == ReportPalette.github.rules.presentation(for: met).fill)
-        #expect(settings.rules.presentation(for: met).fill != ReportPalette.standard.rules.presentation(for: met).fill)
+        #expect(settings.dayPresentation.presentation(for: met).fill == ReportPalette.github.rules.presentation(for: met).fill)
+        #expect(settings.dayPresentation.presentation(for: met).fill != ReportPalette.standard.rules.presentation(for: met).fill)
         // Rules of one's own stay when the palette changes afterwards.
         let red = RGBColor(hex: "#FF0000")!
-        settings.rules = ReportPalette.standard.rules.filling(.met, with: red)
+        settings.dayPresentation = ReportPalette.standard.rules.filling(.met, with: red)
         settings.palette = .highContrast
-        #expect(settings.rules.presentation(for: met).fill == red)
+        #expect(settings.dayPresentation.presentation(for: met).fill == red)
     }
 
     @Test("A presentation or a layout export made with a palette colours the days in it")

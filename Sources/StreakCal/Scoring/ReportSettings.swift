@@ -59,16 +59,16 @@ public struct ReportSettings: Sendable {
     /// Most instances one recurrence rule may add.
     public var maximumInstancesPerRule: Int
     /// How days look (their fills, marks and labels in Markdown, SVG, HTML and the text legend):
-    /// `palette`'s rules until rules of your own are set (then those, whatever the palette).
-    /// Not to be confused with ``streakRules``, which say what a streak is.
-    public var rules: DayPresentationRules {
+    /// `palette`'s until your own are set (then those, whatever the palette). What a streak is,
+    /// ``streakRules`` says.
+    public var dayPresentation: DayPresentationRules {
         get { ownRules ?? palette.rules }
         set { ownRules = newValue }
     }
-    /// The rules set with ``rules`` or the initializer; `nil`: the palette's.
+    /// The rules set with ``dayPresentation`` or the initializer; `nil`: the palette's.
     private var ownRules: DayPresentationRules?
     /// The colours of the page and of the days (SVG, HTML, the text legend): setting
-    /// `palette = .github` colours the days in it too, unless ``rules`` of your own were set.
+    /// `palette = .github` colours the days in it too, unless a ``dayPresentation`` of your own was set.
     public var palette: ReportPalette = .standard
     /// Month grids or heatmaps (text, SVG, HTML); `nil`: for windows longer than about three
     /// months, the rolling view when the window ends today, else the year view
@@ -106,7 +106,7 @@ public struct ReportSettings: Sendable {
         requiredPoints: Int? = nil, pointsRule: PointsRule = .auto, timeZone: TimeZoneRules? = nil,
         dayStart: DayStart = .midnight, from: Day? = nil, to: Day? = nil,
         maximumInstancesPerRule: Int = RecurrenceExpansion.defaultMaximumInstancesPerRule,
-        rules: DayPresentationRules? = nil, firstWeekday: Weekday? = nil
+        dayPresentation: DayPresentationRules? = nil, firstWeekday: Weekday? = nil
     ) {
         self.ownStreakRules = StreakRules(requiredPoints: requiredPoints)
         self.pointsRule = pointsRule
@@ -115,7 +115,7 @@ public struct ReportSettings: Sendable {
         self.from = from
         self.to = to
         self.maximumInstancesPerRule = maximumInstancesPerRule
-        self.ownRules = rules
+        self.ownRules = dayPresentation
         self.ownFirstWeekday = firstWeekday
     }
 
@@ -284,9 +284,9 @@ public struct ReportSettings: Sendable {
         return try settings.scored(sources, keepingSessions: format.needsSessions, now: now)
     }
 
-    /// How reports of these settings look: ``rules``, ``palette``, ``firstWeekday``, ``view``.
+    /// How reports of these settings look: ``dayPresentation``, ``palette``, ``firstWeekday``, ``view``.
     public func presentation(terminalColors: Bool = false) -> ReportPresentation {
-        ReportPresentation(rules: rules, palette: palette, firstWeekday: firstWeekday, view: view, terminalColors: terminalColors)
+        ReportPresentation(rules: dayPresentation, palette: palette, firstWeekday: firstWeekday, view: view, terminalColors: terminalColors)
     }
 
 }
