@@ -152,7 +152,7 @@ extension StreakCalCommand {
             (batch.downloads.firstDay, batch.downloads.lastDay) = (batch.settings.from, batch.settings.to)
             batch.downloads.permittedHosts = Set(allowedHosts.map { $0.lowercased() })
             // Records are fetched on workers, several at once: one progress line would be many.
-            batch.downloads.showsProgress = false
+            batch.downloads.progress = nil
             _ = try batch.run { line in try StandardStream.output.write(line + "\n") }
         }
 

@@ -42,7 +42,7 @@ struct DownloadArguments: ParsableArguments {
         options.maximumSize = maxSize.bytes
         options.timeout = timeout
         options.connectTimeout = min(connectTimeout, timeout)
-        options.showsProgress = true
+        options.progress = ProgressLine.shared.show
         options.cacheFolder = Self.cacheFolder(environment: ProcessInfo.processInfo.environment)
         options.netrcFile = ProcessInfo.processInfo.environment["HOME"].map { $0 + "/.netrc" }
         return options

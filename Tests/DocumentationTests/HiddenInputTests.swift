@@ -3,6 +3,7 @@ import Testing
 
 /// The library reads no clock and no environment (issue 50): "now", the zone, credentials and the
 /// cache folder are its caller's to give, and the command (`Sources/streakcal`) reads them once.
+/// Nor does it draw on the terminal: progress reaches its caller (`DownloadOptions.progress`).
 /// A scan of the library modules' sources holds them to it, so that a new `Date()` or
 /// `TimeZone.current` fails here rather than in a user's report on some other day or machine.
 @Suite("Hidden inputs")
@@ -11,6 +12,8 @@ struct HiddenInputTests {
     static let hiddenInputs = [
         "Date()", "Date.now", "TimeZone.current", "TimeZone.autoupdatingCurrent", "Locale.current", "Calendar.current",
         "ProcessInfo.processInfo.environment", "getenv(", "NSHomeDirectory", "time(nil)", "gettimeofday", "clock_gettime(CLOCK_REALTIME",
+        // Whether standard error is a terminal, and writing to it: the library draws nothing (issue 50.8).
+        "isatty(", "StandardStream.error",
     ]
 
     /// The places allowed one, each with its reason.

@@ -1,5 +1,6 @@
 import Foundation
 import StreakCal
+import Synchronization
 import Testing
 
 /// What a program embedding StreakCal switches on when an address cannot be read (issue 50.5):
@@ -53,5 +54,29 @@ struct ReadErrorCodeTests {
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         let folder = try #require(throws: CalendarReadError.self) { try CalendarInputs([empty.path]) }
         #expect(folder.code == .notACalendar && folder.reason == "the folder holds no calendar file (*.ics)")
+    }
+}
+
+/// A download's progress reaches the caller; the library draws nothing (issue 50.8).
+@Suite("Download progress is the caller's")
+struct DownloadProgressTests {
+    @Test("The callback hears the body's bytes, in order, then that the request ended")
+    func progressReports() throws {
+        let server = try TestHTTPServer()
+        let home = try TestHome()
+        defer { home.remove() }
+        let heard = Mutex<[DownloadProgress]>([])
+        var options = DownloadOptions()
+        options.cacheFolder = home.folder.appendingPathComponent("cache").path
+        options.progress = { progress in heard.withLock { $0.append(progress) } }
+        let download = try CalendarSubscription(server.url("/tutorial.ics"), options: options).fetch()
+        #expect(download.sources.count == 1)
+        let reports = heard.withLock { $0 }
+        #expect(reports.last == DownloadProgress(host: "127.0.0.1", received: 0, expected: 0, isFinished: true))
+        #expect(reports.filter(\.isFinished).count == 1)
+        let received = reports.filter { !$0.isFinished }.map(\.received)
+        #expect(received == received.sorted())
+        let size = try FileManager.default.attributesOfItem(atPath: fixture("tutorial-sample.ics"))[.size] as? Int64
+        #expect(received.allSatisfy { $0 <= size ?? 0 })
     }
 }

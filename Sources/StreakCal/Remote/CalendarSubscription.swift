@@ -10,7 +10,7 @@ import Foundation
 /// redirect elsewhere. The library reads no file and writes no folder it is not given: without a
 /// ``cacheFolder`` an address is not fetched, and without a ``netrcFile`` no netrc is read
 /// (`streakcal` gives `$XDG_CACHE_HOME/streakcal/calendars` and `~/.netrc`).
-public struct DownloadOptions: Hashable, Sendable {
+public struct DownloadOptions: Sendable {
     /// The folder fetched calendars are kept in (made if missing, and made private); `nil`: none
     /// given, and a fetch is an error that says so.
     public var cacheFolder: String?
@@ -44,8 +44,10 @@ public struct DownloadOptions: Hashable, Sendable {
     /// for any. For addresses that come from elsewhere (`batch --jsonl`'s `url` records), so that
     /// they never reach a host the user did not name.
     public var permittedHosts: Set<String>?
-    /// Draws a progress line on standard error while a long download runs, when it is a terminal.
-    public var showsProgress = false
+    /// Told how a calendar's body comes in (bytes so far, on the thread that fetches, as often as
+    /// libcurl reports), then once when the request ends; `nil`: nobody. The library draws nothing
+    /// on a terminal (issue 50.8): `streakcal` draws a line from this.
+    public var progress: (@Sendable (DownloadProgress) -> Void)?
 
     public init() {}
 }
@@ -281,28 +283,22 @@ extension CalendarSource {
     }
 }
 
-/// A download's progress on standard error, when it is a terminal and the download takes more than
-/// a second: `downloading example.com: 12.5 MiB of 40.0 MiB`.
-final class ProgressLine {
-    private let label: String
-    private let start = ContinuousClock.now
-    private var lastDrawn: ContinuousClock.Instant?
-    private let isTerminal = isatty(2) == 1
+/// How far a calendar's download has come, as ``DownloadOptions/progress`` hears of it.
+public struct DownloadProgress: Hashable, Sendable {
+    /// The host it comes from.
+    public var host: String
+    /// Body bytes received so far.
+    public var received: Int64
+    /// The body's length as the server announced it; 0: not announced.
+    public var expected: Int64
+    /// Whether the request has ended, done or failed (the last report of a request).
+    public var isFinished: Bool
 
-    init(label: String) {
-        self.label = label
-    }
-
-    func update(received: Int64, expected: Int64) {
-        let now = ContinuousClock.now
-        guard isTerminal, now - start > .seconds(1), lastDrawn.map({ now - $0 > .milliseconds(200) }) ?? true else { return }
-        lastDrawn = now
-        let total = expected > 0 ? " of \(ByteCount(expected))" : ""
-        try? StandardStream.error.write("\r\u{1B}[Kdownloading \(label): \(ByteCount(received))\(total)")
-    }
-
-    func finish() {
-        if lastDrawn != nil { try? StandardStream.error.write("\r\u{1B}[K") }
+    public init(host: String, received: Int64, expected: Int64, isFinished: Bool) {
+        self.host = host
+        self.received = received
+        self.expected = expected
+        self.isFinished = isFinished
     }
 }
 

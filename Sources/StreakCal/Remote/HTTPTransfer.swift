@@ -263,12 +263,13 @@ private let onProgress: curl_xferinfo_callback = { context, total, now, _, _ in
     return 0
 }
 
-/// A size in bytes as people read it: `1 GiB`, `512 MiB`, `2,000 bytes`.
-struct ByteCount: CustomStringConvertible {
+/// A size in bytes as people read it: `1 GiB`, `512 MiB`, `2,000 bytes` (`package`: the command's
+/// progress line says sizes as the library's messages do).
+package struct ByteCount: CustomStringConvertible {
     var bytes: Int64
-    init(_ bytes: Int64) { self.bytes = bytes }
+    package init(_ bytes: Int64) { self.bytes = bytes }
 
-    var description: String {
+    package var description: String {
         for (unit, size) in [("GiB", Int64(1) << 30), ("MiB", Int64(1) << 20), ("KiB", Int64(1) << 10)] where bytes >= size {
             let value = Double(bytes) / Double(size)
             return value == value.rounded() ? "\(Int64(value)) \(unit)" : "\(String(format: "%.1f", value)) \(unit)"

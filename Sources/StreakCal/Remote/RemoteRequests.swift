@@ -32,15 +32,18 @@ struct RemoteRequests {
     ) throws(CalendarReadError) -> Outcome {
         var url = url
         for _ in 0...options.maximumRedirects {
-            let progress = showsProgress && options.showsProgress ? ProgressLine(label: address.host) : nil
+            let progress = showsProgress ? options.progress : nil
+            let host = address.host
             var request = self.request(url, method: method, headers: headers, body: body)
-            request.progress = progress.map { line in { line.update(received: $0, expected: $1) } }
+            request.progress = progress.map { tell in
+                { tell(DownloadProgress(host: host, received: $0, expected: $1, isFinished: false)) }
+            }
             let response: HTTPTransfer.Response
             do throws(HTTPTransfer.Failure) {
                 response = try HTTPTransfer.perform(request, sink: sink)
-                progress?.finish()
+                progress?(DownloadProgress(host: host, received: 0, expected: 0, isFinished: true))
             } catch {
-                progress?.finish()
+                progress?(DownloadProgress(host: host, received: 0, expected: 0, isFinished: true))
                 throw failure(error.reason, code: error.code, url: url)
             }
             guard (300..<400).contains(response.status), response.status != 304, let target = response.redirect else {
