@@ -12,8 +12,7 @@ private let tutorial = URL(fileURLWithPath: #filePath)
 private let now = Int64(1_709_164_800)  // 2024-02-29T00:00:00Z
 
 /// Settings that do what they say (issue 33's library footguns): a palette colours the days, a
-/// scored calendar renders with its own settings, a path literal is a calendar source, and the
-/// goal's unit follows the points rule.
+/// scored calendar renders with its own settings, and the goal's unit follows the points rule.
 @Suite("Library defaults")
 struct LibraryDefaultsTests {
     @Test("Setting the palette colours the days too, unless rules of one's own were set")
@@ -115,10 +114,9 @@ struct LibraryDefaultsTests {
         #expect(settings.habits.first?.rules.periodGoal?.length == .week(firstWeekday: .wednesday))
     }
 
-    @Test("A path written as a string literal is that file; - is standard input")
-    func sourceLiterals() {
-        let sources: [CalendarSource] = ["work.ics", "-"]
-        #expect(sources == [.file("work.ics"), .standardInput])
+    @Test("A file source names its path; - is standard input")
+    func fileSources() {
+        #expect([CalendarSource.file("work.ics"), .file("-")] == [CalendarSource(name: "work.ics", content: .file(path: "work.ics")), .standardInput])
     }
 
     @Test("The goal's unit follows the points rule the import took, and a habit's own")

@@ -81,12 +81,3 @@ public struct CalendarSource: Hashable, Sendable {
         return CalendarSource(name: name, content: .bytes(try read()), collection: collection)
     }
 }
-
-/// A path written as a string literal is that file, as ``CalendarSource/file(_:)`` reads it (`"-"`
-/// is standard input): `try settings.scored(["work.ics"], now: now)`. An address is fetched with
-/// `CalendarSource.url(_:options:)` of the StreakCal module, never read from a literal.
-extension CalendarSource: ExpressibleByStringLiteral {
-    public init(stringLiteral path: String) {
-        self = .file(path)
-    }
-}
