@@ -6,8 +6,8 @@ import Foundation
 /// ```swift
 /// do {
 ///     _ = try CalendarSource.file("missing.ics").read()
-/// } catch where error.code == .notFound {
-///     print(error.description)
+/// } catch {
+///     if error.code == .notFound { print(error.description) }
 ///     // Prints "cannot read missing.ics: no such file"
 /// }
 /// ```
@@ -52,8 +52,8 @@ public struct CalendarReadError: Error, Hashable, Sendable, CustomStringConverti
 }
 
 extension CalendarReadError {
-    /// The kind of a read failure: an extensible set of stable names (`rawValue`, as batch
-    /// summaries and JSON Lines answers give it).
+    /// The kind of a read failure: an extensible set of stable names (`rawValue`, `not-found`,
+    /// to log or to match).
     public struct Code: Hashable, Sendable, Codable, CustomStringConvertible {
         public let rawValue: String
 

@@ -75,13 +75,13 @@ struct InputMap {
                     do throws(CalendarReadError) {
                         input = InputBytes(reading: try SessionImporter.openInput(path: path), owning: true)
                     } catch where sources.count > 1 && source.collection != nil {
-                        combined.unreadableInputs.append(Self.unreadable(error.naming(source.name)))
+                        combined.unreadableInputs.append(Self.unreadable(error, name: source.name))
                         continue
                     }
                 case .standardInput: input = InputBytes(reading: try SessionImporter.openInput(path: "-"), owning: true)
                 case .unreadable(let error):
                     guard sources.count > 1 else { throw error }
-                    combined.unreadableInputs.append(Self.unreadable(error))
+                    combined.unreadableInputs.append(Self.unreadable(error, name: source.name))
                     continue
                 }
                 input.buffer(atLeast: 3)
@@ -111,10 +111,10 @@ struct InputMap {
         return (descriptor, combined)
     }
 
-    /// The error that an input of several cannot be read.
-    static func unreadable(_ error: CalendarReadError) -> Diagnostic {
+    /// The error that an input of several, named `name`, cannot be read.
+    static func unreadable(_ error: CalendarReadError, name: String) -> Diagnostic {
         Diagnostic(
-            .error, .input, at: SourceLocation(file: error.path, line: 1),
+            .error, .input, at: SourceLocation(file: name, line: 1),
             "the file cannot be read (\(error.reason)); the other inputs are read without it")
     }
 

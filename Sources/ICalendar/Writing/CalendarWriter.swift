@@ -145,7 +145,7 @@ public struct CalendarWriter: Sendable {
         for source in sources {
             // One input of several that cannot be read is said, as the import says it; the others are copied.
             if case .unreadable(let error) = source.content, sources.count > 1 {
-                copy.diagnostics.append(InputMap.unreadable(error))
+                copy.diagnostics.append(InputMap.unreadable(error, name: source.name))
                 continue
             }
             try copy.copy(source, marks: marks, noticingAnnotation: noticingAnnotation)
