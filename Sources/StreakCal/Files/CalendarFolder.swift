@@ -22,7 +22,7 @@ public struct CalendarFolder: Sendable {
     /// (``BatchInput/walk(_:reserving:fileExtension:)``: sorted by path, links followed but never
     /// in a loop, each file once, hidden folders passed over); each is named by its path, so
     /// diagnostics name the file. What under it cannot be read (a broken link, a folder that
-    /// cannot be listed) is a source that says so (``/ICalendar/CalendarSource/Content/unreadable(reason:)``):
+    /// cannot be listed) is a source that says so (``/ICalendar/CalendarSource/Content/unreadable(_:)``):
     /// an error diagnostic of its own, and the folder's other files are read.
     public var sources: [CalendarSource]
     /// The `*.ics` entries that are not regular files (named pipes, sockets, devices), passed over.
