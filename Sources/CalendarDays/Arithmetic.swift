@@ -7,7 +7,7 @@ extension BinaryInteger {
     /// // Prints "-4 3"
     /// ```
     @inlinable
-    public func dividedRoundingDown(by divisor: Self) -> Self {
+    package func dividedRoundingDown(by divisor: Self) -> Self {
         let quotient = self / divisor
         return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
     }
@@ -19,7 +19,7 @@ extension BinaryInteger {
     /// // Prints "6"
     /// ```
     @inlinable
-    public func remainderRoundingDown(dividingBy divisor: Self) -> Self {
+    package func remainderRoundingDown(dividingBy divisor: Self) -> Self {
         self - dividedRoundingDown(by: divisor) * divisor
     }
 }

@@ -19,7 +19,7 @@ extension String {
     /// print("\u{1B}[2Jdone\u{7}\r\n\u{202E}gnp.exe".escapingControlCharacters())
     /// // Prints "\u{1B}[2Jdone\u{07}\u{0D}\u{0A}\u{202E}gnp.exe"
     /// ```
-    public func escapingControlCharacters(keepingTabs: Bool = true) -> String {
+    package func escapingControlCharacters(keepingTabs: Bool = true) -> String {
         // Printable ASCII, most text, has nothing to escape: told by its bytes, read in place
         // (cheaper than iterating the UTF-8 view).
         if utf8.isPrintableASCII { return self }
@@ -39,13 +39,13 @@ extension String {
 }
 
 extension Unicode.Scalar {
-    /// Whether ``Swift/String/escapingControlCharacters(keepingTabs:)`` shows this character as an escape.
+    /// Whether `String.escapingControlCharacters(keepingTabs:)` shows this character as an escape.
     ///
     /// ```swift
     /// print(Unicode.Scalar(0x9B)!.isTerminalControl(), Unicode.Scalar("\t").isTerminalControl())
     /// // Prints "true false"
     /// ```
-    public func isTerminalControl(keepingTabs: Bool = true) -> Bool {
+    package func isTerminalControl(keepingTabs: Bool = true) -> Bool {
         switch value {
         case 0x09: !keepingTabs
         case 0x00...0x1F, 0x7F...0x9F: true

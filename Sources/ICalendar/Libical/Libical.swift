@@ -3,7 +3,7 @@ import Streaks
 
 /// libical itself: process-wide set-up (done once before any parse; errors never abort the process)
 /// and checks of its behaviour.
-public enum Libical {
+package enum Libical {
     /// Touch before calling libical; Swift runs the initialiser once, thread-safely.
     static let ready: Bool = {
         icalerror_set_errors_are_fatal(0)
@@ -243,7 +243,7 @@ extension Libical {
 
 extension Libical {
     /// The `X-LIC-ERROR`s libical finds when it parses a whole document: none for well-formed output.
-    public static func parseErrors(in text: String) -> [String] {
+    package static func parseErrors(in text: String) -> [String] {
         _ = ready
         guard let root = text.withCString({ icalparser_parse_string($0) }) else { return ["libical found no component"] }
         defer { icalcomponent_free(root) }

@@ -16,23 +16,23 @@ import Foundation
 ///     // Prints "cannot write to standard output: No space left on device" (with stdout on /dev/full)
 /// }
 /// ```
-public enum StandardStream: Sendable, CaseIterable {
+package enum StandardStream: Sendable, CaseIterable {
     /// File descriptor 1.
     case output
     /// File descriptor 2.
     case error
 
     /// Why a write to a standard stream failed.
-    public struct WriteError: Error, Hashable, Sendable, CustomStringConvertible {
+    package struct WriteError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The stream's name, such as `standard output`.
-        public var stream: String
+        package var stream: String
         /// The system's words for the failure (`strerror`).
-        public var reason: String
-        public var description: String { "cannot write to \(stream): \(reason)" }
+        package var reason: String
+        package var description: String { "cannot write to \(stream): \(reason)" }
     }
 
     /// The stream's file descriptor.
-    public var fileDescriptor: Int32 {
+    package var fileDescriptor: Int32 {
         switch self {
         case .output: STDOUT_FILENO
         case .error: STDERR_FILENO
@@ -40,7 +40,7 @@ public enum StandardStream: Sendable, CaseIterable {
     }
 
     /// The stream's name in messages.
-    public var name: String {
+    package var name: String {
         switch self {
         case .output: "standard output"
         case .error: "standard error"
@@ -48,7 +48,7 @@ public enum StandardStream: Sendable, CaseIterable {
     }
 
     /// Writes all of `text` as UTF-8.
-    public func write(_ text: String) throws(WriteError) {
+    package func write(_ text: String) throws(WriteError) {
         if let code = FileDescriptorOutput.write(text, to: fileDescriptor) {
             throw WriteError(stream: name, reason: String(cString: strerror(code)))
         }

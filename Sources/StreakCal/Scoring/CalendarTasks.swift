@@ -212,7 +212,7 @@ extension AtomicFileStream: CalendarOutput {}
 
 extension StandardStream: CalendarOutput {
     /// Writes all of `bytes`.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(WriteError) {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(WriteError) {
         if let code = FileDescriptorOutput.write(bytes, to: fileDescriptor) {
             throw WriteError(stream: name, reason: String(cString: strerror(code)))
         }
