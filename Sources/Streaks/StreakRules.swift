@@ -272,7 +272,7 @@ public struct GoalSchedule: Hashable, Sendable {
                 pointsOffset += parts[0].count + 1
             }
             let trimmed = pointsText.trimmingSpaces
-            guard let points = Int(trimmed), points >= 0, points <= Self.maximumPoints else {
+            guard let points = Int(trimmed), Self.entryPointsRange.contains(points) else {
                 throw StreakRulesSyntaxError(
                     .syntax, "required points are a whole number from 0 to \(Self.maximumPoints), not '\(trimmed)'",
                     offset: pointsOffset + pointsText.prefix { $0 == " " }.count)
