@@ -30,7 +30,7 @@ public struct CalendarOverrides: Hashable, Sendable {
     public var habits: [Habit]?
 
     /// The keys a settings file's header or a record may name, besides `path` (and a record's `id`).
-    public static let keys = ["tz", "required", "points", "dayStart", "habits"]
+    package static let keys = ["tz", "required", "points", "dayStart", "habits"]
 
     public init(timeZone: TimeZoneRules? = nil, requiredPoints: Int? = nil, pointsRule: PointsRule? = nil, dayStart: DayStart? = nil, habits: [Habit]? = nil) {
         self.timeZone = timeZone
@@ -134,7 +134,7 @@ public struct CalendarOverrides: Hashable, Sendable {
     }
 
     /// The settings as the words a settings file uses, for `--dry-run` and the manifest: each
-    /// given key with its value, in ``keys`` order.
+    /// given key with its value, in the order `tz`, `required`, `points`, `dayStart`, `habits`.
     public var summary: [(key: String, value: String)] {
         var parts: [(String, String)] = []
         if let timeZone { parts.append(("tz", timeZone.identifier)) }

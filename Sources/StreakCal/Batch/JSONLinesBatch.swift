@@ -148,12 +148,17 @@ public struct JSONLinesBatch: Sendable {
     ///
     /// - Throws: `CalendarReadError` when the input cannot be read; whatever `emit` throws, which
     ///   stops the run (the calendars in flight are finished, their records not written).
-    public func run(reading descriptor: Int32 = STDIN_FILENO, emit: @escaping @Sendable (String) throws -> Void) throws -> Tally {
+    package func run(reading descriptor: Int32 = STDIN_FILENO, emit: @escaping @Sendable (String) throws -> Void) throws -> Tally {
         var reader = LineReader(descriptor: descriptor)
         return try run(nextLine: { () throws(CalendarReadError) -> InputLine? in try reader.next() }, emit: emit)
     }
 
-    /// Runs the batch over lines already in memory (see ``run(reading:emit:)``).
+    /// Runs the batch over lines already in memory, one JSON Lines record each, writing each
+    /// answer with `emit` (without its line end; called one record at a time). `streakcal batch
+    /// --jsonl` reads its standard input the same way.
+    ///
+    /// - Throws: whatever `emit` throws, which stops the run (the calendars in flight are
+    ///   finished, their records not written).
     public func run(lines: [String], emit: @escaping @Sendable (String) throws -> Void) throws -> Tally {
         var iterator = lines.makeIterator()
         return try run(nextLine: { () throws(CalendarReadError) -> InputLine? in iterator.next().map { .text(Array($0.utf8)) } }, emit: emit)

@@ -60,10 +60,10 @@ public struct RulesFile: Sendable {
     public static let maximumHabits = 50
 
     /// The keys a habit of a rules file may have.
-    public static let habitKeys = ["name", "filter", "required", "points", "schedule", "freezes", "periodGoal", "atMost"]
+    package static let habitKeys = ["name", "filter", "required", "points", "schedule", "freezes", "periodGoal", "atMost"]
 
     /// The keys a rules file may have.
-    public static let keys = [
+    package static let keys = [
         "required", "schedule", "periodGoal", "weekStarts", "skip", "skipCategories", "skipWhen", "freezes", "todayGrace",
         "bestStreaks", "habits",
     ]
