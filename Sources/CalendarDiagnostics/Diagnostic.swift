@@ -66,20 +66,17 @@ public struct Diagnostic: Hashable, Sendable {
 
 extension Diagnostic {
     /// The kind of a diagnostic: an extensible set of stable names.
-    public struct Code: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Coded as its name: `Codable` of a `RawRepresentable` string.
+    public struct Code: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
         public let rawValue: String
 
-        private init(_ rawValue: String) {
+        /// A code by its name; any name decodes, as a code added later must.
+        public init(rawValue: String) {
             self.rawValue = rawValue
         }
 
-        public init(from decoder: any Decoder) throws {
-            self.rawValue = try decoder.singleValueContainer().decode(String.self)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(rawValue)
+        private init(_ rawValue: String) {
+            self.rawValue = rawValue
         }
 
         public var description: String { rawValue }

@@ -54,8 +54,13 @@ public struct CalendarReadError: Error, Hashable, Sendable, CustomStringConverti
 extension CalendarReadError {
     /// The kind of a read failure: an extensible set of stable names (`rawValue`, `not-found`,
     /// to log or to match).
-    public struct Code: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Coded as its name (`Codable` of a `RawRepresentable` string), as ``/CalendarDiagnostics/Diagnostic/Code`` is.
+    public struct Code: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
         public let rawValue: String
+
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
 
         private init(_ rawValue: String) {
             self.rawValue = rawValue
@@ -71,15 +76,6 @@ extension CalendarReadError {
             case EFBIG: self = .tooLarge
             default: self = .systemFailure
             }
-        }
-
-        public init(from decoder: any Decoder) throws {
-            self.rawValue = try decoder.singleValueContainer().decode(String.self)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(rawValue)
         }
 
         public var description: String { rawValue }
