@@ -98,7 +98,7 @@ extension StreakCalCommand {
                 }
                 let text: String
                 switch chosenFormat {
-                case .json: text = try export.json()
+                case .json: text = export.json()
                 case .text: text = export.text()
                 case .svg: text = export.svg()
                 }

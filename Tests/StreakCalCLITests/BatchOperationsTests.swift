@@ -89,10 +89,11 @@ struct BatchOperationsTests {
             let csv = try streakcal(["batch", cals, "--out", folder.appendingPathComponent("a").path, "--summary-format", "csv", "--format", "csv"] + Self.window)
             #expect(csv.status == 1)
             let lines = csv.standardOutput.split(separator: "\r\n").map(String.init)
-            #expect(lines.first == "id,input,name,unit,zone,sessions,points,daysMet,currentStreak,longestStreak,warnings,errors,error")
+            #expect(lines.first == "id,input,name,unit,zone,sessions,points,daysMet,currentStreak,longestStreak,warnings,errors,error,errorCode")
             #expect(lines.count == 5)
-            #expect(lines[1] == "bob.ics,\(cals)/bob.ics,bob,points,UTC,3,220,1,0,1,0,0,")
+            #expect(lines[1] == "bob.ics,\(cals)/bob.ics,bob,points,UTC,3,220,1,0,1,0,0,,")
             #expect(lines[2].hasPrefix("junk.ics,\(cals)/junk.ics,junk,,,,,,,,,,cannot read "))
+            #expect(lines[2].hasSuffix(",not-a-calendar"))
             // The per-day CSV report carries the same id first.
             let report = try String(contentsOfFile: folder.appendingPathComponent("a/bob.csv").path, encoding: .utf8)
             #expect(report.hasPrefix("id,date,points,sessions,status\r\nbob.ics,"))
@@ -103,8 +104,8 @@ struct BatchOperationsTests {
             let files = try #require(summary["files"] as? [[String: Any]])
             #expect(rows.count == files.count)
             for (row, file) in zip(rows, files) {
-                #expect(Set(row.keys) == ["id", "input", "name", "unit", "zone", "sessions", "points", "daysMet", "currentStreak", "longestStreak", "warnings", "errors", "error"])
-                for key in ["id", "input", "name", "unit", "zone", "sessions", "points", "daysMet"] {
+                #expect(Set(row.keys) == ["id", "input", "name", "unit", "zone", "sessions", "points", "daysMet", "currentStreak", "longestStreak", "warnings", "errors", "error", "errorCode"])
+                for key in ["id", "input", "name", "unit", "zone", "sessions", "points", "daysMet", "error", "errorCode"] {
                     #expect("\(row[key] ?? "")" == "\(file[key] ?? "")", "\(key)")
                 }
                 #expect(row["currentStreak"] as? Int == (file["currentStreak"] as? [String: Any])?["length"] as? Int)

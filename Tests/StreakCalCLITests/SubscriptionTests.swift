@@ -221,6 +221,7 @@ struct SubscriptionTests {
         #expect(NSArray(array: fromFile["days"] as! [Any]).isEqual(to: fromAddress["days"] as! [Any]))
         let summary = try String(contentsOfFile: out + "/summary.json", encoding: .utf8)
         #expect(summary.contains("cannot read \(server.url("/status/404")): HTTP 404 Not Found"), "\(summary)")
+        #expect(summary.contains(#""errorCode" : "not-found""#), "\(summary)")
 
         let lines = [
             #"{"id": "ok", "url": "\#(server.url("/tutorial.ics"))"}"#,
@@ -234,6 +235,7 @@ struct SubscriptionTests {
         #expect(records[0]?["daysMet"] as? Int == 3)
         #expect((records[1]?["error"] as? String)?.contains("the host localhost is not one of those allowed (127.0.0.1)") == true, "\(allowed.standardOutput)")
         #expect((records[2]?["error"] as? String)?.contains("refused a redirect to localhost, not one of the hosts allowed") == true, "\(allowed.standardOutput)")
+        #expect(records.map { $0?["errorCode"] as? String } == [nil, "refused", "refused"], "\(allowed.standardOutput)")
         #expect(try server.counts("/auth/tutorial.ics").requests == 0)
 
         let refused = try streakcal(["batch", "--jsonl"] + window, input: lines, environment: home.environment)

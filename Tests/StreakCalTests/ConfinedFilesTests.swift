@@ -1,4 +1,5 @@
 import Foundation
+import ICalendar
 @testable import StreakCal
 import Testing
 
@@ -63,23 +64,24 @@ struct ConfinedFilesTests {
         let folder = try RootFolder()
         let root = folder.root
         let files = ConfinedFiles(roots: [root])
-        let cases: [(String, String?)] = [
+        let outside = (ConfinedFiles.outside, CalendarReadError.Code.refused)
+        let cases: [(String, (reason: String, code: CalendarReadError.Code)?)] = [
             (root + "/cal.ics", nil), (root + "/sub/../cal.ics", nil), (root + "/./sub/deep.ics", nil), (root + "/in-link.ics", nil),
             (root + "/bom.ics", nil), (root + "/utf16.ics", nil), (root + "/empty.ics", nil),
-            (root + "/out-link.ics", ConfinedFiles.outside), (root + "/dirlink/secret.ics", ConfinedFiles.outside),
-            (root + "/../outside/secret.ics", ConfinedFiles.outside), ("/etc/passwd", ConfinedFiles.outside),
-            ("/proc/self/environ", ConfinedFiles.outside), ("/no/such/folder/x.ics", ConfinedFiles.outside),
-            (root + "/missing.ics", "no such file"),
-            (root + "/fifo.ics", "a named pipe (FIFO), not a regular file"),
-            (root + "/dev.ics", ConfinedFiles.outside),  // a link to /dev/zero leads out of the root
-            (root + "/folder.ics", "a folder, not a regular file"), (root, "a folder, not a regular file"),
-            (root + "/socket.ics", "a socket, not a regular file"),
-            (root + "/notes.ics", "not an iCalendar file (its text does not start with BEGIN:)"),
+            (root + "/out-link.ics", outside), (root + "/dirlink/secret.ics", outside),
+            (root + "/../outside/secret.ics", outside), ("/etc/passwd", outside),
+            ("/proc/self/environ", outside), ("/no/such/folder/x.ics", outside),
+            (root + "/missing.ics", ("no such file", .notFound)),
+            (root + "/fifo.ics", ("a named pipe (FIFO), not a regular file", .notACalendar)),
+            (root + "/dev.ics", outside),  // a link to /dev/zero leads out of the root
+            (root + "/folder.ics", ("a folder, not a regular file", .isDirectory)), (root, ("a folder, not a regular file", .isDirectory)),
+            (root + "/socket.ics", ("a socket, not a regular file", .notACalendar)),
+            (root + "/notes.ics", ("not an iCalendar file (its text does not start with BEGIN:)", .notACalendar)),
         ]
-        for (path, reason) in cases {
+        for (path, refused) in cases {
             switch files.open(path) {
             case .success(let file):
-                #expect(reason == nil, "\(path) was opened")
+                #expect(refused == nil, "\(path) was opened")
                 // The path the import is given opens the same file.
                 var opened = stat()
                 var checked = stat()
@@ -88,7 +90,8 @@ struct ConfinedFilesTests {
                 // What is open is where the path leads: the check made once the file is open.
                 #expect(ConfinedFiles.linkTarget(file.path) == ConfinedFiles.realPath(path))
             case .failure(let refusal):
-                #expect(refusal.reason == reason, "\(path)")
+                #expect(refusal.reason == refused?.reason, "\(path)")
+                #expect(refusal.code == refused?.code, "\(path)")
             }
         }
         // The root given through a link is the folder it leads to.
@@ -101,7 +104,7 @@ struct ConfinedFilesTests {
         #expect(ConfinedFiles(roots: ["/no/such/root"]).isEmpty)
         // Under a root that holds devices, a device is still never opened.
         for device in ["/dev/zero", "/dev/urandom", root + "/dev.ics"] {
-            #expect(ConfinedFiles(roots: ["/"]).open(device).map { _ in "" } == .failure(ConfinedFiles.Refusal(reason: "a character device, not a regular file")))
+            #expect(ConfinedFiles(roots: ["/"]).open(device).map { _ in "" } == .failure(ConfinedFiles.Refusal(code: .notACalendar, reason: "a character device, not a regular file")))
         }
     }
 
@@ -113,7 +116,7 @@ struct ConfinedFilesTests {
         var lines = names.enumerated().map { "{\"id\": \($0.offset), \"path\": \"\(root)/\($0.element)\"}" }
         lines.append("{\"id\": \"environ\", \"path\": \"/proc/self/environ\"}")
         let written = Collected<String>()
-        _ = try JSONLinesBatch(settings: ReportSettings(timeZone: "UTC", to: try! Day(year: 2024, month: 12, day: 31)), format: .csv, jobs: 2,
+        _ = JSONLinesBatch(settings: ReportSettings(timeZone: "UTC", to: try! Day(year: 2024, month: 12, day: 31)), format: .csv, jobs: 2,
                                now: 1_735_603_200, roots: [root]).run(lines: lines) { written.append($0) }
         let records = try written.values.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         #expect(records.map { $0["error"] as? String } == [
@@ -123,6 +126,9 @@ struct ConfinedFilesTests {
             "cannot read /proc/self/environ: \(ConfinedFiles.outside)",
         ])
         #expect(records.map { $0["name"] as? String } == ["FSCalendar streaks tutorial sample", "notes", "socket", "out-link", "missing", "bom", "environ"])
+        // What kind of refusal each is, for a program that reads the records (a path outside the roots is `refused`).
+        #expect(records.map { $0["errorCode"] as? String } == [nil, "not-a-calendar", "not-a-calendar", "refused", "not-found", nil, "refused"])
+        #expect(records[0]["errorCode"] is NSNull)
         #expect(records[0]["sessions"] as? Int == 5 && records[5]["sessions"] as? Int == 1)
         #expect(records[1]["diagnostics"] as? [Any] != nil && (records[1]["diagnostics"] as? [Any])?.isEmpty == true)
         #expect(!written.values.joined().contains("hunter2") && !written.values.joined().contains("root:x"))
@@ -135,7 +141,7 @@ struct ConfinedFilesTests {
             "{\"id\": 1, \"path\": \"\(fixturePath("tutorial-sample.ics"))\"}",
             "{\"id\": 2, \"ics\": \"BEGIN:VEVENT\\r\\nUID:a\\r\\nDTSTART:20240220T080000Z\\r\\nX-POINTS:100\\r\\nEND:VEVENT\\r\\n\"}",
         ]
-        _ = try JSONLinesBatch(settings: ReportSettings(timeZone: "UTC", to: try! Day(year: 2024, month: 12, day: 31)), format: .csv, jobs: 1,
+        _ = JSONLinesBatch(settings: ReportSettings(timeZone: "UTC", to: try! Day(year: 2024, month: 12, day: 31)), format: .csv, jobs: 1,
                                now: 1_735_603_200).run(lines: lines) { written.append($0) }
         let records = try written.values.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         #expect(records[0]["error"] as? String == "line 1: " + JSONLinesBatch.pathNeedsRoot)

@@ -37,7 +37,7 @@ struct JSONLinesBatchTests {
     func sameAsBatch(format: ReportFormat) throws {
         let requests = try fixtureRequests()
         let lines = Collected<String>()
-        let tally = try JSONLinesBatch(settings: settings, format: format, jobs: 3, now: now, roots: fixtures)
+        let tally = JSONLinesBatch(settings: settings, format: format, jobs: 3, now: now, roots: fixtures)
             .run(lines: requests.map(\.line)) { lines.append($0) }
         #expect(tally.records == requests.count)
         let batch = BatchReport(paths: requests.map { fixture($0.name) }, settings: settings, format: format, jobs: 2, recordsElapsedTime: false, now: now)
@@ -80,7 +80,7 @@ struct JSONLinesBatchTests {
             "{\"id\": 12.5, \"ics\": \"BEGIN:VCALENDAR\\r\\nBEGIN:VEVENT\\r\\nUID:a\\r\\nDTSTART:20240220T080000Z\\r\\nX-POINTS:100\\r\\nEND:VEVENT\\r\\nEND:VCALENDAR\\r\\n\", \"extra\": \"ignored\"}",
             "{\"id\": \"\", \"path\": \"\"}",
         ]
-        let tally = try JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now, roots: fixtures).run(lines: input) { lines.append($0) }
+        let tally = JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now, roots: fixtures).run(lines: input) { lines.append($0) }
         let records = try lines.values.map(object)
         #expect(tally.records == 14 && records.count == 14)
         #expect(records.map { $0["line"] as? Int } == [1, 2, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16])
@@ -119,7 +119,7 @@ struct JSONLinesBatchTests {
             "{\"id\": 8, \"extra\": [\(String(repeating: "[", count: 40))]}",
         ]
         let lines = Collected<String>()
-        _ = try JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now).run(lines: input) { lines.append($0) }
+        _ = JSONLinesBatch(settings: settings, format: .csv, jobs: 2, now: now).run(lines: input) { lines.append($0) }
         let records = lines.values
         #expect(records.count == 7)
         // The id as the output line has it, byte for byte.
@@ -140,7 +140,7 @@ struct JSONLinesBatchTests {
         let zeros = Array(repeating: "0", count: 200_000).joined(separator: ",")
         let line = "{\"id\": 1, \"extra\": [\(zeros)]}"
         let lines = Collected<String>()
-        _ = try JSONLinesBatch(settings: settings, format: .csv, jobs: 1, now: now).run(lines: [line]) { lines.append($0) }
+        _ = JSONLinesBatch(settings: settings, format: .csv, jobs: 1, now: now).run(lines: [line]) { lines.append($0) }
         let record = try object(try #require(lines.values.first))
         #expect(record["error"] as? String == "line 1: the JSON's values take more than \(line.utf8.count) bytes")
         #expect(record["id"] is NSNull)
@@ -156,7 +156,7 @@ struct JSONLinesBatchTests {
             input.append("{\"id\": \"\(fixture(name))\", \"path\": \"\(fixture(name))\"}")
         }
         input.append("{\"id\": 1, \"icsBase64\": \"@@not base64@@\"}")
-        _ = try JSONLinesBatch(settings: settings, format: .json, jobs: 2, now: now, roots: fixtures).run(lines: input) { lines.append($0) }
+        _ = JSONLinesBatch(settings: settings, format: .json, jobs: 2, now: now, roots: fixtures).run(lines: input) { lines.append($0) }
         let records = try lines.values.map(object)
         #expect(records.count == 7)
         for pair in stride(from: 0, to: 6, by: 2) {
@@ -172,7 +172,7 @@ struct JSONLinesBatchTests {
     func completionOrder() throws {
         let requests = try fixtureRequests()
         let lines = Collected<String>()
-        _ = try JSONLinesBatch(settings: settings, format: .json, jobs: 4, order: .completion, now: now, roots: fixtures)
+        _ = JSONLinesBatch(settings: settings, format: .json, jobs: 4, order: .completion, now: now, roots: fixtures)
             .run(lines: requests.map(\.line)) { lines.append($0) }
         let records = try lines.values.map(object)
         #expect(records.compactMap { $0["line"] as? Int }.sorted() == Array(1...requests.count))
@@ -189,7 +189,7 @@ struct JSONLinesBatchTests {
         let windowRead = DispatchSemaphore(value: 0)
         var read = 0
         var mostAhead = 0
-        let tally = try batch.run(nextLine: { () throws(CalendarReadError) -> JSONLinesBatch.InputLine? in
+        let tally = batch.run(nextLine: { () throws(CalendarReadError) -> JSONLinesBatch.InputLine? in
             guard read < 200 else { return nil }
             mostAhead = max(mostAhead, read - written.count)
             read += 1
@@ -198,7 +198,7 @@ struct JSONLinesBatchTests {
         }, emit: { line in
             if written.count == 0 { windowRead.wait() }
             written.append(line)
-        })
+        }).tally
         #expect(batch.window == 8 && JSONLinesBatch(jobs: 3, now: testNow).window == 12, "docs/robustness.md's figure: max(8, 4 × jobs)")
         #expect(tally.records == 200)
         #expect(written.count == 200)
@@ -218,7 +218,7 @@ struct JSONLinesBatchTests {
         let fourthRead = DispatchSemaphore(value: 0)
         var read = 0
         var mostAhead = 0
-        let tally = try batch.run(nextLine: { () throws(CalendarReadError) -> JSONLinesBatch.InputLine? in
+        let tally = batch.run(nextLine: { () throws(CalendarReadError) -> JSONLinesBatch.InputLine? in
             guard read < 40 else { return nil }
             mostAhead = max(mostAhead, read - written.count)
             read += 1
@@ -227,7 +227,7 @@ struct JSONLinesBatchTests {
         }, emit: { line in
             if written.count == 0 { fourthRead.wait() }
             written.append(line)
-        })
+        }).tally
         #expect(JSONLinesBatch.bytesInFlight == 512 << 20, "docs/robustness.md's figure")
         #expect(tally.records == 40)
         #expect(mostAhead == 3, "\(mostAhead) lines of \(line.count) bytes in flight, budget 100,000")
@@ -251,7 +251,7 @@ struct JSONLinesBatchTests {
             batch.textInMemoryLimit = limit
             let written = Collected<String>()
             var remaining = lines[...]
-            _ = try batch.run(nextLine: { () throws(CalendarReadError) -> JSONLinesBatch.InputLine? in
+            _ = batch.run(nextLine: { () throws(CalendarReadError) -> JSONLinesBatch.InputLine? in
                 remaining.popFirst().map { .text($0) }
             }, emit: { written.append($0) })
             records.append(written.values)
@@ -291,6 +291,11 @@ struct JSONLinesBatchTests {
             }, emit: { _ in throw Closed() })
         }
         #expect(read < 100)
+        // `run(lines:emit:)` throws exactly what `emit` throws: a `Closed` here, known to the compiler.
+        let typed = Result { () throws(Closed) -> JSONLinesBatch.Tally in
+            try batch.run(lines: Array(repeating: line, count: 20)) { (_: String) throws(Closed) in throw Closed() }
+        }
+        #expect(throws: Closed.self) { try typed.get() }
     }
 
     /// The lines a reader gives for `text` written into a pipe, as `text:...` or `long:N`.
@@ -372,7 +377,7 @@ struct JSONLinesBatchTests {
         #expect(parsed["report"] as? String == "line one\r\nline two\u{0}")
         #expect(parsed["line"] as? Int == 3 && parsed["sessions"] is NSNull && parsed["currentStreak"] is NSNull)
         #expect(Set(parsed.keys) == [
-            "currentStreak", "days", "daysMet", "diagnostics", "error", "id", "line", "longestStreak", "name", "points", "report", "sessions",
+            "currentStreak", "days", "daysMet", "diagnostics", "error", "errorCode", "id", "line", "longestStreak", "name", "points", "report", "sessions",
             "unit", "zone",
         ])
         record.id = .number("-42")

@@ -212,6 +212,7 @@ public struct BatchReport: Sendable {
             outcome = BatchScoring.Outcome(result: BatchFileResult(input: input.name))
             outcome.result.id = input.id
             outcome.result.error = error.description
+            outcome.result.errorCode = error.code
         }
         var text: String?
         if let rendered = outcome.report, outcome.result.sessions != nil {
@@ -329,9 +330,10 @@ public struct BatchProgress: Hashable, Sendable {
     }
 }
 
-/// A calendar that could not be reported.
+/// A calendar that could not be reported: why, and the read error's code when it could not be read.
 struct BatchFailure: Error, CustomStringConvertible {
     var description: String
+    var code: CalendarReadError.Code?
 }
 
 /// The workers' shared state: the next input to take, results by index, and progress.

@@ -33,7 +33,7 @@ struct BatchScoring: Sendable {
         var outcome = Outcome(result: BatchFileResult(input: input))
         outcome.result.id = id
         do {
-            if let refusal = BatchInput.refusal(of: sources) { throw BatchFailure(description: refusal) }
+            if let refusal = BatchInput.refusal(of: sources) { throw BatchFailure(description: refusal, code: .notACalendar) }
             // One file per worker: each file's components are parsed on the worker's own thread.
             var settings = overrides?.applied(to: settings) ?? settings
             settings.isParallel = false
@@ -44,6 +44,7 @@ struct BatchScoring: Sendable {
             if strict, let failure = Self.strictFailure(outcome.result.diagnostics) { outcome.result.error = failure }
         } catch {
             outcome.result.error = String(describing: error)
+            outcome.result.errorCode = (error as? CalendarReadError)?.code ?? (error as? BatchFailure)?.code
         }
         return outcome
     }

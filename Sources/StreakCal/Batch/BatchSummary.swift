@@ -137,6 +137,8 @@ public struct BatchSummary: Hashable, Sendable {
         json.optional(file.elapsedSeconds) { $0.number($1) }
         json.key("error", indent: 6)
         json.optional(file.error) { $0.string($1) }
+        json.key("errorCode", indent: 6)
+        json.optional(file.errorCode) { $0.string($1.rawValue) }
         if !file.habits.isEmpty || layout == .compact { habitsEntry(file.habits, into: &json) }
         json.key("id", indent: 6)
         json.optional(file.id) { $0.string($1) }
@@ -334,6 +336,10 @@ public struct BatchFileResult: Hashable, Sendable, Codable {
     public var diagnostics: DiagnosticCounts
     /// Why the calendar failed, if it did.
     public var error: String?
+    /// What kind of read error ``error`` is, when the calendar could not be read (`not-found`,
+    /// `permission-denied`, `refused`, …: ``/ICalendar/CalendarReadError/Code``); `nil` when it was
+    /// read, also when it failed later (a report that could not be written, problems under `strict`).
+    public var errorCode: CalendarReadError.Code?
     /// The time this calendar took, when timed.
     public var elapsedSeconds: Double?
     /// Each named habit's figures, in the habits' order (empty without habits).
@@ -384,6 +390,7 @@ public struct BatchFileResult: Hashable, Sendable, Codable {
         longestStreak = try container.decodeIfPresent(Streak.self, forKey: .longestStreak)
         diagnostics = try container.decode(DiagnosticCounts.self, forKey: .diagnostics)
         error = try container.decodeIfPresent(String.self, forKey: .error)
+        errorCode = try container.decodeIfPresent(CalendarReadError.Code.self, forKey: .errorCode)
         elapsedSeconds = try container.decodeIfPresent(Double.self, forKey: .elapsedSeconds)
         habits = try container.decodeIfPresent([HabitResult].self, forKey: .habits) ?? []
         unit = try container.decodeIfPresent(PointsUnit.self, forKey: .unit)
@@ -456,18 +463,19 @@ extension DiagnosticCounts: CustomStringConvertible {
 ///
 /// `unit` is what the calendar's points count (`points`, `minutes` or `sessions`); `zone` the
 /// zone it was scored in; `currentStreak` and `longestStreak` are lengths in days; `warnings`
-/// and `errors` count its diagnostics; `error` says why it failed. Figures of a calendar that
+/// and `errors` count its diagnostics; `error` says why it failed, and `errorCode`, when it could
+/// not be read, which read error that was (``BatchFileResult/errorCode``). Figures of a calendar that
 /// could not be read are empty (CSV) or `null` (JSON Lines).
 ///
 /// ```swift
 /// print(BatchSummaryTable.csvHeader, terminator: "")
-/// // id,input,name,unit,zone,sessions,points,daysMet,currentStreak,longestStreak,warnings,errors,error
+/// // id,input,name,unit,zone,sessions,points,daysMet,currentStreak,longestStreak,warnings,errors,error,errorCode
 /// ```
 public enum BatchSummaryTable {
     /// The columns, in order: a contract.
     public static let columns = [
         "id", "input", "name", "unit", "zone", "sessions", "points", "daysMet", "currentStreak", "longestStreak",
-        "warnings", "errors", "error",
+        "warnings", "errors", "error", "errorCode",
     ]
 
     /// The CSV header line, CRLF-ended (RFC 4180).
@@ -483,7 +491,7 @@ public enum BatchSummaryTable {
             file.daysMet.map(Value.number) ?? .none,
             file.currentStreak.map { .number($0.length) } ?? .none, file.longestStreak.map { .number($0.length) } ?? .none,
             read ? .number(file.diagnostics.warnings) : .none, read ? .number(file.diagnostics.errors) : .none,
-            file.error.map(Value.text) ?? .none,
+            file.error.map(Value.text) ?? .none, file.errorCode.map { .text($0.rawValue) } ?? .none,
         ]
     }
 

@@ -57,7 +57,7 @@ import Streaks
 ///
 /// ```swift
 /// let batch = JSONLinesBatch(settings: ReportSettings(timeZone: "UTC"), format: .json, jobs: 2, roots: ["Fixtures"])
-/// let tally = try batch.run(lines: ["{\"id\": 1, \"path\": \"Fixtures/tutorial-sample.ics\"}"]) { line in
+/// let tally = batch.run(lines: ["{\"id\": 1, \"path\": \"Fixtures/tutorial-sample.ics\"}"]) { line in
 ///     print(line.prefix(40))
 /// }
 /// print(tally.records, tally.failed)
@@ -150,7 +150,9 @@ public struct JSONLinesBatch: Sendable {
     ///   stops the run (the calendars in flight are finished, their records not written).
     package func run(reading descriptor: Int32 = STDIN_FILENO, emit: @escaping @Sendable (String) throws -> Void) throws -> Tally {
         var reader = LineReader(descriptor: descriptor)
-        return try run(nextLine: { () throws(CalendarReadError) -> InputLine? in try reader.next() }, emit: emit)
+        let (tally, readError) = try run(nextLine: { () throws(CalendarReadError) -> InputLine? in try reader.next() }, emit: emit)
+        if let readError { throw readError }
+        return tally
     }
 
     /// Runs the batch over lines already in memory, one JSON Lines record each, writing each
@@ -158,10 +160,11 @@ public struct JSONLinesBatch: Sendable {
     /// --jsonl` reads its standard input the same way.
     ///
     /// - Throws: whatever `emit` throws, which stops the run (the calendars in flight are
-    ///   finished, their records not written).
-    public func run(lines: [String], emit: @escaping @Sendable (String) throws -> Void) throws -> Tally {
+    ///   finished, their records not written); nothing else.
+    public func run<Failure: Error>(lines: [String], emit: @escaping @Sendable (String) throws(Failure) -> Void) throws(Failure) -> Tally {
         var iterator = lines.makeIterator()
-        return try run(nextLine: { () throws(CalendarReadError) -> InputLine? in iterator.next().map { .text(Array($0.utf8)) } }, emit: emit)
+        // Lines in memory cannot fail to be read: the second value is always nil.
+        return try run(nextLine: { () throws(CalendarReadError) -> InputLine? in iterator.next().map { .text(Array($0.utf8)) } }, emit: emit).tally
     }
 
     /// The longest input line kept (512 MiB): a longer one is read through without being kept and
@@ -202,7 +205,12 @@ public struct JSONLinesBatch: Sendable {
     /// a writer, a serial queue that writes them in the batch's order, so that a worker goes on to
     /// its next calendar while its last record is written. The workers and the writer are started
     /// on Dispatch's pool for this run, and the run waits for all of them before it returns.
-    func run(nextLine: () throws(CalendarReadError) -> InputLine?, emit: @escaping @Sendable (String) throws -> Void) throws -> Tally {
+    ///
+    /// Throws what `emit` threw; returns, beside the tally, why the input could not be read to its
+    /// end, if it could not (the records of the lines read before are all written).
+    func run<Failure: Error>(
+        nextLine: () throws(CalendarReadError) -> InputLine?, emit: @escaping @Sendable (String) throws(Failure) -> Void
+    ) throws(Failure) -> (tally: Tally, readError: CalendarReadError?) {
         let emitter = RecordEmitter(order: order, emit: emit)
         let queue = RequestQueue(window: window, byteBudget: byteBudget, workers: jobs)
         let workers = DispatchGroup()
@@ -234,8 +242,7 @@ public struct JSONLinesBatch: Sendable {
         queue.close()
         workers.wait()
         if let failure = emitter.failure { throw failure }
-        if let readError { throw readError }
-        return emitter.tally
+        return (emitter.tally, readError)
     }
 
     /// One input line's record: the calendar read, scored and rendered, or why not.
@@ -253,6 +260,7 @@ public struct JSONLinesBatch: Sendable {
         switch calendar {
         case .failure(let problem):
             record.id = problem.id
+            record.errorCode = problem.code
             if let file = problem.file {
                 record.name = ReportSource.name(ofFile: file)
                 record.error = problem.reason
@@ -276,6 +284,7 @@ public struct JSONLinesBatch: Sendable {
         record.diagnostics = outcome.diagnostics
         record.report = outcome.report
         record.error = outcome.result.error
+        record.errorCode = outcome.result.errorCode
         record.result = outcome.result
     }
 
@@ -287,6 +296,7 @@ public struct JSONLinesBatch: Sendable {
         var report: String?
         var diagnostics: [Diagnostic] = []
         var error: String?
+        var errorCode: CalendarReadError.Code?
         var result: BatchFileResult?
 
         init(line: Int) {
@@ -307,6 +317,8 @@ public struct JSONLinesBatch: Sendable {
             json.diagnostics(diagnostics, indent: 2)
             json.key("error", indent: 2)
             json.optional(error) { $0.string($1) }
+            json.key("errorCode", indent: 2)
+            json.optional(errorCode) { $0.string($1.rawValue) }
             json.key("id", indent: 2)
             switch id {
             case .string(let text)?: json.string(text)

@@ -78,12 +78,12 @@ final class RequestQueue: Sendable {
 }
 
 /// Writes records in the batch's order, one at a time.
-final class RecordEmitter: Sendable {
+final class RecordEmitter<Failure: Error>: Sendable {
     private struct State {
         var waiting: [Int: JSONLinesBatch.Record] = [:]
         var nextToWrite = 0
         var stopped = false
-        var failure: (any Error)?
+        var failure: Failure?
         var tally = JSONLinesBatch.Tally()
     }
 
@@ -93,9 +93,9 @@ final class RecordEmitter: Sendable {
     /// full pipe or, in a test, until the reader has gone on).
     private let hasStopped = Locked(false)
     private let order: JSONLinesBatch.Order
-    private let emit: @Sendable (String) throws -> Void
+    private let emit: @Sendable (String) throws(Failure) -> Void
 
-    init(order: JSONLinesBatch.Order, emit: @escaping @Sendable (String) throws -> Void) {
+    init(order: JSONLinesBatch.Order, emit: @escaping @Sendable (String) throws(Failure) -> Void) {
         self.order = order
         self.emit = emit
     }
@@ -104,7 +104,7 @@ final class RecordEmitter: Sendable {
     var stopped: Bool { hasStopped.withLock { $0 } }
 
     /// What a write threw, if one failed.
-    var failure: (any Error)? { state.withLock { $0.failure } }
+    var failure: Failure? { state.withLock { $0.failure } }
 
     var tally: JSONLinesBatch.Tally { state.withLock { $0.tally } }
 
@@ -132,7 +132,7 @@ final class RecordEmitter: Sendable {
     /// Writes one record (under the lock); after a failure, records are dropped.
     private func write(_ record: JSONLinesBatch.Record, in state: inout State) {
         guard !state.stopped else { return }
-        do {
+        do throws(Failure) {
             try emit(record.json)
             state.tally.records += 1
             if record.error != nil { state.tally.failed += 1 }

@@ -14,6 +14,8 @@ extension JSONLinesBatch {
             /// The file a `path` names, when it is the file that could not be read (the reason then
             /// names it, and the line is not blamed).
             var file: String?
+            /// The read error's code, when the calendar a `path` or `url` names could not be read.
+            var code: CalendarReadError.Code?
         }
 
         /// Where a line's calendar is.
@@ -151,7 +153,7 @@ extension JSONLinesBatch {
                 do throws(CalendarReadError) {
                     return .success(TakenCalendar(calendars: try CalendarSubscription(address, options: downloads).fetch().sources))
                 } catch {
-                    return .failure(Problem(id: id, reason: error.description))
+                    return .failure(Problem(id: id, reason: error.description, code: error.code))
                 }
             case .path(let path):
                 guard !files.isEmpty else { return .failure(Problem(id: id, reason: JSONLinesBatch.pathNeedsRoot)) }
@@ -159,7 +161,7 @@ extension JSONLinesBatch {
                 case .success(let file):
                     return .success(TakenCalendar(calendar: CalendarSource(name: path, content: .file(path: file.path)), file: file))
                 case .failure(let refusal):
-                    return .failure(Problem(id: id, reason: "cannot read \(path): \(refusal.reason)", file: path))
+                    return .failure(Problem(id: id, reason: "cannot read \(path): \(refusal.reason)", file: path, code: refusal.code))
                 }
             case .text(let string) where string.range.count > textInMemoryLimit:
                 return spool(string, from: bytes, id: id)

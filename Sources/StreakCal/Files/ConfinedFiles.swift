@@ -1,4 +1,5 @@
 import Foundation
+import ICalendar
 
 /// Files read only under given folders, and only when they are regular files that look like
 /// calendars: how `batch --jsonl` reads the `path` of a record that came from elsewhere.
@@ -15,12 +16,26 @@ import Foundation
 /// ```swift
 /// let files = ConfinedFiles(roots: ["/data/calendars"])
 /// print(files.open("/etc/passwd"))
-/// // Prints "failure(ConfinedFiles.Refusal(reason: "outside the folders given with --root"))"
+/// // Prints "failure(ConfinedFiles.Refusal(code: refused, reason: "outside the folders given with --root"))"
 /// ```
 struct ConfinedFiles: Sendable {
-    /// Why a path is not read.
+    /// Why a path is not read: a read error's code (what a batch's record says it is) and the text.
     struct Refusal: Error, Equatable {
+        var code: CalendarReadError.Code
         var reason: String
+
+        /// A system call's failure, by its error number.
+        init(systemError: Int32) {
+            self.init(code: CalendarReadError.Code(systemError: systemError), reason: String(cString: strerror(systemError)))
+        }
+
+        init(code: CalendarReadError.Code, reason: String) {
+            self.code = code
+            self.reason = reason
+        }
+
+        /// A path that ends outside the roots (or could not be told to be inside them).
+        static let outside = Refusal(code: .refused, reason: ConfinedFiles.outside)
     }
 
     /// The roots' real paths (those that could be resolved), each ending without `/` but `/` itself.
@@ -36,29 +51,32 @@ struct ConfinedFiles: Sendable {
     /// The file at `path`, open for reading, if it may be read.
     func open(_ path: String) -> Result<OpenFile, Refusal> {
         guard let resolved = Self.realPath(path) else { return .failure(missing(path)) }
-        guard contains(resolved) else { return .failure(Refusal(reason: Self.outside)) }
+        guard contains(resolved) else { return .failure(.outside) }
         var status = stat()
-        guard stat(resolved, &status) == 0 else { return .failure(Refusal(reason: String(cString: strerror(errno)))) }
+        guard stat(resolved, &status) == 0 else { return .failure(Refusal(systemError: errno)) }
         // Looked at before it is opened: opening a device can act on it.
         guard status.st_mode & S_IFMT == S_IFREG else { return .failure(Self.notRegular(status.st_mode)) }
         let descriptor = Foundation.open(resolved, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC)
-        guard descriptor >= 0 else { return .failure(Refusal(reason: errno == ELOOP ? "a symbolic link that changed" : String(cString: strerror(errno)))) }
+        guard descriptor >= 0 else {
+            let code = errno
+            return .failure(code == ELOOP ? Refusal(code: .refused, reason: "a symbolic link that changed") : Refusal(systemError: code))
+        }
         let file = OpenFile(descriptor: descriptor)
         // Looked at again as it is open: the path may have been changed since.
-        guard fstat(descriptor, &status) == 0 else { return .failure(Refusal(reason: String(cString: strerror(errno)))) }
+        guard fstat(descriptor, &status) == 0 else { return .failure(Refusal(systemError: errno)) }
         guard status.st_mode & S_IFMT == S_IFREG else { return .failure(Self.notRegular(status.st_mode)) }
-        if let opened = Self.linkTarget(file.path), !contains(opened) { return .failure(Refusal(reason: Self.outside)) }
+        if let opened = Self.linkTarget(file.path), !contains(opened) { return .failure(.outside) }
         switch CalendarSniff.verdict(file.descriptor) {
         case .success(.calendar), .success(.empty): return .success(file)
-        case .success(.notACalendar(let reason)): return .failure(Refusal(reason: reason))
-        case .failure(let error): return .failure(Refusal(reason: String(cString: strerror(error.code.rawValue))))
+        case .success(.notACalendar(let reason)): return .failure(Refusal(code: .notACalendar, reason: reason))
+        case .failure(let error): return .failure(Refusal(systemError: error.code.rawValue))
         }
     }
 
     static let outside = "outside the folders given with --root"
 
     private static func notRegular(_ mode: mode_t) -> Refusal {
-        Refusal(reason: "\(describeFileType(mode & S_IFMT)), not a regular file")
+        Refusal(code: mode & S_IFMT == S_IFDIR ? .isDirectory : .notACalendar, reason: "\(describeFileType(mode & S_IFMT)), not a regular file")
     }
 
     /// Why a path that cannot be resolved is not read: that it does not exist only when the folder
@@ -66,8 +84,8 @@ struct ConfinedFiles: Sendable {
     private func missing(_ path: String) -> Refusal {
         let code = errno
         let folder = AtomicFile.folder(of: path)
-        guard let resolved = Self.realPath(folder), contains(resolved) else { return Refusal(reason: Self.outside) }
-        return Refusal(reason: code == ENOENT ? "no such file" : String(cString: strerror(code)))
+        guard let resolved = Self.realPath(folder), contains(resolved) else { return .outside }
+        return code == ENOENT ? Refusal(code: .notFound, reason: "no such file") : Refusal(systemError: code)
     }
 
     /// Whether a real path is a root or inside one.

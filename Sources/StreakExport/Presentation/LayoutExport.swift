@@ -11,7 +11,7 @@ public import Streaks
 /// ```swift
 /// let metrics = LayoutMetrics(width: 350)
 /// let grid = MonthGrid(month: CalendarMonth(year: 2024, month: 2))
-/// let json = try LayoutExport(layouts: [MonthLayout(grid: grid, metrics: metrics)]).json()
+/// let json = LayoutExport(layouts: [MonthLayout(grid: grid, metrics: metrics)]).json()
 /// // {"generator":"StreakCal 0.1.0","months":[{"frame":{"height":294,"width":350,"x":0,"y":0},"month":2,"weeks":[...],"year":2024}],"width":350}
 /// ```
 public struct LayoutExport: Sendable {
@@ -77,7 +77,10 @@ public struct LayoutExport: Sendable {
     }
 
     /// The layouts as JSON (keys sorted), ending with a newline.
-    public func json() throws -> String {
+    ///
+    /// It cannot fail: every value is an integer, a string, a Boolean or a day (JSONEncoder fails
+    /// only on floating-point numbers that are not finite, and there are none).
+    public func json() -> String {
         let months = layouts.map { layout in
             Month(
                 year: layout.grid.month.year, month: layout.grid.month.month, mode: layout.grid.mode.rawValue,
@@ -92,7 +95,9 @@ public struct LayoutExport: Sendable {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(Document(width: layouts.first?.metrics.width ?? 0, months: months))
+        guard let data = try? encoder.encode(Document(width: layouts.first?.metrics.width ?? 0, months: months)) else {
+            preconditionFailure("LayoutExport: JSONEncoder refused integers and strings")
+        }
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
