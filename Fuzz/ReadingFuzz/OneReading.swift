@@ -20,7 +20,7 @@ struct OneReading {
 
     init() {
         var importer = SessionImporter(pointsRule: .xPoints, expansion: Self.expansion)
-        importer.isParallel = false
+        importer.parallelism = 1
         // Properties kept for habit filters, read both ways too: one TEXT, one libical reads as
         // other than text (and may reject).
         importer.keptProperties = ["LOCATION", "GEO"]

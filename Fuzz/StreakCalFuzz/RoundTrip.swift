@@ -43,7 +43,7 @@ struct RoundTrip {
             expansion: RecurrenceExpansion(
                 from: nil, through: Self.today.advanced(by: 366),
                 maximumInstancesPerRule: Self.maximumInstancesPerRule))
-        importer.isParallel = false
+        importer.parallelism = 1
         self.importer = importer
     }
 

@@ -126,13 +126,13 @@ struct StructureTests {
             .string("\r\n", name: "c.ics"),
         ]
         let expected = ["a.ics:1:1: warning: the input is empty: it holds no calendar", "c.ics:1:1: warning: the input is empty: it holds no calendar"]
-        let whole = try SessionImporter(expansion: testExpansion).importSessions(from: sources)
+        let whole = try await SessionImporter(expansion: testExpansion).importSessions(from: sources)
         #expect(whole.sessions.map(\.id) == ["x"])
         #expect(whole.diagnostics.map(\.description) == expected)
         var streamed: [Diagnostic] = []
         for try await batch in SessionImporter(expansion: testExpansion).sessionBatches(from: sources) { streamed += batch.diagnostics }
         #expect(streamed.map(\.description) == expected)
-        let allEmpty = try SessionImporter(expansion: testExpansion).importSessions(from: [.string("", name: "a.ics"), .string("", name: "b.ics")])
+        let allEmpty = try await SessionImporter(expansion: testExpansion).importSessions(from: [.string("", name: "a.ics"), .string("", name: "b.ics")])
         #expect(allEmpty.diagnostics.map(\.description) == [
             "a.ics:1:1: warning: the input is empty: it holds no calendar", "b.ics:1:1: warning: the input is empty: it holds no calendar",
         ])

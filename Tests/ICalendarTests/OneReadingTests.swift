@@ -21,7 +21,7 @@ struct OneReadingTests {
             pointsRule: .xPoints,
             expansion: RecurrenceExpansion(
                 from: try! Day(year: 2023, month: 1, day: 1), through: try! Day(year: 2025, month: 12, day: 31), maximumInstancesPerRule: 64))
-        importer.isParallel = false
+        importer.parallelism = 1
         importer.keptProperties = kept
         importer.readsThroughLibical = throughLibical
         return importer

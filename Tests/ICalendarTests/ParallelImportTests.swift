@@ -8,13 +8,16 @@ import Testing
 struct ParallelImportTests {
     private static func compare(_ bytes: [UInt8], name: String) {
         var sequential = SessionImporter(expansion: RecurrenceExpansion(through: try! Day(year: 2030, month: 12, day: 31)))
-        sequential.isParallel = false
-        var parallel = sequential
-        parallel.isParallel = true
+        sequential.parallelism = 1
         let one = sequential.importBytes(bytes, name: name)
-        let many = parallel.importBytes(bytes, name: name)
-        #expect(many.sessions == one.sessions, "\(name)")
-        #expect(many.diagnostics == one.diagnostics, "\(name)")
+        // The machine's width, and widths other than it (an odd one puts chunks on workers unevenly).
+        for width in [SessionImporter.defaultParallelism, 2, 3] {
+            var parallel = sequential
+            parallel.parallelism = width
+            let many = parallel.importBytes(bytes, name: name)
+            #expect(many.sessions == one.sessions, "\(name), parallelism \(width)")
+            #expect(many.diagnostics == one.diagnostics, "\(name), parallelism \(width)")
+        }
     }
 
     @Test("Every fixture")

@@ -59,7 +59,7 @@ struct ReproducerImportTests {
     @Test("duration-wraps-32bit.ics: a DURATION past 32 bits is read exactly (libical reads PT4294967356S as a minute)")
     func durationPast32Bits() {
         var importer = SessionImporter(pointsRule: .minutes, expansion: RecurrenceExpansion(through: day("2024-12-31")))
-        importer.isParallel = false
+        importer.parallelism = 1
         let result = importer.importText(calendar([
             "BEGIN:VEVENT", "UID:a", "DTSTART:20240101T090000Z", "DURATION:PT4294967356S", "END:VEVENT",
             "BEGIN:VEVENT", "UID:b", "DTSTART:20240101T090000Z", "DURATION:P99999999999999999999W", "END:VEVENT",

@@ -43,7 +43,7 @@ struct StreamingImportTests {
     func wholeSmallFiles() throws {
         for fixture in Self.fixtures {
             var importer = SessionImporter(expansion: Self.expansion)
-            importer.isParallel = false
+            importer.parallelism = 1
             let whole = try importer.importSessions(from: .file(fixture.path))
             importer.readChunkSize = 7  // larger than one chunk: read as before, seven bytes at a time
             let chunked = try importer.importSessions(from: .file(fixture.path))

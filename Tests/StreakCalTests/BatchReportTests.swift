@@ -454,12 +454,13 @@ struct BatchReportTests {
         let files = try #require(object["files"] as? [[String: Any]])
         #expect(files.map { Set($0.keys) } == Array(repeating: [
             "id", "input", "name", "output", "sessions", "points", "days", "daysMet", "currentStreak", "longestStreak",
-            "diagnostics", "error", "elapsedSeconds", "unit", "zone",
+            "diagnostics", "error", "errorCode", "elapsedSeconds", "unit", "zone",
         ], count: 2))
         // The calendar's X-WR-CALNAME; a file that cannot be read is named by its file.
         #expect(files.map { $0["name"] as? String } == ["FSCalendar streaks tutorial sample", "gone"])
         #expect(files[1]["sessions"] is NSNull)
         #expect(files[1]["error"] as? String == "cannot read gone.ics: no such file")
+        #expect(files.map { $0["errorCode"] as? String } == [nil, "not-found"] && files[0]["errorCode"] is NSNull)
         #expect(files[0]["diagnostics"] as? [String: Int] == ["errors": 0, "warnings": 1, "notes": 0])
         #expect((files[0]["longestStreak"] as? [String: Any])?["length"] as? Int == 2)
     }
@@ -482,6 +483,7 @@ struct BatchReportTests {
         timed.zone = "Europe/Berlin"
         var failed = BatchFileResult(input: "gone.ics")
         failed.error = "cannot read gone.ics: no such file \u{1}"
+        failed.errorCode = .notFound
         failed.elapsedSeconds = 12.0
         let skipped = [
             SkippedInput(input: "in/live.ics", reason: "a named pipe (FIFO), not a regular file"),
@@ -510,6 +512,7 @@ struct BatchReportTests {
                   },
                   "elapsedSeconds" : 0.001234,
                   "error" : null,
+                  "errorCode" : null,
                   "id" : "a \"quoted\" name",
                   "input" : "folder/a \"quoted\" name\\with/slash\n.ics",
                   "longestStreak" : {
@@ -535,6 +538,7 @@ struct BatchReportTests {
                   },
                   "elapsedSeconds" : 12,
                   "error" : "cannot read gone.ics: no such file \u0001",
+                  "errorCode" : "not-found",
                   "id" : null,
                   "input" : "gone.ics",
                   "longestStreak" : null,

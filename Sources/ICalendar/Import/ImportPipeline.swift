@@ -16,6 +16,10 @@ final class ImportPipeline {
     private var cutter: ComponentCutter
     private let settings: WorkerSettings
     private let isParallel: Bool
+    /// The threads chunks and groups are parsed and resolved on (`SessionImporter.parallelism`).
+    private let workerThreads: Workers
+    /// Chunks cut ahead of the one being consumed: enough to keep every worker busy.
+    private let chunksInFlight: Int
     private var inFlight: [ChunkWork] = []
     /// Every chunk's work; waited for at the end, so that no worker still holds a chunk once the
     /// pipeline is gone.
@@ -60,8 +64,6 @@ final class ImportPipeline {
 
     /// Components per chunk: large enough that scheduling costs nothing, small enough to balance.
     static let chunkSize = 256
-    /// Chunks cut ahead of the one being consumed: enough to keep every core busy.
-    private static let chunksInFlight = 2 * max(2, ProcessInfo.processInfo.activeProcessorCount)
     /// Held units (a series with its overrides counts once) resolved per batch at the end.
     private static let heldUnitsPerBatch = 64
 
@@ -74,6 +76,8 @@ final class ImportPipeline {
         settings = WorkerSettings(importer: importer, outline: outline, zones: zones)
         zoneEvidence = ZoneEvidence(eventZones: ZoneEvidence.eventZones(named: outline.referencedTimeZoneIDs))
         isParallel = importer.isParallel
+        workerThreads = Workers(width: importer.parallelism)
+        chunksInFlight = 2 * max(2, importer.parallelism)
         resolver = settings.resolver()
         limit.perKind = SessionImporter.diagnosticsPerKind
         cutter = ComponentCutter(
@@ -118,7 +122,7 @@ final class ImportPipeline {
             units = units.dropFirst(taken.count)
             phase = .resolvingHeld(units: units, events: events)
             batch = ImportBatch()
-            batch.append(resolver.sessions(of: taken, in: events, expansion: settings.expansion, parallel: isParallel))
+            batch.append(resolver.sessions(of: taken, in: events, expansion: settings.expansion, parallelism: workerThreads.width))
             batch.diagnostics = limit.admit(SessionImporter.inSourceOrder(resolver.takeDiagnostics()))
         }
         batch.zoneEvidence = zoneEvidence
@@ -131,7 +135,7 @@ final class ImportPipeline {
     /// Cuts chunks until enough are in flight or the input ends; each is parsed on a worker (at
     /// once, on this thread, when the import is not parallel).
     private func fill() {
-        while !cutterFinished, inFlight.count < (isParallel ? Self.chunksInFlight : 1) {
+        while !cutterFinished, inFlight.count < (isParallel ? chunksInFlight : 1) {
             if segments != nil {
                 fillSegment()
                 continue
@@ -141,7 +145,7 @@ final class ImportPipeline {
             let cutDiagnostics = cutter.takeDiagnostics()
             let settings = settings
             if isParallel {
-                DispatchQueue.global().async(group: workers) {
+                workerThreads.run(in: workers) {
                     work.result.set(ChunkParser(settings).parse(items, methods: methods, cutDiagnostics: cutDiagnostics))
                 }
             } else {
@@ -160,7 +164,7 @@ final class ImportPipeline {
         if segment.end == nil { cutterFinished = true }
         let work = ChunkWork(segment: segment)
         let settings = settings
-        DispatchQueue.global().async(group: workers) { work.result.set(Self.cutAndParse(segment, settings)) }
+        workerThreads.run(in: workers) { work.result.set(Self.cutAndParse(segment, settings)) }
         inFlight.append(work)
     }
 
@@ -313,12 +317,12 @@ final class ImportPipeline {
             for group in complete {
                 var events = group
                 let units = resolver.units(of: &events)
-                placed.append(resolver.sessions(of: units[...], in: events, expansion: expansion, parallel: false))
+                placed.append(resolver.sessions(of: units[...], in: events, expansion: expansion, parallelism: 1))
             }
             job.set((resolver, placed))
         }
         if isParallel {
-            DispatchQueue.global().async(group: workers, execute: work)
+            workerThreads.run(in: workers, work)
         } else {
             work()
         }

@@ -58,9 +58,24 @@ public struct SessionImporter: Sendable {
     public var pointsRule: PointsRule
     /// How far recurring events are expanded.
     public var expansion: RecurrenceExpansion
-    /// Parse components on every core (the default), or on the calling thread only; the results are
-    /// the same either way.
-    public var isParallel = true
+    /// The most threads one import parses, resolves and scans on at a time: 1 does it all on the
+    /// calling thread; the default is ``defaultParallelism``. The results are the same whatever the
+    /// number. A server that runs many imports at once sets it (with how many it runs) to bound the
+    /// threads they take. At least 1 (less stops the program, as a programmer's error).
+    public var parallelism = SessionImporter.defaultParallelism {
+        didSet { Self.check(parallelism) }
+    }
+
+    /// The parallelism an importer starts with: the processors the system lets this process use.
+    public static var defaultParallelism: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+    /// Whether the import uses threads beside the calling one.
+    var isParallel: Bool { parallelism > 1 }
+
+    /// Stops the program on a parallelism below 1.
+    package static func check(_ parallelism: Int) {
+        precondition(parallelism >= 1, "parallelism must be at least 1, got \(parallelism)")
+    }
     /// Properties whose first value each session carries in `Session.properties` (names in any
     /// case), for habit filters (`SessionFilter.propertyNames`); none by default.
     public var keptProperties: Set<String> = []
@@ -113,6 +128,20 @@ public struct SessionImporter: Sendable {
         var result = map.importResult(collect(pipeline)).finished(pointsRule: pointsRule)
         result.sources = map.sources(named: pipeline.calendarNames)
         return result
+    }
+
+    /// Reads calendars whole from Swift concurrency: as the blocking call does, on a Dispatch
+    /// thread, the calling task suspended until it is done, so that no thread of the cooperative
+    /// pool waits on the import (at most ``parallelism`` threads parse meanwhile). It is not
+    /// cancelled with its task: it ends with the input.
+    ///
+    /// ```swift
+    /// let imported = try await importer.importSessions(from: [.file("piano.ics")])
+    /// ```
+    ///
+    /// - Throws: `CalendarReadError` for the first source that cannot be read at all.
+    public func importSessions(from sources: [CalendarSource]) async throws(CalendarReadError) -> CalendarImport {
+        try await BlockingWork.run { () throws(CalendarReadError) -> CalendarImport in try self.importSessions(from: sources) }
     }
 
     /// Reads one calendar whole (see ``importSessions(from:)-(CalendarSource...)``).
@@ -216,7 +245,7 @@ public struct SessionImporter: Sendable {
         }
         let outline = isParallel
             ? InputOutline.scan(
-                descriptor: descriptor, parts: ProcessInfo.processInfo.activeProcessorCount, chunkSize: readChunkSize,
+                descriptor: descriptor, parts: parallelism, chunkSize: readChunkSize,
                 segmentSize: segmentSize)
             : InputOutline.scan(first)
         let zones = readAhead(outline) { range in Self.read(descriptor, range) }

@@ -12,15 +12,15 @@ extension SessionResolver {
     /// of the event whose place in the input it takes (a series' instances and overrides all take
     /// their recurring event's place).
     ///
-    /// With `parallel`, the units are resolved on every core, 16 at a time: each worker has its own
-    /// copy of this resolver, and the results are put back in input order, notes given once per
-    /// input kept only where they come first.
+    /// With a `parallelism` above 1, the units are resolved on that many threads at most, 16 at a
+    /// time: each worker has its own copy of this resolver, and the results are put back in input
+    /// order, notes given once per input kept only where they come first.
     mutating func sessions(
-        of units: ArraySlice<Unit>, in events: [HeldGroups.Event], expansion: RecurrenceExpansion, parallel: Bool
+        of units: ArraySlice<Unit>, in events: [HeldGroups.Event], expansion: RecurrenceExpansion, parallelism: Int
     ) -> PlacedSessions {
         let unitsPerChunk = 16
         let chunkCount = (units.count + unitsPerChunk - 1) / unitsPerChunk
-        guard parallel, chunkCount > 1 else {
+        guard parallelism > 1, chunkCount > 1 else {
             var placed = PlacedSessions()
             for unit in units { append(unit, in: events, expansion: expansion, to: &placed) }
             return placed
@@ -31,13 +31,17 @@ extension SessionResolver {
         let template = copy
         let starts = Array(stride(from: units.startIndex, to: units.endIndex, by: unitsPerChunk))
         let results = (0..<chunkCount).map { _ in WorkerResult<(SessionResolver, PlacedSessions)>() }
-        DispatchQueue.concurrentPerform(iterations: chunkCount) { chunk in
-            var resolver = template
-            var made = PlacedSessions()
-            for unit in units[starts[chunk]..<min(units.endIndex, starts[chunk] + unitsPerChunk)] {
-                resolver.append(unit, in: events, expansion: expansion, to: &made)
+        // Worker w resolves chunks w, w + threads, w + 2 × threads, ...: at most `parallelism` at once.
+        let threads = min(parallelism, chunkCount)
+        DispatchQueue.concurrentPerform(iterations: threads) { worker in
+            for chunk in stride(from: worker, to: chunkCount, by: threads) {
+                var resolver = template
+                var made = PlacedSessions()
+                for unit in units[starts[chunk]..<min(units.endIndex, starts[chunk] + unitsPerChunk)] {
+                    resolver.append(unit, in: events, expansion: expansion, to: &made)
+                }
+                results[chunk].set((resolver, made))
             }
-            results[chunk].set((resolver, made))
         }
         var placed = PlacedSessions()
         for result in results {

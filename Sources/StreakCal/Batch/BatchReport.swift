@@ -155,19 +155,12 @@ public struct BatchReport: Sendable {
 
     /// ``write(to:progress:)`` without blocking a task of the caller's: the work runs on Dispatch's threads.
     public func write(to directory: String, progress: (@Sendable (BatchProgress) -> Void)? = nil) async throws(AtomicFile.WriteError) -> BatchSummary {
-        let outcome: Result<BatchSummary, AtomicFile.WriteError> = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: Result { () throws(AtomicFile.WriteError) in try self.write(to: directory, progress: progress) })
-            }
-        }
-        return try outcome.get()
+        try await BlockingWork.run { () throws(AtomicFile.WriteError) -> BatchSummary in try self.write(to: directory, progress: progress) }
     }
 
     /// ``render(progress:)`` without blocking a task of the caller's: the work runs on Dispatch's threads.
     public func render(progress: (@Sendable (BatchProgress) -> Void)? = nil) async -> [RenderedReport] {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: self.render(progress: progress)) }
-        }
+        await BlockingWork.run { () -> [RenderedReport] in self.render(progress: progress) }
     }
 
     /// One calendar: read, score, render, and write if there is a folder (which must exist).

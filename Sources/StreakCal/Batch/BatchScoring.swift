@@ -36,7 +36,7 @@ struct BatchScoring: Sendable {
             if let refusal = BatchInput.refusal(of: sources) { throw BatchFailure(description: refusal, code: .notACalendar) }
             // One file per worker: each file's components are parsed on the worker's own thread.
             var settings = overrides?.applied(to: settings) ?? settings
-            settings.isParallel = false
+            settings.parallelism = 1
             let scored = try settings.scored(sources, for: format, now: now)
             outcome.result.record(scored)
             outcome.diagnostics = scored.imported.diagnostics

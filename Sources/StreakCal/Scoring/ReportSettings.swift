@@ -87,9 +87,12 @@ public struct ReportSettings: Sendable {
     }
     /// The first weekday set with ``firstWeekday`` or the initializer; `nil`: from the rules.
     private var ownFirstWeekday: Weekday?
-    /// Parse each file's components on every core (the default); `BatchReport` turns it off, as it
-    /// reads one file per core.
-    public var isParallel = true
+    /// The most threads one import parses on at a time (``/ICalendar/SessionImporter/parallelism``):
+    /// the processors this process may use by default, 1 for the calling thread alone.
+    /// `BatchReport` sets 1, as it reads one file per job. At least 1 (less stops the program).
+    public var parallelism = SessionImporter.defaultParallelism {
+        didSet { SessionImporter.check(parallelism) }
+    }
     /// Whether sessions that start after now count (`--count-planned`). By default they are
     /// planned, not done: a calendar holds plans as well as history (a weekly series runs on into
     /// the future), so they count no points, make no day met or partial, and the days after
@@ -201,6 +204,21 @@ public struct ReportSettings: Sendable {
         return try scored(sources, with: accumulator).scored
     }
 
+    /// ``scored(_:keepingSessions:now:)`` from Swift concurrency: the import and scoring run on a
+    /// Dispatch thread, the calling task suspended until they are done (no thread of the cooperative
+    /// pool waits on them; at most ``parallelism`` threads parse). Not cancelled with its task.
+    ///
+    /// ```swift
+    /// let scored = try await ReportSettings(timeZone: "UTC").scored([.file("runs.ics")], now: 1_709_164_800)
+    /// ```
+    public func scored(
+        _ sources: [CalendarSource], keepingSessions: Bool = false, now: Int64
+    ) async throws(CalendarReadError) -> ScoredCalendar {
+        try await BlockingWork.run { () throws(CalendarReadError) -> ScoredCalendar in
+            try self.scored(sources, keepingSessions: keepingSessions, now: now)
+        }
+    }
+
     /// Reads and scores `sources` as a stream through `accumulator`; returns it too, with what it counted.
     private func scored(
         _ sources: [CalendarSource], with accumulator: ReportAccumulator
@@ -208,7 +226,7 @@ public struct ReportSettings: Sendable {
         var accumulator = accumulator
         let now = accumulator.now
         var importer = importer(now: now)
-        importer.isParallel = isParallel
+        importer.parallelism = parallelism
         importer.needs = accumulator.needs
         importer.classifier = accumulator.classifier
         var imported = CalendarImport(pointsRule: pointsRule)
@@ -252,6 +270,15 @@ public struct ReportSettings: Sendable {
         return counted.totalled(scored)
     }
 
+    /// ``totals(_:by:per:now:)`` from Swift concurrency, as ``scored(_:keepingSessions:now:)`` is.
+    public func totals(
+        _ sources: [CalendarSource], by grouping: TimeTotals.Grouping, per period: TimeTotals.Period, now: Int64
+    ) async throws(CalendarReadError) -> ScoredCalendar {
+        try await BlockingWork.run { () throws(CalendarReadError) -> ScoredCalendar in
+            try self.totals(sources, by: grouping, per: period, now: now)
+        }
+    }
+
     /// The totals of a whole import, as `totals(_:by:per:now:)` makes them of a stream: the same
     /// table from sessions already read (such as `importer(now:).importSessions(from:)` gives).
     public func totals(
@@ -282,6 +309,11 @@ public struct ReportSettings: Sendable {
         var settings = self
         if view == .hours { settings.countsWeekdayHours = true }
         return try settings.scored(sources, keepingSessions: format.needsSessions, now: now)
+    }
+
+    /// ``scored(_:for:now:)`` from Swift concurrency, as ``scored(_:keepingSessions:now:)`` is.
+    public func scored(_ sources: [CalendarSource], for format: ReportFormat, now: Int64) async throws(CalendarReadError) -> ScoredCalendar {
+        try await BlockingWork.run { () throws(CalendarReadError) -> ScoredCalendar in try self.scored(sources, for: format, now: now) }
     }
 
     /// How reports of these settings look: ``dayPresentation``, ``palette``, ``firstWeekday``, ``view``.
