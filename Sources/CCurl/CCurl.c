@@ -6,15 +6,18 @@
 
 // libcurl's entry points, found by name in the loaded library (its ABI is stable across 7.x and 8.x).
 static struct {
-    CURLcode (*global_init)(long flags);
-    CURL *(*easy_init)(void);
-    void (*easy_cleanup)(CURL *);
-    CURLcode (*easy_perform)(CURL *);
-    const char *(*easy_strerror)(CURLcode);
-    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
-    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
-    void (*slist_free_all)(struct curl_slist *);
+    streakcal_curl_code (*global_init)(long flags);
+    streakcal_curl *(*easy_init)(void);
+    void (*easy_cleanup)(streakcal_curl *);
+    streakcal_curl_code (*easy_perform)(streakcal_curl *);
+    const char *(*easy_strerror)(streakcal_curl_code);
+    streakcal_curl_code (*easy_setopt)(streakcal_curl *, streakcal_curl_option, ...);
+    streakcal_curl_slist *(*slist_append)(streakcal_curl_slist *, const char *);
+    void (*slist_free_all)(streakcal_curl_slist *);
 } curl;
+
+// CURL_GLOBAL_DEFAULT: CURL_GLOBAL_SSL (1) | CURL_GLOBAL_WIN32 (2).
+static const long global_default = 3;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const char *failure = NULL;
@@ -47,7 +50,7 @@ static void load(void) {
         failure = "the libcurl found lacks a function StreakCal calls";
         return;
     }
-    if (curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+    if (curl.global_init(global_default) != STREAKCAL_CURLE_OK) {
         failure = "libcurl could not be initialised";
     }
 }
@@ -57,33 +60,33 @@ const char *streakcal_curl_load(void) {
     return failure;
 }
 
-CURL *streakcal_curl_easy_init(void) { return curl.easy_init(); }
-void streakcal_curl_easy_cleanup(CURL *handle) { curl.easy_cleanup(handle); }
-CURLcode streakcal_curl_easy_perform(CURL *handle) { return curl.easy_perform(handle); }
-const char *streakcal_curl_easy_strerror(CURLcode code) { return curl.easy_strerror(code); }
+streakcal_curl *streakcal_curl_easy_init(void) { return curl.easy_init(); }
+void streakcal_curl_easy_cleanup(streakcal_curl *handle) { curl.easy_cleanup(handle); }
+streakcal_curl_code streakcal_curl_easy_perform(streakcal_curl *handle) { return curl.easy_perform(handle); }
+const char *streakcal_curl_easy_strerror(streakcal_curl_code code) { return curl.easy_strerror(code); }
 
-CURLcode streakcal_curl_setopt_long(CURL *handle, CURLoption option, long value) {
+streakcal_curl_code streakcal_curl_setopt_long(streakcal_curl *handle, streakcal_curl_option option, long value) {
     return curl.easy_setopt(handle, option, value);
 }
 
-CURLcode streakcal_curl_setopt_offset(CURL *handle, CURLoption option, curl_off_t value) {
+streakcal_curl_code streakcal_curl_setopt_offset(streakcal_curl *handle, streakcal_curl_option option, streakcal_curl_offset value) {
     return curl.easy_setopt(handle, option, value);
 }
 
-CURLcode streakcal_curl_setopt_pointer(CURL *handle, CURLoption option, const void *value) {
+streakcal_curl_code streakcal_curl_setopt_pointer(streakcal_curl *handle, streakcal_curl_option option, const void *value) {
     return curl.easy_setopt(handle, option, value);
 }
 
-CURLcode streakcal_curl_setopt_write(CURL *handle, CURLoption option, curl_write_callback callback) {
+streakcal_curl_code streakcal_curl_setopt_write(streakcal_curl *handle, streakcal_curl_option option, streakcal_curl_write_callback callback) {
     return curl.easy_setopt(handle, option, callback);
 }
 
-CURLcode streakcal_curl_setopt_progress(CURL *handle, curl_xferinfo_callback callback) {
-    return curl.easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
+streakcal_curl_code streakcal_curl_setopt_progress(streakcal_curl *handle, streakcal_curl_progress_callback callback) {
+    return curl.easy_setopt(handle, STREAKCAL_CURLOPT_XFERINFOFUNCTION, callback);
 }
 
-struct curl_slist *streakcal_curl_slist_append(struct curl_slist *list, const char *text) {
+streakcal_curl_slist *streakcal_curl_slist_append(streakcal_curl_slist *list, const char *text) {
     return curl.slist_append(list, text);
 }
 
-void streakcal_curl_slist_free_all(struct curl_slist *list) { curl.slist_free_all(list); }
+void streakcal_curl_slist_free_all(streakcal_curl_slist *list) { curl.slist_free_all(list); }

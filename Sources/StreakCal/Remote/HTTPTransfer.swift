@@ -89,13 +89,13 @@ private final class TransferState {
     /// Why a callback stopped the transfer; it outranks libcurl's own "write error".
     var failure: HTTPTransfer.Failure?
     /// libcurl's detail on a failure (`CURLOPT_ERRORBUFFER`).
-    let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(STREAKCAL_CURL_ERROR_SIZE) + 1)
 
     init(maximumSize: Int64, sink: @escaping (UnsafeRawBufferPointer) throws(HTTPTransfer.Failure) -> Void, progress: ((Int64, Int64) -> Void)?) {
         self.maximumSize = maximumSize
         self.sink = sink
         self.progress = progress
-        errorText.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        errorText.initialize(repeating: 0, count: Int(STREAKCAL_CURL_ERROR_SIZE) + 1)
     }
 
     deinit {
@@ -104,7 +104,7 @@ private final class TransferState {
 
     func run(_ request: HTTPTransfer.Request, on handle: UnsafeMutableRawPointer) throws(HTTPTransfer.Failure) -> HTTPTransfer.Response {
         var strings: [UnsafeMutablePointer<CChar>] = []
-        var headerList: UnsafeMutablePointer<curl_slist>?
+        var headerList: UnsafeMutablePointer<streakcal_curl_slist>?
         var body: UnsafeMutableRawBufferPointer?
         defer {
             streakcal_curl_slist_free_all(headerList)
@@ -134,71 +134,71 @@ private final class TransferState {
             body = copy
         }
         let context = Unmanaged.passUnretained(self).toOpaque()
-        var result = streakcal_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorText)
-        func set(_ option: CURLoption, _ value: Int) { if result == CURLE_OK { result = streakcal_curl_setopt_long(handle, option, value) } }
-        func set(_ option: CURLoption, _ value: UnsafeRawPointer?) { if result == CURLE_OK { result = streakcal_curl_setopt_pointer(handle, option, value) } }
-        func set(_ option: CURLoption, offset value: Int64) { if result == CURLE_OK { result = streakcal_curl_setopt_offset(handle, option, curl_off_t(value)) } }
-        set(CURLOPT_URL, try kept(request.url, "address"))
-        set(CURLOPT_PROTOCOLS_STR, try kept("http,https", "protocols"))
-        set(CURLOPT_FOLLOWLOCATION, 0)
-        set(CURLOPT_NOSIGNAL, 1)
-        set(CURLOPT_CONNECTTIMEOUT_MS, HTTPTransfer.milliseconds(request.connectTimeout))
-        set(CURLOPT_TIMEOUT_MS, HTTPTransfer.milliseconds(request.timeout))
-        set(CURLOPT_SSL_VERIFYPEER, 1)
-        set(CURLOPT_SSL_VERIFYHOST, 2)
-        if let authorities = request.certificateAuthorities { set(CURLOPT_CAINFO, try kept(authorities, "certificate file")) }
+        var result = streakcal_curl_setopt_pointer(handle, STREAKCAL_CURLOPT_ERRORBUFFER, errorText)
+        func set(_ option: streakcal_curl_option, _ value: Int) { if result == STREAKCAL_CURLE_OK { result = streakcal_curl_setopt_long(handle, option, value) } }
+        func set(_ option: streakcal_curl_option, _ value: UnsafeRawPointer?) { if result == STREAKCAL_CURLE_OK { result = streakcal_curl_setopt_pointer(handle, option, value) } }
+        func set(_ option: streakcal_curl_option, offset value: Int64) { if result == STREAKCAL_CURLE_OK { result = streakcal_curl_setopt_offset(handle, option, value) } }
+        set(STREAKCAL_CURLOPT_URL, try kept(request.url, "address"))
+        set(STREAKCAL_CURLOPT_PROTOCOLS_STR, try kept("http,https", "protocols"))
+        set(STREAKCAL_CURLOPT_FOLLOWLOCATION, 0)
+        set(STREAKCAL_CURLOPT_NOSIGNAL, 1)
+        set(STREAKCAL_CURLOPT_CONNECTTIMEOUT_MS, HTTPTransfer.milliseconds(request.connectTimeout))
+        set(STREAKCAL_CURLOPT_TIMEOUT_MS, HTTPTransfer.milliseconds(request.timeout))
+        set(STREAKCAL_CURLOPT_SSL_VERIFYPEER, 1)
+        set(STREAKCAL_CURLOPT_SSL_VERIFYHOST, 2)
+        if let authorities = request.certificateAuthorities { set(STREAKCAL_CURLOPT_CAINFO, try kept(authorities, "certificate file")) }
         // Every encoding this libcurl decodes (gzip, deflate, and br or zstd where built in); the
         // cap counts the decoded bytes, so a compression bomb ends at the cap.
-        set(CURLOPT_ACCEPT_ENCODING, try kept("", "encodings"))
-        set(CURLOPT_USERAGENT, try kept("streakcal", "user agent"))
+        set(STREAKCAL_CURLOPT_ACCEPT_ENCODING, try kept("", "encodings"))
+        set(STREAKCAL_CURLOPT_USERAGENT, try kept("streakcal", "user agent"))
         // A response that announces more than the cap ends before its body.
-        set(CURLOPT_MAXFILESIZE_LARGE, offset: request.maximumSize)
+        set(STREAKCAL_CURLOPT_MAXFILESIZE_LARGE, offset: request.maximumSize)
         if let login = request.login {
-            set(CURLOPT_USERNAME, try kept(login.user, "user name"))
-            set(CURLOPT_PASSWORD, try kept(login.password, "password"))
-            set(CURLOPT_HTTPAUTH, streakcal_curl_basic_or_digest)
+            set(STREAKCAL_CURLOPT_USERNAME, try kept(login.user, "user name"))
+            set(STREAKCAL_CURLOPT_PASSWORD, try kept(login.password, "password"))
+            set(STREAKCAL_CURLOPT_HTTPAUTH, streakcal_curl_basic_or_digest)
         }
-        set(CURLOPT_CUSTOMREQUEST, try kept(request.method, "method"))
+        set(STREAKCAL_CURLOPT_CUSTOMREQUEST, try kept(request.method, "method"))
         if let body {
             // The size first: POSTFIELDS without it would be read as a C string.
-            set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(request.body?.count ?? 0))
-            set(CURLOPT_POSTFIELDS, UnsafeRawPointer(body.baseAddress))
+            set(STREAKCAL_CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(request.body?.count ?? 0))
+            set(STREAKCAL_CURLOPT_POSTFIELDS, UnsafeRawPointer(body.baseAddress))
         }
         for header in request.headers { headerList = streakcal_curl_slist_append(headerList, header) }
-        if let headerList { set(CURLOPT_HTTPHEADER, headerList) }
-        if result == CURLE_OK { result = streakcal_curl_setopt_write(handle, CURLOPT_HEADERFUNCTION, onHeader) }
-        set(CURLOPT_HEADERDATA, context)
-        if result == CURLE_OK { result = streakcal_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, onBody) }
-        set(CURLOPT_WRITEDATA, context)
+        if let headerList { set(STREAKCAL_CURLOPT_HTTPHEADER, headerList) }
+        if result == STREAKCAL_CURLE_OK { result = streakcal_curl_setopt_write(handle, STREAKCAL_CURLOPT_HEADERFUNCTION, onHeader) }
+        set(STREAKCAL_CURLOPT_HEADERDATA, context)
+        if result == STREAKCAL_CURLE_OK { result = streakcal_curl_setopt_write(handle, STREAKCAL_CURLOPT_WRITEFUNCTION, onBody) }
+        set(STREAKCAL_CURLOPT_WRITEDATA, context)
         if progress != nil {
-            set(CURLOPT_NOPROGRESS, 0)
-            if result == CURLE_OK { result = streakcal_curl_setopt_progress(handle, onProgress) }
-            set(CURLOPT_XFERINFODATA, context)
+            set(STREAKCAL_CURLOPT_NOPROGRESS, 0)
+            if result == STREAKCAL_CURLE_OK { result = streakcal_curl_setopt_progress(handle, onProgress) }
+            set(STREAKCAL_CURLOPT_XFERINFODATA, context)
         }
-        let code = result == CURLE_OK ? streakcal_curl_easy_perform(handle) : result
+        let code = result == STREAKCAL_CURLE_OK ? streakcal_curl_easy_perform(handle) : result
         if let failure { throw failure }
-        guard code == CURLE_OK || (code == CURLE_WRITE_ERROR && errorBodyCut) else {
-            throw HTTPTransfer.Failure(reason: reason(for: code, request), code: code == CURLE_FILESIZE_EXCEEDED ? .tooLarge : .network)
+        guard code == STREAKCAL_CURLE_OK || (code == STREAKCAL_CURLE_WRITE_ERROR && errorBodyCut) else {
+            throw HTTPTransfer.Failure(reason: reason(for: code, request), code: code == STREAKCAL_CURLE_FILESIZE_EXCEEDED ? .tooLarge : .network)
         }
         return HTTPTransfer.Response(status: head.status, headers: head.headers, redirect: head.redirect(from: request.url), errorBody: errorBody)
     }
 
     /// libcurl's failure in the user's words, with libcurl's detail where it gave one.
-    private func reason(for code: CURLcode, _ request: HTTPTransfer.Request) -> String {
+    private func reason(for code: streakcal_curl_code, _ request: HTTPTransfer.Request) -> String {
         let detail = String(cString: errorText)
         let said = detail.isEmpty ? String(cString: streakcal_curl_easy_strerror(code)) : detail
         switch code {
-        case CURLE_OPERATION_TIMEDOUT:
+        case STREAKCAL_CURLE_OPERATION_TIMEDOUT:
             return status == 0 && received == 0 && said.contains("onnect")
                 ? "no connection within \(Self.seconds(request.connectTimeout)) (\(said))"
                 : "the request took longer than \(Self.seconds(request.timeLimit)), the limit --timeout sets"
-        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
+        case STREAKCAL_CURLE_PEER_FAILED_VERIFICATION, STREAKCAL_CURLE_SSL_CACERT_BADFILE:
             return "the server's certificate is not trusted (\(said)); --cacert FILE names a private certificate authority"
-        case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR:
+        case STREAKCAL_CURLE_PARTIAL_FILE, STREAKCAL_CURLE_RECV_ERROR:
             return "the connection closed before the whole response came (\(said))"
-        case CURLE_FILESIZE_EXCEEDED:
+        case STREAKCAL_CURLE_FILESIZE_EXCEEDED:
             return "the response is larger than \(ByteCount(request.maximumSize)), the limit --max-size sets"
-        case CURLE_BAD_CONTENT_ENCODING:
+        case STREAKCAL_CURLE_BAD_CONTENT_ENCODING:
             return "the response's compression is damaged (\(said))"
         default:
             return said
@@ -240,7 +240,7 @@ private final class TransferState {
     }
 }
 
-private let onHeader: curl_write_callback = { pointer, size, count, context in
+private let onHeader: streakcal_curl_write_callback = { pointer, size, count, context in
     guard let pointer, let context else { return 0 }
     let state = Unmanaged<TransferState>.fromOpaque(context).takeUnretainedValue()
     let length = size * count
@@ -249,14 +249,14 @@ private let onHeader: curl_write_callback = { pointer, size, count, context in
     return length
 }
 
-private let onBody: curl_write_callback = { pointer, size, count, context in
+private let onBody: streakcal_curl_write_callback = { pointer, size, count, context in
     guard let context else { return 0 }
     let state = Unmanaged<TransferState>.fromOpaque(context).takeUnretainedValue()
     let length = size * count
     return state.body(UnsafeRawBufferPointer(start: pointer, count: length)) ? length : 0
 }
 
-private let onProgress: curl_xferinfo_callback = { context, total, now, _, _ in
+private let onProgress: streakcal_curl_progress_callback = { context, total, now, _, _ in
     guard let context else { return 0 }
     let state = Unmanaged<TransferState>.fromOpaque(context).takeUnretainedValue()
     state.progress?(Int64(now), Int64(total))
