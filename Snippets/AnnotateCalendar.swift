@@ -3,7 +3,7 @@
 import StreakCal
 
 var settings = ReportSettings(requiredPoints: 100, timeZone: "UTC")
-settings.to = try Day(year: 2024, month: 2, day: 29)
+settings.to = Day("2024-02-29")
 let annotated = try settings.annotated([.file("Fixtures/tutorial-sample.ics")], now: 1_709_164_800)
 
 let summaries = annotated.text.split(separator: "\r\n").filter { $0.hasPrefix("SUMMARY:") && $0.contains("points") }

@@ -10,7 +10,7 @@ let sources: [CalendarSource] = [
     .file("Fixtures/no-such-file.ics"),
 ]
 var settings = ReportSettings(requiredPoints: 100, timeZone: "UTC")
-settings.to = try Day(year: 2024, month: 2, day: 29)
+settings.to = Day("2024-02-29")
 let batch = BatchReport(sources: sources, settings: settings, format: .csv, jobs: 2, recordsElapsedTime: false, now: Int64(Date().timeIntervalSince1970))
 
 let results = batch.render().map(\.result)

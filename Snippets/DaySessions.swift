@@ -4,7 +4,7 @@ import Foundation
 import StreakCal
 
 let settings = ReportSettings(requiredPoints: 100, timeZone: "UTC")
-let day = try settings.sessions(on: try Day(year: 2024, month: 2, day: 25), in: [.file("Fixtures/tutorial-sample.ics")], now: Int64(Date().timeIntervalSince1970))
+let day = try settings.sessions(on: Day("2024-02-25"), in: [.file("Fixtures/tutorial-sample.ics")], now: Int64(Date().timeIntervalSince1970))
 print(day.cards.render(), terminator: "")
 // Prints:
 // Sessions on 2024-02-25 (UTC): 100 of 100 points, met

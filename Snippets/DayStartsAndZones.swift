@@ -6,7 +6,7 @@ let lateNight = Session(
     id: "late", start: .instant(secondsSince1970: 1_708_998_000), end: .instant(secondsSince1970: 1_709_001_600),
     points: 50)  // 2024-02-27T01:40:00Z to 02:40Z
 let allDay = Session(
-    id: "trip", start: .date(try Day(year: 2024, month: 2, day: 27)), end: .date(try Day(year: 2024, month: 2, day: 28)),
+    id: "trip", start: .date(Day("2024-02-27")), end: .date(Day("2024-02-28")),
     points: 100)
 
 let utc = TimeZoneRules.utc

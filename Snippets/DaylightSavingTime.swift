@@ -10,7 +10,7 @@ print(utcTime(berlin.instant(for: gap)), utcTime(berlin.instant(for: overlap)))
 // Prints "2024-03-31T01:30:00 2024-10-27T00:30:00"
 
 // A weekly 07:00 series in Berlin stays at 07:00 local time across the switch.
-let imported = try SessionImporter(expansion: RecurrenceExpansion(through: try Day(year: 2025, month: 12, day: 31))).importSessions(from: .string("""
+let imported = try SessionImporter(expansion: RecurrenceExpansion(through: Day("2025-12-31"))).importSessions(from: .string("""
     BEGIN:VEVENT
     UID:practice
     DTSTART;TZID=Europe/Berlin:20240323T070000

@@ -22,8 +22,8 @@ struct Report: Decodable {
 }
 
 var settings = ReportSettings(requiredPoints: 100, timeZone: "UTC")
-settings.from = try Day(year: 2024, month: 2, day: 24)
-settings.to = try Day(year: 2024, month: 2, day: 27)
+settings.from = Day("2024-02-24")
+settings.to = Day("2024-02-27")
 let json = ReportFormat.json.render(try settings.scored([.file("Fixtures/tutorial-sample.ics")], now: Int64(Date().timeIntervalSince1970)), with: settings)
 
 let report = try JSONDecoder().decode(Report.self, from: Data(json.utf8))

@@ -2,7 +2,7 @@
 // line and column, a message and the source line. Printed, it reads like a compiler's.
 import StreakCal
 
-let imported = try SessionImporter(expansion: RecurrenceExpansion(through: try Day(year: 2025, month: 12, day: 31))).importSessions(from: .string("""
+let imported = try SessionImporter(expansion: RecurrenceExpansion(through: Day("2025-12-31"))).importSessions(from: .string("""
     BEGIN:VCALENDAR
     BEGIN:VEVENT
     UID:a

@@ -11,7 +11,7 @@ print(Day(instant, in: newYork, dayStart: DayStart(hour: 4)!))
 // Prints "2024-02-28"
 
 // When 29 February begins in New York, with that day start.
-print(try Day(year: 2024, month: 2, day: 29).start(in: newYork, dayStart: DayStart(hour: 4)!))
+print(Day("2024-02-29").start(in: newYork, dayStart: DayStart(hour: 4)!))
 // Prints "2024-02-29 09:00:00 +0000"
 
 // A floating time becomes an instant only in a zone; 02:30 does not exist on 31 March 2024 in Berlin.

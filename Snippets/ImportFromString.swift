@@ -22,7 +22,7 @@ let calendar = """
     END:VCALENDAR
     """
 
-let imported = try SessionImporter(expansion: RecurrenceExpansion(through: try Day(year: 2025, month: 12, day: 31))).importSessions(from: .string(calendar, name: "training.ics"))
+let imported = try SessionImporter(expansion: RecurrenceExpansion(through: Day("2025-12-31"))).importSessions(from: .string(calendar, name: "training.ics"))
 for session in imported.sessions {
     print(session.id, session.summary, session.points, session.source!)
 }

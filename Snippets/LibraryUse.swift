@@ -11,7 +11,7 @@ print(TimeZoneRules(identifier: "Mars/Olympus") == nil)
 
 var settings = ReportSettings(
     timeZone: TimeZoneRules(identifier: "Europe/Berlin"),
-    from: try Day(year: 2024, month: 2, day: 19), to: try Day(year: 2024, month: 2, day: 25))
+    from: Day("2024-02-19"), to: Day("2024-02-25"))
 settings.requiredPoints = 60  // GoalSchedule.pointsRange; a number outside it stops the program
 
 do {

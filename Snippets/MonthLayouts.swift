@@ -12,7 +12,7 @@ print(grid)
 // 26 27 28 29  1  2  3
 
 let layout = MonthLayout(grid: grid, metrics: LayoutMetrics(width: 350))
-print(layout.frame, layout.frame(of: try Day(year: 2024, month: 2, day: 29))!)
+print(layout.frame, layout.frame(of: Day("2024-02-29"))!)
 // Prints "(x: 0, y: 0, width: 350, height: 294) (x: 150, y: 244, width: 50, height: 50)"
 
 let stack = MonthStack(

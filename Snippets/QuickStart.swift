@@ -5,8 +5,8 @@ import Foundation
 import StreakCal
 
 var settings = ReportSettings(requiredPoints: 100, timeZone: "UTC")
-settings.from = try Day(year: 2024, month: 2, day: 20)
-settings.to = try Day(year: 2024, month: 2, day: 29)
+settings.from = Day("2024-02-20")
+settings.to = Day("2024-02-29")
 
 let scored = try settings.scored([.file("Fixtures/tutorial-sample.ics")], now: Int64(Date().timeIntervalSince1970))
 for diagnostic in scored.imported.diagnostics { print(diagnostic) }

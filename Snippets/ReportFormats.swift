@@ -6,8 +6,8 @@ import Foundation
 import StreakCal
 
 var settings = ReportSettings(requiredPoints: 100, timeZone: "UTC")
-settings.from = try Day(year: 2024, month: 2, day: 24)
-settings.to = try Day(year: 2024, month: 2, day: 27)
+settings.from = Day("2024-02-24")
+settings.to = Day("2024-02-27")
 let scored = try settings.scored([.file("Fixtures/tutorial-sample.ics")], now: Int64(Date().timeIntervalSince1970))
 
 print(ReportFormat.text.render(scored), terminator: "")

@@ -38,7 +38,7 @@ let updates = """
     END:VCALENDAR
     """
 
-let imported = try SessionImporter(expansion: RecurrenceExpansion(through: try Day(year: 2025, month: 12, day: 31))).importSessions(from: [
+let imported = try SessionImporter(expansion: RecurrenceExpansion(through: Day("2025-12-31"))).importSessions(from: [
     .string(exported, name: "export.ics"), .string(updates, name: "updates.ics"),
 ])
 for session in imported.sessions { print(session.id, session.points, session.source!) }

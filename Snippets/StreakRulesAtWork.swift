@@ -13,7 +13,7 @@ let sessions = [
     session(9, 0, "Holiday", categories: ["vacation"]),
     session(2, 45, "Scales", categories: ["piano"]),
 ]
-let window = try Day(year: 2024, month: 1, day: 1)...Day(year: 2024, month: 1, day: 14)
+let window = Day("2024-01-01")...Day("2024-01-14")
 let goal = StreakGoal(timeZone: .utc)
 
 var rules = StreakRules(requiredPoints: 60)

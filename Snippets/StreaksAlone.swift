@@ -16,7 +16,7 @@ let sessions = [
 let goal = StreakGoal(requiredPoints: 100, timeZone: .utc)
 let report = StreakReport(
     sessions: sessions, goal: goal,
-    window: try Day(year: 2024, month: 2, day: 20)...Day(year: 2024, month: 2, day: 29))
+    window: Day("2024-02-20")...Day("2024-02-29"))
 
 print(report.days.map { "\($0.date.dayOfMonth):\($0.status)" }.joined(separator: " "))
 // Prints "20:met 21:none 22:none 23:none 24:partial 25:met 26:met 27:none 28:none 29:none"

@@ -5,7 +5,7 @@ import StreakCal
 var sessions = 0
 var points = 0
 var diagnostics = 0
-for try await batch in SessionImporter(expansion: RecurrenceExpansion(through: try Day(year: 2025, month: 12, day: 31))).sessionBatches(from: [.file("Fixtures/tutorial-sample.ics")]) {
+for try await batch in SessionImporter(expansion: RecurrenceExpansion(through: Day("2025-12-31"))).sessionBatches(from: [.file("Fixtures/tutorial-sample.ics")]) {
     sessions += batch.sessions.count
     points += batch.sessions.reduce(0) { $0 + $1.points }
     diagnostics += batch.diagnostics.count

@@ -3,7 +3,7 @@
 import Foundation
 import StreakCal
 
-var settings = ReportSettings(timeZone: "UTC", from: try Day(year: 2024, month: 1, day: 1), to: try Day(year: 2024, month: 2, day: 29))
+var settings = ReportSettings(timeZone: "UTC", from: Day("2024-01-01"), to: Day("2024-02-29"))
 settings.firstWeekday = .monday
 let scored = try settings.totals([.file("Fixtures/habits.ics")], by: .category, per: .month, now: Int64(Date().timeIntervalSince1970))
 let totals = scored.timeTotals!

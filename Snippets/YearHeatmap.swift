@@ -6,8 +6,8 @@ import Foundation
 import StreakCal
 
 var settings = ReportSettings(requiredPoints: 100, timeZone: "UTC")
-settings.from = try Day(year: 2024, month: 1, day: 1)
-settings.to = try Day(year: 2024, month: 3, day: 31)
+settings.from = Day("2024-01-01")
+settings.to = Day("2024-03-31")
 settings.view = .year
 let scored = try settings.scored([.file("Fixtures/tutorial-sample.ics")], now: Int64(Date().timeIntervalSince1970))
 let text = ReportFormat.text.render(scored)
@@ -23,7 +23,7 @@ for line in text.split(separator: "\n").drop(while: { $0 != "2024" }).prefix(9) 
 // Fr ·············
 // Sa ·······◔·····
 
-let partialDay = scored.report.total(on: try Day(year: 2024, month: 2, day: 24))!
+let partialDay = scored.report.total(on: Day("2024-02-24"))!
 print(partialDay.points, partialDay.required, ReportPalette.level(of: partialDay)!)
 // Prints "30 100 1"
 for palette in ReportPalette.all {

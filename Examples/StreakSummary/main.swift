@@ -8,7 +8,7 @@ let path = CommandLine.arguments.dropFirst().first ?? "Fixtures/tutorial-sample.
 do {
     // 1. Read sessions (and diagnostics) from an .ics file, recurring events up to the report's
     //    last day (29 February 2024).
-    let lastDay = try Day(year: 2024, month: 2, day: 29)
+    let lastDay = Day("2024-02-29")
     let importer = SessionImporter(pointsRule: .xPoints, expansion: RecurrenceExpansion(through: lastDay))
     let calendar = try importer.importSessions(from: .file(path))
     for diagnostic in calendar.diagnostics {

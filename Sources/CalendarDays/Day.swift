@@ -3,7 +3,7 @@
 /// Day arithmetic is integer arithmetic, so it is cheap and exact in any year:
 ///
 /// ```swift
-/// let day = try Day(year: 2024, month: 2, day: 29)
+/// let day = Day("2024-02-29")
 /// print(day, day.advanced(by: 1), day.weekday)
 /// // Prints "2024-02-29 2024-03-01 thursday"
 /// ```
@@ -19,13 +19,13 @@ public struct Day: Hashable, Comparable, Sendable {
 
     /// Creates a day from a year, month (1–12) and day of month, or throws for a date that does not
     /// exist (as `streakcal` refuses `--to 2023-02-29`), saying why. It throws rather than
-    /// returning `nil` so that `settings.from = try Day(year: 2024, month: 2, day: 30)` cannot compile
+    /// returning `nil` so that `settings.from = Day("2024-02-30")` cannot compile
     /// into a silent `nil` (the default window); write `try?` where `nil` is what you want.
     ///
     /// ```swift
-    /// print(try Day(year: 2024, month: 2, day: 29))
+    /// print(Day("2024-02-29"))
     /// // Prints "2024-02-29"
-    /// do { _ = try Day(year: 2023, month: 2, day: 29) } catch { print(error) }
+    /// do { _ = Day("2023-02-29") } catch { print(error) }
     /// // Prints "there is no day 29 in 2023-02, which has 28 days"
     /// ```
     public init(year: Int, month: Int, day: Int) throws(DayError) {
@@ -164,6 +164,27 @@ extension Day: LosslessStringConvertible {
         else { return nil }
         let year = sign * magnitude
         guard let day = try? Day(year: year, month: month, day: day) else { return nil }
+        self = day
+    }
+}
+
+extension Day: ExpressibleByStringLiteral {
+    /// A day written in code as `YYYY-MM-DD` (as ``init(_:)`` reads it): `let day: Day = "2024-02-29"`,
+    /// or `Day("2024-02-29")`, which Swift reads as the same literal (SE-0213), not as the failable
+    /// parse.
+    ///
+    /// ```swift
+    /// let leapDay: Day = "2024-02-29"
+    /// print(leapDay.advanced(by: 1))
+    /// // Prints "2024-03-01"
+    /// ```
+    ///
+    /// A literal that names no day (`"2023-02-29"`, `"2024-2-1"`) stops the program: it is a
+    /// programmer's typo, found the first time the line runs. Text from elsewhere (a file, an
+    /// option) goes through the failable ``init(_:)`` given a `String` value, or
+    /// ``init(year:month:day:)``, which throws.
+    public init(stringLiteral text: String) {
+        guard let day = Day(text) else { preconditionFailure("Day: \"\(text)\" is not a day written YYYY-MM-DD") }
         self = day
     }
 }

@@ -31,7 +31,7 @@ public struct CalendarMonth: Hashable, Comparable, Sendable {
     /// The month that contains `day`.
     ///
     /// ```swift
-    /// print(CalendarMonth(containing: try! Day(year: 2024, month: 2, day: 29)))
+    /// print(CalendarMonth(containing: Day("2024-02-29")))
     /// // Prints "2024-02"
     /// ```
     public init(containing day: Day) {

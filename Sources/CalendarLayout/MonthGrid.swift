@@ -82,7 +82,7 @@ public struct MonthGrid: Hashable, Sendable {
     /// Whether a grid shows a whole month or the one week containing a date.
     ///
     /// ```swift
-    /// let day = try! Day(year: 2024, month: 3, day: 14)
+    /// let day = Day("2024-03-14")
     /// print(MonthGrid(month: CalendarMonth(containing: day)).mode, MonthGrid(weekContaining: day).mode)
     /// // Prints "month week"
     /// ```
@@ -138,7 +138,7 @@ public struct MonthGrid: Hashable, Sendable {
     /// The one-row grid of the week that contains `day`; the days of `day`'s month are in month.
     ///
     /// ```swift
-    /// let week = MonthGrid(weekContaining: try! Day(year: 2024, month: 3, day: 1), firstWeekday: .monday)
+    /// let week = MonthGrid(weekContaining: Day("2024-03-01"), firstWeekday: .monday)
     /// print(week.rowCount, week.first!.day, week.first!.isInMonth, week.last!.day)
     /// // Prints "1 2024-02-26 false 2024-03-03"
     /// ```
@@ -200,7 +200,7 @@ public struct MonthGrid: Hashable, Sendable {
     ///
     /// ```swift
     /// let grid = MonthGrid(month: CalendarMonth(year: 2024, month: 3))
-    /// print(grid.position(of: try! Day(year: 2024, month: 3, day: 14))!)
+    /// print(grid.position(of: Day("2024-03-14"))!)
     /// // Prints "(row: 2, column: 4)"
     /// ```
     public func position(of day: Day) -> (row: Int, column: Int)? {

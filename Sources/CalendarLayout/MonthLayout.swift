@@ -84,7 +84,7 @@ public struct MonthLayout: Hashable, Sendable {
     ///
     /// ```swift
     /// let layout = MonthLayout(grid: MonthGrid(month: CalendarMonth(year: 2024, month: 3)), metrics: LayoutMetrics(width: 390))
-    /// print(layout.frame(of: try! Day(year: 2024, month: 3, day: 1))!)
+    /// print(layout.frame(of: Day("2024-03-01"))!)
     /// // Prints "(x: 278, y: 44, width: 56, height: 55)"
     /// ```
     public func frame(of day: Day) -> LayoutFrame? {

@@ -152,7 +152,7 @@ public struct MonthStack: Hashable, Sendable {
     ///
     /// ```swift
     /// let stack = MonthStack(firstMonth: CalendarMonth(year: 2015, month: 1), monthCount: 12, metrics: LayoutMetrics(width: 390))
-    /// print(stack.frame(of: try! Day(year: 2015, month: 2, day: 1))!)
+    /// print(stack.frame(of: Day("2015-02-01"))!)
     /// // Prints "(x: 0, y: 363, width: 55, height: 55)"
     /// ```
     public func frame(of day: Day) -> LayoutFrame? {

@@ -9,7 +9,7 @@ public import CalendarDays
 ///
 /// ```swift
 /// let grid = YearGrid(year: 2024, firstWeekday: .sunday)
-/// print(grid.weekCount, grid.position(of: try! Day(year: 2024, month: 2, day: 20))!)
+/// print(grid.weekCount, grid.position(of: Day("2024-02-20"))!)
 /// // Prints "53 (week: 7, row: 2)"
 /// ```
 public struct YearGrid: Hashable, Sendable {
@@ -39,7 +39,7 @@ public struct YearGrid: Hashable, Sendable {
     /// shows a year: every day from the first column's first day through `lastDay`.
     ///
     /// ```swift
-    /// let grid = YearGrid(weeksEndingWith: try! Day(year: 2026, month: 11, day: 28), firstWeekday: .sunday)
+    /// let grid = YearGrid(weeksEndingWith: Day("2026-11-28"), firstWeekday: .sunday)
     /// print(grid.firstDay, grid.weekCount, grid.monthColumns.first!)
     /// // Prints "2025-11-23 53 (month: 11, week: 0)"
     /// ```
@@ -101,7 +101,7 @@ public struct YearGrid: Hashable, Sendable {
 ///
 /// ```swift
 /// let layout = YearLayout(grid: YearGrid(year: 2024), cellSize: 12, gap: 3, labelWidth: 30, labelHeight: 16)
-/// print(layout.frame, layout.frame(of: try! Day(year: 2024, month: 1, day: 1))!)
+/// print(layout.frame, layout.frame(of: Day("2024-01-01"))!)
 /// // Prints "(x: 0, y: 0, width: 822, height: 118) (x: 30, y: 31, width: 12, height: 12)"
 /// ```
 public struct YearLayout: Hashable, Sendable {

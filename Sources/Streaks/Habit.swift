@@ -22,7 +22,7 @@
 ///
 /// ```swift
 /// let filter = try SessionFilter(parsing: "categories:piano or summary:scales")
-/// print(filter.matches(Session(id: "1", start: .date(Day("2024-02-20")!), end: .date(Day("2024-02-21")!),
+/// print(filter.matches(Session(id: "1", start: .date(Day("2024-02-20")), end: .date(Day("2024-02-21")),
 ///                              points: 30, summary: "Scales, slowly")))
 /// // Prints "true"
 /// ```

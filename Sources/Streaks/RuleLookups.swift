@@ -8,7 +8,7 @@ extension GoalSchedule {
     /// try schedule.add(parsing: "mon-fri:60,sat-sun:0")
     /// try schedule.add(parsing: "from 2024-06-01: 90")
     /// let lookup = schedule.lookup()
-    /// print(lookup.requiredPoints(on: Day("2024-05-31")!), lookup.requiredPoints(on: Day("2024-06-01")!))
+    /// print(lookup.requiredPoints(on: Day("2024-05-31")), lookup.requiredPoints(on: Day("2024-06-01")))
     /// // Prints "60 90"
     /// ```
     public struct Lookup: Sendable {

@@ -24,7 +24,7 @@ extension SourceLocation: CustomStringConvertible {
 /// ```swift
 /// let start = SessionTime.instant(secondsSince1970: 1_708_416_000)   // 2024-02-20T08:00:00Z
 /// let floating = SessionTime.floating(LocalDateTime(year: 2024, month: 2, day: 20, hour: 8)!)
-/// let allDay = SessionTime.date(try! Day(year: 2024, month: 2, day: 20))
+/// let allDay = SessionTime.date(Day("2024-02-20"))
 /// ```
 public enum SessionTime: Hashable, Sendable {
     /// An exact moment, in seconds since 1970-01-01T00:00:00Z.

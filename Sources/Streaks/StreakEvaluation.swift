@@ -249,7 +249,7 @@ public struct StreakGoal: Hashable, Sendable {
 ///
 /// ```swift
 /// let report = StreakReport(sessions: sessions, goal: StreakGoal(timeZone: .utc),
-///                           window: try! Day(year: 2024, month: 2, day: 20)...Day(year: 2024, month: 2, day: 26))
+///                           window: Day("2024-02-20")...Day("2024-02-26"))
 /// print(report.longestStreak.length, report.currentStreak.length)
 /// // Prints "2 2" for the tutorial's sample data
 /// ```
@@ -319,7 +319,7 @@ public struct StreakReport: Hashable, Sendable {
     /// var rules = StreakRules(requiredPoints: 100)
     /// rules.schedule.require(0, on: [.sunday])
     /// let report = StreakReport(sessions: sessions, goal: StreakGoal(timeZone: .utc), rules: rules,
-    ///                           window: Day("2024-02-20")!...Day("2024-02-26")!)
+    ///                           window: Day("2024-02-20")...Day("2024-02-26"))
     /// ```
     ///
     /// Sessions whose day falls outside the window are not counted, but those before it give the
@@ -350,8 +350,8 @@ public struct StreakReport: Hashable, Sendable {
     ///
     /// ```swift
     /// let report = StreakReport(goal: StreakGoal(timeZone: .utc), rules: StreakRules(requiredPoints: 100),
-    ///                           firstDay: try! Day(year: 2026, month: 12, day: 1), points: [100, 100, 0, 0],
-    ///                           sessionCounts: [1, 1, 0, 0], today: try! Day(year: 2026, month: 12, day: 2))
+    ///                           firstDay: Day("2026-12-01"), points: [100, 100, 0, 0],
+    ///                           sessionCounts: [1, 1, 0, 0], today: Day("2026-12-02"))
     /// print(report.days.map(\.status.rawValue), report.currentStreak.length)
     /// // Prints "["met", "met", "upcoming", "upcoming"] 2"
     /// ```
@@ -674,7 +674,7 @@ extension StreakReport {
     ///
     /// ```swift
     /// let (window, cutOff) = StreakReport.defaultWindow(
-    ///     earliestSessionDay: try! Day(year: 1, month: 1, day: 1), to: try! Day(year: 2024, month: 12, day: 31))
+    ///     earliestSessionDay: Day("0001-01-01"), to: Day("2024-12-31"))
     /// print(window.lowerBound, cutOff!)
     /// // Prints "2015-01-01 0001-01-01"
     /// ```
@@ -763,8 +763,8 @@ public struct DayTotals: Sendable {
     ///
     /// ```swift
     /// var totals = DayTotals(goal: StreakGoal(requiredPoints: 30, timeZone: .utc))
-    /// totals.add(points: 45, startingAt: .date(try! Day(year: 2024, month: 3, day: 1)))
-    /// print(totals.report(from: nil, to: try! Day(year: 2024, month: 3, day: 1)).days[0].status)
+    /// totals.add(points: 45, startingAt: .date(Day("2024-03-01")))
+    /// print(totals.report(from: nil, to: Day("2024-03-01")).days[0].status)
     /// // Prints "met"
     /// ```
     public mutating func add(points: Int, startingAt start: SessionTime) {

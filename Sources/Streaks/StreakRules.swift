@@ -9,9 +9,9 @@
 /// ```swift
 /// var rules = StreakRules(requiredPoints: 60)
 /// rules.schedule.require(0, on: [.saturday, .sunday])            // weekends are rest days
-/// rules.skippedDays = [Day("2024-02-21")!...Day("2024-02-22")!]   // two days away
+/// rules.skippedDays = [Day("2024-02-21")...Day("2024-02-22")]   // two days away
 /// rules.freezes = FreezePolicy(budget: 1)                        // one missed day forgiven
-/// print(rules.schedule.requiredPoints(on: Day("2024-02-24")!))
+/// print(rules.schedule.requiredPoints(on: Day("2024-02-24")))
 /// // Prints "0"
 /// ```
 public struct StreakRules: Hashable, Sendable {
@@ -118,7 +118,7 @@ public struct StreakRules: Hashable, Sendable {
 /// var schedule = GoalSchedule(requiredPoints: 100)
 /// try schedule.add(parsing: "mon-fri:60,sat-sun:0")
 /// try schedule.add(parsing: "from 2024-06-01: 90")
-/// print(schedule.requiredPoints(on: Day("2024-05-31")!), schedule.requiredPoints(on: Day("2024-06-01")!))
+/// print(schedule.requiredPoints(on: Day("2024-05-31")), schedule.requiredPoints(on: Day("2024-06-01")))
 /// // Prints "60 90"
 /// ```
 public struct GoalSchedule: Hashable, Sendable {
@@ -334,7 +334,7 @@ extension Weekday {
 ///
 /// ```swift
 /// let goal = try PeriodGoal(parsing: "week:3 days", firstWeekday: .monday)
-/// print(goal.period(containing: Day("2024-02-21")!))
+/// print(goal.period(containing: Day("2024-02-21")))
 /// // Prints "2024-02-19...2024-02-25"
 /// ```
 ///

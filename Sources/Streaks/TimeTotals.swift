@@ -38,7 +38,7 @@ public struct TimeTotals: Hashable, Sendable {
         /// The first day of the period `day` falls in; weeks begin on `firstWeekday`.
         ///
         /// ```swift
-        /// let day = try Day(year: 2024, month: 2, day: 29)   // a Thursday
+        /// let day = Day("2024-02-29")   // a Thursday
         /// print(TimeTotals.Period.week.first(of: day, firstWeekday: .monday), TimeTotals.Period.year.first(of: day))
         /// // Prints "2024-02-26 2024-01-01"
         /// ```

@@ -7,9 +7,9 @@
 /// over its limit), or a period goal whose week or month is not reached yet.
 ///
 /// ```swift
-/// let report = StreakReport(goal: StreakGoal(requiredPoints: 30, timeZone: .utc), firstDay: Day("2024-03-01")!,
+/// let report = StreakReport(goal: StreakGoal(requiredPoints: 30, timeZone: .utc), firstDay: Day("2024-03-01"),
 ///                           points: [30, 30, 10], sessionCounts: [1, 1, 1])
-/// let today = report.progress(on: Day("2024-03-03")!)!
+/// let today = report.progress(on: Day("2024-03-03"))!
 /// print(today.pointsNeeded, today.streakAtRisk)
 /// // Prints "20 true"
 /// ```

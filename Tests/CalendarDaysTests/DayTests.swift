@@ -117,14 +117,36 @@ struct DayTests {
         #expect(try! Day(year: year + 1, month: 1, day: 1).daysSince1970 - (try! Day(year: year, month: 1, day: 1)).daysSince1970 == (isLeap ? 366 : 365))
     }
 
+    /// Text parsed (a `String` value: the failable `init?(_:)`), not a literal in code.
+    private static func parsed(_ text: String) -> Day? {
+        Day(text)
+    }
+
     @Test func leapDayStrings() throws {
-        let leapDay = try #require(Day("2000-02-29"))
+        let leapDay = try #require(Self.parsed("2000-02-29"))
         #expect(leapDay.components == (2000, 2, 29))
         #expect(leapDay.advanced(by: 1).description == "2000-03-01")
-        #expect(Day("1900-02-29") == nil)
-        #expect(Day("2023-02-29") == nil)
-        #expect(Day("2024-02-29") == (try! Day(year: 2024, month: 2, day: 29)))
-        #expect(Day("2024-02-30") == nil)
+        #expect(Self.parsed("1900-02-29") == nil)
+        #expect(Self.parsed("2023-02-29") == nil)
+        #expect(Self.parsed("2024-02-29") == (try! Day(year: 2024, month: 2, day: 29)))
+        #expect(Self.parsed("2024-02-30") == nil)
+    }
+
+    @Test("A day in code is a literal: what the parse gives, the same in every form; a literal that names no day stops the program")
+    func literals() async {
+        let written: Day = "2024-02-29"
+        #expect(written == (try! Day(year: 2024, month: 2, day: 29)))
+        #expect(Day("2024-02-29") == written)  // SE-0213: the literal, not the failable parse
+        #expect(("+10000-01-01" as Day).components == (10_000, 1, 1))
+        let window: ClosedRange<Day> = "2024-01-01"..."2024-01-07"
+        #expect(window.upperBound.daysSince1970 - window.lowerBound.daysSince1970 == 6)
+        // Every day of 2023–2025 written as its description reads back as itself.
+        for offset in 0..<1_096 {
+            let day = written.advanced(by: offset - 424)
+            #expect(Day(stringLiteral: day.description) == day)
+        }
+        await #expect(processExitsWith: .failure) { _ = Day(stringLiteral: "2023-02-29") }
+        await #expect(processExitsWith: .failure) { _ = Day(stringLiteral: "2024-2-1") }
     }
 
     @Test(arguments: [(1, 31), (2, 28), (3, 31), (4, 30), (5, 31), (6, 30), (7, 31), (8, 31), (9, 30), (10, 31), (11, 30), (12, 31)])

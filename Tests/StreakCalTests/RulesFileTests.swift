@@ -30,10 +30,10 @@ struct RulesFileTests {
         let rules = file.rules
         #expect(file.namesRequiredPoints)
         #expect(rules.schedule.defaultPoints == 60)
-        #expect(rules.schedule.requiredPoints(on: Day("2024-02-24")!) == 0)
-        #expect(rules.schedule.requiredPoints(on: Day("2024-06-03")!) == 90)
+        #expect(rules.schedule.requiredPoints(on: Day("2024-02-24")) == 0)
+        #expect(rules.schedule.requiredPoints(on: Day("2024-06-03")) == 90)
         #expect(rules.periodGoal == PeriodGoal(length: .week(firstWeekday: .sunday), target: .metDays(3)))
-        #expect(rules.skippedDays == [Day("2024-02-21")!...Day("2024-02-21")!, Day("2024-03-01")!...Day("2024-03-07")!])
+        #expect(rules.skippedDays == [Day("2024-02-21")...Day("2024-02-21"), Day("2024-03-01")...Day("2024-03-07")])
         #expect(rules.skipCategories == ["vacation", "rest"])
         #expect(rules.freezes == FreezePolicy(budget: 1, earnedEvery: 7, maximumHeld: 2))
         #expect(!rules.todayGrace)
@@ -123,7 +123,7 @@ struct RulesFileTests {
     func habitsFromOneCalendar() throws {
         let text = try String(contentsOf: fixtures.appendingPathComponent("habits-rules.json"), encoding: .utf8)
         let file = try RulesFile(parsing: text, file: "habits-rules.json")
-        var settings = ReportSettings(timeZone: "UTC", from: Day("2024-01-01")!, to: Day("2024-01-07")!)
+        var settings = ReportSettings(timeZone: "UTC", from: Day("2024-01-01"), to: Day("2024-01-07"))
         settings.streakRules = file.rules
         settings.habits = file.habits
         let source = CalendarSource.file(fixtures.appendingPathComponent("habits.ics").path)
@@ -175,7 +175,7 @@ struct RulesFileTests {
             END:VCALENDAR\r
 
             """
-        var settings = ReportSettings(timeZone: "UTC", from: Day("2024-01-01")!, to: Day("2024-01-04")!)
+        var settings = ReportSettings(timeZone: "UTC", from: Day("2024-01-01"), to: Day("2024-01-04"))
         settings.streakRules = file.rules
         settings.habits = file.habits
         let source = CalendarSource.string(calendar, name: "habits.ics")
@@ -188,7 +188,7 @@ struct RulesFileTests {
             #expect(piano.longestStreak.length == 1 && piano.currentStreak.length == 0)
             #expect(coffee.days.map(\.points) == [1, 2, 0, 0])
             #expect(coffee.days.map(\.status) == [.met, .over, .met, .met])
-            #expect(coffee.currentStreak == Streak(from: Day("2024-01-03")!, through: Day("2024-01-04")!, length: 2))
+            #expect(coffee.currentStreak == Streak(from: Day("2024-01-03"), through: Day("2024-01-04"), length: 2))
             #expect(coffee.rules.atMost && coffee.goal.requiredPoints == 1)
             // The calendar keeps its own rule: X-POINTS, which one event carries.
             #expect(scored.imported.pointsRule == .xPoints)
@@ -225,7 +225,7 @@ struct RulesFileTests {
         try merged.applyRules(file, options: options)
         #expect(merged.requiredPoints == 45)  // an option wins over the file
         #expect(merged.streakRules.schedule.entries.count == 2)  // the file's entries, then the option's
-        #expect(merged.streakRules.schedule.requiredPoints(on: Day("2024-01-01")!) == 0)  // a Monday
+        #expect(merged.streakRules.schedule.requiredPoints(on: Day("2024-01-01")) == 0)  // a Monday
         #expect(merged.streakRules.periodGoal == PeriodGoal(length: .week(firstWeekday: .sunday), target: .metDays(3)))
         #expect(merged.streakRules.skipCategories == ["vacation", "sick"])
         #expect(merged.streakRules.freezes == .none && !merged.streakRules.todayGrace && merged.streakRules.bestStreakCount == 2)

@@ -7,11 +7,11 @@ import Testing
 private func ruledReport(periods: Bool = true, sessions: [Session] = tutorialSessions) throws -> StreakReport {
     var rules = StreakRules(requiredPoints: 100)
     try rules.schedule.add(parsing: "sat-sun:0")
-    rules.skippedDays = [Day("2024-02-21")!...Day("2024-02-21")!]
+    rules.skippedDays = [Day("2024-02-21")...Day("2024-02-21")]
     rules.freezes = FreezePolicy(budget: 1)
     if periods { rules.periodGoal = try PeriodGoal(parsing: "week:1 day", firstWeekday: .monday) }
     return StreakReport(sessions: sessions, goal: StreakGoal(timeZone: .utc), rules: rules,
-                        window: Day("2024-02-19")!...Day("2024-03-03")!)
+                        window: Day("2024-02-19")...Day("2024-03-03"))
 }
 
 private func habits() throws -> [HabitReport] {

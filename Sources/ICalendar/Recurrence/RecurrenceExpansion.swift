@@ -7,8 +7,8 @@ public import Streaks
 /// `maximumInstancesPerRule` of them; an endless rule costs what the window holds, not what it could.
 ///
 /// ```swift
-/// let expansion = RecurrenceExpansion(from: try! Day(year: 2024, month: 1, day: 1),
-///                                     through: try! Day(year: 2024, month: 12, day: 31))
+/// let expansion = RecurrenceExpansion(from: Day("2024-01-01"),
+///                                     through: Day("2024-12-31"))
 /// let importer = SessionImporter(pointsRule: .xPoints, expansion: expansion)
 /// ```
 public struct RecurrenceExpansion: Hashable, Sendable {

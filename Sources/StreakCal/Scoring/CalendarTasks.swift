@@ -42,7 +42,7 @@ extension ReportSettings {
     /// One day's sessions, as `streakcal sessions --on` lists them.
     ///
     /// ```swift
-    /// let day = try ReportSettings(timeZone: "UTC").sessions(on: try! Day(year: 2024, month: 2, day: 25), in: [.file("work.ics")])
+    /// let day = try ReportSettings(timeZone: "UTC").sessions(on: Day("2024-02-25"), in: [.file("work.ics")])
     /// print(day.cards.render())
     /// ```
     public func sessions(on day: Day, in sources: [CalendarSource], now: Int64) throws(CalendarReadError) -> DaySessions {
@@ -56,7 +56,7 @@ extension ReportSettings {
     ///
     /// ```swift
     /// let week = try ReportSettings(timeZone: "UTC").sessions(
-    ///     over: try Day(year: 2024, month: 2, day: 19)...Day(year: 2024, month: 2, day: 25), in: [.file("work.ics")])
+    ///     over: Day("2024-02-19")...Day("2024-02-25"), in: [.file("work.ics")])
     /// print(week.days.filter { !$0.sessions.isEmpty }.map(\.day))
     /// ```
     public func sessions(over window: ClosedRange<Day>, in sources: [CalendarSource], now: Int64) throws(CalendarReadError) -> DayAgenda {
@@ -79,7 +79,7 @@ extension ReportSettings {
     ///
     /// ```swift
     /// var settings = ReportSettings(requiredPoints: 100, timeZone: "UTC")
-    /// settings.to = try Day(year: 2024, month: 2, day: 29)
+    /// settings.to = Day("2024-02-29")
     /// let annotated = try settings.annotated([.file("Fixtures/tutorial-sample.ics")], onlyAnnotations: true, now: 1_709_164_800)
     /// print(annotated.text.split(separator: "\r\n").first { $0.hasPrefix("UID:") } ?? "")
     /// // Prints "UID:2024-02-20.fscalendar-streaks-tutorial-sample@streakcal.local"

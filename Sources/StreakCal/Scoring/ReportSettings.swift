@@ -8,7 +8,7 @@ public import Streaks
 ///
 /// ```swift
 /// var settings = ReportSettings(requiredPoints: 60, pointsRule: .minutes, timeZone: "Europe/Berlin")
-/// settings.to = try! Day(year: 2024, month: 2, day: 29)
+/// settings.to = Day("2024-02-29")
 /// let scored = try settings.scored([.file("runs.ics")], now: now)
 /// print(scored.report.longestStreak.length)
 /// // Prints "2"

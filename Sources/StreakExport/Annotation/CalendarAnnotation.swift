@@ -64,8 +64,8 @@ public struct CalendarAnnotation: Sendable {
     ///
     /// ```swift
     /// let piano = CalendarAnnotation(report: report, calendar: CalendarSlug(name: "Piano"))
-    /// print(piano.uid(for: try! Day(year: 2024, month: 2, day: 20)))
-    /// print(piano.uid(for: try! Day(year: 2024, month: 2, day: 20), habit: "Scales"))
+    /// print(piano.uid(for: Day("2024-02-20")))
+    /// print(piano.uid(for: Day("2024-02-20"), habit: "Scales"))
     /// // Prints "2024-02-20.piano@streakcal.local" and "2024-02-20.piano.scales@streakcal.local"
     /// ```
     public func uid(for day: Day, habit: String? = nil) -> String {

@@ -166,7 +166,7 @@ public struct DayPresentation: Hashable, Sendable {
 ///
 /// ```swift
 /// let restDay: DayCondition = .all(.status(.none), .weekday(.saturday, .sunday))
-/// print(restDay.matches(DayTotal(date: try! Day(year: 2024, month: 2, day: 24), points: 0, sessions: 0, status: .none)))
+/// print(restDay.matches(DayTotal(date: Day("2024-02-24"), points: 0, sessions: 0, status: .none)))
 /// // Prints "true" (2024-02-24 is a Saturday)
 /// ```
 public struct DayCondition: Sendable {
@@ -258,7 +258,7 @@ public struct DayPresentationRule: Sendable {
 /// let rules = DayPresentationRules.standard
 ///     .prepending(when: .all(.status(.none), .weekday(.saturday, .sunday)),
 ///                 show: DayPresentation(fill: RGBColor(hex: "#0A5CA8")!, mark: "z", label: "rest day"))
-/// let saturday = DayTotal(date: try! Day(year: 2024, month: 2, day: 24), points: 0, sessions: 0, status: .none)
+/// let saturday = DayTotal(date: Day("2024-02-24"), points: 0, sessions: 0, status: .none)
 /// print(rules.presentation(for: saturday).label, rules.legend.map(\.label))
 /// // Prints "rest day ["rest day", "met", "partial", "none"]"
 /// ```
@@ -306,7 +306,7 @@ public struct DayPresentationRules: Sendable {
     ///
     /// ```swift
     /// let rules = DayPresentationRules.standard.filling(.met, with: RGBColor(hex: "#0A5CA8")!)
-    /// print(rules.presentation(for: DayTotal(date: try! Day(year: 2024, month: 2, day: 20), points: 100, sessions: 1, status: .met)).fill)
+    /// print(rules.presentation(for: DayTotal(date: Day("2024-02-20"), points: 100, sessions: 1, status: .met)).fill)
     /// // Prints "#0A5CA8"
     /// ```
     public func filling(_ status: DayStatus, with fill: RGBColor) -> DayPresentationRules {

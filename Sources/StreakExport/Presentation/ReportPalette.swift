@@ -96,7 +96,7 @@ public struct ReportPalette: Hashable, Sendable {
     /// rest, skipped, frozen, upcoming and covered days.
     ///
     /// ```swift
-    /// let day = DayTotal(date: try! Day(year: 2024, month: 2, day: 24), points: 30, sessions: 1, status: .partial, required: 100)
+    /// let day = DayTotal(date: Day("2024-02-24"), points: 30, sessions: 1, status: .partial, required: 100)
     /// print(ReportPalette.level(of: day) ?? -1)
     /// // Prints "1"
     /// ```

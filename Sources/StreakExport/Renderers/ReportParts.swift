@@ -185,7 +185,7 @@ extension StreakReport {
 /// says them: titles of cells, cards, annotations.
 ///
 /// ```swift
-/// let day = DayTotal(date: try Day(year: 2024, month: 2, day: 25), points: 60, sessions: 2, status: .met, required: 30)
+/// let day = DayTotal(date: Day("2024-02-25"), points: 60, sessions: 2, status: .met, required: 30)
 /// print(DayWords.points(day, unit: .minutes), "|", DayWords.points(day, unit: .minutes, brief: true))
 /// // Prints "60 of 30 minutes, 2 sessions | 60/30 minutes"
 /// ```
