@@ -27,6 +27,7 @@ Routes (GET unless noted; anything else is a 404 with a short text body):
     /downgrade           302 to http://127.0.0.1:PORT/tutorial.ics (from https, with --tls)
     /auth/tutorial.ics   the calendar, Basic auth alice:s3cret, else 401
     /status/CODE         that status with a short text body
+    /fixtures/NAME.ics   FIXTURES_DIR/NAME.ics as it is (a file name only), for comparing ways in
     /slow                "BEGIN:VCALENDAR" then one byte a second, forever
     /endless             valid VEVENTs as fast as possible, forever
     /truncated           Content-Length 100000 but only 200 bytes, then close
@@ -264,6 +265,18 @@ class FixtureHandler(BaseHTTPRequestHandler):
 
     # ---- routes --------------------------------------------------------
 
+    def fixture(self, name):
+        # Any fixture by its file name (no folders, nothing hidden): the same bytes a test reads
+        # from the file, for comparing the ways a calendar comes in.
+        if "/" in name or name.startswith(".") or not name.endswith(".ics"):
+            return self.not_found()
+        try:
+            with open(os.path.join(self.server.root, name), "rb") as handle:
+                body = handle.read()
+        except OSError:
+            return self.not_found()
+        self.send_body(body, [])
+
     def tutorial(self):
         if self.is_fresh(ETAG_PLAIN):
             return self.send_not_modified(ETAG_PLAIN)
@@ -425,6 +438,7 @@ ROUTES = {
 PREFIX_ROUTES = [
     ("/redirect/", FixtureHandler.redirect_chain),
     ("/status/", FixtureHandler.status),
+    ("/fixtures/", FixtureHandler.fixture),
 ]
 
 
@@ -455,6 +469,7 @@ def main(argv=None):
     with open(os.path.join(args.root, "tutorial-sample.ics"), "rb") as handle:
         calendar = handle.read()
     server = FixtureServer(calendar)
+    server.root = args.root
     if args.tls:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(*args.tls)
