@@ -36,7 +36,7 @@ public struct CalendarImport: Sendable {
 
 /// Reads iCalendar data into sessions, through libical, with located diagnostics.
 ///
-/// Two verbs: ``importSessions(from:)-([CalendarSource])`` reads calendars whole, ``sessionBatches(from:)`` streams
+/// Two verbs: ``importSessions(from:)-8sm77`` reads calendars whole, ``sessionBatches(from:)`` streams
 /// them. Several sources are read as one, so that a later copy of an event, a cancellation or an
 /// override in one counts for another's events.
 ///

@@ -158,7 +158,7 @@ public struct BatchReport: Sendable {
         try await BlockingWork.run { () throws(AtomicFile.WriteError) -> BatchSummary in try self.write(to: directory, progress: progress) }
     }
 
-    /// ``render(progress:)`` without blocking a task of the caller's: the work runs on Dispatch's threads.
+    /// ``render(progress:)-164lx`` without blocking a task of the caller's: the work runs on Dispatch's threads.
     public func render(progress: (@Sendable (BatchProgress) -> Void)? = nil) async -> [RenderedReport] {
         await BlockingWork.run { () -> [RenderedReport] in self.render(progress: progress) }
     }

@@ -502,7 +502,7 @@ public enum BatchSummaryTable {
     }
 
     /// One calendar's CSV line, CRLF-ended; text fields neutralised as a CSV report's are
-    /// (``/StreakExport/CSVReport/field(_:)``: formulas, quotes, control characters).
+    /// (formulas, quotes, control characters, as ``/StreakExport/CSVReportRenderer`` does).
     public static func csvLine(_ file: BatchFileResult) -> String {
         values(file).map { value in
             switch value {

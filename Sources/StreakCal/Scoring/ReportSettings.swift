@@ -101,7 +101,7 @@ public struct ReportSettings: Sendable {
     public var countsPlannedSessions = false
     /// Whether each report counts its minutes by weekday and hour (``/Streaks/StreakReport/weekdayHours``,
     /// each session spread over the hours it covers, in the report's zone). Off by default: it
-    /// costs a little per session. ``scored(_:for:now:)`` turns it on for the hours view
+    /// costs a little per session. ``scored(_:for:now:)-1vq6s`` turns it on for the hours view
     /// (`--view hours`), whose pictures draw it and whose JSON has it (`weekdayHours`).
     public var countsWeekdayHours = false
 
@@ -204,7 +204,7 @@ public struct ReportSettings: Sendable {
         return try scored(sources, with: accumulator).scored
     }
 
-    /// ``scored(_:keepingSessions:now:)`` from Swift concurrency: the import and scoring run on a
+    /// ``scored(_:keepingSessions:now:)-9gzva`` from Swift concurrency: the import and scoring run on a
     /// Dispatch thread, the calling task suspended until they are done (no thread of the cooperative
     /// pool waits on them; at most ``parallelism`` threads parse). Not cancelled with its task.
     ///
@@ -243,7 +243,7 @@ public struct ReportSettings: Sendable {
         return (accumulator.scored(imported, warnsOfMissingPoints: true, now: now), accumulator)
     }
 
-    /// Where the time went: reads `sources` as ``scored(_:keepingSessions:now:)`` does (as a
+    /// Where the time went: reads `sources` as ``scored(_:keepingSessions:now:)-9gzva`` does (as a
     /// stream, memory independent of the sessions) and totals their sessions, minutes and points
     /// per group and period over the report's window (``ScoredCalendar/timeTotals``), as
     /// `streakcal totals` does. Weeks begin on ``firstWeekday``.
@@ -256,7 +256,7 @@ public struct ReportSettings: Sendable {
     /// ```
     ///
     /// - Parameters:
-    ///   - sources: The calendars, in order, read as one (as ``scored(_:keepingSessions:now:)`` reads them).
+    ///   - sources: The calendars, in order, read as one (as ``scored(_:keepingSessions:now:)-9gzva`` reads them).
     ///   - grouping: What a group is. Habits (``habits``) count only when grouping by habit.
     ///   - period: How long each period is.
     ///   - now: The instant "today" is taken from, in seconds since 1970; the library reads no clock (`streakcal` gives it the time it started): sessions
@@ -270,7 +270,7 @@ public struct ReportSettings: Sendable {
         return counted.totalled(scored)
     }
 
-    /// ``totals(_:by:per:now:)`` from Swift concurrency, as ``scored(_:keepingSessions:now:)`` is.
+    /// ``totals(_:by:per:now:)-4nmty`` from Swift concurrency, as ``scored(_:keepingSessions:now:)-9gzva`` is.
     public func totals(
         _ sources: [CalendarSource], by grouping: TimeTotals.Grouping, per period: TimeTotals.Period, now: Int64
     ) async throws(CalendarReadError) -> ScoredCalendar {
@@ -311,7 +311,7 @@ public struct ReportSettings: Sendable {
         return try settings.scored(sources, keepingSessions: format.needsSessions, now: now)
     }
 
-    /// ``scored(_:for:now:)`` from Swift concurrency, as ``scored(_:keepingSessions:now:)`` is.
+    /// ``scored(_:for:now:)-1vq6s`` from Swift concurrency, as ``scored(_:keepingSessions:now:)-9gzva`` is.
     public func scored(_ sources: [CalendarSource], for format: ReportFormat, now: Int64) async throws(CalendarReadError) -> ScoredCalendar {
         try await BlockingWork.run { () throws(CalendarReadError) -> ScoredCalendar in try self.scored(sources, for: format, now: now) }
     }

@@ -1,4 +1,14 @@
-public import Streaks
+package import Streaks
+
+/// How the lines of a CSV table end (``TotalsReport/csv(lineEnding:)``).
+public enum CSVLineEnding: String, Hashable, Sendable, CaseIterable {
+    /// `\r\n`, as RFC 4180 says.
+    case crlf
+    /// `\n`.
+    case lf
+
+    var text: String { self == .crlf ? "\r\n" : "\n" }
+}
 
 /// A streak report as CSV: a header, then one row per day of the window.
 ///
@@ -18,30 +28,22 @@ public import Streaks
 /// // 2024-02-21,0,0,none
 /// // ...
 /// ```
-public struct CSVReport: Sendable {
-    /// How lines end.
-    public enum LineEnding: String, Hashable, Sendable, CaseIterable {
-        /// `\r\n`, as RFC 4180 says.
-        case crlf
-        /// `\n`.
-        case lf
-
-        var text: String { self == .crlf ? "\r\n" : "\n" }
-    }
+package struct CSVReport: Sendable {
+    package typealias LineEnding = CSVLineEnding
 
     /// The report to write.
-    public var report: StreakReport
+    package var report: StreakReport
     /// How lines end; CRLF by default.
-    public var lineEnding: LineEnding
+    package var lineEnding: LineEnding
 
     /// Each named habit's report.
-    public var habits: [HabitReport]
+    package var habits: [HabitReport]
 
     /// The calendar's id, as a batch names it: when given, an `id` column comes first, so that a
     /// batch's reports put together are one table.
-    public var calendarID: String?
+    package var calendarID: String?
 
-    public init(report: StreakReport, habits: [HabitReport] = [], lineEnding: LineEnding = .crlf, calendarID: String? = nil) {
+    package init(report: StreakReport, habits: [HabitReport] = [], lineEnding: LineEnding = .crlf, calendarID: String? = nil) {
         self.report = report
         self.habits = habits
         self.lineEnding = lineEnding
@@ -49,11 +51,11 @@ public struct CSVReport: Sendable {
     }
 
     /// The header's fields.
-    public static let columns = ["date", "points", "sessions", "status"]
+    package static let columns = ["date", "points", "sessions", "status"]
 
     /// The CSV text, each line (the last too) ending with ``lineEnding``: written row by row into
     /// one string, so that a report of millions of days costs about its own size.
-    public func render() -> String {
+    package func render() -> String {
         let extended = !report.rules.isSimple || !habits.isEmpty
         var header = CSVReport.columns
         if calendarID != nil { header.insert("id", at: 0) }
@@ -107,7 +109,7 @@ public struct CSVReport: Sendable {
     /// // "a, ""b"""
     /// // '=SUM(A1)
     /// ```
-    public static func field(_ value: String) -> String {
+    package static func field(_ value: String) -> String {
         var value = value
         if let first = value.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) {
             value = "'" + value
@@ -129,7 +131,18 @@ public struct CSVReport: Sendable {
     }
 }
 
-/// The CSV format: ``CSVReport``, the habits' rows after the calendar's.
+/// The CSV format: the calendar's report (below), the habits' rows after the calendar's.
+///
+/// A streak report as CSV: a header, then one row per day of the window.
+///
+/// The columns `date,points,sessions,status` are a contract (more may be added on the right; a
+/// batch's reports have the calendar's `id` first): a
+/// report scored by `StreakRules` other than the simple case adds `required,fraction` (empty on a
+/// rest day), and named habits add `habit`, with one block of rows per habit after the calendar's
+/// own (whose `habit` is empty). The
+/// text follows RFC 4180: lines end with CRLF (choose `.lf` for tools that want Unix lines; the last
+/// line ends too), and a field that holds a comma, a double quote, CR or LF is quoted, with its
+/// quotes doubled.
 public struct CSVReportRenderer: ReportRenderer {
     public static let needsSessions = false
     public static let drawsDays = false

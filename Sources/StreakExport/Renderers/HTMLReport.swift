@@ -1,6 +1,6 @@
 import CalendarLayout
-public import CalendarDiagnostics
-public import Streaks
+package import CalendarDiagnostics
+package import Streaks
 
 /// A streak report as one self-contained HTML page: a heading that names the calendars, the
 /// figures, the diagnostics, the days, and session cards.
@@ -33,33 +33,33 @@ public import Streaks
 /// // ...
 /// // <td id="d-2024-02-20" class="p0" title="Tuesday, 20 February 2024: met, 100 of 100 points, 1 session">...
 /// ```
-public struct HTMLReport: Sendable {
+package struct HTMLReport: Sendable {
     /// The report to show.
-    public var report: StreakReport
+    package var report: StreakReport
     /// The sessions behind the report; those whose day is in the window become session cards.
-    public var sessions: [Session]
+    package var sessions: [Session]
     /// How days look.
-    public var rules: DayPresentationRules
+    package var rules: DayPresentationRules
     /// The first column of each week (the first row of a heatmap).
-    public var firstWeekday: Weekday
+    package var firstWeekday: Weekday
     /// Named habits: side by side first (the habits overview, a row each), then each after the
     /// calendar as a section of figures and days (cell ids `hN-d-YYYY-MM-DD`).
-    public var habits: [HabitReport]
+    package var habits: [HabitReport]
     /// With habits, the sessions none of them took and their most frequent summaries, said after
     /// the habits' sections.
-    public var unmatched: (sessions: Int, summaries: [SummaryCount]) = (0, [])
+    package var unmatched: (sessions: Int, summaries: [SummaryCount]) = (0, [])
     /// The calendars the report is about: named in the title, the heading and the figures.
-    public var sources: [ReportSource]
+    package var sources: [ReportSource]
     /// What the import said: a collapsible list after the figures.
-    public var diagnostics: [Diagnostic]
+    package var diagnostics: [Diagnostic]
     /// Month grids, or heatmaps (`nil`: ``ReportView/automatic(for:today:)``).
-    public var view: ReportView?
+    package var view: ReportView?
     /// Today, outlined when it is in the window.
-    public var today: Day?
+    package var today: Day?
     /// The page's colours in light and dark mode (the days' come from `rules`).
-    public var palette: ReportPalette
+    package var palette: ReportPalette
 
-    public init(
+    package init(
         report: StreakReport, sessions: [Session], rules: DayPresentationRules = .standard, firstWeekday: Weekday = .sunday,
         habits: [HabitReport] = [], sources: [ReportSource] = [], diagnostics: [Diagnostic] = [], view: ReportView? = nil,
         today: Day? = nil, palette: ReportPalette = .standard
@@ -78,14 +78,14 @@ public struct HTMLReport: Sendable {
 
     /// In the year view, how many bytes of session cards the page holds at most: those of the most
     /// recent days, a day's sessions all or none (at least one day's).
-    public static let cardBudget = 256 * 1_024
+    package static let cardBudget = 256 * 1_024
     /// In the year view, the longest summary a card shows (longer ones are cut with `…`).
     static let longestCardTitle = 120
 
     private var resolvedView: ReportView { view ?? .automatic(for: report, today: today) }
 
     /// The page, ending with a newline.
-    public func render() -> String {
+    package func render() -> String {
         let year = resolvedView.drawsHeatmaps
         let styles = PresentationClasses(reports: [report] + habits.map(\.report), rules: rules)
         let heading = ReportHeading(sources: sources, report: report)
@@ -677,8 +677,30 @@ extension String {
     }
 }
 
-/// The HTML format: ``HTMLReport``, with a section per habit and the sessions' cards, which is why
+/// The HTML format: the calendar's report (below), with a section per habit and the sessions' cards, which is why
 /// it needs the sessions themselves; at most ``ReportView/maximumDrawnYears`` years are drawn.
+///
+/// A streak report as one self-contained HTML page: a heading that names the calendars, the
+/// figures, the diagnostics, the days, and session cards.
+///
+/// The page has no external assets and no script; CSS is inline, with a dark mode
+/// (`prefers-color-scheme: dark`) from the palette. Every day cell is coloured by the presentation
+/// rules and also carries the rule's mark or, in the heatmap, a title with its status in words, so
+/// status never rests on colour alone. Every piece of text from the calendar (names, summaries,
+/// ids, zone names, labels, messages) is escaped.
+///
+/// Two views (``ReportView``):
+/// - **month** (windows up to about three months): month grids as tables (a caption, weekday
+///   column headers), each day linking to its session cards further down, which list the sessions
+///   in start order with their points and local times, as the tutorial's session cards do.
+/// - **year** (longer windows): a heatmap per calendar year first (a column per week; on a phone,
+///   a row per week), then each year's month grids in a `details` element, opened on demand; a
+///   day's session cards show only when the reader opens that day (its cell links to them and CSS
+///   `:target` shows them). The cards cover the most recent days that fit 256 KiB,
+///   so that a ten-year report stays well under a megabyte.
+///
+/// Each day cell of a month has the id `d-YYYY-MM-DD` (`y-YYYY-MM-DD` in a heatmap) and each day's
+/// cards `s-YYYY-MM-DD`, so tools can find them. Diagnostics are a collapsible list after the figures.
 public struct HTMLReportRenderer: ReportRenderer {
     public static let needsSessions = true
     public static let drawsDays = true

@@ -1,6 +1,6 @@
-public import CalendarLayout
-public import CalendarDiagnostics
-public import Streaks
+package import CalendarLayout
+package import CalendarDiagnostics
+package import Streaks
 
 /// A streak report as Markdown (GitHub-flavoured tables): a heading that names the calendars, a
 /// summary table, a table per month, and a section of diagnostics.
@@ -24,19 +24,19 @@ public import Streaks
 /// // ...
 /// // | 18 | 19 | 20 ✓ | 21 · | 22 · | 23 · | 24 ◐ |
 /// ```
-public struct MarkdownReport: Sendable {
+package struct MarkdownReport: Sendable {
     /// The report to write.
-    public var report: StreakReport
+    package var report: StreakReport
     /// How days look (only the marks and labels matter here).
-    public var rules: DayPresentationRules
+    package var rules: DayPresentationRules
     /// The first column of each week.
-    public var firstWeekday: Weekday
+    package var firstWeekday: Weekday
     /// The calendars the report is about: named in the heading and the first row.
-    public var sources: [ReportSource]
+    package var sources: [ReportSource]
     /// What the import said: a section of its own at the end.
-    public var diagnostics: [Diagnostic]
+    package var diagnostics: [Diagnostic]
 
-    public init(
+    package init(
         report: StreakReport, rules: DayPresentationRules = .standard, firstWeekday: Weekday = .sunday,
         sources: [ReportSource] = [], diagnostics: [Diagnostic] = []
     ) {
@@ -49,7 +49,7 @@ public struct MarkdownReport: Sendable {
 
     /// The Markdown text, ending with a newline: written line by line into one string, so that
     /// a long window's thousands of month tables cost about their own size.
-    public func render() -> String {
+    package func render() -> String {
         var text = ""
         func write(_ lines: [String]) {
             for line in lines {
@@ -99,7 +99,7 @@ public struct MarkdownReport: Sendable {
     }
 
     /// One month as table lines: weekday header, alignment row, one line per week.
-    public func monthTable(_ month: CalendarMonth) -> [String] {
+    package func monthTable(_ month: CalendarMonth) -> [String] {
         let grid = MonthGrid(month: month, firstWeekday: firstWeekday, outOfMonthDays: .hidden)
         let header = (0..<7).map { CalendarNames.weekdayAbbreviations[firstWeekday.advanced(by: $0).rawValue] }
         var lines = ["| " + header.joined(separator: " | ") + " |", "|" + String(repeating: " :-: |", count: 7)]
@@ -125,7 +125,7 @@ public struct MarkdownReport: Sendable {
     /// print(MarkdownReport.escape("a|b *c* <d>\u{1B}[2J"))
     /// // Prints "a\|b \*c\* \<d\>\u{1B}\[2J"
     /// ```
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -142,8 +142,17 @@ public struct MarkdownReport: Sendable {
     }
 }
 
-/// The Markdown format: ``MarkdownReport`` for the calendar, then a section per habit (its
+/// The Markdown format: the calendar's report (below) for the calendar, then a section per habit (its
 /// headings one level down) with its filter, and the count of sessions no habit took.
+///
+/// A streak report as Markdown (GitHub-flavoured tables): a heading that names the calendars, a
+/// summary table, a table per month, and a section of diagnostics.
+///
+/// Each day of the window carries its presentation's mark after the number (`✓` met, `◔` `◑` `◕`
+/// partial by fraction of the goal, `·` none with the standard rules); days of a month outside the
+/// window have none. Weeks begin on
+/// `firstWeekday`. Text from outside (the zone's name, rule labels and marks) is escaped, so a `|`
+/// cannot break a table.
 public struct MarkdownReportRenderer: ReportRenderer {
     public static let needsSessions = false
     public static let drawsDays = false

@@ -1,6 +1,6 @@
 import CalendarLayout
-public import CalendarDiagnostics
-public import Streaks
+package import CalendarDiagnostics
+package import Streaks
 
 /// A streak report as a standalone SVG picture: a heading that names the calendars, the figures, a
 /// legend, and the days as month grids or, for long windows, as a heatmap per year.
@@ -22,31 +22,31 @@ public import Streaks
 /// // <g id="day-2024-02-20" class="day met"><title>Tuesday, 20 February 2024: met, 100 of 100 points, 1 session</title>
 /// // <rect x="..." y="..." width="40" height="40" rx="6" fill="#0A5C45"/>...
 /// ```
-public struct SVGReport: Sendable {
+package struct SVGReport: Sendable {
     /// The report to draw.
-    public var report: StreakReport
+    package var report: StreakReport
     /// How days look.
-    public var rules: DayPresentationRules
+    package var rules: DayPresentationRules
     /// The first column of each week (the first row of a year view).
-    public var firstWeekday: Weekday
+    package var firstWeekday: Weekday
     /// Months side by side (at least 1).
-    public var monthsPerRow: Int
+    package var monthsPerRow: Int
     /// The width of one month grid, in pixels (at least 140); cells are square.
-    public var monthWidth: Int
+    package var monthWidth: Int
     /// Named habits, each drawn below the report as a section of its own (ids prefixed `habitN-`).
-    public var habits: [HabitReport]
+    package var habits: [HabitReport]
     /// The calendars the report is about, named in the title and heading.
-    public var sources: [ReportSource]
+    package var sources: [ReportSource]
     /// What the import said: counted at the end, the first few shown.
-    public var diagnostics: [Diagnostic]
+    package var diagnostics: [Diagnostic]
     /// Month grids, or heatmaps (`nil`: ``ReportView/automatic(for:today:)``).
-    public var view: ReportView?
+    package var view: ReportView?
     /// Today, outlined when it is in the window.
-    public var today: Day?
+    package var today: Day?
     /// The page's colours (the days' come from `rules`).
-    public var palette: ReportPalette
+    package var palette: ReportPalette
 
-    public init(
+    package init(
         report: StreakReport, rules: DayPresentationRules = .standard, firstWeekday: Weekday = .sunday,
         monthsPerRow: Int = 3, monthWidth: Int = 308, habits: [HabitReport] = [], sources: [ReportSource] = [],
         diagnostics: [Diagnostic] = [], view: ReportView? = nil, today: Day? = nil, palette: ReportPalette = .standard
@@ -81,7 +81,7 @@ public struct SVGReport: Sendable {
     private var resolvedView: ReportView { view ?? .automatic(for: report, today: today) }
 
     /// The SVG document, ending with a newline.
-    public func render() -> String {
+    package func render() -> String {
         var drawing = self
         return drawing.draw()
     }
@@ -486,8 +486,20 @@ public struct SVGReport: Sendable {
     }
 }
 
-/// The SVG format: ``SVGReport``, with a section per habit; at most
+/// The SVG format: the calendar's report (below), with a section per habit; at most
 /// ``ReportView/maximumDrawnYears`` years are drawn.
+///
+/// A streak report as a standalone SVG picture: a heading that names the calendars, the figures, a
+/// legend, and the days as month grids or, for long windows, as a heatmap per year.
+///
+/// The geometry comes from `CalendarLayout` (`MonthLayout` for `monthWidth`, `YearLayout` for the
+/// year view); every coordinate is a whole number, so the same input gives the same bytes. Each day
+/// of the window is a group `<g id="day-YYYY-MM-DD">` with a `<title>` (date, status label,
+/// points) and a `<rect>` filled as the presentation rules say; month grids add the day number and
+/// the rule's mark, so status is readable without colour too. Rest days are outlined and skipped
+/// days hatched, as the palette says; today (when in the window) is outlined. The count of
+/// diagnostics and the first few close the picture. Text from outside (names, zone, labels, marks,
+/// messages) is XML-escaped.
 public struct SVGReportRenderer: ReportRenderer {
     public static let needsSessions = false
     public static let drawsDays = true

@@ -1,6 +1,6 @@
 import CalendarLayout
-public import CalendarDiagnostics
-public import Streaks
+package import CalendarDiagnostics
+package import Streaks
 
 /// A streak report for a terminal: month grids with each day's status, then the streaks and totals.
 ///
@@ -27,27 +27,27 @@ public import Streaks
 /// 18 19 20✓21·22·23·24◐
 /// 25✓26✓27·28·29·
 /// ```
-public struct TextReport: Sendable {
+package struct TextReport: Sendable {
     /// The report to show.
-    public var report: StreakReport
+    package var report: StreakReport
     /// ANSI colours as well as marks.
-    public var colors: Bool
+    package var colors: Bool
     /// The first column of each week (the first row of a year view).
-    public var firstWeekday: Weekday
+    package var firstWeekday: Weekday
     /// Months side by side.
-    public var monthsPerRow: Int
+    package var monthsPerRow: Int
     /// How days look: their terminal style with colours, their mark without; the legend lists the rules.
-    public var rules: DayPresentationRules
+    package var rules: DayPresentationRules
     /// The calendars the report is about, named in its header.
-    public var sources: [ReportSource]
+    package var sources: [ReportSource]
     /// What the import said: counted at the end, the first few shown.
-    public var diagnostics: [Diagnostic]
+    package var diagnostics: [Diagnostic]
     /// Month grids, or heatmaps (`nil`: ``ReportView/automatic(for:today:)``).
-    public var view: ReportView?
+    package var view: ReportView?
     /// Today, underlined in a coloured year view.
-    public var today: Day?
+    package var today: Day?
 
-    public init(
+    package init(
         report: StreakReport, colors: Bool = false, firstWeekday: Weekday = .sunday, monthsPerRow: Int = 3,
         rules: DayPresentationRules = .standard, sources: [ReportSource] = [], diagnostics: [Diagnostic] = [],
         view: ReportView? = nil, today: Day? = nil
@@ -64,14 +64,14 @@ public struct TextReport: Sendable {
     }
 
     /// The marks of the statuses, as annotations and period lists show them (partial `◐`).
-    public static let marks: [DayStatus: Character] = Dictionary(
+    package static let marks: [DayStatus: Character] = Dictionary(
         uniqueKeysWithValues: DayStatus.allCases.map { ($0, DayPresentation.standard(for: $0).mark) })
 
     /// A month's width: seven cells of two digits and a separator column, less the last separator.
     static let monthWidth = 20
 
     /// The whole report as text, ending with a newline.
-    public func render() -> String {
+    package func render() -> String {
         var lines = header()
         lines.append("")
         let resolvedView = view ?? .automatic(for: report, today: today)
@@ -141,7 +141,7 @@ public struct TextReport: Sendable {
 
     /// One year as a heatmap: the year, a line of month labels, then a line per weekday with a
     /// mark per week (blank before and after the window); coloured cells keep their marks.
-    public func yearLines(_ year: Int) -> [String] {
+    package func yearLines(_ year: Int) -> [String] {
         heatmapLines(YearGrid(year: year, firstWeekday: firstWeekday), title: String(year))
     }
 
@@ -206,7 +206,7 @@ public struct TextReport: Sendable {
 
     /// One month as lines of 21 columns (colour codes excluded): title, weekdays, weeks; every cell is
     /// two digits and the status column, so the lines are `cal`'s once the marks are blanked.
-    public func monthLines(year: Int, month: Int) -> [String] {
+    package func monthLines(year: Int, month: Int) -> [String] {
         var block: [String] = []
         let title = "\(TextReport.monthNames[month - 1]) \(year)"
         // `cal` centres the title in its 20 columns, the odd space going to the right.
@@ -275,7 +275,7 @@ public struct TextReport: Sendable {
 
     /// "3 days (2024-02-24 to 2024-02-26)", "1 day (2024-02-26)" or "0 days"; with `unit` `week`,
     /// "2 weeks (...)".
-    public static func describe(_ streak: Streak, unit: String = "day") -> String {
+    package static func describe(_ streak: Streak, unit: String = "day") -> String {
         guard let start = streak.start, let end = streak.end else { return "0 \(unit)s" }
         let length = streak.length
         let span = start == end ? "\(start)" : "\(start) to \(end)"
@@ -310,11 +310,37 @@ public struct TextReport: Sendable {
     static let weekdayNames = ["Su", "Mo", "Tu", "We", "Th", "Fr", "Sa"]
 }
 
-/// The text format: ``TextReport`` for the calendar, then a section per habit, each with its
+/// The text format: the calendar's report (below) for the calendar, then a section per habit, each with its
 /// filter, and the count of sessions no habit took.
 ///
 /// ```swift
 /// print(TextReportRenderer().render(ReportContent(report: report)))
+/// ```
+///
+/// A streak report for a terminal: month grids with each day's status, then the streaks and totals.
+///
+/// Days look as the presentation rules say: each day carries the rule's mark (`✓` met, `◔` `◑` `◕`
+/// partial by fraction of the goal, `·` none, ...), and when `colors` is on the day and its mark are
+/// also coloured (the rule's `terminalStyle`), so the status never rests on colour alone. The
+/// header names the calendars (the content's sources); after the figures come the count of diagnostics and
+/// the first few.
+///
+/// The year view (``ReportView/year``, the default for windows longer than about three months)
+/// is a heatmap per calendar year: a column per week, a line per weekday, each day one mark.
+///
+/// Text from outside (the zone's name, rule labels and marks) has its control characters shown as
+/// `\u{XX}` (`String.escapingControlCharacters`); only the colours are escape sequences.
+///
+/// The grids have `cal`'s geometry: each day is two digits and one column after them, which holds
+/// the mark (or a space), so with the marks blanked a month is exactly what `cal` prints.
+///
+/// ```
+///    February 2024
+/// Su Mo Tu We Th Fr Sa
+///              1  2  3
+/// ...
+/// 18 19 20✓21·22·23·24◐
+/// 25✓26✓27·28·29·
 /// ```
 public struct TextReportRenderer: ReportRenderer {
     public static let needsSessions = false

@@ -5,7 +5,7 @@ public import Streaks
 /// Markdown, SVG or HTML.
 ///
 /// Group names are user text (a SUMMARY, a category, a calendar's name): CSV neutralises formulas
-/// (``CSVReport/field(_:)``), HTML and SVG escape them, text for a terminal shows their control
+/// (as a CSV report's are), HTML and SVG escape them, text for a terminal shows their control
 /// characters as `\u{XX}`.
 ///
 /// ```swift
@@ -64,7 +64,7 @@ public struct TotalsReport: Sendable {
     /// One line per row: `period,group,sessions,minutes,points,metDays,days` (met days and days
     /// empty outside habits); lines end as `lineEnding` says (CRLF, as RFC 4180 and the report's
     /// CSV have it).
-    public func csv(lineEnding: CSVReport.LineEnding = .crlf) -> String {
+    public func csv(lineEnding: CSVLineEnding = .crlf) -> String {
         var lines = [Self.columns.joined(separator: ",")]
         for row in totals.rows {
             let figures = row.figures
