@@ -114,9 +114,23 @@ struct LibraryDefaultsTests {
         #expect(settings.habits.first?.rules.periodGoal?.length == .week(firstWeekday: .wednesday))
     }
 
-    @Test("A file source names its path; - is standard input")
-    func fileSources() {
-        #expect([CalendarSource.file("work.ics"), .file("-")] == [CalendarSource(name: "work.ics", content: .file(path: "work.ics")), .standardInput])
+    @Test("A file source names its path, - too; standard input is its own source, and - on a command line")
+    func fileSources() throws {
+        // No file named - here: the library says so rather than reading the process's standard input.
+        #expect(!FileManager.default.fileExists(atPath: "-"))
+        #expect(throws: CalendarReadError.self) { _ = try SessionImporter(expansion: RecurrenceExpansion(through: "2024-12-31")).importSessions(from: [.file("-")]) }
+        do {
+            _ = try CalendarSource.file("-").read()
+            Issue.record("a file named - was read")
+        } catch {
+            #expect(error.code == .notFound)
+        }
+        #expect(try CalendarFolder.sources(forPaths: ["-"]).sources == [.standardInput])
+        // A file is a file whatever its name: standard input is asked for by name (issue 50.6).
+        #expect([CalendarSource.file("work.ics"), .file("-")] == [
+            CalendarSource(name: "work.ics", content: .file(path: "work.ics")), CalendarSource(name: "-", content: .file(path: "-")),
+        ])
+        #expect(CalendarSource.standardInput.content == .standardInput)
     }
 
     @Test("The goal's unit follows the points rule the import took, and a habit's own")

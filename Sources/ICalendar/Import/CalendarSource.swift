@@ -46,10 +46,11 @@ public struct CalendarSource: Hashable, Sendable {
         self.collection = collection
     }
 
-    /// A file; `-` is standard input, as on a command line. A path with bytes that are not UTF-8
-    /// (``/CalendarDiagnostics/FileName``) is named with them shown as `\xNN`.
+    /// A file, whatever its name (`-` is a file named `-`: standard input is ``standardInput``). A
+    /// path with bytes that are not UTF-8 (``/CalendarDiagnostics/FileName``) is named with them
+    /// shown as `\xNN`.
     public static func file(_ path: String) -> CalendarSource {
-        path == "-" ? .standardInput : CalendarSource(name: FileName.displayed(path), content: .file(path: path))
+        CalendarSource(name: FileName.displayed(path), content: .file(path: path))
     }
 
     /// The process's standard input, named `-`.
@@ -70,7 +71,7 @@ public struct CalendarSource: Hashable, Sendable {
         switch content {
         case .bytes(let bytes): return bytes
         case .file(let path): return try SessionImporter.read(path: path)
-        case .standardInput: return try SessionImporter.read(path: "-")
+        case .standardInput: return try SessionImporter.readStandardInput()
         case .unreadable(let error): throw error
         }
     }

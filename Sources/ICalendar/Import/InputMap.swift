@@ -78,7 +78,7 @@ struct InputMap {
                         combined.unreadableInputs.append(Self.unreadable(error, name: source.name))
                         continue
                     }
-                case .standardInput: input = InputBytes(reading: try SessionImporter.openInput(path: "-"), owning: true)
+                case .standardInput: input = InputBytes(reading: try SessionImporter.openStandardInput(), owning: true)
                 case .unreadable(let error):
                     guard sources.count > 1 else { throw error }
                     combined.unreadableInputs.append(Self.unreadable(error, name: source.name))

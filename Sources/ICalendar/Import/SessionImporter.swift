@@ -158,7 +158,7 @@ public struct SessionImporter: Sendable {
             switch source.content {
             case .bytes(let bytes): return (pipeline(bytes: bytes), map)
             case .file(let path): return (pipeline(descriptor: try Self.openInput(path: path)), map)
-            case .standardInput: return (pipeline(descriptor: try Self.openInput(path: "-")), map)
+            case .standardInput: return (pipeline(descriptor: try Self.openStandardInput()), map)
             case .unreadable(let error): throw error
             }
         }
@@ -171,7 +171,16 @@ public struct SessionImporter: Sendable {
     }
 
     static func read(path: String) throws(CalendarReadError) -> [UInt8] {
-        let input = InputBytes(reading: try openInput(path: path), owning: true)
+        try readToEnd(try openInput(path: path), path: path)
+    }
+
+    /// Everything on standard input, read to its end.
+    static func readStandardInput() throws(CalendarReadError) -> [UInt8] {
+        try readToEnd(try openStandardInput(), path: "-")
+    }
+
+    private static func readToEnd(_ descriptor: Int32, path: String) throws(CalendarReadError) -> [UInt8] {
+        let input = InputBytes(reading: descriptor, owning: true)
         input.readToEnd()
         if let code = input.readFailure { throw CalendarReadError(path: path, systemError: code) }
         return input.array
@@ -181,7 +190,6 @@ public struct SessionImporter: Sendable {
     /// (a named pipe, `/dev/stdin`, a process substitution) are copied to an unlinked temporary
     /// file first, so that they can be read twice and in parts, as import's first pass needs.
     static func openInput(path: String) throws(CalendarReadError) -> Int32 {
-        if path == "-" { return try spool(STDIN_FILENO, path: path) }
         // POSIX reads: Foundation's FileManager.contents(atPath:) leaks its buffer on Linux (seen
         // under LeakSanitizer), and a file is read a chunk at a time. Opened first, looked at
         // after (one system call less a file, in a batch of thousands): what cannot be opened is
@@ -200,6 +208,11 @@ public struct SessionImporter: Sendable {
             return try spool(descriptor, path: path)
         }
         return descriptor
+    }
+
+    /// Standard input, copied to an unlinked temporary file (named `-` in errors).
+    static func openStandardInput() throws(CalendarReadError) -> Int32 {
+        try spool(STDIN_FILENO, path: "-")
     }
 
     /// A descriptor of an unlinked temporary file holding everything `source` gives, at offset 0.

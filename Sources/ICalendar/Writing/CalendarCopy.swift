@@ -124,15 +124,14 @@ extension CalendarCopy {
     /// The input's bytes, read a chunk at a time (bytes in memory where they are; standard input,
     /// and anything else that is not a regular file, as `SessionImporter.openInput(path:)` reads it).
     static func input(of source: CalendarSource) throws(CalendarReadError) -> InputBytes {
-        let path: String
-        switch source.content {
-        case .bytes(let bytes): return InputBytes(bytes: bytes)
-        case .file(let file): path = file
-        case .standardInput: path = "-"
-        case .unreadable(let error): throw error
-        }
-        do {
-            return InputBytes(reading: try SessionImporter.openInput(path: path), owning: true)
+        if case .unreadable(let error) = source.content { throw error }
+        do throws(CalendarReadError) {
+            switch source.content {
+            case .bytes(let bytes): return InputBytes(bytes: bytes)
+            case .file(let path): return InputBytes(reading: try SessionImporter.openInput(path: path), owning: true)
+            case .standardInput: return InputBytes(reading: try SessionImporter.openStandardInput(), owning: true)
+            case .unreadable(let error): throw error  // (above: said as it was)
+            }
         } catch {
             throw error.naming(source.name)
         }

@@ -28,15 +28,13 @@ public struct RereadableSources: ~Copyable {
         var descriptors: [Int32] = []
         do throws(CalendarReadError) {
             for source in sources {
-                let path: String
-                switch source.content {
-                case .bytes, .unreadable: opened.append(source); continue
-                case .file(let file): path = file
-                case .standardInput: path = "-"
-                }
                 let descriptor: Int32
                 do {
-                    descriptor = try SessionImporter.openInput(path: path)
+                    switch source.content {
+                    case .bytes, .unreadable: opened.append(source); continue
+                    case .file(let path): descriptor = try SessionImporter.openInput(path: path)
+                    case .standardInput: descriptor = try SessionImporter.openStandardInput()
+                    }
                 } catch where sources.count > 1 && source.collection != nil {
                     // Said where it is read (as the import and the copy say it), the others read.
                     opened.append(CalendarSource(name: source.name, content: .unreadable(error.naming(source.name)), collection: source.collection))

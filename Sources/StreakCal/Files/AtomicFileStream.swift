@@ -19,9 +19,9 @@ import Foundation
 /// try file.write(Array("END:VCALENDAR\r\n".utf8))
 /// try file.commit()
 /// ```
-public struct AtomicFileStream: ~Copyable {
+package struct AtomicFileStream: ~Copyable {
     /// The path as given.
-    public let path: String
+    package let path: String
     /// The file to replace or create (``AtomicFile``'s target), and its status if it exists.
     private let target: String
     private let existing: stat?
@@ -38,7 +38,7 @@ public struct AtomicFileStream: ~Copyable {
     ///
     /// - Throws: ``AtomicFile/WriteError`` when the path leads to anything but a regular file or
     ///   nothing, or no temporary file can be made beside it.
-    public init(path: String) throws(AtomicFile.WriteError) {
+    package init(path: String) throws(AtomicFile.WriteError) {
         let (target, existing) = try AtomicFile.resolve(path)
         var temporary: String?
         var descriptor: Int32 = -1
@@ -69,18 +69,18 @@ public struct AtomicFileStream: ~Copyable {
     }
 
     /// Writes the next bytes.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(AtomicFile.WriteError) {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(AtomicFile.WriteError) {
         if let code = FileDescriptorOutput.write(bytes, to: descriptor) { throw Self.failure(code, path: path, target: target) }
     }
 
     /// Writes the next bytes.
-    public func write(_ bytes: [UInt8]) throws(AtomicFile.WriteError) {
+    package func write(_ bytes: [UInt8]) throws(AtomicFile.WriteError) {
         let result = bytes.withUnsafeBytes { bytes in Result { () throws(AtomicFile.WriteError) in try write(bytes) } }
         try result.get()
     }
 
     /// Syncs the file and puts it at its path, in place of what was there.
-    public consuming func commit() throws(AtomicFile.WriteError) {
+    package consuming func commit() throws(AtomicFile.WriteError) {
         if let code = Self.sync(descriptor) { throw Self.failure(code, path: path, target: target) }
         guard let temporary else {
             try name()

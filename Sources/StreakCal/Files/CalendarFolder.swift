@@ -83,11 +83,15 @@ public struct CalendarFolder: Sendable {
         return path != "-" && FileName.withSystemRepresentation(path, { stat($0, &information) }) == 0 && information.st_mode & S_IFMT == S_IFDIR
     }
 
-    /// The calendars command-line paths name: a folder as its calendar files, anything else as
-    /// `CalendarSource.file(_:)` (`-` is standard input); with the entries folders passed over.
+    /// The calendars command-line paths name: `-` as standard input, a folder as its calendar files,
+    /// anything else as `CalendarSource.file(_:)`; with the entries folders passed over.
     public static func sources(forPaths paths: [String]) throws(CalendarReadError) -> (sources: [CalendarSource], skipped: [SkippedInput]) {
         var sources: [CalendarSource] = [], skipped: [SkippedInput] = []
         for path in paths {
+            if path == "-" {
+                sources.append(.standardInput)
+                continue
+            }
             guard isFolder(path) else {
                 sources.append(.file(path))
                 continue
