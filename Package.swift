@@ -40,10 +40,10 @@ let package = Package(
         // Pure Swift: days, weekdays and wall-clock times, as integers.
         .target(name: "CalendarDays", swiftSettings: strictImports),
         // Pure Swift: sessions, zones, goals, day totals, streaks.
-        .target(name: "Streaks", dependencies: ["CalendarDays"], swiftSettings: strictImports),
+        .target(name: "Streaks", dependencies: ["CalendarDays", "CalendarDiagnostics"], swiftSettings: strictImports),
         // Pure Swift: located diagnostics (file, line, column, code, message), which the import gives
         // and the renderers show; below ICalendar, so that renderers need not import it.
-        .target(name: "CalendarDiagnostics", dependencies: ["Streaks"], swiftSettings: strictImports),
+        .target(name: "CalendarDiagnostics", swiftSettings: strictImports),
         // Pure Swift: month grids and their geometry.
         .target(name: "CalendarLayout", dependencies: ["CalendarDays"], swiftSettings: strictImports),
         // The libical adapter: iCalendar text into sessions, and annotated calendars back out.
@@ -73,7 +73,7 @@ let package = Package(
         // The tests' fixed "now" (`testNow`) and recurrence window: one definition for every test target.
         .target(name: "FixedClock", dependencies: ["ICalendar", "CalendarDays"], path: "Tests/FixedClock"),
         .testTarget(name: "CalendarDaysTests", dependencies: ["CalendarDays"]),
-        .testTarget(name: "StreaksTests", dependencies: ["Streaks", "CalendarDays"]),
+        .testTarget(name: "StreaksTests", dependencies: ["Streaks", "CalendarDays", "CalendarDiagnostics"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "Streaks", "CalendarDays", "FixedClock"]),
         .testTarget(name: "CalendarLayoutTests", dependencies: ["CalendarLayout", "CalendarDays"]),
         .testTarget(

@@ -1,4 +1,4 @@
-public import Streaks
+
 
 /// A problem found in a calendar's content, with where it is.
 ///

@@ -73,7 +73,7 @@ struct TextReportTests {
 struct JSONReportTests {
     @Test("The contract's shape, with null streak days when empty (snapshot)")
     func shape() throws {
-        let diagnostic = Diagnostic(.warning, .points, at: Streaks.SourceLocation(file: "a.ics", line: 3, column: 10), "bad points", sourceLine: "X-POINTS:x")
+        let diagnostic = Diagnostic(.warning, .points, at: CalendarDiagnostics.SourceLocation(file: "a.ics", line: 3, column: 10), "bad points", sourceLine: "X-POINTS:x")
         let json = JSONReport(report: tutorialReport(), diagnostics: [diagnostic]).render()
         try assertSnapshot(json, named: "tutorial.json")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
@@ -95,10 +95,10 @@ struct JSONReportTests {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let tricky = Diagnostic(
-            .error, .libical, at: Streaks.SourceLocation(file: "dir/a \"b\".ics", line: 7, column: 2),
+            .error, .libical, at: CalendarDiagnostics.SourceLocation(file: "dir/a \"b\".ics", line: 7, column: 2),
             "quote \" backslash \\ slash / tab \t cr \r lf \n bs \u{8} ff \u{C} nul \u{0} us \u{1F} del \u{7F} é \u{2028} 🎹",
             sourceLine: "SUMMARY:\u{1}x")
-        let plain = Diagnostic(.note, .structure, at: Streaks.SourceLocation(file: "b.ics", line: 1), "no source line")
+        let plain = Diagnostic(.note, .structure, at: CalendarDiagnostics.SourceLocation(file: "b.ics", line: 1), "no source line")
         for (report, diagnostics) in [
             (tutorialReport(), [tricky, plain]),
             (tutorialReport(), []),

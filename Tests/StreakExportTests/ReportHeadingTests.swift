@@ -9,7 +9,7 @@ private let piano = ReportSource(file: "exports/basic.ics", declaredName: "Piano
 private let running = ReportSource(file: "run/Running.ics")
 private let problems = (1...8).map { index in
     Diagnostic(index == 8 ? .note : index == 1 ? .error : .warning, .points,
-               at: Streaks.SourceLocation(file: "exports/basic.ics", line: index, column: 2), "problem \(index): <b>bold</b> | *x* \u{1B}[31m")
+               at: CalendarDiagnostics.SourceLocation(file: "exports/basic.ics", line: index, column: 2), "problem \(index): <b>bold</b> | *x* \u{1B}[31m")
 }
 
 @Suite("Every report names its calendars and says what the import said")

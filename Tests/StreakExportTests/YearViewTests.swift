@@ -32,7 +32,7 @@ private func patternSessions(from first: Day, to last: Day, summary: (Int) -> St
 private let winter = (first: try! Day(year: 2023, month: 11, day: 1), last: try! Day(year: 2024, month: 3, day: 10))
 private let sources = [ReportSource(file: "exports/piano.ics", declaredName: "Piano <practice> & \u{1B}[31m")]
 private let diagnostics = (1...7).map { line in
-    Diagnostic(line == 1 ? .error : .warning, .points, at: Streaks.SourceLocation(file: "exports/piano.ics", line: line * 10, column: 3),
+    Diagnostic(line == 1 ? .error : .warning, .points, at: CalendarDiagnostics.SourceLocation(file: "exports/piano.ics", line: line * 10, column: 3),
                "message \(line) with <markup> & | pipes")
 }
 

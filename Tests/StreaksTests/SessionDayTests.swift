@@ -1,4 +1,5 @@
 import Foundation
+import CalendarDiagnostics
 import Streaks
 import Testing
 
@@ -167,7 +168,7 @@ struct SessionDayTests {
     @Test(arguments: [(-5, 0), (0, 0), (1, 1), (120, 120)])
     func pointsAreNeverNegative(given: Int, stored: Int) {
         let made = Session(id: "p", start: .date(ymd(2024, 1, 1)), end: .date(ymd(2024, 1, 2)), points: given,
-                           summary: "Run", categories: ["sport", "outdoor"], source: SourceLocation(file: "a.ics", line: 12, column: 5))
+                           summary: "Run", categories: ["sport", "outdoor"], source: CalendarDiagnostics.SourceLocation(file: "a.ics", line: 12, column: 5))
         #expect(made.points == stored)
         #expect(made.id == "p")
         #expect(made.summary == "Run")
@@ -176,7 +177,7 @@ struct SessionDayTests {
     }
 
     @Test func sourceLocationDefaultsToColumnOne() {
-        #expect(SourceLocation(file: "-", line: 3).description == "-:3:1")
+        #expect(CalendarDiagnostics.SourceLocation(file: "-", line: 3).description == "-:3:1")
     }
 }
 

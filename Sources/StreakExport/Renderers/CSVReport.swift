@@ -1,3 +1,4 @@
+package import CalendarDiagnostics
 package import Streaks
 
 /// How the lines of a CSV table end (``TotalsReport/csv(lineEnding:)``).
