@@ -59,19 +59,31 @@ extension StreakCalCommand {
             }
         }
 
+        /// A copy's error as the command says it: the error it holds (a read or write error says
+        /// itself; a temporary file's failure is a command failure).
+        private static func said<Failure: Error>(_ error: CalendarCopyError<Failure>) -> any Error {
+            switch error {
+            case .unreadable(let error): error
+            case .scratch(let error): CommandFailure(error.description)
+            case .output(let error): error
+            }
+        }
+
         func run() throws {
             try failing {
                 let (from, to) = try window.days(scoring)
                 let settings = try calendar.settings(from: from, to: to, scoring: scoring, rules: streakRules)
                 // The file is started first: a path that cannot be written is said before the inputs are read.
                 var file = meansStandardOutput(output) ? nil : try AtomicFileStream(path: output!)
+                let sources = try calendar.sources(from: from, to: to)
+                let domain = try UIDDomain(uidDomain)
                 let annotated: AnnotatedCalendarCopy
-                do {
+                do throws(CalendarCopyError<Never>) {
                     annotated = try settings.annotatedCopy(
-                        try calendar.sources(from: from, to: to), includingEmptyDays: allDays, markingSessions: markSessions,
-                        onlyAnnotations: onlyAnnotations, uidDomain: try UIDDomain(uidDomain), now: startTime)
-                } catch let error as ScratchFileError {
-                    throw CommandFailure(error.description)
+                        sources, includingEmptyDays: allDays, markingSessions: markSessions,
+                        onlyAnnotations: onlyAnnotations, uidDomain: domain, now: startTime)
+                } catch {
+                    throw Self.said(error)
                 }
                 let failed = calendar.printDiagnostics(annotated.diagnostics)
                 do {
@@ -82,8 +94,10 @@ extension StreakCalCommand {
                         var standardOutput = StandardStream.output
                         try annotated.write(to: &standardOutput)
                     }
-                } catch let error as ScratchFileError {
-                    throw CommandFailure(error.description)
+                } catch let error as CalendarCopyError<AtomicFile.WriteError> {
+                    throw Self.said(error)
+                } catch let error as CalendarCopyError<StandardStream.WriteError> {
+                    throw Self.said(error)
                 }
                 if failed { throw ExitCode(1) }
             }

@@ -118,14 +118,29 @@ struct StreamedCopyTests {
     func failingOutput() throws {
         let copy = try writer.copy([.bytes(generatedCalendar(events: 2_000), name: "generated.ics")], marks: [:], memoryLimit: 64 << 10)
         var output = FullOutput(capacity: 100_000)
-        var failure: (any Error)?
+        var failure: FullOutput.Full?
         do {
             try copy.write(adding: [], timestamp: 0, to: &output)
+        } catch .output(let full) {
+            failure = full  // the output's own error, typed: CalendarCopyError<FullOutput.Full>
         } catch {
-            failure = error
+            Issue.record("not the output's failure: \(error)")
         }
-        #expect(failure as? FullOutput.Full == FullOutput.Full())
+        #expect(failure == FullOutput.Full())
         #expect(output.count <= 100_000)
+    }
+
+    @Test("A copy of an input that cannot be read throws that read error, with its code")
+    func unreadableInput() {
+        do {
+            _ = try writer.copy([.file("/no/such/folder/calendar.ics")])
+            Issue.record("a missing file was copied")
+        } catch .unreadable(let error) {
+            #expect(error.code == .notFound)
+            #expect("\(CalendarCopyError<Never>.unreadable(error))" == error.description)
+        } catch {
+            Issue.record("not a read error: \(error)")
+        }
     }
 
     @Test("Several inputs, several METHODs: each VCALENDAR gets its zones and the first the calendar properties of all, as in memory")

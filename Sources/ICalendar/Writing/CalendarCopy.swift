@@ -295,7 +295,21 @@ extension CalendarCopy {
 extension CalendarCopy {
     /// Writes the copy to `output`: each VCALENDAR with what comes before its components, the
     /// components, and in the first `events` (their DTSTAMP `timestamp`, in seconds since 1970 UTC).
-    public consuming func write(
+    ///
+    /// - Throws: ``CalendarCopyError/output(_:)`` with what `output` threw,
+    ///   ``CalendarCopyError/scratch(_:)`` when the copy cannot be read back from its temporary file.
+    public consuming func write<Output: CalendarOutput & ~Copyable>(
+        adding events: some Sequence<AllDayEvent>, timestamp: Int64, to output: inout Output
+    ) throws(CalendarCopyError<Output.Failure>) {
+        do {
+            try writeSteps(adding: events, timestamp: timestamp, to: &output)
+        } catch {
+            throw .of(error)
+        }
+    }
+
+    /// ``write(adding:timestamp:to:)``'s steps, each throwing its own error.
+    private func writeSteps(
         adding events: some Sequence<AllDayEvent>, timestamp: Int64, to output: inout some CalendarOutput & ~Copyable
     ) throws {
         var buffer = FoldedText()

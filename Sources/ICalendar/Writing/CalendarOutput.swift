@@ -49,3 +49,53 @@ public struct ScratchFileError: Error, Hashable, Sendable, CustomStringConvertib
 
     public var description: String { "cannot keep the copied calendar in a temporary file: \(reason)" }
 }
+
+/// Why a calendar copy could not be made or written out: what ``CalendarWriter/copy(_:marks:inMemory:noticingAnnotation:)``
+/// (with `OutputFailure` `Never`) and ``CalendarCopy/write(adding:timestamp:to:)`` throw.
+///
+/// ```swift
+/// do {
+///     let copy = try writer.copy([.file("work.ics")])
+///     var output = CalendarBytes()
+///     try copy.write(adding: [], timestamp: 1_709_164_800, to: &output)
+/// } catch .unreadable(let error) {
+///     print(error.code)   // not-found, permission-denied, ...
+/// } catch {
+///     print(error)
+/// }
+/// ```
+public enum CalendarCopyError<OutputFailure: Error>: Error, CustomStringConvertible {
+    /// An input could not be read.
+    case unreadable(CalendarReadError)
+    /// The temporary file the copy keeps its components in could not be written or read back.
+    case scratch(ScratchFileError)
+    /// The output refused a write.
+    case output(OutputFailure)
+
+    /// What the error it holds says.
+    public var description: String {
+        switch self {
+        case .unreadable(let error): error.description
+        case .scratch(let error): error.description
+        case .output(let error): String(describing: error)
+        }
+    }
+
+    /// The same error of a copy that has no output yet, for its write.
+    init(_ error: CalendarCopyError<Never>) {
+        switch error {
+        case .unreadable(let error): self = .unreadable(error)
+        case .scratch(let error): self = .scratch(error)
+        }
+    }
+
+    /// The typed form of what a step of a copy threw: each throws a read error, a scratch-file
+    /// error or the output's failure, and nothing else (the copy's code is ours, `OutputFailure`
+    /// the caller's).
+    static func of(_ error: any Error) -> Self {
+        if let error = error as? OutputFailure { return .output(error) }
+        if let error = error as? CalendarReadError { return .unreadable(error) }
+        if let error = error as? ScratchFileError { return .scratch(error) }
+        preconditionFailure("a calendar copy's step threw \(type(of: error)), which none of them throws")
+    }
+}

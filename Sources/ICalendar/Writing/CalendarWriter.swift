@@ -99,7 +99,7 @@ public struct CalendarWriter: Sendable {
             let diagnostics = copy.diagnostics
             try copy.write(adding: events, timestamp: timestamp, to: &output)
             return Output(text: output.text, diagnostics: diagnostics)
-        } catch let error as CalendarReadError {
+        } catch .unreadable(let error) {
             throw error
         } catch {
             // A copy held in memory has no file to fail, and memory takes every byte.
@@ -125,12 +125,12 @@ public struct CalendarWriter: Sendable {
     ///     holds the output in memory anyway).
     ///   - noticingAnnotation: Called with the UID of each event of this writer's earlier output
     ///     (which is left out), in input order.
-    /// - Throws: `CalendarReadError` when a source cannot be read, `ScratchFileError` when the
-    ///   temporary file cannot be written.
+    /// - Throws: ``CalendarCopyError/unreadable(_:)`` when a source cannot be read,
+    ///   ``CalendarCopyError/scratch(_:)`` when the temporary file cannot be written.
     public func copy(
         _ sources: [CalendarSource], marks: [String: [WrittenProperty]] = [:], inMemory: Bool = false,
         noticingAnnotation: (String) -> Void = { _ in }
-    ) throws -> CalendarCopy {
+    ) throws(CalendarCopyError<Never>) -> CalendarCopy {
         try copy(
             sources, marks: marks, memoryLimit: inMemory ? .max : CopySpool.defaultMemoryLimit, noticingAnnotation: noticingAnnotation)
     }
@@ -139,7 +139,7 @@ public struct CalendarWriter: Sendable {
     func copy(
         _ sources: [CalendarSource], marks: [String: [WrittenProperty]], memoryLimit: Int,
         noticingAnnotation: (String) -> Void = { _ in }
-    ) throws -> CalendarCopy {
+    ) throws(CalendarCopyError<Never>) -> CalendarCopy {
         _ = Libical.ready
         var copy = CalendarCopy(writer: self, memoryLimit: memoryLimit)
         for source in sources {
@@ -148,7 +148,11 @@ public struct CalendarWriter: Sendable {
                 copy.diagnostics.append(InputMap.unreadable(error, name: source.name))
                 continue
             }
-            try copy.copy(source, marks: marks, noticingAnnotation: noticingAnnotation)
+            do {
+                try copy.copy(source, marks: marks, noticingAnnotation: noticingAnnotation)
+            } catch {
+                throw .of(error)
+            }
         }
         copy.finish()
         return copy

@@ -99,7 +99,7 @@ extension ReportSettings {
             var output = CalendarBytes()
             try copy.write(to: &output)
             return AnnotatedCalendar(text: output.text, report: report, diagnostics: diagnostics)
-        } catch let error as CalendarReadError {
+        } catch .unreadable(let error) {
             throw error
         } catch {
             // A copy held in memory has no file to fail, and memory takes every byte.
@@ -141,7 +141,7 @@ extension ReportSettings {
     public func annotatedCopy(
         _ sources: [CalendarSource], includingEmptyDays: Bool = false, markingSessions: Bool = false,
         onlyAnnotations: Bool = false, uidDomain: UIDDomain = .standard, now: Int64
-    ) throws -> AnnotatedCalendarCopy {
+    ) throws(CalendarCopyError<Never>) -> AnnotatedCalendarCopy {
         try annotatedCopy(
             sources, includingEmptyDays: includingEmptyDays, markingSessions: markingSessions,
             onlyAnnotations: onlyAnnotations, uidDomain: uidDomain, now: now, inMemory: false)
@@ -150,14 +150,23 @@ extension ReportSettings {
     private func annotatedCopy(
         _ sources: [CalendarSource], includingEmptyDays: Bool, markingSessions: Bool, onlyAnnotations: Bool,
         uidDomain: UIDDomain, now: Int64, inMemory: Bool
-    ) throws -> AnnotatedCalendarCopy {
-        let inputs = try RereadableSources(sources)
-        let scored = try scored(inputs.sources, keepingSessions: markingSessions && !onlyAnnotations, now: now)
+    ) throws(CalendarCopyError<Never>) -> AnnotatedCalendarCopy {
+        let inputs = try Self.rereadable(sources)
+        let scored: ScoredCalendar
+        do {
+            scored = try self.scored(inputs.sources, keepingSessions: markingSessions && !onlyAnnotations, now: now)
+        } catch {
+            throw .unreadable(error)
+        }
         var annotation = CalendarAnnotation(
             report: scored.report, habits: scored.habits, includesEmptyDays: includingEmptyDays, uidDomain: uidDomain)
         var earlier = CalendarAnnotation.EarlierSlugs()
         if onlyAnnotations {
-            try CalendarAnnotation.writer.annotationUIDs(in: inputs.sources) { earlier.add(uid: $0) }
+            do {
+                try CalendarAnnotation.writer.annotationUIDs(in: inputs.sources) { earlier.add(uid: $0) }
+            } catch {
+                throw .unreadable(error)
+            }
             annotation.calendar = earlier.slug ?? CalendarSlug(names: scored.sources.calendars.map(\.name))
             let name = scored.sources.subject.map { $0 + " (StreakCal)" } ?? "StreakCal"
             return AnnotatedCalendarCopy(
@@ -170,6 +179,15 @@ extension ReportSettings {
         let said = Set(scored.imported.diagnostics.map(\.description))
         let diagnostics = scored.imported.diagnostics + copy.diagnostics.filter { !said.contains($0.description) }
         return AnnotatedCalendarCopy(annotation: annotation, diagnostics: diagnostics, timestamp: now, body: .copied(copy))
+    }
+
+    /// The sources, standard input and other streams kept so that they can be read twice.
+    private static func rereadable(_ sources: [CalendarSource]) throws(CalendarCopyError<Never>) -> RereadableSources {
+        do {
+            return try RereadableSources(sources)
+        } catch {
+            throw .unreadable(error)
+        }
     }
 }
 
@@ -196,14 +214,18 @@ public struct AnnotatedCalendarCopy: ~Copyable {
 
     /// Writes the annotated calendar to `output`.
     ///
-    /// - Throws: What `output` throws, or `ScratchFileError` when the copy cannot be read back
-    ///   from its temporary file.
-    public consuming func write(to output: inout some CalendarOutput & ~Copyable) throws {
+    /// - Throws: ``/ICalendar/CalendarCopyError/output(_:)`` with what `output` threw, or
+    ///   ``/ICalendar/CalendarCopyError/scratch(_:)`` when the copy cannot be read back from its temporary file.
+    public consuming func write<Output: CalendarOutput & ~Copyable>(to output: inout Output) throws(CalendarCopyError<Output.Failure>) {
         switch consume body {
         case .copied(let copy):
             try annotation.write(copy, timestamp: timestamp, to: &output)
         case .annotationsOnly(let calendarName):
-            try annotation.writeAnnotationsOnly(calendarName: calendarName, timestamp: timestamp, to: &output)
+            do {
+                try annotation.writeAnnotationsOnly(calendarName: calendarName, timestamp: timestamp, to: &output)
+            } catch {
+                throw .output(error)
+            }
         }
     }
 }

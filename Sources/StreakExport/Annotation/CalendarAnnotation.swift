@@ -231,7 +231,9 @@ public struct CalendarAnnotation: Sendable {
     /// var output = CalendarBytes()
     /// try annotation.write(copy, timestamp: 1_709_164_800, to: &output)
     /// ```
-    public func write(_ copy: consuming CalendarCopy, timestamp: Int64, to output: inout some CalendarOutput & ~Copyable) throws {
+    public func write<Output: CalendarOutput & ~Copyable>(
+        _ copy: consuming CalendarCopy, timestamp: Int64, to output: inout Output
+    ) throws(CalendarCopyError<Output.Failure>) {
         try copy.write(adding: lazyEvents, timestamp: timestamp, to: &output)
     }
 
