@@ -136,8 +136,8 @@ extension ReportSettings {
     ///     (`Piano (StreakCal)`), for a calendar app that has the sessions already.
     ///   - uidDomain: The domain of the annotations' UIDs.
     ///   - now: "Today", and the annotations' DTSTAMP, in seconds since 1970; the library reads no clock (`streakcal` gives it the time it started).
-    /// - Throws: `CalendarReadError` when a source cannot be read, `ScratchFileError` when the
-    ///   copy cannot be kept in its temporary file.
+    /// - Throws: ``/ICalendar/CalendarCopyError/unreadable(_:)`` when a source cannot be read,
+    ///   ``/ICalendar/CalendarCopyError/scratch(_:)`` when the copy cannot be kept in its temporary file.
     public func annotatedCopy(
         _ sources: [CalendarSource], includingEmptyDays: Bool = false, markingSessions: Bool = false,
         onlyAnnotations: Bool = false, uidDomain: UIDDomain = .standard, now: Int64
