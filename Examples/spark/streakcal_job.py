@@ -10,7 +10,7 @@ as JSON Lines and as Parquet, and a summary.json in `streakcal batch`'s shape.
 
 Everything after `--` goes to `streakcal batch --jsonl` as report options (format, zone, window,
 rules, ...). The records are the `batch --jsonl` contract (`id`, `line`, `name`, `report` (exactly
-the bytes `streakcal batch` writes for the calendar), `diagnostics`, `error` and the figures of
+the bytes `streakcal batch` writes for the calendar), `diagnostics`, `error`, `errorCode` and the figures of
 summary.json) with `index` in front: the calendar's place among the job's inputs sorted by `id`,
 a key unique over the whole output. An input's `id` is its path relative to the folder the inputs
 share (`alice.ics`, `team/bob.ics`); see the README beside this file.
@@ -52,7 +52,7 @@ from pyspark.sql import functions as F
 # as `printSchema()` prints it; scripts/check-spark holds the two equal.
 STREAK = "struct<end: string, length: bigint, start: string>"
 RECORD_SCHEMA = (
-    f"index bigint, id string, line bigint, name string, error string, report string, "
+    f"index bigint, id string, line bigint, name string, error string, errorCode string, report string, "
     f"diagnostics array<struct<code: string, column: bigint, file: string, line: bigint, message: string, "
     f"severity: string, sourceLine: string>>, sessions bigint, points bigint, unit string, zone string, "
     f"days bigint, daysMet bigint, currentStreak {STREAK}, longestStreak {STREAK}"
