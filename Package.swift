@@ -72,10 +72,10 @@ let package = Package(
         .target(name: "SnapshotSupport", path: "Tests/SnapshotSupport"),
         // The tests' fixed "now" (`testNow`) and recurrence window: one definition for every test target.
         .target(name: "FixedClock", dependencies: ["ICalendar", "CalendarDays"], path: "Tests/FixedClock"),
-        .testTarget(name: "CalendarDaysTests", dependencies: ["CalendarDays"]),
+        .testTarget(name: "CalendarDaysTests", dependencies: ["CalendarDays", "Streaks"]),
         .testTarget(name: "StreaksTests", dependencies: ["Streaks", "CalendarDays", "CalendarDiagnostics"]),
         .testTarget(name: "ICalendarTests", dependencies: ["ICalendar", "Streaks", "CalendarDays", "FixedClock"]),
-        .testTarget(name: "CalendarLayoutTests", dependencies: ["CalendarLayout", "CalendarDays"]),
+        .testTarget(name: "CalendarLayoutTests", dependencies: ["CalendarLayout", "CalendarDays", "Streaks"]),
         .testTarget(
             name: "StreakExportTests",
             dependencies: ["StreakExport", "Streaks", "ICalendar", "CalendarDays", "SnapshotSupport", "FixedClock"],
