@@ -15,7 +15,6 @@ import Streaks
 final class ImportPipeline {
     private var cutter: ComponentCutter
     private let settings: WorkerSettings
-    private let isParallel: Bool
     /// The threads chunks and groups are parsed and resolved on (`SessionImporter.parallelism`).
     private let workerThreads: Workers
     /// Chunks cut ahead of the one being consumed: enough to keep every worker busy.
@@ -75,7 +74,6 @@ final class ImportPipeline {
         _ = Libical.ready  // process-wide libical state, set up before any concurrency
         settings = WorkerSettings(importer: importer, outline: outline, zones: zones)
         zoneEvidence = ZoneEvidence(eventZones: ZoneEvidence.eventZones(named: outline.referencedTimeZoneIDs))
-        isParallel = importer.isParallel
         workerThreads = Workers(width: importer.parallelism)
         chunksInFlight = 2 * max(2, importer.parallelism)
         resolver = settings.resolver()
@@ -89,6 +87,9 @@ final class ImportPipeline {
         workers.wait()
         if let segmentDescriptor { close(segmentDescriptor) }
     }
+
+    /// Whether chunks and groups go to other threads (else all is done on the calling one).
+    private var isParallel: Bool { workerThreads.width > 1 }
 
     /// How many sessions so far carry the points property.
     var sessionsWithPointsProperty: Int { resolver.sessionsWithPointsProperty + workerSessionsWithPointsProperty }

@@ -124,14 +124,15 @@ extension CalendarCopy {
     /// The input's bytes, read a chunk at a time (bytes in memory where they are; standard input,
     /// and anything else that is not a regular file, as `SessionImporter.openInput(path:)` reads it).
     static func input(of source: CalendarSource) throws(CalendarReadError) -> InputBytes {
-        if case .unreadable(let error) = source.content { throw error }
-        do throws(CalendarReadError) {
-            switch source.content {
-            case .bytes(let bytes): return InputBytes(bytes: bytes)
-            case .file(let path): return InputBytes(reading: try SessionImporter.openInput(path: path), owning: true)
-            case .standardInput: return InputBytes(reading: try SessionImporter.openStandardInput(), owning: true)
-            case .unreadable(let error): throw error  // (above: said as it was)
-            }
+        let open: () throws(CalendarReadError) -> Int32
+        switch source.content {
+        case .bytes(let bytes): return InputBytes(bytes: bytes)
+        case .unreadable(let error): throw error
+        case .file(let path): open = { () throws(CalendarReadError) in try SessionImporter.openInput(path: path) }
+        case .standardInput: open = SessionImporter.openStandardInput
+        }
+        do {
+            return InputBytes(reading: try open(), owning: true)
         } catch {
             throw error.naming(source.name)
         }

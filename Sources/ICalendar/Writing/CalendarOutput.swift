@@ -91,11 +91,13 @@ public enum CalendarCopyError<OutputFailure: Error>: Error, CustomStringConverti
 
     /// The typed form of what a step of a copy threw: each throws a read error, a scratch-file
     /// error or the output's failure, and nothing else (the copy's code is ours, `OutputFailure`
-    /// the caller's).
+    /// the caller's). The scratch file is asked first, as both steps can fail on it and an output
+    /// whose failure is `any Error` would take it; only copying reads inputs, and only writing
+    /// has an output.
     static func of(_ error: any Error) -> Self {
+        if let error = error as? ScratchFileError { return .scratch(error) }
         if let error = error as? OutputFailure { return .output(error) }
         if let error = error as? CalendarReadError { return .unreadable(error) }
-        if let error = error as? ScratchFileError { return .scratch(error) }
         preconditionFailure("a calendar copy's step threw \(type(of: error)), which none of them throws")
     }
 }
