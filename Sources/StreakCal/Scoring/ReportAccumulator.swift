@@ -104,8 +104,10 @@ struct ReportAccumulator {
               !settings.habits.contains(where: { $0.rules.points?.readsProperty == true }) else { return nil }
         let (filters, skipCategories, skipWhen) = (self.filters, settings.streakRules.skipCategories, self.skipWhen)
         let unmatchedNames = self.unmatchedNames
-        // Only groups by summary to sort: the groups' table is the memo.
-        let memoizing = !(groupsByDescription?.grouping == .summary && filters.isEmpty && skipCategories.isEmpty && skipWhen == nil)
+        // Only groups by summary or categories to sort (no habit filters then): the groups' table,
+        // keyed by the trimmed summary or categories, is the memo, and a second one would cost a
+        // second lock and a hash of the whole description per event (issue 47).
+        let memoizing = !(groupsByDescription != nil && skipCategories.isEmpty && skipWhen == nil)
         return SessionClassifier(memoizing: memoizing) { summary, categories, properties in
             var bits: UInt64 = groupsByDescription.map { UInt64($0.token(summary: summary, categories: categories)) } ?? 0
             for (index, filter) in filters.enumerated()

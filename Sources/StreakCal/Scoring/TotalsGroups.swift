@@ -61,14 +61,15 @@ struct TotalsGroups: Sendable {
         /// Grouping by summary: each name's token, one lookup of the name itself.
         var tokenOfName: [String: UInt32] = [:]
 
-        /// The token of one name's group (a summary): past the limit, an unknown name's is the
-        /// `(other)` group's, and the name is not kept.
         /// The token of `(other)`, once made.
         var otherToken: UInt32?
 
+        /// The token of one name's group (a summary): past the limit, an unknown name's is the
+        /// `(other)` group's, and the name is not kept. Every name given a group here is in
+        /// `tokenOfName`, so one lookup tells a known name from a new one.
         mutating func token(forName name: String) -> UInt32 {
             if let token = tokenOfName[name] { return token }
-            if names.count >= TotalsGroups.maximumGroups, groupOfName[name] == nil {
+            if names.count >= TotalsGroups.maximumGroups {
                 if let otherToken { return otherToken }
                 let token = token(for: [TimeTotals.otherGroups])
                 otherToken = token
