@@ -55,7 +55,7 @@ struct OutputFileTests {
     /// What `report` prints on standard output, which `--output` must write.
     static func expectedReport() throws -> String {
         let result = try streakcal(report)
-        #expect(result.status == 0)
+        #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.hasPrefix("Streak report: all-day-events, 2024-03-01 to 2024-03-31"))
         return result.standardOutput
     }
@@ -69,7 +69,7 @@ struct OutputFileTests {
         try FileManager.default.createSymbolicLink(atPath: scratch.path("sub/hop.txt"), withDestinationPath: "../target.txt")
         try FileManager.default.createSymbolicLink(atPath: scratch.path("link.txt"), withDestinationPath: "sub/hop.txt")
         let result = try streakcal(report + ["--output", scratch.path("link.txt")])
-        #expect(result.status == 0)
+        #expect(result.status == 0, "\(result.standardError)")
         #expect(try scratch.text("target.txt") == Self.expectedReport())
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: scratch.path("link.txt")) == "sub/hop.txt")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: scratch.path("sub/hop.txt")) == "../target.txt")
@@ -136,7 +136,7 @@ struct OutputFileTests {
         let scratch = try Scratch()
         try scratch.write("secret\n", to: "private.txt", mode: mode)
         let result = try streakcal(report + ["--output", scratch.path("private.txt")])
-        #expect(result.status == 0)
+        #expect(result.status == 0, "\(result.standardError)")
         #expect(try scratch.text("private.txt") == Self.expectedReport())
         #expect(Int(try scratch.status("private.txt").st_mode & 0o7777) == mode)
     }
@@ -149,7 +149,7 @@ struct OutputFileTests {
         try scratch.write("theirs\n", to: "theirs.txt", mode: 0o640)
         #expect(chown(scratch.path("theirs.txt"), 1234, 5678) == 0)
         let result = try streakcal(report + ["--output", scratch.path("theirs.txt")])
-        #expect(result.status == 0)
+        #expect(result.status == 0, "\(result.standardError)")
         let status = try scratch.status("theirs.txt")
         #expect((status.st_uid, status.st_gid) == (1234, 5678))
         #expect(status.st_mode & 0o7777 == 0o640)
@@ -161,7 +161,7 @@ struct OutputFileTests {
         let scratch = try Scratch()
         // The umask is set in a shell that then becomes streakcal.
         let result = try run("/bin/sh", ["-c", "umask \(umask); exec \"$0\" \"$@\"", try streakcalPath()] + report + ["--output", scratch.path("new.txt")])
-        #expect(result.status == 0)
+        #expect(result.status == 0, "\(result.standardError)")
         #expect(Int(try scratch.status("new.txt").st_mode & 0o7777) == mode)
         #expect(try scratch.text("new.txt") == Self.expectedReport())
     }
@@ -199,7 +199,7 @@ struct OutputFileTests {
         let expected = try Self.expectedReport()
         for target in ["-", "/dev/stdout"] {
             let result = try streakcal(report + ["--output", target])
-            #expect(result.status == 0)
+            #expect(result.status == 0, "\(result.standardError)")
             #expect(result.standardOutput == expected, "\(target)")
         }
         let annotated = try streakcal(["annotate", fixture("all-day-events.ics"), "--tz", "UTC", "--to", "2024-03-31", "-o", "-"])
