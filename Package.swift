@@ -94,10 +94,10 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// The ThreadSanitizer step of CI (scripts/test) builds only the test targets it runs: it names them
-// in STREAKCAL_TEST_TARGETS (comma-separated), and the other test targets, with what only they
-// need (the command, ArgumentParser), are not built with its instrumentation. Unset, every test
-// target is part of the package.
+// CI's sanitizer steps (scripts/test) build only the test targets they run: they name them in
+// STREAKCAL_TEST_TARGETS (comma-separated), and the other test targets, with what only those need
+// (for ThreadSanitizer, the command and ArgumentParser), are not built with the instrumentation.
+// Unset, every test target is part of the package.
 if let wanted = Context.environment["STREAKCAL_TEST_TARGETS"].map({ Set($0.split(separator: ",").map(String.init)) }) {
     package.targets.removeAll { $0.type == .test && !wanted.contains($0.name) }
 }
