@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "ICalendar", targets: ["ICalendar"]),
         .library(name: "StreakExport", targets: ["StreakExport"]),
         .library(name: "StreakCal", targets: ["StreakCal"]),
+        // Calendars at addresses (https, webcal, CalDAV), apart: the umbrella reads no network.
+        .library(name: "StreakCalRemote", targets: ["StreakCalRemote"]),
         .executable(name: "streakcal", targets: ["streakcal"]),
     ],
     dependencies: [
@@ -52,12 +54,18 @@ let package = Package(
         .target(name: "StreakExport", dependencies: ["Streaks", "CalendarDiagnostics", "ICalendar", "CalendarLayout"], swiftSettings: strictImports),
         // The application layer, and the umbrella: settings, scoring, batches, files.
         .target(
-            name: "StreakCal", dependencies: ["CalendarDays", "Streaks", "CalendarDiagnostics", "ICalendar", "StreakExport", "CalendarLayout", "CCurl"],
+            name: "StreakCal", dependencies: ["CalendarDays", "Streaks", "CalendarDiagnostics", "ICalendar", "StreakExport", "CalendarLayout"],
+            swiftSettings: strictImports),
+        // Calendars at addresses: subscriptions (https, webcal) and CalDAV, through libcurl (CCurl),
+        // into the cache; the only module that reaches a network.
+        .target(
+            name: "StreakCalRemote", dependencies: ["StreakCal", "CalendarDays", "CalendarDiagnostics", "ICalendar", "CCurl"],
             swiftSettings: strictImports),
         .executableTarget(
             name: "streakcal",
             dependencies: [
                 "StreakCal",
+                "StreakCalRemote",
                 "CAllocatorSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -81,10 +89,10 @@ let package = Package(
             dependencies: ["StreakExport", "Streaks", "ICalendar", "CalendarDays", "SnapshotSupport", "FixedClock"],
             exclude: ["Snapshots"]
         ),
-        .testTarget(name: "StreakCalTests", dependencies: ["StreakCal", "FixedClock"]),
+        .testTarget(name: "StreakCalTests", dependencies: ["StreakCal", "StreakCalRemote", "FixedClock"]),
         .testTarget(
             name: "StreakCalCLITests",
-            dependencies: ["StreakCal", "streakcal", "CalendarLayout", "SnapshotSupport"],
+            dependencies: ["StreakCal", "StreakCalRemote", "streakcal", "CalendarLayout", "SnapshotSupport"],
             exclude: ["Snapshots"]
         ),
         // Runs the snippets (`Snippets/*.swift`, which `swift build` builds beside the tests) and checks

@@ -1,6 +1,6 @@
 // Calendars where they live: a folder (a vdir, one .ics per event) read as one calendar, and an
 // address, fetched through the cache; offline, an address never fetched is an error that names it.
-import StreakCal
+import StreakCalRemote  // the umbrella, with calendars at addresses
 
 let folder = try CalendarInputs(["Fixtures"])
 print(folder.sources.count, folder.sources[0].name)

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import StreakCal
+import StreakCalRemote
 
 /// libFuzzer's entry point for WebDAV answers (`DAVElement`, the reader of every multistatus a
 /// CalDAV server sends): any bytes either read or fail with a syntax error, and what is read keeps

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import StreakCal
+import StreakCalRemote
 
 /// The addresses a request may come from: https and http, with and without a port, a path, a query.
 private let bases = [

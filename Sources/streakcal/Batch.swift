@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StreakCal
+import StreakCalRemote
 
 extension StreakCalCommand {
     struct Batch: ParsableCommand {
@@ -148,11 +149,12 @@ extension StreakCalCommand {
             var batch = JSONLinesBatch(
                 settings: try reportSettings(), format: format, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                 strict: strict, order: order, now: startTime, roots: roots)
-            batch.downloads = downloads.options
-            (batch.downloads.firstDay, batch.downloads.lastDay) = (batch.settings.from, batch.settings.to)
-            batch.downloads.permittedHosts = Set(allowedHosts.map { $0.lowercased() })
+            var options = downloads.options
+            (options.firstDay, options.lastDay) = (batch.settings.from, batch.settings.to)
+            options.permittedHosts = Set(allowedHosts.map { $0.lowercased() })
             // Records are fetched on workers, several at once: one progress line would be many.
-            batch.downloads.progress = nil
+            options.progress = nil
+            batch.fetcher = .subscriptions(options)
             _ = try batch.run { line in try StandardStream.output.write(line + "\n") }
         }
 

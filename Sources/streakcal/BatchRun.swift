@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StreakCal
+import StreakCalRemote
 
 /// How `batch` writes to standard error: lines for people, or JSON Lines for a log collector.
 enum LogFormat: String, CaseIterable, ExpressibleByArgument {

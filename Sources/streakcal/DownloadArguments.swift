@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StreakCal
+import StreakCalRemote
 
 /// How a command fetches calendars named by an address (`https://`, `http://`, `webcal://`).
 struct DownloadArguments: ParsableArguments {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StreakCal
+import StreakCalRemote
 
 extension StreakCalCommand {
     struct Layout: ParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import StreakCal
+import StreakCalRemote
 import Synchronization
 
 /// A download's progress on standard error, when it is a terminal and the download takes more than

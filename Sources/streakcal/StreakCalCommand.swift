@@ -1,6 +1,7 @@
 public import ArgumentParser
 import Foundation
 public import StreakCal
+import StreakCalRemote
 
 @main
 struct StreakCalCommand: ParsableCommand {

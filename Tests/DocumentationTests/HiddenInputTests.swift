@@ -47,4 +47,25 @@ struct HiddenInputTests {
         let line = "        let year = LocalDateTime(secondsSince1970: Int64(Date().timeIntervalSince1970)).day.year"
         #expect(Self.hiddenInputs.contains { line.contains($0) })
     }
+
+    @Test("Only StreakCalRemote reaches a network: no other library module imports libcurl's wrapper or names the remote module")
+    func networkOnlyInTheRemoteModule() throws {
+        let sources = repositoryRoot.appendingPathComponent("Sources")
+        let files = try #require(FileManager.default.enumerator(atPath: sources.path))
+            .compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") && !$0.hasPrefix("streakcal/") && !$0.hasPrefix("StreakCalRemote/") }
+        #expect(files.count > 100)
+        for file in files {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let words = line.split(separator: " ")
+                if let module = words.firstIndex(of: "import").map({ $0 + 1 }), module < words.count,
+                   ["CCurl", "StreakCalRemote"].contains(words[module]) {
+                    Issue.record("Sources/\(file):\(number + 1) imports \(words[module]): network code belongs in StreakCalRemote (issue 50.8)")
+                }
+            }
+        }
+        let remote = try String(contentsOf: sources.appendingPathComponent("StreakCalRemote/HTTPTransfer.swift"), encoding: .utf8)
+        #expect(remote.contains("import CCurl"), "the scan looks for the import the remote module has")
+    }
 }

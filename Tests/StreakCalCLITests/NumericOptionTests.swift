@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StreakCal
+@testable import StreakCalRemote
 
 /// A numeric option: the command before it, its name, its range's ends, and the command after it.
 struct NumericOption: Sendable, CustomTestStringConvertible {

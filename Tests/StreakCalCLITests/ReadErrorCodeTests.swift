@@ -1,5 +1,6 @@
 import Foundation
 import StreakCal
+import StreakCalRemote
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StreakCal
+@testable import StreakCalRemote
 
 /// Regression tests built from `../shared/repro/round4` (issue 45), each named after its
 /// reproducer: what servers, caches and folders send back, tried as an attacker and as a careless

@@ -1,6 +1,7 @@
 import CalendarDays
 import Testing
 @testable import StreakCal
+@testable import StreakCalRemote
 
 /// The pieces of the CalDAV client that need no server: the XML of WebDAV answers, the time range
 /// a report asks for, batch output names.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StreakCal
+@testable import StreakCalRemote
 import Streaks
 
 /// The report's zone is given, never guessed (issue 50): an unknown name cannot be set, and where

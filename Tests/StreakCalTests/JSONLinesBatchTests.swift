@@ -1,5 +1,6 @@
 import Foundation
 @testable import StreakCal
+@testable import StreakCalRemote
 import StreakExport
 import Testing
 import FixedClock
@@ -265,8 +266,8 @@ struct JSONLinesBatchTests {
         // Taken from the line: in memory as bytes, or as a file that stays open while it is read.
         let line = lines[0]
         let (id, calendar, _) = try JSONLinesBatch.Request.parse(line).get()
-        let inMemory = try JSONLinesBatch.Request.take(calendar, from: line, id: id, files: ConfinedFiles(roots: []), downloads: DownloadOptions(), textInMemoryLimit: line.count).get()
-        let spooled = try JSONLinesBatch.Request.take(calendar, from: line, id: id, files: ConfinedFiles(roots: []), downloads: DownloadOptions(), textInMemoryLimit: 0).get()
+        let inMemory = try JSONLinesBatch.Request.take(calendar, from: line, id: id, files: ConfinedFiles(roots: []), fetcher: nil, textInMemoryLimit: line.count).get()
+        let spooled = try JSONLinesBatch.Request.take(calendar, from: line, id: id, files: ConfinedFiles(roots: []), fetcher: nil, textInMemoryLimit: 0).get()
         let memorySource = try #require(inMemory.calendars.first), spooledSource = try #require(spooled.calendars.first)
         #expect(inMemory.calendars.count == 1 && spooled.calendars.count == 1)
         guard case .bytes(let bytes) = memorySource.content, case .file(let path) = spooledSource.content else {
@@ -384,5 +385,46 @@ struct JSONLinesBatchTests {
         #expect(try object(record.json)["id"] as? Int == -42)
         record.id = nil
         #expect(try object(record.json)["id"] is NSNull)
+    }
+
+    @Test("A url record is read by the fetcher the caller gives, as the file with the same text; without one, or one that names no host, it is refused")
+    func urlRecordsThroughTheCallersFetcher() throws {
+        let path = fixture("tutorial-sample.ics")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let asked = Collected<String>()
+        let fetcher = CalendarFetcher(permittedHosts: ["calendar.example.com"]) { address in
+            asked.append(address)
+            return [CalendarSource(name: path, content: .bytes(Array(text.utf8)))]
+        }
+        let address = "https://calendar.example.com/team.ics"
+        let lines = ["{\"id\": \"team\", \"url\": \"\(address)\"}", "{\"id\": \"file\", \"path\": \"\(path)\"}"]
+
+        var batch = JSONLinesBatch(settings: settings, jobs: 1, now: now, roots: fixtures)
+        batch.fetcher = fetcher
+        let fetched = Collected<String>()
+        _ = batch.run(lines: lines) { fetched.append($0) }
+        #expect(asked.values == [address])
+        let (team, file) = (try object(fetched.values[0]), try object(fetched.values[1]))
+        #expect(team["error"] is NSNull)
+        #expect(team["sessions"] as? Int == file["sessions"] as? Int)
+        #expect((team["sessions"] as? Int ?? 0) > 0)
+        #expect(team["report"] as? String == file["report"] as? String)
+
+        for refusing in [nil, CalendarFetcher(permittedHosts: []) { _ in Issue.record("a fetcher that names no host was asked"); return [] }] {
+            var batch = JSONLinesBatch(settings: settings, jobs: 1, now: now, roots: fixtures)
+            batch.fetcher = refusing
+            let refused = Collected<String>()
+            _ = batch.run(lines: [lines[0]]) { refused.append($0) }
+            let record = try object(try #require(refused.values.first))
+            #expect(record["error"] as? String == "line 1: " + JSONLinesBatch.urlNeedsHost)
+        }
+    }
+
+    @Test("The command's fetcher asks only the hosts its options permit")
+    func subscriptionsFetcherHosts() {
+        var options = DownloadOptions()
+        #expect(CalendarFetcher.subscriptions(options).permittedHosts.isEmpty)
+        options.permittedHosts = ["a.example", "b.example"]
+        #expect(CalendarFetcher.subscriptions(options).permittedHosts == ["a.example", "b.example"])
     }
 }

@@ -224,7 +224,7 @@ extension BatchInput {
     static func caseFolded(_ name: String) -> String { name.lowercased() }
 
     /// Whether a file name ends in `.ics`, in any case of its ASCII letters.
-    static func hasCalendarExtension(_ name: String) -> Bool {
+    package static func hasCalendarExtension(_ name: String) -> Bool {
         name.utf8.count >= 4 && String(decoding: name.utf8.suffix(4), as: UTF8.self).lowercased() == ".ics"
     }
 

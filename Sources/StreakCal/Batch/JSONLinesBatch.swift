@@ -21,8 +21,8 @@ import Streaks
 /// ```
 ///
 /// A `url` (an `https://`, `http://` or `webcal://` subscription, or a CalDAV calendar) is fetched
-/// as ``CalendarSubscription`` fetches it, with ``downloads``, and only from a host its
-/// ``DownloadOptions/permittedHosts`` names: records come from elsewhere, and must not make the
+/// by ``fetcher`` (`StreakCalRemote` makes the command's), and only from a host its
+/// ``CalendarFetcher/permittedHosts`` names: records come from elsewhere, and must not make the
 /// batch ask hosts the user did not name (such as the machine's own services).
 ///
 /// A calendar given as text or bytes is named by its `id` in diagnostics and in its report (so an
@@ -99,9 +99,10 @@ public struct JSONLinesBatch: Sendable {
     }
     /// How `path` records are opened: under ``roots`` only.
     private(set) var files: ConfinedFiles
-    /// How `url` records are fetched; they are refused unless its ``DownloadOptions/permittedHosts``
-    /// names hosts (`--allow-host`), and only those hosts are asked, redirects included.
-    public var downloads = DownloadOptions()
+    /// How `url` records are fetched (`StreakCalRemote`'s `CalendarFetcher.subscriptions(_:)` for the
+    /// command); without one, or with one that names no ``CalendarFetcher/permittedHosts``
+    /// (`--allow-host`), they are refused.
+    public var fetcher: CalendarFetcher?
 
     public init(
         settings: ReportSettings = ReportSettings(), format: ReportFormat = .json,
@@ -255,7 +256,7 @@ public struct JSONLinesBatch: Sendable {
     /// (before the calendar is read), so that a long line is not held while it is worked on.
     func record(taking request: inout Request) -> Record {
         var record = Record(line: request.number)
-        let calendar = request.calendar(files: files, downloads: downloads, textInMemoryLimit: textInMemoryLimit)
+        let calendar = request.calendar(files: files, fetcher: fetcher, textInMemoryLimit: textInMemoryLimit)
         request.line = .tooLong(0)
         switch calendar {
         case .failure(let problem):

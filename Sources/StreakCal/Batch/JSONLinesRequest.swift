@@ -49,14 +49,14 @@ extension JSONLinesBatch {
 
         /// The line's `id`, calendar and settings, taken out of the line so that the line can go.
         func calendar(
-            files: ConfinedFiles, downloads: DownloadOptions, textInMemoryLimit: Int
+            files: ConfinedFiles, fetcher: CalendarFetcher?, textInMemoryLimit: Int
         ) -> Result<(id: RecordID, source: TakenCalendar, overrides: CalendarOverrides), Problem> {
             guard case .text(let bytes) = line else {
                 guard case .tooLong(let length) = line else { return .failure(Problem(reason: "no line")) }
                 return .failure(Problem(reason: "\(length) bytes, longer than a line may be (\(JSONLinesBatch.longestLine >> 20) MiB): give such a calendar by \"path\""))
             }
             return Self.parse(bytes).flatMap { id, calendar, overrides in
-                Self.take(calendar, from: bytes, id: id, files: files, downloads: downloads, textInMemoryLimit: textInMemoryLimit).map { (id, $0, overrides) }
+                Self.take(calendar, from: bytes, id: id, files: files, fetcher: fetcher, textInMemoryLimit: textInMemoryLimit).map { (id, $0, overrides) }
             }
         }
 
@@ -144,14 +144,14 @@ extension JSONLinesBatch {
         /// (`ConfinedFiles`), a text decoded into memory or (longer than `textInMemoryLimit`) into a
         /// temporary file, bytes decoded from base64.
         static func take(
-            _ calendar: Calendar, from bytes: [UInt8], id: RecordID, files: ConfinedFiles, downloads: DownloadOptions,
+            _ calendar: Calendar, from bytes: [UInt8], id: RecordID, files: ConfinedFiles, fetcher: CalendarFetcher?,
             textInMemoryLimit: Int
         ) -> Result<TakenCalendar, Problem> {
             switch calendar {
             case .url(let address):
-                guard downloads.permittedHosts?.isEmpty == false else { return .failure(Problem(id: id, reason: JSONLinesBatch.urlNeedsHost)) }
+                guard let fetcher, !fetcher.permittedHosts.isEmpty else { return .failure(Problem(id: id, reason: JSONLinesBatch.urlNeedsHost)) }
                 do throws(CalendarReadError) {
-                    return .success(TakenCalendar(calendars: try CalendarSubscription(address, options: downloads).fetch().sources))
+                    return .success(TakenCalendar(calendars: try fetcher.calendars(at: address)))
                 } catch {
                     return .failure(Problem(id: id, reason: error.description, code: error.code))
                 }

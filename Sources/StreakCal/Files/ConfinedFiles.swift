@@ -119,9 +119,9 @@ struct ConfinedFiles: Sendable {
 /// calendar hold components it does not define (`VAVAILABILITY`, an `X-` component) and a damaged
 /// export may start with one. An empty or blank file passes: it has no line to show
 /// (``Verdict/empty`` tells it apart).
-enum CalendarSniff {
+package enum CalendarSniff {
     /// What a file's first text says it is.
-    enum Verdict: Equatable {
+    package enum Verdict: Equatable {
         case calendar
         /// Empty, or white space only.
         case empty
@@ -183,7 +183,7 @@ enum CalendarSniff {
 
     /// What the regular file at `path` starts as; `nil` when it is not a regular file or cannot be
     /// read, which the import then reports.
-    static func regularFileVerdict(atPath path: String) -> Verdict? {
+    package static func regularFileVerdict(atPath path: String) -> Verdict? {
         var status = stat()
         guard FileName.withSystemRepresentation(path, { stat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         let descriptor = FileName.withSystemRepresentation(path) { Foundation.open($0, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
@@ -205,7 +205,7 @@ enum CalendarSniff {
     }
 
     /// The verdict on a file's first bytes (the whole file, or as far as its first text).
-    static func verdict(_ head: [UInt8]) -> Verdict {
+    package static func verdict(_ head: [UInt8]) -> Verdict {
         var bytes = head.makeIterator()
         return verdict { bytes.next() }
     }

@@ -20,7 +20,7 @@ import Foundation
 /// try reports.write("date,points\r\n", named: "a.csv")
 /// // reports/a.csv → /etc/passwd (a link planted there): "cannot write reports/a.csv: a symbolic link, not a regular file; it is left as it is"
 /// ```
-final class OutputDirectory: Sendable {
+package final class OutputDirectory: Sendable {
     let descriptor: Int32
     /// What `URL(fileURLWithPath:).appendingPathComponent(_:).path` puts before a name in this
     /// folder: an absolute path that ends with `/`, for messages and results.
@@ -66,7 +66,7 @@ final class OutputDirectory: Sendable {
     }
 
     /// The path of `name` in the folder, as `URL` gives it, for a name without `/`.
-    func path(of name: String) -> String {
+    package func path(of name: String) -> String {
         prefix + name
     }
 
@@ -163,7 +163,7 @@ extension OutputDirectory {
     /// its name only when whole (``commit()``), as ``write(_:named:)`` writes one at once: through
     /// the folder's descriptor, never following a link. Dropped without ``commit()``, or after a
     /// failed write, it leaves the name as it was and no temporary file.
-    struct FileStream: ~Copyable {
+    package struct FileStream: ~Copyable {
         private let directory: OutputDirectory
         private let name: String
         private let descriptor: Int32
@@ -205,13 +205,13 @@ extension OutputDirectory {
         }
 
         /// Writes the next bytes.
-        func write(_ bytes: UnsafeRawBufferPointer) throws(AtomicFile.WriteError) {
+        package func write(_ bytes: UnsafeRawBufferPointer) throws(AtomicFile.WriteError) {
             if let code = FileDescriptorOutput.write(bytes, to: descriptor) { throw failure(code) }
         }
 
         /// Syncs the file and puts it at its name, in place of what is there (a regular file; in a
         /// private folder, a link too, which is replaced, not followed).
-        consuming func commit() throws(AtomicFile.WriteError) {
+        package consuming func commit() throws(AtomicFile.WriteError) {
             let existing = try directory.regularFile(named: name)
             if let existing, let code = AtomicFile.keepOwnerAndMode(of: existing, on: descriptor) { throw failure(code) }
             if let code = AtomicFile.sync(descriptor) { throw failure(code) }

@@ -14,22 +14,22 @@ import Foundation
 /// let cache = try PrivateFolder("/home/ada/.cache/streakcal/calendars")
 /// try cache.write(Array("BEGIN:VCALENDAR\r\n".utf8), named: "team.ics")  // 0600
 /// ```
-final class PrivateFolder: Sendable {
+package final class PrivateFolder: Sendable {
     /// The folder as given, for messages.
-    let path: String
+    package let path: String
     private let directory: OutputDirectory
 
     static let folderMode: mode_t = 0o700
     static let fileMode: mode_t = 0o600
 
     /// Why a folder cannot hold private copies.
-    struct Refusal: Error {
-        var path: String
-        var reason: String
+    package struct Refusal: Error {
+        package var path: String
+        package var reason: String
     }
 
     /// The folder at `path`, made (with the folders above it, each 0700) if missing.
-    init(_ path: String) throws(Refusal) {
+    package init(_ path: String) throws(Refusal) {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: Self.folderMode])
         } catch {
@@ -64,12 +64,12 @@ final class PrivateFolder: Sendable {
     }
 
     /// The path of `name` in the folder.
-    func path(of name: String) -> String {
+    package func path(of name: String) -> String {
         directory.path(of: name)
     }
 
     /// A folder in this one (one name, no `/`), made if missing; a link there is refused.
-    func subfolder(named name: String) throws(Refusal) -> PrivateFolder {
+    package func subfolder(named name: String) throws(Refusal) -> PrivateFolder {
         if mkdirat(directory.descriptor, name, Self.folderMode) != 0, errno != EEXIST {
             throw Refusal(path: path(of: name), reason: "cannot make the folder (\(String(cString: strerror(errno))))")
         }
@@ -86,28 +86,28 @@ final class PrivateFolder: Sendable {
     }
 
     /// Writes `bytes` as the file `name`, atomically, mode 0600.
-    func write(_ bytes: [UInt8], named name: String) throws(AtomicFile.WriteError) {
+    package func write(_ bytes: [UInt8], named name: String) throws(AtomicFile.WriteError) {
         try directory.write(bytes, named: name)
     }
 
     /// Writes UTF-8 text as the file `name`, atomically, mode 0600.
-    func write(_ text: String, named name: String) throws(AtomicFile.WriteError) {
+    package func write(_ text: String, named name: String) throws(AtomicFile.WriteError) {
         try directory.write(text, named: name)
     }
 
     /// A file written a piece at a time that takes the name `name` when committed.
-    func stream(named name: String) throws(AtomicFile.WriteError) -> OutputDirectory.FileStream {
+    package func stream(named name: String) throws(AtomicFile.WriteError) -> OutputDirectory.FileStream {
         try OutputDirectory.FileStream(in: directory, named: name)
     }
 
     /// Whether `name` is a regular file (not a link, whatever it leads to).
-    func hasFile(named name: String) -> Bool {
+    package func hasFile(named name: String) -> Bool {
         var status = stat()
         return fstatat(directory.descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
     /// The bytes of the regular file `name`; `nil` when it is missing, a link or unreadable.
-    func read(named name: String) -> [UInt8]? {
+    package func read(named name: String) -> [UInt8]? {
         let descriptor = openat(directory.descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         let file = OpenFile(descriptor: descriptor)
@@ -125,19 +125,19 @@ final class PrivateFolder: Sendable {
     }
 
     /// The UTF-8 text of the regular file `name`, as ``read(named:)``.
-    func text(named name: String) -> String? {
+    package func text(named name: String) -> String? {
         read(named: name).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// When the regular file `name` was last modified, in nanoseconds since 1970; `nil` without one.
-    func modificationTime(named name: String) -> Int64? {
+    package func modificationTime(named name: String) -> Int64? {
         var status = stat()
         guard fstatat(directory.descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         return Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
     }
 
     /// Removes the name `name` (a file or a link; never what a link leads to).
-    func remove(named name: String) {
+    package func remove(named name: String) {
         unlinkat(directory.descriptor, name, 0)
     }
 }

@@ -1,3 +1,4 @@
+import StreakCal
 import Foundation
 
 /// The login and password `~/.netrc` gives a host, as curl and git read the file: `machine HOST`

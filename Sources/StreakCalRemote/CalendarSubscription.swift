@@ -1,3 +1,4 @@
+import StreakCal
 public import CalendarDays
 public import ICalendar
 import Foundation
@@ -303,7 +304,7 @@ public struct DownloadProgress: Hashable, Sendable {
 }
 
 /// The calendars a command line names: a file (`-` standard input), a folder (every `*.ics` under
-/// it, ``CalendarFolder``) or an `https://`, `http://` or `webcal://` address (fetched now, through
+/// it, ``/StreakCal/CalendarFolder``) or an `https://`, `http://` or `webcal://` address (fetched now, through
 /// the cache, ``CalendarSubscription``); read as one calendar, in the order named.
 public struct CalendarInputs: Sendable {
     /// The calendars, each named as diagnostics name it (a path, or an address without credentials).

@@ -1,3 +1,4 @@
+import StreakCal
 import Foundation
 
 /// The requests of one fetch from one address: one deadline for all of them, one login, and the

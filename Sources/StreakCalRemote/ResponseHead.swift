@@ -1,3 +1,4 @@
+import StreakCal
 import Foundation
 
 /// What a response says before its body, as libcurl hands it over a line at a time: the status and

@@ -1,3 +1,4 @@
+import StreakCal
 import Foundation
 
 /// A calendar's address on a server: an `https://`, `http://` or `webcal://` subscription URL

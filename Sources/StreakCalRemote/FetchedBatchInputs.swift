@@ -1,3 +1,4 @@
+import StreakCal
 import Foundation
 
 extension BatchInput {
@@ -34,7 +35,7 @@ extension BatchInput {
         return BatchDiscovery(inputs: inputs, skipped: skipped)
     }
 
-    /// `https://example.com/alice/work/` as `example.com__alice__work`; ``BatchReport`` makes it a
+    /// `https://example.com/alice/work/` as `example.com__alice__work`; ``/StreakCal/BatchReport`` makes it a
     /// safe, distinct file name.
     static func outputName(forAddress url: String) -> String {
         var rest = Substring(url)
@@ -45,5 +46,16 @@ extension BatchInput {
             parts[parts.count - 1] = String(last.dropLast(4))
         }
         return parts.joined(separator: "__")
+    }
+}
+
+extension CalendarFetcher {
+    /// Fetches each address as ``CalendarSubscription`` does with `options` (through the cache),
+    /// asking only the hosts of ``DownloadOptions/permittedHosts`` (none named: a batch refuses
+    /// every `url` record).
+    public static func subscriptions(_ options: DownloadOptions) -> CalendarFetcher {
+        CalendarFetcher(permittedHosts: options.permittedHosts ?? []) { address throws(CalendarReadError) in
+            try CalendarSubscription(address, options: options).fetch().sources
+        }
     }
 }

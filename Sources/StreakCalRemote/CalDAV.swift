@@ -1,3 +1,4 @@
+import StreakCal
 import CalendarDays
 import Foundation
 

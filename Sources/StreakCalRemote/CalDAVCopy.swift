@@ -1,3 +1,4 @@
+import StreakCal
 import Foundation
 import ICalendar
 

@@ -1,3 +1,4 @@
+import StreakCal
 import Foundation
 
 /// The copies of fetched calendars, in the user's cache folder (`$XDG_CACHE_HOME/streakcal/calendars`,

@@ -1,3 +1,4 @@
+import StreakCal
 import CCurl
 import Foundation
 
@@ -50,7 +51,7 @@ struct HTTPTransfer {
     /// `--max-size`; the transfer ends there.
     static let errorBodyLimit = 65_536
 
-    /// Why a request failed, as the user is told it, and its kind (``CalendarReadError/Code/network``
+    /// Why a request failed, as the user is told it, and its kind (``/ICalendar/CalendarReadError/Code/network``
     /// unless a limit or the cache says otherwise).
     struct Failure: Error {
         var reason: String
