@@ -90,10 +90,8 @@ struct JSONReportTests {
         #expect(diagnostics.first?["message"] as? String == "bad points")
     }
 
-    @Test("The text is JSONEncoder's, byte for byte: escapes, empty arrays, null days, no source line")
-    func sameAsEncoder() throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    @Test("The text reads back as its values: escapes, empty arrays, null days, no source line")
+    func readsBack() throws {
         let tricky = Diagnostic(
             .error, .libical, at: CalendarDiagnostics.SourceLocation(file: "dir/a \"b\".ics", line: 7, column: 2),
             "quote \" backslash \\ slash / tab \t cr \r lf \n bs \u{8} ff \u{C} nul \u{0} us \u{1F} del \u{7F} é \u{2028} 🎹",
@@ -105,9 +103,7 @@ struct JSONReportTests {
             (StreakReport(goal: StreakGoal(timeZone: .utc), firstDay: try! Day(year: 2024, month: 1, day: 1), points: [], sessionCounts: []), [plain]),
         ] {
             for sources in [[], [ReportSource(file: "dir/a \"b\".ics", declaredName: "Piano \\ \u{1}"), ReportSource(file: "-")]] {
-                let json = JSONReport(report: report, diagnostics: diagnostics, sources: sources)
-                let expected = String(decoding: try encoder.encode(json), as: UTF8.self) + "\n"
-                #expect(json.render() == expected)
+                try expectReadsBack(JSONReport(report: report, diagnostics: diagnostics, sources: sources))
             }
         }
     }

@@ -22,7 +22,7 @@ public import Streaks
 /// let json = JSONReport(report: report, diagnostics: []).render()
 /// // {"timeZone": "UTC", "requiredPoints": 100, "from": "2024-02-20", ...}
 /// ```
-public struct JSONReport: Encodable, Sendable {
+public struct JSONReport: Sendable {
     /// The maker and its version (`StreakCalVersion.generator`).
     public var generator = StreakCalVersion.generator
     public var timeZone: String
@@ -50,7 +50,7 @@ public struct JSONReport: Encodable, Sendable {
     public var today: Day?
 
     /// Whole-window figures.
-    public struct Totals: Encodable, Sendable {
+    public struct Totals: Hashable, Sendable {
         public var points: Int
         public var sessions: Int
         public var daysMet: Int
@@ -96,7 +96,7 @@ public struct JSONReport: Encodable, Sendable {
         (value * 10_000).rounded() / 10_000
     }
 
-    /// A report's members (besides the document's own), in a writer and in an encoder alike.
+    /// A report's members (besides the document's own), as the writer writes them.
     private enum Member {
         case streak(Streak)
         case streaks([Streak])
@@ -193,9 +193,10 @@ public struct JSONReport: Encodable, Sendable {
 
     /// The JSON text, pretty-printed with keys sorted (the same input gives the same bytes), ending with a newline.
     ///
-    /// The text is what `JSONEncoder` gives for this value with `.prettyPrinted`, `.sortedKeys` and
-    /// `.withoutEscapingSlashes` (a test holds them equal), written directly: a ten-year report has
-    /// thousands of days, and the encoder's generic machinery cost more than the import of a small file.
+    /// Written directly, in the layout `JSONEncoder` gives with `.prettyPrinted`, `.sortedKeys` and
+    /// `.withoutEscapingSlashes` (`JSONWriter`): a ten-year report has thousands of days, and
+    /// `JSONEncoder` took 7 to 9 times as long (docs/performance.md, "The JSON writer"). Each
+    /// member with a `Codable` type (streaks, diagnostics, sources) is that type's `Codable` form.
     public func render() -> String {
         var json = PrettyJSON()
         json.bytes.reserveCapacity(1_024 + (days.count * 110) * (1 + habits.count) + diagnostics.count * 300)
@@ -348,90 +349,6 @@ public struct JSONReport: Encodable, Sendable {
             + [("filter", .string(habit.habit.filter.description)), ("name", .string(habit.name))]
         if let points = habit.habit.rules.points { members.append(("pointsFrom", .string(points.description))) }
         return members.sorted { $0.0 < $1.0 }
-    }
-
-    // MARK: Encodable, for the test that holds `render()` to `JSONEncoder`.
-
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ string: String) { stringValue = string }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    private struct Encoded: Encodable {
-        let members: [(String, Member)]
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Key.self)
-            for (name, member) in members {
-                let key = Key(name)
-                switch member {
-                case .streak(let streak): try container.encode(streak, forKey: key)
-                case .streaks(let streaks): try container.encode(streaks, forKey: key)
-                case .integer(let value): try container.encode(value, forKey: key)
-                case .boolean(let value): try container.encode(value, forKey: key)
-                case .object(let members): try container.encode(Encoded(members: members), forKey: key)
-                case .number(let value): try container.encode(value, forKey: key)
-                case .string(let value): try container.encode(value, forKey: key)
-                case .totals(let members):
-                    try container.encode(Dictionary(uniqueKeysWithValues: members.map { ($0.key, $0.value) }), forKey: key)
-                case .days(let days, let extended):
-                    try container.encode(days.map { EncodedDay(day: $0, extended: extended) }, forKey: key)
-                case .periods(let periods): try container.encode(periods.map(EncodedPeriod.init), forKey: key)
-                case .diagnostics(let diagnostics): try container.encode(diagnostics, forKey: key)
-                case .habits(let habits, _):
-                    try container.encode(habits.map { Encoded(members: JSONReport.habitMembers($0.0, today: $0.today)) }, forKey: key)
-                case .sources(let sources): try container.encode(sources, forKey: key)
-                case .summaries(let summaries): try container.encode(summaries, forKey: key)
-                case .hours(let rows): try container.encode(rows, forKey: key)
-                }
-            }
-        }
-    }
-
-    private struct EncodedDay: Encodable {
-        let day: DayTotal
-        let extended: Bool
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Key.self)
-            try container.encode(day.date, forKey: Key("date"))
-            try container.encode(day.points, forKey: Key("points"))
-            try container.encode(day.sessions, forKey: Key("sessions"))
-            try container.encode(day.status, forKey: Key("status"))
-            if extended {
-                try container.encode(day.fraction.map(JSONReport.rounded), forKey: Key("fraction"))
-                try container.encode(day.required, forKey: Key("required"))
-            }
-        }
-    }
-
-    private struct EncodedPeriod: Encodable {
-        let period: PeriodTotal
-
-        init(_ period: PeriodTotal) {
-            self.period = period
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: Key.self)
-            try container.encode(period.days.upperBound, forKey: Key("end"))
-            try container.encode(JSONReport.rounded(period.fraction), forKey: Key("fraction"))
-            try container.encode(period.metDays, forKey: Key("metDays"))
-            try container.encode(period.points, forKey: Key("points"))
-            try container.encode(period.days.lowerBound, forKey: Key("start"))
-            try container.encode(period.status, forKey: Key("status"))
-            switch period.target {
-            case .points(let points): try container.encode(["points": points], forKey: Key("target"))
-            case .metDays(let days): try container.encode(["days": days], forKey: Key("target"))
-            }
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        try Encoded(members: members).encode(to: encoder)
     }
 }
 
