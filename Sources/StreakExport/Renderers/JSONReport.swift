@@ -25,18 +25,35 @@ public import Streaks
 public struct JSONReport: Sendable {
     /// The maker and its version (`StreakCalVersion.generator`).
     public var generator = StreakCalVersion.generator
-    public var timeZone: String
-    public var requiredPoints: Int
-    public var dayStart: String
-    public var from: Day
-    public var to: Day
-    public var days: [DayTotal]
-    public var currentStreak: Streak
-    public var longestStreak: Streak
-    public var totals: Totals
+    /// What the import said.
     public var diagnostics: [Diagnostic]
-    /// The report itself, for what only rules add.
+    /// The report the JSON shows: its days, streaks and totals, and what rules add. The members
+    /// below it are read from it, so that the JSON cannot show one report's days under another's
+    /// header.
     public var report: StreakReport
+    /// The report's zone (`timeZone`).
+    public var timeZone: String { report.goal.timeZone.identifier }
+    /// The points a day needs, where the schedule says nothing else (`requiredPoints`).
+    public var requiredPoints: Int { report.goal.requiredPoints }
+    /// When each day begins (`dayStart`, `HH:MM`).
+    public var dayStart: String { report.goal.dayStart.description }
+    /// The window's first day (`from`).
+    public var from: Day { report.from }
+    /// The window's last day (`to`).
+    public var to: Day { report.to }
+    /// Each day of the window (`days`).
+    public var days: [DayTotal] { report.days }
+    /// The streak that reaches the window's end (`currentStreak`).
+    public var currentStreak: Streak { report.currentStreak }
+    /// The longest streak (`longestStreak`).
+    public var longestStreak: Streak { report.longestStreak }
+    /// Whole-window figures (`totals`).
+    public var totals: Totals {
+        let counts = report.statusCounts
+        return Totals(
+            points: report.totalPoints, sessions: report.totalSessions,
+            daysMet: counts[.met] ?? 0, daysPartial: counts[.partial] ?? 0, daysNone: counts[.none] ?? 0)
+    }
     /// One section per named habit.
     public var habits: [HabitReport]
     /// Sessions that matched no habit (when habits are named).
@@ -51,10 +68,15 @@ public struct JSONReport: Sendable {
 
     /// Whole-window figures.
     public struct Totals: Hashable, Sendable {
+        /// Every session's points.
         public var points: Int
+        /// How many sessions counted.
         public var sessions: Int
+        /// Days whose points met what they required.
         public var daysMet: Int
+        /// Days with some points, short of what they required.
         public var daysPartial: Int
+        /// Days with no points that required some.
         public var daysNone: Int
     }
 
@@ -70,18 +92,6 @@ public struct JSONReport: Sendable {
         report: StreakReport, diagnostics: [Diagnostic], habits: [HabitReport] = [], unmatchedSessions: Int = 0,
         unmatchedSummaries: [SummaryCount] = [], sources: [ReportSource] = [], today: Day? = nil
     ) {
-        let counts = report.statusCounts
-        self.timeZone = report.goal.timeZone.identifier
-        self.requiredPoints = report.goal.requiredPoints
-        self.dayStart = report.goal.dayStart.description
-        self.from = report.from
-        self.to = report.to
-        self.days = report.days
-        self.currentStreak = report.currentStreak
-        self.longestStreak = report.longestStreak
-        self.totals = Totals(
-            points: report.totalPoints, sessions: report.totalSessions,
-            daysMet: counts[.met] ?? 0, daysPartial: counts[.partial] ?? 0, daysNone: counts[.none] ?? 0)
         self.diagnostics = diagnostics
         self.report = report
         self.habits = habits
