@@ -237,7 +237,7 @@ struct ContentLineScanner {
             lastLogicalLine = firstLine
             if sinks {
                 // Decided here, where the once-per-input encoding warning is kept.
-                let isUTF8 = Self.isValidUTF8(lineBytes)
+                let isUTF8 = String(validating: lineBytes, as: UTF8.self) != nil
                 if !isUTF8 { _ = decode(lineBytes, line: firstLine) }
                 sink.append(lineBytes, line: firstLine, isLatin1: !isUTF8)
                 continue
@@ -578,13 +578,8 @@ struct ContentLineScanner {
         return hasLowercase ? name.uppercased() : name
     }
 
-    /// Whether bytes are valid UTF-8, without making a string of them (a line can be very long).
-    static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
-        UTF8Validation.isValid(bytes)
-    }
-
     private mutating func decode(_ bytes: [UInt8], line: Int) -> String {
-        if let text = UTF8Validation.string(bytes) {
+        if let text = String(validating: bytes, as: UTF8.self) {
             return text
         }
         if !warnedLatin1 {

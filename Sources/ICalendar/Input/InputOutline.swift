@@ -485,7 +485,7 @@ private struct RawOutlineScan {
     /// The value as the scanner decodes it (UTF-8, or Latin-1 when it is not UTF-8).
     private var valueText: Substring {
         let bytes = value
-        if let text = UTF8Validation.string(bytes) { return Substring(text) }
+        if let text = String(validating: bytes, as: UTF8.self) { return Substring(text) }
         return Substring(String(bytes.lazy.map { Character(Unicode.Scalar($0)) }))
     }
 
@@ -542,7 +542,7 @@ private struct RawOutlineScan {
             }
         case .method:
             // A value that is not UTF-8 is taken for a message too: only more events wait.
-            let name = UTF8Validation.string(value)?.trimmingSpaces.uppercased()
+            let name = String(validating: value, as: UTF8.self)?.trimmingSpaces.uppercased()
             if name.map(SessionResolver.messageMethods.contains) ?? true { outline.hasMessageMethod = true }
         case .uid:
             if inEvent, nested.isEmpty {
@@ -578,7 +578,7 @@ private struct RawOutlineScan {
             return .some(trimmed.isEmpty ? nil : UIDFilter.hash(buffer: trimmed))
         }
         if let plain { return plain }
-        let text = UTF8Validation.string(uid) ?? String(uid.lazy.map { Character(Unicode.Scalar($0)) })
+        let text = String(validating: uid, as: UTF8.self) ?? String(uid.lazy.map { Character(Unicode.Scalar($0)) })
         let decoded = TextValue.decode(Substring(text))
         return decoded.isEmpty ? nil : UIDFilter.hash(decoded)
     }
@@ -595,7 +595,7 @@ private struct RawOutlineScan {
         }
         if isLast { return }
         // Decoded as the scanner decodes the whole line: UTF-8, or Latin-1 when it is not UTF-8.
-        let value = logical[range].allSatisfy({ $0 < 0x80 }) || UTF8Validation.isValid(logical)
+        let value = logical[range].allSatisfy({ $0 < 0x80 }) || String(validating: logical, as: UTF8.self) != nil
             ? String(decoding: logical[range], as: UTF8.self)
             : String(logical[range].lazy.map { Character(Unicode.Scalar($0)) })
         lastReference = Array(logical[range])
