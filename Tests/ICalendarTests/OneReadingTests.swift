@@ -111,4 +111,14 @@ struct OneReadingTests {
         #expect(result.sessions.map(\.properties) == [[name: String(line.split(separator: ":")[1])]])
         #expect(Self.said(result) == said)
     }
+
+    @Test("a CATEGORIES line libical splits at commas, with escaped commas in its values, keeps the lines after it in place: a second DTSTART is said at its own line both ways")
+    func escapedCommaInSplitCategories() throws {
+        let result = try Self.read("reading-escaped-comma-in-split-categories.ics")
+        #expect(Self.said(result) == ["10:warning:structure", "12:warning:missing-start", "4:warning:points"])
+        let second = try #require(result.diagnostics.first { $0.code == .missingStart })
+        #expect(second.message == "a second DTSTART in one event; the first, on line 7, is used")
+        #expect(result.sessions.count == 1)
+        #expect(result.sessions.first?.categories == ["Meeting, John", "Work, Sarah", "Project", "Meeting, John", "Work, Sarah", "Project"])
+    }
 }

@@ -305,8 +305,7 @@ struct ComponentReader {
                 continue
             }
             let name = property.name
-            if name == previousName, cursor >= 0, own[cursor].value.contains(","),
-               own[cursor].value.contains(property.encodedValueText) {
+            if name == previousName, cursor >= 0, own[cursor].value.contains(","), Self.holds(own[cursor], splitValue: property) {
                 // libical splits a multi-valued line ("CATEGORIES:a,b") into one property per value.
                 result.append((property, own[cursor]))
                 continue
@@ -333,6 +332,15 @@ struct ComponentReader {
             _ = locate(child, lines: childLines)
         }
         return result
+    }
+
+    /// Whether `line` holds `property` as one of the values libical split it into. libical gives a
+    /// text value unescaped (`CATEGORIES:Meeting\, John,Work\, Sarah` gives `Meeting, John` and
+    /// `Work, Sarah`), so a text value is looked for in the line's value unescaped too: looked for
+    /// as written only, `Work, Sarah` was not found, and the lines after it lost their places
+    /// (a fuzz finding, Fuzz/regressions/reading-escaped-comma-in-split-categories.ics).
+    private static func holds(_ line: ContentLine, splitValue property: PropertyView) -> Bool {
+        line.value.contains(property.encodedValueText) || TextValue.decode(Substring(line.value)).contains(property.valueText)
     }
 
     /// The line an `X-LIC-ERROR` is about. libical puts the error where the line it rejected stood
